@@ -1,0 +1,416 @@
+//! The availability profile: free processors as a step function of time.
+
+use std::fmt;
+
+use crate::Time;
+
+/// A free time slot: `procs` processors free over `[start, end)`.
+///
+/// [`Profile::free_slots`] returns the maximal such rectangles, so every free
+/// (processor, instant) pair below the horizon lies in at least one slot and
+/// no slot can grow in time or width without covering busy capacity.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FreeSlot {
+    /// First free instant.
+    pub start: Time,
+    /// End of the slot (exclusive); the horizon if the slot reaches it.
+    pub end: Time,
+    /// Processors free over the whole slot.
+    pub procs: u32,
+}
+
+/// A reservation or release that the profile cannot honour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProfileError {
+    /// Reserving `procs` over the window would take free capacity below zero.
+    Overcommit {
+        /// Start of the offending window.
+        start: Time,
+        /// End of the offending window.
+        end: Time,
+        /// Processors asked for.
+        procs: u32,
+        /// The least free capacity in the window.
+        free: u32,
+    },
+    /// Releasing would raise free capacity above the machine size.
+    OverRelease {
+        /// Start of the offending window.
+        start: Time,
+        /// End of the offending window.
+        end: Time,
+        /// Processors released.
+        procs: u32,
+        /// Machine size.
+        capacity: u32,
+    },
+}
+
+impl fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProfileError::Overcommit { start, end, procs, free } => write!(
+                f,
+                "cannot reserve {procs} processors over [{start}, {end}): only {free} free there"
+            ),
+            ProfileError::OverRelease { start, end, procs, capacity } => write!(
+                f,
+                "cannot release {procs} processors over [{start}, {end}): that would exceed the {capacity} processors of the machine; release only what was reserved"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ProfileError {}
+
+/// Free processors of a machine of `capacity` processors as a step function
+/// of future time (Mu'alem & Feitelson's availability profile).
+///
+/// Stored as a sorted vector of steps `(t_i, free_i)`: `free_i` processors are
+/// free on `[t_i, t_{i+1})` and the last step extends forever. Adjacent steps
+/// always differ in `free`, and the first step starts at the profile's
+/// origin, which [`advance`](Profile::advance) moves forward so memory follows
+/// the number of future events, never the length of the trace.
+///
+/// ```
+/// use profile::{Profile, Time};
+///
+/// let mut p = Profile::new(8, Time(0));
+/// p.reserve(Time(0), 100, 6)?;          // a running job
+/// p.reserve(Time(100), 50, 8)?;         // a reservation for a wide job
+/// assert_eq!(p.earliest_start(Time(0), 2, 100), Some(Time(0)));
+/// assert_eq!(p.earliest_start(Time(0), 4, 10), Some(Time(150)));
+/// assert_eq!(p.min_free(Time(0), Time(200)), 0);
+/// # Ok::<(), profile::ProfileError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    capacity: u32,
+    steps: Vec<(Time, u32)>,
+}
+
+impl Profile {
+    /// An idle machine of `capacity` processors, starting at `origin`.
+    pub fn new(capacity: u32, origin: Time) -> Profile {
+        Profile { capacity, steps: vec![(origin, capacity)] }
+    }
+
+    /// Machine size.
+    #[inline]
+    pub fn capacity(&self) -> u32 {
+        self.capacity
+    }
+
+    /// The earliest instant the profile still describes.
+    #[inline]
+    pub fn origin(&self) -> Time {
+        self.steps[0].0
+    }
+
+    /// Number of steps stored (a measure of memory use).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether the profile has a single step (nothing reserved beyond its origin,
+    /// or everything reserved forever).
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.steps.len() == 1
+    }
+
+    /// The steps `(t_i, free_i)` in time order.
+    pub fn steps(&self) -> &[(Time, u32)] {
+        &self.steps
+    }
+
+    /// Index of the step containing `t` (clamped to the origin).
+    #[inline]
+    fn index_of(&self, t: Time) -> usize {
+        self.steps.partition_point(|s| s.0 <= t).saturating_sub(1)
+    }
+
+    #[inline]
+    fn step_end(&self, i: usize) -> Time {
+        self.steps.get(i + 1).map_or(Time::MAX, |s| s.0)
+    }
+
+    /// Free processors at instant `t` (at the origin for earlier instants).
+    #[inline]
+    pub fn free_at(&self, t: Time) -> u32 {
+        self.steps[self.index_of(t)].1
+    }
+
+    /// The earliest `s >= after` (and `>=` the origin) such that `procs`
+    /// processors are free over `[s, s + duration)`, or `None` if `procs`
+    /// exceeds what is ever free.
+    pub fn earliest_start(&self, after: Time, procs: u32, duration: i64) -> Option<Time> {
+        let after = after.max(self.origin());
+        if procs == 0 || duration <= 0 {
+            return Some(after);
+        }
+        if procs > self.capacity {
+            return None;
+        }
+        let steps = &self.steps;
+        let mut i = self.index_of(after);
+        let mut cand = after;
+        loop {
+            let (_, free) = steps[i];
+            let end = self.step_end(i);
+            if free < procs {
+                if end == Time::MAX {
+                    return None;
+                }
+                cand = end;
+            } else if end == Time::MAX || end - cand >= duration {
+                return Some(cand);
+            }
+            i += 1;
+        }
+    }
+
+    /// The least free capacity over `[start, end)` (`capacity` if the window is empty).
+    pub fn min_free(&self, start: Time, end: Time) -> u32 {
+        let start = start.max(self.origin());
+        if end <= start {
+            return self.capacity;
+        }
+        let first = self.index_of(start);
+        self.steps[first..]
+            .iter()
+            .take_while(|s| s.0 < end)
+            .map(|s| s.1)
+            .min()
+            .unwrap_or(self.capacity)
+    }
+
+    /// The largest free capacity over `[start, end)` (0 if the window is empty).
+    pub fn max_free(&self, start: Time, end: Time) -> u32 {
+        let start = start.max(self.origin());
+        if end <= start {
+            return 0;
+        }
+        let first = self.index_of(start);
+        self.steps[first..].iter().take_while(|s| s.0 < end).map(|s| s.1).max().unwrap_or(0)
+    }
+
+    /// Ensures a step boundary at `t` (`t >= origin`); returns its index.
+    fn split(&mut self, t: Time) -> usize {
+        let i = self.index_of(t);
+        if self.steps[i].0 == t {
+            return i;
+        }
+        let free = self.steps[i].1;
+        self.steps.insert(i + 1, (t, free));
+        i + 1
+    }
+
+    /// Merges equal neighbours around indices `lo..=hi` (boundaries of an update).
+    fn merge_around(&mut self, lo: usize, hi: usize) {
+        // Right boundary first so the left index stays valid.
+        if hi < self.steps.len() && hi > 0 && self.steps[hi - 1].1 == self.steps[hi].1 {
+            self.steps.remove(hi);
+        }
+        if lo < self.steps.len() && lo > 0 && self.steps[lo - 1].1 == self.steps[lo].1 {
+            self.steps.remove(lo);
+        }
+    }
+
+    /// Applies `f` to the free count of every step in `[start, end)`.
+    fn update(&mut self, start: Time, end: Time, f: impl Fn(u32) -> u32) {
+        let lo = self.split(start);
+        let hi = if end == Time::MAX { self.steps.len() } else { self.split(end) };
+        for s in &mut self.steps[lo..hi] {
+            s.1 = f(s.1);
+        }
+        self.merge_around(lo, hi);
+    }
+
+    /// Clips a window to the described future; `None` if nothing remains.
+    fn clip(&self, start: Time, duration: i64) -> Option<(Time, Time)> {
+        let end = start.saturating_add(duration);
+        let start = start.max(self.origin());
+        (end > start).then_some((start, end))
+    }
+
+    /// Takes `procs` processors over `[start, start + duration)`. The part of
+    /// the window before the origin is ignored (it is history).
+    pub fn reserve(&mut self, start: Time, duration: i64, procs: u32) -> Result<(), ProfileError> {
+        let Some((start, end)) = self.clip(start, duration) else { return Ok(()) };
+        if procs == 0 {
+            return Ok(());
+        }
+        let free = self.min_free(start, end);
+        if free < procs {
+            return Err(ProfileError::Overcommit { start, end, procs, free });
+        }
+        self.update(start, end, |f| f - procs);
+        Ok(())
+    }
+
+    /// Gives back `procs` processors over `[start, start + duration)` (the part
+    /// before the origin is ignored).
+    pub fn release(&mut self, start: Time, duration: i64, procs: u32) -> Result<(), ProfileError> {
+        let Some((start, end)) = self.clip(start, duration) else { return Ok(()) };
+        if procs == 0 {
+            return Ok(());
+        }
+        let most = self.max_free(start, end);
+        if most + procs > self.capacity {
+            return Err(ProfileError::OverRelease { start, end, procs, capacity: self.capacity });
+        }
+        self.update(start, end, |f| f + procs);
+        Ok(())
+    }
+
+    /// Forgets everything before `now`: the step containing `now` becomes the
+    /// first and starts at `now`. Earlier instants can no longer be queried.
+    pub fn advance(&mut self, now: Time) {
+        if now <= self.origin() {
+            return;
+        }
+        let i = self.index_of(now);
+        if i > 0 {
+            self.steps.drain(..i);
+        }
+        self.steps[0].0 = now;
+    }
+
+    /// The maximal free rectangles over `[from, horizon)`, sorted by start,
+    /// then end, then width. A slot's end is the instant a reservation cuts
+    /// it or the horizon (pass [`Time::MAX`] for an unlimited horizon: the
+    /// last slot then ends at `Time::MAX`).
+    ///
+    /// This is the availability information a provider publishes to a grid
+    /// gateway under conservative backfilling (Assunção & Buyya, Fig. 2a).
+    pub fn free_slots(&self, from: Time, horizon: Time) -> Vec<FreeSlot> {
+        let from = from.max(self.origin());
+        if horizon <= from {
+            return Vec::new();
+        }
+        // Segments of the step function clipped to [from, horizon).
+        let first = self.index_of(from);
+        let segs: Vec<(Time, Time, u32)> = self.steps[first..]
+            .iter()
+            .enumerate()
+            .map(|(k, &(t, f))| (t.max(from), self.step_end(first + k).min(horizon), f))
+            .take_while(|&(s, _, _)| s < horizon)
+            .collect();
+        let n = segs.len();
+        // For each segment k: the run of neighbours with free >= free_k gives
+        // the slot [left_k, right_k) of width free_k (largest-rectangle style).
+        let mut left = vec![0usize; n];
+        let mut dup = vec![false; n];
+        let mut stack: Vec<usize> = Vec::new();
+        for k in 0..n {
+            while let Some(&top) = stack.last() {
+                if segs[top].2 > segs[k].2 {
+                    stack.pop();
+                } else {
+                    break;
+                }
+            }
+            // The nearest earlier segment with free <= free_k: if equal, the
+            // run is the same and this slot duplicates that one.
+            match stack.last() {
+                Some(&p) if segs[p].2 == segs[k].2 => {
+                    dup[k] = true;
+                    left[k] = left[p];
+                }
+                Some(&p) => left[k] = p + 1,
+                None => left[k] = 0,
+            }
+            stack.push(k);
+        }
+        let mut right = vec![n; n];
+        stack.clear();
+        for k in (0..n).rev() {
+            while let Some(&top) = stack.last() {
+                if segs[top].2 >= segs[k].2 {
+                    stack.pop();
+                } else {
+                    break;
+                }
+            }
+            right[k] = stack.last().copied().unwrap_or(n);
+            stack.push(k);
+        }
+        let mut slots: Vec<FreeSlot> = (0..n)
+            .filter(|&k| segs[k].2 > 0 && !dup[k])
+            .map(|k| FreeSlot {
+                start: segs[left[k]].0,
+                end: segs[right[k] - 1].1,
+                procs: segs[k].2,
+            })
+            .collect();
+        slots.sort_by_key(|s| (s.start, s.end, s.procs));
+        slots
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(cap: u32, rects: &[(i64, i64, u32)]) -> Profile {
+        let mut p = Profile::new(cap, Time(0));
+        for &(s, d, n) in rects {
+            p.reserve(Time(s), d, n).unwrap();
+        }
+        p
+    }
+
+    #[test]
+    fn reserve_and_release_restore_the_idle_profile() {
+        let mut p = profile(10, &[(0, 10, 4), (5, 10, 6)]);
+        assert_eq!(p.steps(), &[(Time(0), 6), (Time(5), 0), (Time(10), 4), (Time(15), 10)]);
+        p.release(Time(5), 10, 6).unwrap();
+        p.release(Time(0), 10, 4).unwrap();
+        assert_eq!(p, Profile::new(10, Time(0)));
+    }
+
+    #[test]
+    fn overcommit_and_overrelease_are_errors() {
+        let mut p = profile(4, &[(0, 10, 3)]);
+        assert!(matches!(p.reserve(Time(5), 10, 2), Err(ProfileError::Overcommit { free: 1, .. })));
+        assert!(matches!(p.release(Time(8), 5, 2), Err(ProfileError::OverRelease { .. })));
+    }
+
+    #[test]
+    fn earliest_start_skips_gaps_too_short() {
+        // 0..10: 2 free; 10..12: 8 free; 12..20: 2 free; 20..: 8 free.
+        let p = profile(8, &[(0, 10, 6), (12, 8, 6)]);
+        assert_eq!(p.earliest_start(Time(0), 4, 2), Some(Time(10)));
+        assert_eq!(p.earliest_start(Time(0), 4, 3), Some(Time(20)));
+        assert_eq!(p.earliest_start(Time(11), 4, 1), Some(Time(11)));
+        assert_eq!(p.earliest_start(Time(0), 2, 1000), Some(Time(0)));
+        assert_eq!(p.earliest_start(Time(0), 9, 1), None);
+    }
+
+    #[test]
+    fn advance_forgets_the_past() {
+        let mut p = profile(8, &[(0, 10, 6), (12, 8, 6)]);
+        p.advance(Time(15));
+        assert_eq!(p.steps(), &[(Time(15), 2), (Time(20), 8)]);
+        assert_eq!(p.free_at(Time(3)), 2);
+    }
+
+    #[test]
+    fn free_slots_are_maximal_rectangles() {
+        // free: [0,5) 10, [5,8) 4, [8,..) 10 on a 10-proc machine.
+        let p = profile(10, &[(5, 3, 6)]);
+        let slots = p.free_slots(Time(0), Time(20));
+        assert_eq!(
+            slots,
+            vec![
+                FreeSlot { start: Time(0), end: Time(5), procs: 10 },
+                FreeSlot { start: Time(0), end: Time(20), procs: 4 },
+                FreeSlot { start: Time(8), end: Time(20), procs: 10 },
+            ]
+        );
+        assert!(p.free_slots(Time(0), Time(0)).is_empty());
+    }
+}

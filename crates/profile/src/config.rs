@@ -1,0 +1,172 @@
+//! Scheduler configuration: policy, queue order, overrun handling.
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::Job;
+
+/// Which backfilling policy runs the waiting queue.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// No backfilling: jobs start strictly in queue order.
+    Fcfs,
+    /// EASY backfilling with `reservations` protected queue heads: at every
+    /// event the first `reservations` jobs that cannot start get a reservation
+    /// and any other job may start now if it delays none of them.
+    /// `1` is classic EASY; [`Policy::UNLIMITED`] protects every waiting job.
+    Easy {
+        /// Number of protected jobs (at least 1).
+        reservations: u32,
+    },
+    /// Conservative backfilling: every job gets a reservation on arrival that
+    /// is never postponed; when a job ends before its estimate the schedule is
+    /// compressed (every waiting job, in queue order, moves to its earliest slot).
+    Conservative,
+}
+
+impl Policy {
+    /// Classic EASY (one reservation).
+    pub const EASY: Policy = Policy::Easy { reservations: 1 };
+    /// A reservation count meaning "every waiting job".
+    pub const UNLIMITED: u32 = u32::MAX;
+
+    /// Short lower-case name: `fcfs`, `easy`, `easy-k3`, `easy-kinf`, `conservative`.
+    pub fn name(&self) -> String {
+        match *self {
+            Policy::Fcfs => "fcfs".into(),
+            Policy::Easy { reservations: 1 } => "easy".into(),
+            Policy::Easy { reservations: Policy::UNLIMITED } => "easy-kinf".into(),
+            Policy::Easy { reservations } => format!("easy-k{reservations}"),
+            Policy::Conservative => "conservative".into(),
+        }
+    }
+}
+
+impl std::str::FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Policy, String> {
+        match s {
+            "fcfs" => Ok(Policy::Fcfs),
+            "easy" => Ok(Policy::EASY),
+            "conservative" => Ok(Policy::Conservative),
+            "easy-kinf" => Ok(Policy::Easy { reservations: Policy::UNLIMITED }),
+            _ => s
+                .strip_prefix("easy-k")
+                .and_then(|k| k.parse::<u32>().ok())
+                .filter(|&k| k >= 1)
+                .map(|reservations| Policy::Easy { reservations })
+                .ok_or_else(|| {
+                    format!(
+                        "unknown policy '{s}', expected fcfs, easy, easy-k<N>, easy-kinf or conservative"
+                    )
+                }),
+        }
+    }
+}
+
+/// A user-supplied queue priority: `Less` means "ahead in the queue".
+pub type JobOrdering = Arc<dyn Fn(&Job, &Job) -> Ordering + Send + Sync>;
+
+/// The order of the waiting queue. Ties always fall back to arrival order.
+#[derive(Clone, Default)]
+pub enum QueueOrder {
+    /// First come, first served.
+    #[default]
+    Arrival,
+    /// Shortest estimate first (SJF).
+    ShortestEstimate,
+    /// Earliest deadline first (jobs without a deadline last).
+    EarliestDeadline,
+    /// A custom comparison.
+    Custom(JobOrdering),
+}
+
+impl fmt::Debug for QueueOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            QueueOrder::Arrival => f.write_str("Arrival"),
+            QueueOrder::ShortestEstimate => f.write_str("ShortestEstimate"),
+            QueueOrder::EarliestDeadline => f.write_str("EarliestDeadline"),
+            QueueOrder::Custom(_) => f.write_str("Custom(..)"),
+        }
+    }
+}
+
+impl QueueOrder {
+    /// Compares two jobs by this order, without the arrival tie-break.
+    pub(crate) fn compare(&self, a: &Job, b: &Job) -> Ordering {
+        match self {
+            QueueOrder::Arrival => Ordering::Equal,
+            QueueOrder::ShortestEstimate => a.estimate.cmp(&b.estimate),
+            QueueOrder::EarliestDeadline => match (a.deadline, b.deadline) {
+                (Some(x), Some(y)) => x.cmp(&y),
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            },
+            QueueOrder::Custom(f) => f(a, b),
+        }
+    }
+}
+
+/// What happens to a job that is still running when its estimate runs out.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Overrun {
+    /// Kill it at the estimate, as production batch systems do.
+    #[default]
+    Kill,
+    /// Let it run to completion. When the estimate expires the scheduler's
+    /// prediction of its end is extended by its original estimate again
+    /// (repeatedly), and the waiting jobs are re-planned around it.
+    Continue,
+}
+
+/// Everything a [`simulate`](crate::simulate) run needs besides the jobs.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct SchedulerConfig {
+    /// Processors in the machine.
+    pub capacity: u32,
+    /// The backfilling policy.
+    pub policy: Policy,
+    /// Waiting-queue order.
+    pub order: QueueOrder,
+    /// Overrun handling.
+    pub overrun: Overrun,
+    /// Remove a waiting job (status [`Dropped`](crate::Status::Dropped)) as
+    /// soon as `now + estimate > deadline`, i.e. it can no longer finish in time.
+    pub drop_expired: bool,
+}
+
+impl SchedulerConfig {
+    /// A machine of `capacity` processors under `policy`, arrival order,
+    /// kill at estimate, no dropping.
+    pub fn new(capacity: u32, policy: Policy) -> SchedulerConfig {
+        SchedulerConfig {
+            capacity,
+            policy,
+            order: QueueOrder::Arrival,
+            overrun: Overrun::Kill,
+            drop_expired: false,
+        }
+    }
+
+    /// Sets the queue order.
+    pub fn order(mut self, order: QueueOrder) -> Self {
+        self.order = order;
+        self
+    }
+
+    /// Sets overrun handling.
+    pub fn overrun(mut self, overrun: Overrun) -> Self {
+        self.overrun = overrun;
+        self
+    }
+
+    /// Sets whether expired waiting jobs are dropped.
+    pub fn drop_expired(mut self, drop: bool) -> Self {
+        self.drop_expired = drop;
+        self
+    }
+}

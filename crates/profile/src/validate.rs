@@ -1,0 +1,150 @@
+//! The schedule validator every crate's tests can call.
+
+use std::fmt;
+
+use crate::{Job, Outcome, Status, Time};
+
+/// A way a schedule breaks the rules of a space-shared machine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Violation {
+    /// The numbers of jobs and outcomes differ.
+    Length {
+        /// Jobs given.
+        jobs: usize,
+        /// Outcomes given.
+        outcomes: usize,
+    },
+    /// An outcome's id differs from its job's.
+    WrongId {
+        /// Position.
+        index: usize,
+    },
+    /// A job started before it was submitted.
+    EarlyStart {
+        /// The job's id.
+        id: u64,
+        /// Its submit time.
+        submit: Time,
+        /// Its start.
+        start: Time,
+    },
+    /// A job ran for a time that is neither its run time nor, if killed, its estimate.
+    WrongDuration {
+        /// The job's id.
+        id: u64,
+        /// Seconds it ran.
+        ran: i64,
+        /// Its run time.
+        run_time: i64,
+        /// Its estimate.
+        estimate: i64,
+        /// Its reported status.
+        status: Status,
+    },
+    /// More processors were busy than the machine has.
+    OverCapacity {
+        /// When it happened.
+        at: Time,
+        /// Processors busy.
+        busy: u64,
+        /// Machine size.
+        capacity: u32,
+    },
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::Length { jobs, outcomes } => {
+                write!(f, "{jobs} jobs but {outcomes} outcomes; give one outcome per job")
+            }
+            Violation::WrongId { index } => {
+                write!(f, "outcome {index} belongs to another job; keep outcomes in job order")
+            }
+            Violation::EarlyStart { id, submit, start } => {
+                write!(f, "job {id} starts at {start}, before its submission at {submit}")
+            }
+            Violation::WrongDuration { id, ran, run_time, estimate, status } => write!(
+                f,
+                "job {id} ran {ran} s with status {status:?}, but its run time is {run_time} s and its estimate {estimate} s"
+            ),
+            Violation::OverCapacity { at, busy, capacity } => {
+                write!(f, "{busy} processors busy at {at} on a machine of {capacity}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Violation {}
+
+/// Checks a schedule: capacity is never exceeded, no job starts before it is
+/// submitted, and every job that ran either ran its full run time
+/// ([`Status::Completed`]) or was killed at its estimate ([`Status::Killed`],
+/// only when the run time exceeds the estimate). Dropped jobs use no capacity.
+pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(), Violation> {
+    if jobs.len() != outcomes.len() {
+        return Err(Violation::Length { jobs: jobs.len(), outcomes: outcomes.len() });
+    }
+    let mut deltas: Vec<(Time, i64)> = Vec::with_capacity(2 * jobs.len());
+    for (index, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
+        if job.id != out.id {
+            return Err(Violation::WrongId { index });
+        }
+        if out.start < job.submit {
+            return Err(Violation::EarlyStart { id: job.id, submit: job.submit, start: out.start });
+        }
+        let ran = out.end - out.start;
+        let ok = match out.status {
+            Status::Completed => ran == job.run_time,
+            Status::Killed => ran == job.estimate && job.run_time > job.estimate,
+            Status::Dropped => ran == 0,
+        };
+        if !ok {
+            return Err(Violation::WrongDuration {
+                id: job.id,
+                ran,
+                run_time: job.run_time,
+                estimate: job.estimate,
+                status: out.status,
+            });
+        }
+        if out.status != Status::Dropped && ran > 0 {
+            deltas.push((out.start, i64::from(job.procs)));
+            deltas.push((out.end, -i64::from(job.procs)));
+        }
+    }
+    // Ends sort before starts at the same instant: a processor freed at t is usable at t.
+    deltas.sort_unstable();
+    let mut busy: i64 = 0;
+    for (at, d) in deltas {
+        busy += d;
+        if busy > i64::from(capacity) {
+            return Err(Violation::OverCapacity { at, busy: busy as u64, capacity });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out(id: u64, start: i64, end: i64, status: Status) -> Outcome {
+        Outcome { id, start: Time(start), end: Time(end), status }
+    }
+
+    #[test]
+    fn catches_each_violation() {
+        let jobs = [Job::new(1, Time(0), 3, 10, 10), Job::new(2, Time(5), 2, 5, 8)];
+        let good = [out(1, 0, 10, Status::Completed), out(2, 10, 15, Status::Killed)];
+        assert_eq!(validate(4, &jobs, &good), Ok(()));
+        let over = [out(1, 0, 10, Status::Completed), out(2, 9, 14, Status::Killed)];
+        assert!(matches!(validate(4, &jobs, &over), Err(Violation::OverCapacity { .. })));
+        let early = [out(1, 0, 10, Status::Completed), out(2, 4, 9, Status::Killed)];
+        assert!(matches!(validate(8, &jobs, &early), Err(Violation::EarlyStart { id: 2, .. })));
+        let short = [out(1, 0, 9, Status::Completed), out(2, 10, 15, Status::Killed)];
+        assert!(matches!(validate(4, &jobs, &short), Err(Violation::WrongDuration { id: 1, .. })));
+        assert!(matches!(validate(4, &jobs, &good[..1]), Err(Violation::Length { .. })));
+    }
+}

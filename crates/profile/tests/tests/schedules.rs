@@ -1,0 +1,144 @@
+//! Hand-computed schedules for small cases: `check(policy, jobs, expected starts)`.
+
+use profile::{
+    Job, Overrun, Policy, QueueOrder, SchedulerConfig, SimError, Status, Time, simulate, validate,
+};
+
+/// `(submit, procs, estimate, run)` on a 10-processor machine.
+type Spec = (i64, u32, i64, i64);
+
+fn jobs(specs: &[Spec]) -> Vec<Job> {
+    specs
+        .iter()
+        .enumerate()
+        .map(|(i, &(s, p, e, r))| Job::new(i as u64 + 1, Time(s), p, e, r))
+        .collect()
+}
+
+fn check_with(config: SchedulerConfig, specs: &[Spec], expected_starts: &[i64]) {
+    let jobs = jobs(specs);
+    let out = simulate(&config, &jobs).unwrap();
+    validate(config.capacity, &jobs, &out).unwrap();
+    let starts: Vec<i64> = out.iter().map(|o| o.start.secs()).collect();
+    assert_eq!(starts, expected_starts, "{config:?}");
+}
+
+fn check(policy: Policy, specs: &[Spec], expected_starts: &[i64]) {
+    check_with(SchedulerConfig::new(10, policy), specs, expected_starts);
+}
+
+/// Job 1 holds 6 of 10 processors until 100; job 2 needs all 10; job 3 (4
+/// procs) fits beside job 1 but, under EASY, only if it ends by 100.
+const BACKFILL: &[Spec] = &[(0, 6, 100, 100), (1, 10, 50, 50), (2, 4, 90, 90), (3, 4, 200, 200)];
+
+#[test]
+fn fcfs_never_backfills() {
+    check(Policy::Fcfs, BACKFILL, &[0, 100, 150, 150]);
+}
+
+#[test]
+fn easy_backfills_what_does_not_delay_the_head() {
+    // Job 3 ends at 92 <= 100 and backfills; job 4 would end at 203 and waits.
+    check(Policy::EASY, BACKFILL, &[0, 100, 2, 150]);
+}
+
+#[test]
+fn conservative_reserves_everyone() {
+    check(Policy::Conservative, BACKFILL, &[0, 100, 2, 150]);
+}
+
+#[test]
+fn easy_with_two_reservations_protects_the_second_job_too() {
+    // Job 2 (6 procs) waits for job 1; job 3 needs the whole machine. Job 4
+    // (4 procs, 200 s) does not delay job 2 but would delay job 3: it
+    // backfills under classic EASY and waits under k = 2.
+    let specs = &[(0, 6, 100, 100), (1, 6, 50, 50), (1, 10, 50, 50), (3, 4, 200, 200)];
+    check(Policy::EASY, specs, &[0, 100, 203, 3]);
+    check(Policy::Easy { reservations: 2 }, specs, &[0, 100, 150, 200]);
+}
+
+#[test]
+fn conservative_compresses_when_a_job_ends_early() {
+    // Job 1 estimates 100 but runs 20; job 2 was reserved at 100 and moves to 20.
+    check(Policy::Conservative, &[(0, 6, 100, 20), (1, 10, 50, 50)], &[0, 20]);
+    // Job 3 was reserved after job 2 (150) and follows it (70).
+    check(
+        Policy::Conservative,
+        &[(0, 6, 100, 20), (1, 10, 50, 50), (2, 10, 10, 10)],
+        &[0, 20, 70],
+    );
+}
+
+#[test]
+fn conservative_keeps_the_arrival_reservation_of_an_early_narrow_job() {
+    // Job 3 backfills into the hole before job 2 on arrival and keeps it.
+    check(Policy::Conservative, &[(0, 6, 100, 100), (1, 10, 50, 50), (5, 4, 95, 95)], &[0, 100, 5]);
+    // One second longer, it would delay job 2: it goes after job 2.
+    check(Policy::Conservative, &[(0, 6, 100, 100), (1, 10, 50, 50), (5, 4, 96, 96)], &[0, 100, 150]);
+}
+
+#[test]
+fn overrunning_jobs_are_killed_by_default() {
+    let jobs = jobs(&[(0, 10, 10, 50), (0, 10, 10, 5)]);
+    let out = simulate(&SchedulerConfig::new(10, Policy::EASY), &jobs).unwrap();
+    assert_eq!(out[0].status, Status::Killed);
+    assert_eq!((out[0].start, out[0].end), (Time(0), Time(10)));
+    assert_eq!(out[1].start, Time(10));
+    validate(10, &jobs, &out).unwrap();
+}
+
+#[test]
+fn overrun_continue_lets_jobs_finish_and_replans() {
+    for policy in [Policy::Fcfs, Policy::EASY, Policy::Conservative] {
+        let config = SchedulerConfig::new(10, policy).overrun(Overrun::Continue);
+        let jobs = jobs(&[(0, 10, 10, 25), (0, 10, 10, 5)]);
+        let out = simulate(&config, &jobs).unwrap();
+        assert_eq!(out[0].status, Status::Completed, "{policy:?}");
+        assert_eq!(out[0].end, Time(25));
+        assert_eq!(out[1].start, Time(25), "{policy:?}");
+        validate(10, &jobs, &out).unwrap();
+    }
+}
+
+#[test]
+fn queue_orders_change_who_goes_first() {
+    // Job 1 fills the machine; jobs 2 (long) and 3 (short) both need it all.
+    let specs: &[Spec] = &[(0, 10, 10, 10), (1, 10, 100, 100), (2, 10, 5, 5)];
+    check(Policy::EASY, specs, &[0, 10, 110]);
+    let sjf = SchedulerConfig::new(10, Policy::EASY).order(QueueOrder::ShortestEstimate);
+    check_with(sjf, specs, &[0, 15, 10]);
+    // EDF: job 2 has the earlier deadline.
+    let mut edf_jobs = jobs(specs);
+    edf_jobs[1].deadline = Some(Time(500));
+    edf_jobs[2].deadline = Some(Time(1000));
+    let edf = SchedulerConfig::new(10, Policy::Fcfs).order(QueueOrder::EarliestDeadline);
+    let out = simulate(&edf, &edf_jobs).unwrap();
+    assert_eq!((out[1].start, out[2].start), (Time(10), Time(110)));
+}
+
+#[test]
+fn expired_jobs_are_dropped_when_asked() {
+    let mut js = jobs(&[(0, 10, 100, 100), (1, 10, 10, 10), (2, 10, 10, 10)]);
+    js[1].deadline = Some(Time(50)); // cannot start before 100: dropped
+    js[2].deadline = Some(Time(110)); // starts at 100, ends at 110: kept
+    for policy in [Policy::Fcfs, Policy::EASY, Policy::Conservative] {
+        let config = SchedulerConfig::new(10, policy).drop_expired(true);
+        let out = simulate(&config, &js).unwrap();
+        assert_eq!(out[1].status, Status::Dropped, "{policy:?}");
+        assert_eq!((out[2].status, out[2].start), (Status::Completed, Time(100)), "{policy:?}");
+        validate(10, &js, &out).unwrap();
+    }
+}
+
+#[test]
+fn bad_input_is_rejected_with_the_job_named() {
+    let config = SchedulerConfig::new(10, Policy::EASY);
+    let wide = jobs(&[(0, 11, 10, 10)]);
+    assert!(matches!(simulate(&config, &wide), Err(SimError::BadWidth { id: 1, procs: 11, .. })));
+    let unsorted = jobs(&[(5, 1, 10, 10), (4, 1, 10, 10)]);
+    assert!(matches!(simulate(&config, &unsorted), Err(SimError::Unsorted { index: 1, id: 2 })));
+    let zero = jobs(&[(0, 1, 0, 10)]);
+    let err = simulate(&config, &zero).unwrap_err();
+    assert!(err.to_string().contains("estimate must be at least 1 s"), "{err}");
+    assert!(simulate(&config, &[]).unwrap().is_empty());
+}
