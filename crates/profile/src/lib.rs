@@ -49,3 +49,8 @@ pub use sched::{NoObserver, Observer, SimError, simulate, simulate_observed};
 pub use stats::ScheduleStats;
 pub use time::{EventQueue, Time};
 pub use validate::{Violation, validate};
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
