@@ -1,0 +1,90 @@
+//! The crate's error type.
+
+use std::fmt;
+
+/// Why a request or a moldability function is not well formed.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ReqError {
+    /// `R^min` is zero or larger than `R^max`.
+    ProcessorRange {
+        /// The `R^min` given.
+        r_min: u32,
+        /// The `R^max` given.
+        r_max: u32,
+    },
+    /// A duration is not positive.
+    Duration {
+        /// Which duration (`T^min`, `deadline`, ...).
+        name: &'static str,
+        /// The value given, in seconds.
+        value: i64,
+    },
+    /// The budget is negative, infinite or NaN.
+    Budget {
+        /// The value given.
+        value: f64,
+    },
+    /// A field of `Sp = (N, I, M)` is out of range.
+    Preemption {
+        /// Which field.
+        field: &'static str,
+        /// The value given.
+        value: u32,
+        /// What is accepted, in words.
+        expected: &'static str,
+    },
+    /// `f_mol` gives a non-positive usage time for an allowed processor count.
+    ShapeTime {
+        /// The processor count.
+        procs: u32,
+        /// The time `f_mol` gave for it.
+        time: i64,
+    },
+    /// `f_mol` allows no processor count in `R^min..=R^max`.
+    NoShape {
+        /// The request's `R^min`.
+        r_min: u32,
+        /// The request's `R^max`.
+        r_max: u32,
+    },
+}
+
+impl fmt::Display for ReqError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReqError::ProcessorRange { r_min, r_max } => {
+                write!(
+                    f,
+                    "R^min is {r_min} and R^max is {r_max}, expected 1 <= R^min <= R^max"
+                )
+            }
+            ReqError::Duration { name, value } => {
+                write!(
+                    f,
+                    "{name} is {value} s, expected a positive number of seconds"
+                )
+            }
+            ReqError::Budget { value } => {
+                write!(f, "budget is {value}, expected a finite number >= 0")
+            }
+            ReqError::Preemption {
+                field,
+                value,
+                expected,
+            } => {
+                write!(f, "Sp field {field} is {value}, expected {expected}")
+            }
+            ReqError::ShapeTime { procs, time } => write!(
+                f,
+                "f_mol({procs}) is {time} s, expected a positive time for every allowed processor count"
+            ),
+            ReqError::NoShape { r_min, r_max } => write!(
+                f,
+                "f_mol allows no processor count in {r_min}..={r_max}; widen the range or the function"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReqError {}

@@ -1,0 +1,575 @@
+//! The workspace's dependency rule, checked against `cargo metadata` so it
+//! cannot rot silently (docs/ARCHITECTURE.md):
+//!
+//! * `profile` depends on no crate of ours;
+//! * the policy crates (`pricing`, `adaptive-requests`, `partitions-forecast`,
+//!   `gateway`, `utility-match`) and `swf-io` depend on no crate of ours but
+//!   `profile`, so each is reusable alone and none knows its siblings;
+//! * `experiments` may use all of them; `xtask` drives `experiments`;
+//! * nothing depends on `xtask`, and only `xtask` on `experiments`.
+//!
+//! The rule covers normal, build and dev dependencies alike. It also checks
+//! that every library crate under `crates/` can be adopted alone: a
+//! description, a license and a readme in its manifest, and the README file
+//! on disk.
+//!
+//! The JSON is read by the small parser at the bottom of this file, so the
+//! test needs nothing beyond std.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// Crates that may use `profile` and nothing else of ours.
+const LEAVES_ON_PROFILE: [&str; 6] = [
+    "pricing",
+    "adaptive-requests",
+    "partitions-forecast",
+    "gateway",
+    "utility-match",
+    "swf-io",
+];
+
+/// Every crate of the workspace, so a new one has to be placed in the rule.
+const KNOWN: [&str; 9] = [
+    "profile",
+    "swf-io",
+    "pricing",
+    "adaptive-requests",
+    "partitions-forecast",
+    "gateway",
+    "utility-match",
+    "experiments",
+    "xtask",
+];
+
+fn root() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives one level below the workspace root");
+    // `cargo metadata` reports canonical paths; compare like with like.
+    std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
+}
+
+/// `path` relative to the workspace root, for short messages.
+fn relative(path: &Path) -> String {
+    let root = root();
+    path.strip_prefix(&root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// One workspace package, as far as these rules care.
+#[derive(Debug)]
+struct Package {
+    name: String,
+    manifest_dir: PathBuf,
+    description: Option<String>,
+    license: Option<String>,
+    readme: Option<String>,
+    is_lib: bool,
+    /// Edges to workspace crates: (crate, kind).
+    deps: Vec<(String, &'static str)>,
+}
+
+fn packages() -> &'static BTreeMap<String, Package> {
+    static PACKAGES: OnceLock<BTreeMap<String, Package>> = OnceLock::new();
+    PACKAGES.get_or_init(|| {
+        let out = Command::new(env!("CARGO"))
+            .args(["metadata", "--format-version", "1", "--no-deps"])
+            .current_dir(root())
+            .output()
+            .expect("cannot run `cargo metadata`");
+        assert!(
+            out.status.success(),
+            "`cargo metadata` failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).expect("`cargo metadata` printed non-UTF-8");
+        let json =
+            json::parse(&text).unwrap_or_else(|e| panic!("cannot parse `cargo metadata`: {e}"));
+        read_packages(&json)
+    })
+}
+
+fn read_packages(json: &json::Value) -> BTreeMap<String, Package> {
+    let list = json
+        .get("packages")
+        .and_then(json::Value::as_array)
+        .expect("no `packages` array");
+    let text =
+        |v: &json::Value, key: &str| v.get(key).and_then(json::Value::as_str).map(str::to_owned);
+    // First pass: where each workspace package lives, to recognise path dependencies.
+    let mut by_dir = BTreeMap::new();
+    for p in list {
+        let name = text(p, "name").expect("package without a name");
+        let manifest = text(p, "manifest_path").expect("package without a manifest_path");
+        let dir = Path::new(&manifest)
+            .parent()
+            .expect("manifest_path has a parent")
+            .to_path_buf();
+        by_dir.insert(dir, name);
+    }
+    let mut packages = BTreeMap::new();
+    for p in list {
+        let name = text(p, "name").unwrap_or_default();
+        let manifest = text(p, "manifest_path").unwrap_or_default();
+        let manifest_dir = Path::new(&manifest)
+            .parent()
+            .unwrap_or(Path::new(""))
+            .to_path_buf();
+        let is_lib = p
+            .get("targets")
+            .and_then(json::Value::as_array)
+            .is_some_and(|targets| {
+                targets.iter().any(|t| {
+                    t.get("kind")
+                        .and_then(json::Value::as_array)
+                        .is_some_and(|k| k.iter().any(|k| k.as_str() == Some("lib")))
+                })
+            });
+        let mut deps = Vec::new();
+        for d in p
+            .get("dependencies")
+            .and_then(json::Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let Some(path) = text(d, "path") else {
+                continue;
+            };
+            let Some(target) = by_dir.get(Path::new(&path)) else {
+                continue;
+            };
+            let kind = match d.get("kind").and_then(json::Value::as_str) {
+                Some("dev") => "dev",
+                Some("build") => "build",
+                _ => "normal",
+            };
+            deps.push((target.clone(), kind));
+        }
+        packages.insert(
+            name.clone(),
+            Package {
+                name,
+                manifest_dir,
+                description: text(p, "description"),
+                license: text(p, "license"),
+                readme: text(p, "readme"),
+                is_lib,
+                deps,
+            },
+        );
+    }
+    packages
+}
+
+/// Fails with every offending edge named, if `allowed(from, to)` rejects any.
+fn check_edges(froms: &[&str], rule: &str, allowed: impl Fn(&str, &str) -> bool) {
+    let packages = packages();
+    let mut bad = Vec::new();
+    for from in froms {
+        let Some(p) = packages.get(*from) else {
+            bad.push(format!("crate `{from}` is missing from the workspace"));
+            continue;
+        };
+        for (to, kind) in &p.deps {
+            if !allowed(from, to) {
+                bad.push(format!("`{from}` -> `{to}` ({kind} dependency)"));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "dependency rule broken: {rule}\n  {}",
+        bad.join("\n  ")
+    );
+}
+
+#[test]
+fn profile_depends_on_no_crate_of_ours() {
+    check_edges(
+        &["profile"],
+        "`profile` is the bottom layer and depends on no crate of ours",
+        |_, _| false,
+    );
+}
+
+#[test]
+fn policy_crates_and_swf_io_depend_only_on_profile() {
+    check_edges(
+        &LEAVES_ON_PROFILE,
+        "policy crates and `swf-io` may depend on `profile` only, never on each other",
+        |_, to| to == "profile",
+    );
+}
+
+#[test]
+fn experiments_uses_the_crates_below_it_and_xtask_drives_experiments() {
+    check_edges(
+        &["experiments"],
+        "`experiments` may not depend on `xtask`",
+        |_, to| to != "xtask",
+    );
+    let xtask = packages()
+        .get("xtask")
+        .expect("crate `xtask` is missing from the workspace");
+    assert!(
+        xtask
+            .deps
+            .iter()
+            .any(|(to, kind)| to == "experiments" && *kind == "normal"),
+        "dependency rule broken: `xtask` must depend on `experiments` (it drives it); found {:?}",
+        xtask.deps
+    );
+}
+
+#[test]
+fn only_xtask_uses_experiments_and_nothing_uses_xtask() {
+    let names: Vec<&str> = packages().keys().map(String::as_str).collect();
+    check_edges(
+        &names,
+        "only `xtask` depends on `experiments`, and nothing depends on `xtask`",
+        |from, to| to != "xtask" && (to != "experiments" || from == "xtask"),
+    );
+}
+
+#[test]
+fn every_crate_is_placed_in_the_rule() {
+    let unknown: Vec<&String> = packages()
+        .keys()
+        .filter(|n| !KNOWN.contains(&n.as_str()))
+        .collect();
+    assert!(
+        unknown.is_empty(),
+        "workspace crates {unknown:?} are not placed in the dependency rule; \
+         add them to xtask/tests/workspace_rules.rs and docs/ARCHITECTURE.md"
+    );
+    let missing: Vec<&&str> = KNOWN
+        .iter()
+        .filter(|n| !packages().contains_key(**n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "crates {missing:?} are missing from the workspace"
+    );
+}
+
+#[test]
+fn every_library_crate_can_be_adopted_alone() {
+    let crates_dir = root().join("crates");
+    let mut bad = Vec::new();
+    let libraries: Vec<&Package> = packages()
+        .values()
+        .filter(|p| p.is_lib && p.manifest_dir.starts_with(&crates_dir))
+        .collect();
+    assert!(
+        libraries.len() >= KNOWN.len() - 1,
+        "expected every crate but xtask under {}, found {:?}",
+        crates_dir.display(),
+        libraries.iter().map(|p| &p.name).collect::<Vec<_>>()
+    );
+    for p in libraries {
+        let manifest = relative(&p.manifest_dir.join("Cargo.toml"));
+        if p.description.as_deref().is_none_or(|d| d.trim().is_empty()) {
+            bad.push(format!("`{}`: no `description` in {manifest}", p.name));
+        }
+        if p.license.as_deref().is_none_or(|l| l.trim().is_empty()) {
+            bad.push(format!(
+                "`{}`: no `license` in {manifest} (use `license.workspace = true`)",
+                p.name
+            ));
+        }
+        match &p.readme {
+            None => bad.push(format!("`{}`: no `readme` in {manifest}", p.name)),
+            Some(readme) if !p.manifest_dir.join(readme).is_file() => {
+                bad.push(format!(
+                    "`{}`: readme `{readme}` named in {manifest} does not exist",
+                    p.name
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "library crates that cannot be adopted alone:\n  {}",
+        bad.join("\n  ")
+    );
+}
+
+#[test]
+fn every_crate_directory_has_a_readme() {
+    let crates_dir = root().join("crates");
+    let mut missing = Vec::new();
+    let entries = std::fs::read_dir(&crates_dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", crates_dir.display()));
+    for entry in entries {
+        let dir = entry.expect("cannot read an entry of crates/").path();
+        if dir.join("Cargo.toml").is_file() && !dir.join("README.md").is_file() {
+            missing.push(relative(&dir.join("README.md")));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "crates without a README:\n  {}",
+        missing.join("\n  ")
+    );
+}
+
+#[test]
+fn the_json_reader_reads_what_cargo_writes() {
+    let v = json::parse(
+        r#" {"a": [1, -2.5e3, true, false, null], "s": "q\"\\\/\n\u00e9\ud83d\ude00", "o": {}} "#,
+    )
+    .unwrap();
+    assert_eq!(
+        v.get("s").and_then(json::Value::as_str),
+        Some("q\"\\/\né😀")
+    );
+    assert_eq!(
+        v.get("a").and_then(json::Value::as_array).map(Vec::len),
+        Some(5)
+    );
+    assert!(v.get("o").is_some());
+    assert!(v.get("missing").is_none());
+    for bad in [
+        "",
+        "{",
+        "[1,]",
+        r#"{"a" 1}"#,
+        r#""\x""#,
+        "tru",
+        "1 2",
+        r#""\ud83d""#,
+    ] {
+        assert!(json::parse(bad).is_err(), "accepted {bad:?}");
+    }
+}
+
+/// Just enough JSON for `cargo metadata`: RFC 8259 values, strings with
+/// every escape; numbers are kept as text.
+mod json {
+    #[derive(Debug, PartialEq)]
+    pub enum Value {
+        Null,
+        Bool(bool),
+        Number(String),
+        String(String),
+        Array(Vec<Value>),
+        Object(Vec<(String, Value)>),
+    }
+
+    impl Value {
+        pub fn get(&self, key: &str) -> Option<&Value> {
+            match self {
+                Value::Object(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+                _ => None,
+            }
+        }
+
+        pub fn as_str(&self) -> Option<&str> {
+            match self {
+                Value::String(s) => Some(s),
+                _ => None,
+            }
+        }
+
+        pub fn as_array(&self) -> Option<&Vec<Value>> {
+            match self {
+                Value::Array(a) => Some(a),
+                _ => None,
+            }
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<Value, String> {
+        let mut p = Parser {
+            s: text.as_bytes(),
+            i: 0,
+        };
+        let v = p.value()?;
+        p.ws();
+        if p.i != p.s.len() {
+            return Err(p.err("trailing characters"));
+        }
+        Ok(v)
+    }
+
+    struct Parser<'a> {
+        s: &'a [u8],
+        i: usize,
+    }
+
+    impl Parser<'_> {
+        fn err(&self, what: &str) -> String {
+            format!("byte {}: {what}", self.i)
+        }
+
+        fn ws(&mut self) {
+            while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
+                self.i += 1;
+            }
+        }
+
+        fn peek(&self) -> Option<u8> {
+            self.s.get(self.i).copied()
+        }
+
+        fn eat(&mut self, c: u8) -> Result<(), String> {
+            self.ws();
+            if self.peek() == Some(c) {
+                self.i += 1;
+                Ok(())
+            } else {
+                Err(self.err(&format!("expected '{}'", c as char)))
+            }
+        }
+
+        fn literal(&mut self, word: &str, v: Value) -> Result<Value, String> {
+            if self.s[self.i..].starts_with(word.as_bytes()) {
+                self.i += word.len();
+                Ok(v)
+            } else {
+                Err(self.err("unknown literal"))
+            }
+        }
+
+        fn value(&mut self) -> Result<Value, String> {
+            self.ws();
+            match self.peek() {
+                Some(b'{') => self.object(),
+                Some(b'[') => self.array(),
+                Some(b'"') => self.string().map(Value::String),
+                Some(b't') => self.literal("true", Value::Bool(true)),
+                Some(b'f') => self.literal("false", Value::Bool(false)),
+                Some(b'n') => self.literal("null", Value::Null),
+                Some(b'-' | b'0'..=b'9') => self.number(),
+                _ => Err(self.err("expected a value")),
+            }
+        }
+
+        fn object(&mut self) -> Result<Value, String> {
+            self.eat(b'{')?;
+            let mut fields = Vec::new();
+            self.ws();
+            if self.peek() == Some(b'}') {
+                self.i += 1;
+                return Ok(Value::Object(fields));
+            }
+            loop {
+                self.ws();
+                let key = self.string()?;
+                self.eat(b':')?;
+                fields.push((key, self.value()?));
+                self.ws();
+                match self.peek() {
+                    Some(b',') => self.i += 1,
+                    Some(b'}') => {
+                        self.i += 1;
+                        return Ok(Value::Object(fields));
+                    }
+                    _ => return Err(self.err("expected ',' or '}'")),
+                }
+            }
+        }
+
+        fn array(&mut self) -> Result<Value, String> {
+            self.eat(b'[')?;
+            let mut items = Vec::new();
+            self.ws();
+            if self.peek() == Some(b']') {
+                self.i += 1;
+                return Ok(Value::Array(items));
+            }
+            loop {
+                items.push(self.value()?);
+                self.ws();
+                match self.peek() {
+                    Some(b',') => self.i += 1,
+                    Some(b']') => {
+                        self.i += 1;
+                        return Ok(Value::Array(items));
+                    }
+                    _ => return Err(self.err("expected ',' or ']'")),
+                }
+            }
+        }
+
+        fn number(&mut self) -> Result<Value, String> {
+            let start = self.i;
+            while let Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') = self.peek() {
+                self.i += 1;
+            }
+            let text =
+                std::str::from_utf8(&self.s[start..self.i]).map_err(|_| self.err("bad number"))?;
+            text.parse::<f64>().map_err(|_| self.err("bad number"))?;
+            Ok(Value::Number(text.to_owned()))
+        }
+
+        fn hex4(&mut self) -> Result<u32, String> {
+            let digits = self
+                .s
+                .get(self.i..self.i + 4)
+                .ok_or_else(|| self.err("short \\u escape"))?;
+            let digits = std::str::from_utf8(digits).map_err(|_| self.err("bad \\u escape"))?;
+            let n = u32::from_str_radix(digits, 16).map_err(|_| self.err("bad \\u escape"))?;
+            self.i += 4;
+            Ok(n)
+        }
+
+        fn string(&mut self) -> Result<String, String> {
+            if self.peek() != Some(b'"') {
+                return Err(self.err("expected a string"));
+            }
+            self.i += 1;
+            let mut out = Vec::new();
+            loop {
+                let c = self.peek().ok_or_else(|| self.err("unterminated string"))?;
+                self.i += 1;
+                match c {
+                    b'"' => {
+                        return String::from_utf8(out).map_err(|_| self.err("string is not UTF-8"));
+                    }
+                    b'\\' => {
+                        let e = self.peek().ok_or_else(|| self.err("unterminated escape"))?;
+                        self.i += 1;
+                        let ch = match e {
+                            b'"' => '"',
+                            b'\\' => '\\',
+                            b'/' => '/',
+                            b'b' => '\u{8}',
+                            b'f' => '\u{c}',
+                            b'n' => '\n',
+                            b'r' => '\r',
+                            b't' => '\t',
+                            b'u' => {
+                                let hi = self.hex4()?;
+                                let code = if (0xD800..0xDC00).contains(&hi) {
+                                    if !self.s[self.i..].starts_with(b"\\u") {
+                                        return Err(self.err("lone surrogate"));
+                                    }
+                                    self.i += 2;
+                                    let lo = self.hex4()?;
+                                    if !(0xDC00..0xE000).contains(&lo) {
+                                        return Err(self.err("bad low surrogate"));
+                                    }
+                                    0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+                                } else {
+                                    hi
+                                };
+                                char::from_u32(code).ok_or_else(|| self.err("bad code point"))?
+                            }
+                            _ => return Err(self.err("unknown escape")),
+                        };
+                        let mut buf = [0u8; 4];
+                        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                    }
+                    _ => out.push(c),
+                }
+            }
+        }
+    }
+}
