@@ -1,0 +1,389 @@
+//! The SWF header: `; Keyword: value` comment lines at the top of a file.
+
+use std::io::{self, Write};
+
+/// The header comments of an SWF file.
+///
+/// [`lines`](Self::lines) keeps every header comment in file order and is
+/// what [`write_swf`](crate::write_swf) writes back; the other fields are
+/// the typed values of the well-known keywords, parsed from those lines.
+///
+/// Parsing rules:
+/// * the keyword is trimmed, so padded headers (`;  Installation: ...`, as
+///   in DAS2) parse; keywords match case-insensitively;
+/// * a `#` at the start of a value or after a blank starts a comment that
+///   typed fields ignore (`TimeZoneString: Europe/Amsterdam  # CET`);
+/// * numeric keywords take the leading integer of the value, so
+///   `MaxNodes: 338 (batch partition; 512 total)` gives 338, and `-1` or an
+///   empty value gives `None`;
+/// * when a keyword repeats, the first usable value wins; every `Note:`
+///   value goes to [`notes`](Self::notes);
+/// * a comment line without a `Keyword:` (free text, a continuation line, a
+///   bare `;`) is kept in `lines` with an empty keyword and its trimmed
+///   text as value, so the header round-trips.
+///
+/// When writing, typed fields win over `lines`: a line whose value
+/// disagrees with its typed field is written with the typed value instead,
+/// and typed fields no line mentions are written first. Typed string values
+/// therefore should not contain `#` or line breaks (line breaks are written
+/// as blanks).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SwfHeader {
+    /// `Version:` the SWF format version, e.g. `2.2`.
+    pub version: Option<String>,
+    /// `Computer:` the machine type, e.g. `IBM SP2`.
+    pub computer: Option<String>,
+    /// `Installation:` the site.
+    pub installation: Option<String>,
+    /// `MaxJobs:` number of jobs in the original log.
+    pub max_jobs: Option<u64>,
+    /// `MaxRecords:` number of data lines in the file.
+    pub max_records: Option<u64>,
+    /// `MaxNodes:` machine size in nodes (leading integer of the value).
+    pub max_nodes: Option<u64>,
+    /// `MaxProcs:` machine size in processors (leading integer of the value).
+    pub max_procs: Option<u64>,
+    /// `UnixStartTime:` the epoch second that submit time 0 corresponds to.
+    pub unix_start_time: Option<i64>,
+    /// `TimeZoneString:` e.g. `US/Pacific`.
+    pub time_zone_string: Option<String>,
+    /// Every `Note:` value, in file order.
+    pub notes: Vec<String>,
+    /// Every header comment as `(keyword, value)` in file order, keyword
+    /// trimmed; comment lines without a keyword have keyword `""`.
+    pub lines: Vec<(String, String)>,
+}
+
+/// The keywords with a typed field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key {
+    Version,
+    Computer,
+    Installation,
+    MaxJobs,
+    MaxRecords,
+    MaxNodes,
+    MaxProcs,
+    UnixStartTime,
+    TimeZoneString,
+}
+
+const KEYS: [(Key, &str); 9] = [
+    (Key::Version, "Version"),
+    (Key::Computer, "Computer"),
+    (Key::Installation, "Installation"),
+    (Key::MaxJobs, "MaxJobs"),
+    (Key::MaxRecords, "MaxRecords"),
+    (Key::MaxNodes, "MaxNodes"),
+    (Key::MaxProcs, "MaxProcs"),
+    (Key::UnixStartTime, "UnixStartTime"),
+    (Key::TimeZoneString, "TimeZoneString"),
+];
+
+fn key_of(keyword: &str) -> Option<Key> {
+    KEYS.iter()
+        .find(|(_, name)| name.eq_ignore_ascii_case(keyword))
+        .map(|&(k, _)| k)
+}
+
+fn is_note(keyword: &str) -> bool {
+    keyword.eq_ignore_ascii_case("Note")
+}
+
+/// The value without a trailing `# comment`, trimmed.
+fn strip_comment(value: &str) -> &str {
+    let bytes = value.as_bytes();
+    let cut = bytes
+        .iter()
+        .enumerate()
+        .find(|&(i, &c)| c == b'#' && (i == 0 || bytes[i - 1].is_ascii_whitespace()))
+        .map_or(value.len(), |(i, _)| i);
+    value[..cut].trim()
+}
+
+/// The leading integer of `value` (after comment stripping); `-1` and an
+/// empty value are `None`; a value that does not start with a digit is an
+/// error.
+fn leading_int(value: &str) -> Result<Option<i128>, ()> {
+    let v = strip_comment(value);
+    if v.is_empty() {
+        return Ok(None);
+    }
+    let sign_len = usize::from(v.starts_with(['-', '+']));
+    let digits = v[sign_len..].bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return Err(());
+    }
+    let n: i128 = v[..sign_len + digits].parse().map_err(|_| ())?;
+    Ok(if n == -1 { None } else { Some(n) })
+}
+
+/// The typed value a header value stands for, rendered as it would be
+/// written; `Err` for an unusable numeric value.
+fn normalize(key: Key, value: &str) -> Result<Option<String>, ()> {
+    match key {
+        Key::Version | Key::Computer | Key::Installation | Key::TimeZoneString => {
+            let v = strip_comment(value);
+            Ok((!v.is_empty()).then(|| v.to_owned()))
+        }
+        Key::UnixStartTime => match leading_int(value)? {
+            Some(n) => Ok(Some(i64::try_from(n).map_err(|_| ())?.to_string())),
+            None => Ok(None),
+        },
+        Key::MaxJobs | Key::MaxRecords | Key::MaxNodes | Key::MaxProcs => match leading_int(value)?
+        {
+            Some(n) => Ok(Some(u64::try_from(n).map_err(|_| ())?.to_string())),
+            None => Ok(None),
+        },
+    }
+}
+
+fn sanitize(s: &str) -> String {
+    s.replace(['\r', '\n'], " ")
+}
+
+impl SwfHeader {
+    /// The typed value of `key`, rendered as it would be written.
+    fn get(&self, key: Key) -> Option<String> {
+        match key {
+            Key::Version => self.version.as_deref().map(sanitize),
+            Key::Computer => self.computer.as_deref().map(sanitize),
+            Key::Installation => self.installation.as_deref().map(sanitize),
+            Key::TimeZoneString => self.time_zone_string.as_deref().map(sanitize),
+            Key::MaxJobs => self.max_jobs.map(|n| n.to_string()),
+            Key::MaxRecords => self.max_records.map(|n| n.to_string()),
+            Key::MaxNodes => self.max_nodes.map(|n| n.to_string()),
+            Key::MaxProcs => self.max_procs.map(|n| n.to_string()),
+            Key::UnixStartTime => self.unix_start_time.map(|n| n.to_string()),
+        }
+    }
+
+    /// Sets the typed field of `key` from a normalized value.
+    fn set(&mut self, key: Key, v: String) {
+        let num = || v.parse::<i64>().ok();
+        let unsigned = || v.parse::<u64>().ok();
+        match key {
+            Key::Version => self.version = Some(v),
+            Key::Computer => self.computer = Some(v),
+            Key::Installation => self.installation = Some(v),
+            Key::TimeZoneString => self.time_zone_string = Some(v),
+            Key::MaxJobs => self.max_jobs = unsigned(),
+            Key::MaxRecords => self.max_records = unsigned(),
+            Key::MaxNodes => self.max_nodes = unsigned(),
+            Key::MaxProcs => self.max_procs = unsigned(),
+            Key::UnixStartTime => self.unix_start_time = num(),
+        }
+    }
+
+    /// Appends a header line and updates the typed fields as the reader
+    /// does. Use an empty keyword for a free-text comment line.
+    ///
+    /// Returns `false` if the keyword carries a number and the value does
+    /// not start with one (the line is kept, the typed field stays unset).
+    pub fn push_line(&mut self, keyword: &str, value: &str) -> bool {
+        let keyword = keyword.trim();
+        let value = value.trim();
+        let mut ok = true;
+        if let Some(key) = key_of(keyword) {
+            match normalize(key, value) {
+                Ok(Some(v)) if self.get(key).is_none() => self.set(key, v),
+                Ok(_) => {}
+                Err(()) => ok = false,
+            }
+        } else if is_note(keyword) {
+            self.notes.push(value.to_owned());
+        }
+        self.lines.push((keyword.to_owned(), value.to_owned()));
+        ok
+    }
+
+    /// Parses the text after the `;` of a header comment line. Returns the
+    /// keyword (empty for free text) and whether a numeric value was usable.
+    pub(crate) fn push_comment(&mut self, content: &str) -> (String, bool) {
+        let content = content.trim();
+        let (keyword, value) = match content.split_once(':') {
+            // `http://...` on a continuation line is a URL, not a keyword.
+            Some((k, v)) if is_keyword(k.trim()) && !v.starts_with("//") => (k.trim(), v.trim()),
+            _ => ("", content),
+        };
+        let ok = self.push_line(keyword, value);
+        (keyword.to_owned(), ok)
+    }
+
+    /// Writes the header comment lines (see the type's docs for the rules).
+    pub(crate) fn write<W: Write>(&self, w: &mut W) -> io::Result<()> {
+        let lines: Vec<(String, String)> = self
+            .lines
+            .iter()
+            .map(|(k, v)| (sanitize(k), sanitize(v)))
+            .collect();
+        // Per typed keyword: the line that defines its value when read (the
+        // first usable one), and whether that agrees with the typed field.
+        let plan = KEYS.map(|(key, name)| {
+            let defining = lines.iter().enumerate().find_map(|(i, (k, v))| {
+                (key_of(k) == Some(key))
+                    .then(|| normalize(key, v).ok().flatten().map(|n| (i, n)))
+                    .flatten()
+            });
+            let want = self.get(key);
+            let consistent = defining.as_ref().map(|(_, n)| n) == want.as_ref();
+            (key, name, defining.map(|(i, _)| i), want, consistent)
+        });
+        let line_notes = lines
+            .iter()
+            .filter(|(k, _)| is_note(k))
+            .map(|(_, v)| v.as_str());
+        let notes_match = line_notes.eq(self
+            .notes
+            .iter()
+            .map(|n| sanitize(n))
+            .collect::<Vec<_>>()
+            .iter()
+            .map(|n| n.trim()));
+        // Typed fields that no line defines come first.
+        for (_, name, defining, want, _) in &plan {
+            if let (None, Some(want)) = (defining, want) {
+                put(w, name, want)?;
+            }
+        }
+        for (i, (k, v)) in lines.iter().enumerate() {
+            if let Some(key) = key_of(k) {
+                let Some((_, _, defining, want, consistent)) = plan.iter().find(|p| p.0 == key)
+                else {
+                    continue;
+                };
+                if *consistent {
+                    put(w, k, v)?;
+                } else if let Some(want) = want {
+                    // Replace the defining line's value; the others are
+                    // unusable or shadowed, as before.
+                    put(w, k, if *defining == Some(i) { want } else { v })?;
+                } else if normalize(key, v).ok().flatten().is_none() {
+                    // The typed field was cleared: drop every usable line.
+                    put(w, k, v)?;
+                }
+            } else if !is_note(k) || notes_match {
+                put(w, k, v)?;
+            }
+        }
+        if !notes_match {
+            for note in &self.notes {
+                put(w, "Note", &sanitize(note))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `k` (trimmed) looks like a header keyword: one word of letters,
+/// digits, `_` or `-`.
+fn is_keyword(k: &str) -> bool {
+    !k.is_empty()
+        && k.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+}
+
+/// Writes one header line.
+fn put<W: Write>(w: &mut W, keyword: &str, value: &str) -> io::Result<()> {
+    let value = value.trim();
+    match (keyword.is_empty(), value.is_empty()) {
+        (true, true) => writeln!(w, ";"),
+        (true, false) => writeln!(w, "; {value}"),
+        (false, true) => writeln!(w, "; {keyword}:"),
+        (false, false) => writeln!(w, "; {keyword}: {value}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(text: &str) -> SwfHeader {
+        let mut h = SwfHeader::default();
+        for line in text.lines() {
+            let content = line.trim_start().strip_prefix(';').unwrap();
+            h.push_comment(content);
+        }
+        h
+    }
+
+    #[test]
+    fn padded_keywords_comments_and_notes_in_values() {
+        let h = header(
+            ";  Installation: DAS2 - Leiden University (fs1)\n\
+             ;TimeZoneString: Europe/Amsterdam  # CET (Central European Time; UTC+1)\n\
+             ;      MaxNodes: 338 (batch partition; 512 total)\n\
+             ;      MaxProcs: 64\n\
+             ;   group of the San Diego Supercomputer Center (SDSC), which is the\n\
+             ;              http://www.cs.huji.ac.il/labs/parallel/workload/\n\
+             ;\n\
+             ; Note: first\n\
+             ; Note: second # not a comment for notes",
+        );
+        assert_eq!(
+            h.installation.as_deref(),
+            Some("DAS2 - Leiden University (fs1)")
+        );
+        assert_eq!(h.time_zone_string.as_deref(), Some("Europe/Amsterdam"));
+        assert_eq!(h.max_nodes, Some(338));
+        assert_eq!(h.max_procs, Some(64));
+        assert_eq!(h.notes, vec!["first", "second # not a comment for notes"]);
+        assert_eq!(
+            h.lines[0],
+            (
+                "Installation".into(),
+                "DAS2 - Leiden University (fs1)".into()
+            )
+        );
+        assert_eq!(h.lines[4].0, "");
+        assert_eq!(
+            h.lines[5],
+            (
+                String::new(),
+                "http://www.cs.huji.ac.il/labs/parallel/workload/".into()
+            )
+        );
+        assert_eq!(h.lines[6], (String::new(), String::new()));
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(leading_int("893466664"), Ok(Some(893466664)));
+        assert_eq!(leading_int(" 32 (dual CPU)"), Ok(Some(32)));
+        assert_eq!(leading_int("3600   # DEPRECATED"), Ok(Some(3600)));
+        assert_eq!(leading_int("-1"), Ok(None));
+        assert_eq!(leading_int(""), Ok(None));
+        assert_eq!(leading_int("unknown"), Err(()));
+        assert_eq!(normalize(Key::MaxProcs, "-5"), Err(()));
+        assert_eq!(
+            normalize(Key::MaxJobs, "18446744073709551615"),
+            Ok(Some(u64::MAX.to_string()))
+        );
+        assert_eq!(normalize(Key::MaxJobs, "18446744073709551616"), Err(()));
+        assert_eq!(
+            normalize(Key::UnixStartTime, "-893466664"),
+            Ok(Some("-893466664".into()))
+        );
+        let mut h = SwfHeader::default();
+        assert!(!h.push_line("MaxProcs", "many"));
+        assert!(h.push_line("MaxProcs", "12"));
+        assert_eq!(h.max_procs, Some(12));
+        assert!(h.push_line("MaxProcs", "13"));
+        assert_eq!(h.max_procs, Some(12), "the first usable value wins");
+    }
+
+    #[test]
+    fn typed_fields_win_when_writing() {
+        let mut h = header("; Computer: IBM SP2\n; MaxRecords: 10\n; Note: a\n; Information: x");
+        h.max_records = Some(3);
+        h.max_procs = Some(128);
+        h.notes.push("b".into());
+        let mut out = Vec::new();
+        h.write(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            "; MaxProcs: 128\n; Computer: IBM SP2\n; MaxRecords: 3\n; Information: x\n; Note: a\n; Note: b\n"
+        );
+    }
+}

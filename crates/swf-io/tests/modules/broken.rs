@@ -1,0 +1,203 @@
+//! Malformed input, data-driven: `check(input, mode, expected)` renders
+//! what the reader yields and what it skipped, one line each.
+
+use swf_io::{Mode, SwfReader};
+
+const OK: &str = "1 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1";
+
+/// A valid data line for job `n`.
+fn ok(n: u32) -> String {
+    OK.replacen('1', &n.to_string(), 1)
+}
+
+/// Renders the reader's output: `record N` per record, `error MSG` per
+/// error, then `skipped LINE: MSG` per skipped line.
+fn render(input: &[u8], mode: Mode) -> Vec<String> {
+    let mut reader = match SwfReader::new(input, "SDSC.swf", mode) {
+        Ok(r) => r,
+        Err(e) => return vec![format!("error {e}")],
+    };
+    let mut out: Vec<String> = reader
+        .by_ref()
+        .map(|item| match item {
+            Ok(r) => format!("record {}", r.job.unwrap_or(-1)),
+            Err(e) => format!("error {e}"),
+        })
+        .collect();
+    assert!(reader.next().is_none(), "the iterator is fused");
+    out.extend(
+        reader
+            .skipped()
+            .iter()
+            .map(|s| format!("skipped {}: {}", s.line, s.error)),
+    );
+    out
+}
+
+#[track_caller]
+fn check(input: &str, mode: Mode, expected: &[&str]) {
+    assert_eq!(render(input.as_bytes(), mode), expected, "input:\n{input}");
+}
+
+#[test]
+fn field_count() {
+    let input = format!(
+        "; Version: 2.2\n{}\n",
+        "1 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1"
+    );
+    check(
+        &input,
+        Mode::Strict,
+        &[
+            "error SDSC.swf:2: expected 18 fields, found 17; every SWF data line has 18 whitespace-separated fields",
+        ],
+    );
+    check(
+        &format!("{OK} 7\n"),
+        Mode::Strict,
+        &[
+            "error SDSC.swf:1: expected 18 fields, found 19; every SWF data line has 18 whitespace-separated fields",
+        ],
+    );
+    check(
+        "x\n",
+        Mode::Strict,
+        &[
+            "error SDSC.swf:1: expected 18 fields, found 1; every SWF data line has 18 whitespace-separated fields",
+        ],
+    );
+}
+
+#[test]
+fn bad_field_names_file_line_field_and_text() {
+    // Line 812, as in the house style's example: 811 good lines first.
+    let mut input: String = (1..=811).map(|n| ok(n) + "\n").collect();
+    input.push_str("812 0 5 10 abc -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n");
+    let mut expected: Vec<String> = (1..=811).map(|n| format!("record {n}")).collect();
+    expected.push(
+        "error SDSC.swf:812: field 5 (allocated processors) is 'abc', expected an integer or -1"
+            .into(),
+    );
+    assert_eq!(render(input.as_bytes(), Mode::Strict), expected);
+}
+
+#[test]
+fn bad_fields() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "1 0 5 10 4 1.2.3 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1",
+            "error SDSC.swf:1: field 6 (average CPU time) is '1.2.3', expected a number or -1",
+        ),
+        (
+            "1 0 5 10 4 -1 inf 4 20 -1 1 3 2 -1 0 -1 -1 -1",
+            "error SDSC.swf:1: field 7 (used memory) is 'inf', expected a number or -1",
+        ),
+        (
+            "1 0 5 10 4.0 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1",
+            "error SDSC.swf:1: field 5 (allocated processors) is '4.0', expected an integer or -1",
+        ),
+        (
+            "1 0 5 99999999999999999999 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1",
+            "error SDSC.swf:1: field 4 (run time) is '99999999999999999999', expected an integer or -1",
+        ),
+        (
+            "1 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 --1",
+            "error SDSC.swf:1: field 18 (think time) is '--1', expected an integer or -1",
+        ),
+        (
+            // The first bad field in field order is reported.
+            "1 x 5 10 y -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1",
+            "error SDSC.swf:1: field 2 (submit time) is 'x', expected an integer or -1",
+        ),
+        (
+            "1 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+            "error SDSC.swf:1: field 18 (think time) is 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…', expected an integer or -1",
+        ),
+    ];
+    for (line, expected) in cases {
+        check(line, Mode::Strict, &[expected]);
+    }
+}
+
+#[test]
+fn strict_stops_at_the_first_bad_line() {
+    let input = format!("{}\n{OK} extra\n{}\n1 2 3\n{}\n", ok(1), ok(3), ok(5));
+    check(
+        &input,
+        Mode::Strict,
+        &[
+            "record 1",
+            "error SDSC.swf:2: expected 18 fields, found 19; every SWF data line has 18 whitespace-separated fields",
+        ],
+    );
+}
+
+#[test]
+fn lenient_skips_and_reports_which_lines() {
+    let input = format!(
+        "; Note: lenient\n{}\n{OK} extra\n{}\n1 2 3\n\n{}\n",
+        ok(1),
+        ok(3),
+        ok(5)
+    );
+    check(
+        &input,
+        Mode::Lenient,
+        &[
+            "record 1",
+            "record 3",
+            "record 5",
+            "skipped 3: SDSC.swf:3: expected 18 fields, found 19; every SWF data line has 18 whitespace-separated fields",
+            "skipped 5: SDSC.swf:5: expected 18 fields, found 3; every SWF data line has 18 whitespace-separated fields",
+        ],
+    );
+}
+
+#[test]
+fn tolerated_layout() {
+    // Tabs, runs of blanks, CRLF, blank lines, indented comments, a late
+    // comment and no final newline are all fine.
+    let input = format!(
+        "  ; Version: 2.2\r\n\r\n1\t0\t5 10  4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\r\n   \n; late\n{}",
+        ok(2)
+    );
+    check(&input, Mode::Strict, &["record 1", "record 2"]);
+    check("", Mode::Strict, &[]);
+    check("; only a header\n", Mode::Strict, &[]);
+}
+
+#[test]
+fn non_utf8_bytes() {
+    let mut input = b"; Computer: \xff\xfe machine\n".to_vec();
+    input.extend_from_slice(b"1 0 5 10 \xff -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n");
+    assert_eq!(
+        render(&input, Mode::Strict),
+        [
+            "error SDSC.swf:2: field 5 (allocated processors) is '\u{fffd}', expected an integer or -1"
+        ]
+    );
+    let reader = SwfReader::new(&input[..], "x", Mode::Lenient).unwrap();
+    assert_eq!(
+        reader.header().computer.as_deref(),
+        Some("\u{fffd}\u{fffd} machine")
+    );
+}
+
+#[test]
+fn bad_header_values() {
+    check(
+        "; MaxNodes: lots\n",
+        Mode::Strict,
+        &[
+            "error SDSC.swf:1: header MaxNodes is 'lots', expected an integer (optionally followed by a note); fix the header or read in lenient mode",
+        ],
+    );
+    check(
+        &format!("; MaxNodes: lots\n{OK}\n"),
+        Mode::Lenient,
+        &[
+            "record 1",
+            "skipped 1: SDSC.swf:1: header MaxNodes is 'lots', expected an integer (optionally followed by a note); fix the header or read in lenient mode",
+        ],
+    );
+}

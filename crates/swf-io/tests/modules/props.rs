@@ -1,0 +1,223 @@
+//! Property tests: no input panics the reader; the writer and the reader
+//! round-trip; generated workloads keep their invariants.
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use swf_io::lublin99::Lublin99;
+use swf_io::{Mode, SwfHeader, SwfReader, SwfRecord, write_swf};
+
+/// Reading `input` in both modes never panics, and the output is sane:
+/// strict yields at most one error, last; lenient yields none (in-memory
+/// input has no I/O errors); skipped line numbers increase and exist.
+fn check_reader_invariants(input: &[u8]) -> Result<(), TestCaseError> {
+    let physical_lines = input.split(|&b| b == b'\n').count() as u64;
+    match SwfReader::new(input, "p.swf", Mode::Strict) {
+        Ok(reader) => {
+            let items: Vec<_> = reader.collect();
+            let errors = items.iter().filter(|i| i.is_err()).count();
+            prop_assert!(errors <= 1);
+            if errors == 1 {
+                prop_assert!(items.last().unwrap().is_err());
+            }
+        }
+        Err(e) => prop_assert!(e.line().is_some_and(|l| l <= physical_lines)),
+    }
+    let mut reader = SwfReader::new(input, "p.swf", Mode::Lenient)
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let records = reader
+        .by_ref()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let skipped: Vec<u64> = reader.skipped().iter().map(|s| s.line).collect();
+    prop_assert!(skipped.windows(2).all(|w| w[0] < w[1]), "{skipped:?}");
+    prop_assert!(skipped.iter().all(|&l| l >= 1 && l <= physical_lines));
+    prop_assert!(records.len() as u64 + skipped.len() as u64 <= physical_lines);
+    for s in reader.skipped() {
+        let message = s.error.to_string();
+        prop_assert!(
+            message.starts_with(&format!("p.swf:{}: ", s.line)),
+            "{message}"
+        );
+    }
+    Ok(())
+}
+
+/// An integer field: `None` or any value but -1 (which means `None`).
+fn int() -> impl Strategy<Value = Option<i64>> {
+    prop_oneof![1 => Just(None), 4 => any::<i64>().prop_filter("-1 is None", |v| *v != -1).prop_map(Some)]
+}
+
+/// A decimal field: `None` or any finite value but -1.
+fn float() -> impl Strategy<Value = Option<f64>> {
+    prop_oneof![
+        1 => Just(None),
+        2 => (0u32..100_000, 0u32..100).prop_map(|(a, b)| Some(f64::from(a) + f64::from(b) / 100.0)),
+        2 => any::<f64>().prop_filter("finite, not -1", |v| v.is_finite() && *v != -1.0).prop_map(Some),
+    ]
+}
+
+prop_compose! {
+    fn record()(a in vec(int(), 15), f in vec(float(), 3)) -> SwfRecord {
+        SwfRecord {
+            job: a[0], submit: a[1], wait: a[2], run_time: a[3], allocated_procs: a[4],
+            avg_cpu_time: f[0], used_memory: f[1],
+            requested_procs: a[5], requested_time: a[6], requested_memory: f[2],
+            status: a[7], user: a[8], group: a[9], executable: a[10], queue: a[11],
+            partition: a[12], preceding_job: a[13], think_time: a[14],
+        }
+    }
+}
+
+/// Header text: printable, no `#` (a comment in typed values), no line
+/// breaks, trimmed.
+fn text() -> impl Strategy<Value = String> {
+    "[ -\"$-~]{0,24}".prop_map(|s| s.trim().to_owned())
+}
+
+fn opt_text() -> impl Strategy<Value = Option<String>> {
+    proptest::option::of(text().prop_filter("empty is None", |s| !s.is_empty()))
+}
+
+fn opt_u64() -> impl Strategy<Value = Option<u64>> {
+    proptest::option::of(any::<u64>())
+}
+
+prop_compose! {
+    fn typed_header()(
+        version in opt_text(), computer in opt_text(), installation in opt_text(),
+        max_jobs in opt_u64(), max_records in opt_u64(), max_nodes in opt_u64(), max_procs in opt_u64(),
+        unix_start_time in proptest::option::of(any::<i64>().prop_filter("-1 is None", |v| *v != -1)),
+        time_zone_string in opt_text(), notes in vec(text(), 0..4),
+    ) -> SwfHeader {
+        SwfHeader {
+            version, computer, installation, max_jobs, max_records, max_nodes, max_procs,
+            unix_start_time, time_zone_string, notes, lines: Vec::new(),
+        }
+    }
+}
+
+/// Header lines: keywords (some of them the typed ones) with any value,
+/// and free-text comments (no `:`, which would make them keyword lines).
+fn header_lines() -> impl Strategy<Value = Vec<(String, String)>> {
+    let keyword = prop_oneof![
+        Just("MaxProcs".to_owned()),
+        Just("MaxNodes".to_owned()),
+        Just("Note".to_owned()),
+        Just("TimeZoneString".to_owned()),
+        Just("UnixStartTime".to_owned()),
+        "[A-Za-z][A-Za-z0-9_]{0,12}",
+    ];
+    let line = prop_oneof![
+        (keyword, "[ -~]{0,24}").prop_map(|(k, v)| (k, v.trim().to_owned())),
+        "[ -9;-~]{0,24}".prop_map(|v| (String::new(), v.trim().to_owned())),
+    ];
+    vec(line, 0..12)
+}
+
+fn round_trip(
+    header: &SwfHeader,
+    records: &[SwfRecord],
+    mode: Mode,
+) -> Result<(SwfHeader, Vec<SwfRecord>), TestCaseError> {
+    let mut out = Vec::new();
+    write_swf(&mut out, header, records).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let reader =
+        SwfReader::new(&out[..], "rt.swf", mode).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let header = reader.header().clone();
+    let records = reader
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    Ok((header, records))
+}
+
+fn check_generated(g: &Lublin99) -> Result<(), TestCaseError> {
+    let recs = g.generate();
+    prop_assert!(recs.len() <= g.max_jobs.unwrap_or(usize::MAX));
+    prop_assert!(recs.windows(2).all(|w| w[0].submit <= w[1].submit));
+    for (i, r) in recs.iter().enumerate() {
+        prop_assert_eq!(r.job, Some(i as i64 + 1));
+        let submit = r.submit.unwrap();
+        prop_assert!(submit >= 0 && submit < g.duration);
+        let size = r.allocated_procs.unwrap();
+        prop_assert!(
+            size >= 1 && size <= i64::from(g.procs),
+            "size {} on {} procs",
+            size,
+            g.procs
+        );
+        prop_assert!((1..=162_754).contains(&r.run_time.unwrap()));
+        prop_assert!(r.queue == Some(0) || (g.two_class && r.queue == Some(1)));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn arbitrary_text_never_panics(lines in vec(".{0,60}", 0..12)) {
+        check_reader_invariants(lines.join("\n").as_bytes())?;
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in vec(any::<u8>(), 0..400)) {
+        check_reader_invariants(&bytes)?;
+    }
+
+    #[test]
+    fn mutated_valid_lines_never_panic(
+        records in vec(record(), 1..6),
+        edits in vec((any::<prop::sample::Index>(), 0u8..3, prop::sample::select(&b"0123456789-+.eE \t;:#\nx\xff"[..])), 1..8),
+    ) {
+        let mut bytes = b"; Version: 2.2\n; MaxProcs: 8 # note\n".to_vec();
+        let mut data = Vec::new();
+        write_swf(&mut data, &SwfHeader::default(), &records).unwrap();
+        bytes.extend_from_slice(&data);
+        for (at, op, byte) in edits {
+            let i = at.index(bytes.len());
+            match op {
+                0 => bytes[i] = byte,
+                1 => bytes.insert(i, byte),
+                _ => { bytes.remove(i); }
+            }
+            if bytes.is_empty() { break; }
+        }
+        check_reader_invariants(&bytes)?;
+    }
+
+    #[test]
+    fn records_round_trip(records in vec(record(), 0..20)) {
+        let (_, back) = round_trip(&SwfHeader::default(), &records, Mode::Strict)?;
+        prop_assert_eq!(back, records);
+    }
+
+    #[test]
+    fn typed_header_fields_round_trip(header in typed_header(), records in vec(record(), 0..3)) {
+        let (back, recs) = round_trip(&header, &records, Mode::Strict)?;
+        prop_assert_eq!(recs, records);
+        prop_assert_eq!(SwfHeader { lines: Vec::new(), ..back.clone() }, header);
+        // And once written from lines, the header is a fixed point.
+        let (again, _) = round_trip(&back, &[], Mode::Strict)?;
+        prop_assert_eq!(again, back);
+    }
+
+    #[test]
+    fn header_lines_round_trip(lines in header_lines()) {
+        let mut header = SwfHeader::default();
+        for (k, v) in &lines {
+            header.push_line(k, v);
+        }
+        // Lenient: a typed keyword may have a non-numeric value.
+        let (back, _) = round_trip(&header, &[], Mode::Lenient)?;
+        prop_assert_eq!(back, header);
+    }
+
+    #[test]
+    fn generated_workloads_keep_their_invariants(
+        procs in 1u32..5000, seed in any::<u64>(), two_class in any::<bool>(),
+        max_jobs in 0usize..300, days in 1i64..30,
+    ) {
+        check_generated(&Lublin99 { procs, duration: days * 86_400, max_jobs: Some(max_jobs), seed, two_class })?;
+    }
+}
