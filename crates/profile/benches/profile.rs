@@ -44,7 +44,9 @@ fn profile_ops(c: &mut Criterion) {
             b.iter(|| {
                 let procs = rng.random_range(1..=32);
                 let dur = rng.random_range(60..36_000);
-                let s = p.earliest_start(Time(rng.random_range(0..100_000)), procs, dur).unwrap();
+                let s = p
+                    .earliest_start(Time(rng.random_range(0..100_000)), procs, dur)
+                    .unwrap();
                 p.reserve(s, dur, procs).unwrap();
                 p.release(s, dur, procs).unwrap();
             })
@@ -59,9 +61,11 @@ fn profile_ops(c: &mut Criterion) {
 /// SDSC-SP2 as jobs (requested time as estimate, falling back to run time),
 /// read with a minimal SWF scan so this crate needs none of ours.
 fn sdsc_sp2() -> Option<Vec<Job>> {
-    let dir = std::env::var_os("TRACES_DIR").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/traces")
-    });
+    let dir = std::env::var_os("TRACES_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/traces")
+        });
     let path = dir.join("SDSC-SP2-1998-4.2-cln.swf.gz");
     let file = std::fs::File::open(&path).ok()?;
     let reader = BufReader::new(flate2::read::MultiGzDecoder::new(file));
@@ -71,14 +75,23 @@ fn sdsc_sp2() -> Option<Vec<Job>> {
         if line.trim_start().starts_with(';') || line.trim().is_empty() {
             continue;
         }
-        let f: Vec<i64> = line.split_whitespace().map(|x| x.parse::<f64>().unwrap() as i64).collect();
+        let f: Vec<i64> = line
+            .split_whitespace()
+            .map(|x| x.parse::<f64>().unwrap() as i64)
+            .collect();
         let (submit, run, alloc, req_procs, req_time) = (f[1], f[3], f[4], f[7], f[8]);
         let procs = if alloc > 0 { alloc } else { req_procs };
         if run < 0 || procs <= 0 {
             continue;
         }
         let estimate = if req_time > 0 { req_time } else { run.max(1) };
-        jobs.push(Job::new(f[0] as u64, Time(submit), procs as u32, estimate, run));
+        jobs.push(Job::new(
+            f[0] as u64,
+            Time(submit),
+            procs as u32,
+            estimate,
+            run,
+        ));
     }
     Some(jobs)
 }
@@ -93,7 +106,9 @@ fn whole_trace(c: &mut Criterion) {
     g.throughput(Throughput::Elements(jobs.len() as u64));
     for policy in [Policy::Fcfs, Policy::EASY, Policy::Conservative] {
         let config = SchedulerConfig::new(128, policy);
-        g.bench_function(policy.name(), |b| b.iter(|| black_box(simulate(&config, &jobs).unwrap())));
+        g.bench_function(policy.name(), |b| {
+            b.iter(|| black_box(simulate(&config, &jobs).unwrap()))
+        });
     }
     g.finish();
 }

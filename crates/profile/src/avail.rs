@@ -50,11 +50,21 @@ pub enum ProfileError {
 impl fmt::Display for ProfileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProfileError::Overcommit { start, end, procs, free } => write!(
+            ProfileError::Overcommit {
+                start,
+                end,
+                procs,
+                free,
+            } => write!(
                 f,
                 "cannot reserve {procs} processors over [{start}, {end}): only {free} free there"
             ),
-            ProfileError::OverRelease { start, end, procs, capacity } => write!(
+            ProfileError::OverRelease {
+                start,
+                end,
+                procs,
+                capacity,
+            } => write!(
                 f,
                 "cannot release {procs} processors over [{start}, {end}): that would exceed the {capacity} processors of the machine; release only what was reserved"
             ),
@@ -93,7 +103,10 @@ pub struct Profile {
 impl Profile {
     /// An idle machine of `capacity` processors, starting at `origin`.
     pub fn new(capacity: u32, origin: Time) -> Profile {
-        Profile { capacity, steps: vec![(origin, capacity)] }
+        Profile {
+            capacity,
+            steps: vec![(origin, capacity)],
+        }
     }
 
     /// Machine size.
@@ -194,7 +207,12 @@ impl Profile {
             return 0;
         }
         let first = self.index_of(start);
-        self.steps[first..].iter().take_while(|s| s.0 < end).map(|s| s.1).max().unwrap_or(0)
+        self.steps[first..]
+            .iter()
+            .take_while(|s| s.0 < end)
+            .map(|s| s.1)
+            .max()
+            .unwrap_or(0)
     }
 
     /// Ensures a step boundary at `t` (`t >= origin`); returns its index.
@@ -222,7 +240,11 @@ impl Profile {
     /// Applies `f` to the free count of every step in `[start, end)`.
     fn update(&mut self, start: Time, end: Time, f: impl Fn(u32) -> u32) {
         let lo = self.split(start);
-        let hi = if end == Time::MAX { self.steps.len() } else { self.split(end) };
+        let hi = if end == Time::MAX {
+            self.steps.len()
+        } else {
+            self.split(end)
+        };
         for s in &mut self.steps[lo..hi] {
             s.1 = f(s.1);
         }
@@ -239,13 +261,20 @@ impl Profile {
     /// Takes `procs` processors over `[start, start + duration)`. The part of
     /// the window before the origin is ignored (it is history).
     pub fn reserve(&mut self, start: Time, duration: i64, procs: u32) -> Result<(), ProfileError> {
-        let Some((start, end)) = self.clip(start, duration) else { return Ok(()) };
+        let Some((start, end)) = self.clip(start, duration) else {
+            return Ok(());
+        };
         if procs == 0 {
             return Ok(());
         }
         let free = self.min_free(start, end);
         if free < procs {
-            return Err(ProfileError::Overcommit { start, end, procs, free });
+            return Err(ProfileError::Overcommit {
+                start,
+                end,
+                procs,
+                free,
+            });
         }
         self.update(start, end, |f| f - procs);
         Ok(())
@@ -254,13 +283,20 @@ impl Profile {
     /// Gives back `procs` processors over `[start, start + duration)` (the part
     /// before the origin is ignored).
     pub fn release(&mut self, start: Time, duration: i64, procs: u32) -> Result<(), ProfileError> {
-        let Some((start, end)) = self.clip(start, duration) else { return Ok(()) };
+        let Some((start, end)) = self.clip(start, duration) else {
+            return Ok(());
+        };
         if procs == 0 {
             return Ok(());
         }
         let most = self.max_free(start, end);
         if most + procs > self.capacity {
-            return Err(ProfileError::OverRelease { start, end, procs, capacity: self.capacity });
+            return Err(ProfileError::OverRelease {
+                start,
+                end,
+                procs,
+                capacity: self.capacity,
+            });
         }
         self.update(start, end, |f| f + procs);
         Ok(())
@@ -366,7 +402,10 @@ mod tests {
     #[test]
     fn reserve_and_release_restore_the_idle_profile() {
         let mut p = profile(10, &[(0, 10, 4), (5, 10, 6)]);
-        assert_eq!(p.steps(), &[(Time(0), 6), (Time(5), 0), (Time(10), 4), (Time(15), 10)]);
+        assert_eq!(
+            p.steps(),
+            &[(Time(0), 6), (Time(5), 0), (Time(10), 4), (Time(15), 10)]
+        );
         p.release(Time(5), 10, 6).unwrap();
         p.release(Time(0), 10, 4).unwrap();
         assert_eq!(p, Profile::new(10, Time(0)));
@@ -375,8 +414,14 @@ mod tests {
     #[test]
     fn overcommit_and_overrelease_are_errors() {
         let mut p = profile(4, &[(0, 10, 3)]);
-        assert!(matches!(p.reserve(Time(5), 10, 2), Err(ProfileError::Overcommit { free: 1, .. })));
-        assert!(matches!(p.release(Time(8), 5, 2), Err(ProfileError::OverRelease { .. })));
+        assert!(matches!(
+            p.reserve(Time(5), 10, 2),
+            Err(ProfileError::Overcommit { free: 1, .. })
+        ));
+        assert!(matches!(
+            p.release(Time(8), 5, 2),
+            Err(ProfileError::OverRelease { .. })
+        ));
     }
 
     #[test]
@@ -406,9 +451,21 @@ mod tests {
         assert_eq!(
             slots,
             vec![
-                FreeSlot { start: Time(0), end: Time(5), procs: 10 },
-                FreeSlot { start: Time(0), end: Time(20), procs: 4 },
-                FreeSlot { start: Time(8), end: Time(20), procs: 10 },
+                FreeSlot {
+                    start: Time(0),
+                    end: Time(5),
+                    procs: 10
+                },
+                FreeSlot {
+                    start: Time(0),
+                    end: Time(20),
+                    procs: 4
+                },
+                FreeSlot {
+                    start: Time(8),
+                    end: Time(20),
+                    procs: 10
+                },
             ]
         );
         assert!(p.free_slots(Time(0), Time(0)).is_empty());

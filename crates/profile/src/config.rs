@@ -36,7 +36,9 @@ impl Policy {
         match *self {
             Policy::Fcfs => "fcfs".into(),
             Policy::Easy { reservations: 1 } => "easy".into(),
-            Policy::Easy { reservations: Policy::UNLIMITED } => "easy-kinf".into(),
+            Policy::Easy {
+                reservations: Policy::UNLIMITED,
+            } => "easy-kinf".into(),
             Policy::Easy { reservations } => format!("easy-k{reservations}"),
             Policy::Conservative => "conservative".into(),
         }

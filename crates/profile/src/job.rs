@@ -28,7 +28,14 @@ pub struct Job {
 impl Job {
     /// A job without a deadline.
     pub fn new(id: u64, submit: Time, procs: u32, estimate: i64, run_time: i64) -> Job {
-        Job { id, submit, procs, estimate, run_time, deadline: None }
+        Job {
+            id,
+            submit,
+            procs,
+            estimate,
+            run_time,
+            deadline: None,
+        }
     }
 
     /// The same job with a deadline.

@@ -56,11 +56,21 @@ impl fmt::Display for SimError {
                 f,
                 "job {id} (position {index}) is submitted before the job preceding it; sort jobs by submit time"
             ),
-            SimError::BadWidth { index, id, procs, capacity } => write!(
+            SimError::BadWidth {
+                index,
+                id,
+                procs,
+                capacity,
+            } => write!(
                 f,
                 "job {id} (position {index}) asks for {procs} processors but the machine has {capacity}; drop or cap such jobs first"
             ),
-            SimError::BadDuration { index, id, estimate, run_time } => write!(
+            SimError::BadDuration {
+                index,
+                id,
+                estimate,
+                run_time,
+            } => write!(
                 f,
                 "job {id} (position {index}) has estimate {estimate} s and run time {run_time} s; the estimate must be at least 1 s and the run time at least 0 s"
             ),
@@ -99,7 +109,11 @@ pub fn simulate_observed(
     check_input(config.capacity, jobs)?;
     let mut sim = Sim::new(config, jobs, observer);
     sim.run();
-    Ok(sim.outcomes.into_iter().map(|o| o.expect("every job ends exactly once")).collect())
+    Ok(sim
+        .outcomes
+        .into_iter()
+        .map(|o| o.expect("every job ends exactly once"))
+        .collect())
 }
 
 fn check_input(capacity: u32, jobs: &[Job]) -> Result<(), SimError> {
@@ -113,7 +127,12 @@ fn check_input(capacity: u32, jobs: &[Job]) -> Result<(), SimError> {
         }
         last = j.submit;
         if j.procs == 0 || j.procs > capacity {
-            return Err(SimError::BadWidth { index, id: j.id, procs: j.procs, capacity });
+            return Err(SimError::BadWidth {
+                index,
+                id: j.id,
+                procs: j.procs,
+                capacity,
+            });
         }
         if j.estimate < 1 || j.run_time < 0 {
             return Err(SimError::BadDuration {
@@ -168,7 +187,11 @@ impl<'a> Sim<'a> {
             scratch: profile.clone(),
             profile,
             queue: Vec::new(),
-            reserved: if conservative { vec![Time::MAX; jobs.len()] } else { Vec::new() },
+            reserved: if conservative {
+                vec![Time::MAX; jobs.len()]
+            } else {
+                Vec::new()
+            },
             running: vec![None; jobs.len()],
             ends: EventQueue::new(),
             overruns: EventQueue::new(),
@@ -220,7 +243,8 @@ impl<'a> Sim<'a> {
             ref order => {
                 // After every waiting job that is not strictly behind `job`.
                 let jobs = self.jobs;
-                self.queue.partition_point(|&w| order.compare(&jobs[w], job).is_le())
+                self.queue
+                    .partition_point(|&w| order.compare(&jobs[w], job).is_le())
             }
         };
         self.queue.insert(pos, j);
@@ -247,7 +271,9 @@ impl<'a> Sim<'a> {
     /// Overrun::Continue: the job outlived its prediction; extend it.
     fn prediction_over(&mut self, j: usize) {
         let job = &self.jobs[j];
-        let Some(run) = self.running[j].as_mut() else { return };
+        let Some(run) = self.running[j].as_mut() else {
+            return;
+        };
         let new_end = self.now + job.estimate;
         run.predicted_end = new_end;
         self.overruns.push(new_end, j);
@@ -256,10 +282,14 @@ impl<'a> Sim<'a> {
             // Lift every reservation, extend the job, then re-place all.
             for &w in &self.queue {
                 let job = &self.jobs[w];
-                self.profile.release(self.reserved[w], job.estimate, job.procs).expect("reserved");
+                self.profile
+                    .release(self.reserved[w], job.estimate, job.procs)
+                    .expect("reserved");
             }
         }
-        self.profile.reserve(self.now, job.estimate, job.procs).expect("running job fits");
+        self.profile
+            .reserve(self.now, job.estimate, job.procs)
+            .expect("running job fits");
         if conservative {
             self.compress(true);
         }
@@ -282,7 +312,9 @@ impl<'a> Sim<'a> {
                 if self.profile.max_free(now, old) < job.procs {
                     continue;
                 }
-                self.profile.release(old, job.estimate, job.procs).expect("reserved");
+                self.profile
+                    .release(old, job.estimate, job.procs)
+                    .expect("reserved");
             }
             let start = self.place(w);
             debug_assert!(lifted || start <= old, "compression never postpones");
@@ -297,7 +329,9 @@ impl<'a> Sim<'a> {
             .profile
             .earliest_start(self.now, job.procs, job.estimate)
             .expect("width was checked");
-        self.profile.reserve(start, job.estimate, job.procs).expect("earliest slot is free");
+        self.profile
+            .reserve(start, job.estimate, job.procs)
+            .expect("earliest slot is free");
         self.observer.reserved(self.now, j, start);
         if start > self.now {
             self.starts.push(start, j);
@@ -327,10 +361,16 @@ impl<'a> Sim<'a> {
             if job.deadline.is_some_and(|d| now + job.estimate > d) {
                 self.queue.remove(k);
                 if self.config.policy == Policy::Conservative {
-                    self.profile.release(self.reserved[w], job.estimate, job.procs).expect("reserved");
+                    self.profile
+                        .release(self.reserved[w], job.estimate, job.procs)
+                        .expect("reserved");
                 }
-                self.outcomes[w] =
-                    Some(Outcome { id: job.id, start: now, end: now, status: Status::Dropped });
+                self.outcomes[w] = Some(Outcome {
+                    id: job.id,
+                    start: now,
+                    end: now,
+                    status: Status::Dropped,
+                });
             } else {
                 k += 1;
             }
@@ -352,8 +392,17 @@ impl<'a> Sim<'a> {
         if self.config.overrun == Overrun::Continue && job.run_time > job.estimate {
             self.overruns.push(predicted_end, j);
         }
-        let status = if killed { Status::Killed } else { Status::Completed };
-        self.outcomes[j] = Some(Outcome { id: job.id, start: now, end, status });
+        let status = if killed {
+            Status::Killed
+        } else {
+            Status::Completed
+        };
+        self.outcomes[j] = Some(Outcome {
+            id: job.id,
+            start: now,
+            end,
+            status,
+        });
         self.observer.started(now, j);
     }
 
@@ -366,7 +415,9 @@ impl<'a> Sim<'a> {
             if self.profile.earliest_start(now, job.procs, job.estimate) != Some(now) {
                 break;
             }
-            self.profile.reserve(now, job.estimate, job.procs).expect("fits now");
+            self.profile
+                .reserve(now, job.estimate, job.procs)
+                .expect("fits now");
             self.start(j);
             started += 1;
         }
@@ -388,17 +439,25 @@ impl<'a> Sim<'a> {
             let fits_now = job.procs <= free_now
                 && self.scratch.earliest_start(now, job.procs, job.estimate) == Some(now);
             if fits_now {
-                self.scratch.reserve(now, job.estimate, job.procs).expect("fits now");
-                self.profile.reserve(now, job.estimate, job.procs).expect("fits now");
+                self.scratch
+                    .reserve(now, job.estimate, job.procs)
+                    .expect("fits now");
+                self.profile
+                    .reserve(now, job.estimate, job.procs)
+                    .expect("fits now");
                 free_now -= job.procs;
                 self.queue.remove(k);
                 self.start(j);
                 continue;
             }
             if protected < reservations {
-                let start =
-                    self.scratch.earliest_start(now, job.procs, job.estimate).expect("width checked");
-                self.scratch.reserve(start, job.estimate, job.procs).expect("earliest slot is free");
+                let start = self
+                    .scratch
+                    .earliest_start(now, job.procs, job.estimate)
+                    .expect("width checked");
+                self.scratch
+                    .reserve(start, job.estimate, job.procs)
+                    .expect("earliest slot is free");
                 self.observer.reserved(now, j, start);
                 protected += 1;
             }

@@ -28,7 +28,10 @@ impl ScheduleStats {
     /// Computes the metrics; `bound` is the bounded-slowdown threshold in
     /// seconds (10 is the usual choice). Outcome `i` belongs to job `i`.
     pub fn compute(jobs: &[Job], outcomes: &[Outcome], capacity: u32, bound: i64) -> ScheduleStats {
-        let mut s = ScheduleStats { jobs: jobs.len(), ..ScheduleStats::default() };
+        let mut s = ScheduleStats {
+            jobs: jobs.len(),
+            ..ScheduleStats::default()
+        };
         let (mut wait, mut bsld, mut busy) = (0.0, 0.0, 0.0);
         let first = jobs.iter().map(|j| j.submit).min();
         let mut last_end = first;
@@ -68,10 +71,23 @@ mod tests {
 
     #[test]
     fn hand_computed_metrics() {
-        let jobs = [Job::new(1, Time(0), 2, 10, 10), Job::new(2, Time(0), 2, 10, 4)];
+        let jobs = [
+            Job::new(1, Time(0), 2, 10, 10),
+            Job::new(2, Time(0), 2, 10, 4),
+        ];
         let outs = [
-            Outcome { id: 1, start: Time(0), end: Time(10), status: Status::Completed },
-            Outcome { id: 2, start: Time(10), end: Time(14), status: Status::Completed },
+            Outcome {
+                id: 1,
+                start: Time(0),
+                end: Time(10),
+                status: Status::Completed,
+            },
+            Outcome {
+                id: 2,
+                start: Time(10),
+                end: Time(14),
+                status: Status::Completed,
+            },
         ];
         let s = ScheduleStats::compute(&jobs, &outs, 4, 10);
         assert_eq!(s.mean_wait, 5.0);

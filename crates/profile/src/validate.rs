@@ -57,20 +57,38 @@ impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Violation::Length { jobs, outcomes } => {
-                write!(f, "{jobs} jobs but {outcomes} outcomes; give one outcome per job")
+                write!(
+                    f,
+                    "{jobs} jobs but {outcomes} outcomes; give one outcome per job"
+                )
             }
             Violation::WrongId { index } => {
-                write!(f, "outcome {index} belongs to another job; keep outcomes in job order")
+                write!(
+                    f,
+                    "outcome {index} belongs to another job; keep outcomes in job order"
+                )
             }
             Violation::EarlyStart { id, submit, start } => {
-                write!(f, "job {id} starts at {start}, before its submission at {submit}")
+                write!(
+                    f,
+                    "job {id} starts at {start}, before its submission at {submit}"
+                )
             }
-            Violation::WrongDuration { id, ran, run_time, estimate, status } => write!(
+            Violation::WrongDuration {
+                id,
+                ran,
+                run_time,
+                estimate,
+                status,
+            } => write!(
                 f,
                 "job {id} ran {ran} s with status {status:?}, but its run time is {run_time} s and its estimate {estimate} s"
             ),
             Violation::OverCapacity { at, busy, capacity } => {
-                write!(f, "{busy} processors busy at {at} on a machine of {capacity}")
+                write!(
+                    f,
+                    "{busy} processors busy at {at} on a machine of {capacity}"
+                )
             }
         }
     }
@@ -84,7 +102,10 @@ impl std::error::Error for Violation {}
 /// only when the run time exceeds the estimate). Dropped jobs use no capacity.
 pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(), Violation> {
     if jobs.len() != outcomes.len() {
-        return Err(Violation::Length { jobs: jobs.len(), outcomes: outcomes.len() });
+        return Err(Violation::Length {
+            jobs: jobs.len(),
+            outcomes: outcomes.len(),
+        });
     }
     let mut deltas: Vec<(Time, i64)> = Vec::with_capacity(2 * jobs.len());
     for (index, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
@@ -92,7 +113,11 @@ pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(),
             return Err(Violation::WrongId { index });
         }
         if out.start < job.submit {
-            return Err(Violation::EarlyStart { id: job.id, submit: job.submit, start: out.start });
+            return Err(Violation::EarlyStart {
+                id: job.id,
+                submit: job.submit,
+                start: out.start,
+            });
         }
         let ran = out.end - out.start;
         let ok = match out.status {
@@ -120,7 +145,11 @@ pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(),
     for (at, d) in deltas {
         busy += d;
         if busy > i64::from(capacity) {
-            return Err(Violation::OverCapacity { at, busy: busy as u64, capacity });
+            return Err(Violation::OverCapacity {
+                at,
+                busy: busy as u64,
+                capacity,
+            });
         }
     }
     Ok(())
@@ -131,20 +160,52 @@ mod tests {
     use super::*;
 
     fn out(id: u64, start: i64, end: i64, status: Status) -> Outcome {
-        Outcome { id, start: Time(start), end: Time(end), status }
+        Outcome {
+            id,
+            start: Time(start),
+            end: Time(end),
+            status,
+        }
     }
 
     #[test]
     fn catches_each_violation() {
-        let jobs = [Job::new(1, Time(0), 3, 10, 10), Job::new(2, Time(5), 2, 5, 8)];
-        let good = [out(1, 0, 10, Status::Completed), out(2, 10, 15, Status::Killed)];
+        let jobs = [
+            Job::new(1, Time(0), 3, 10, 10),
+            Job::new(2, Time(5), 2, 5, 8),
+        ];
+        let good = [
+            out(1, 0, 10, Status::Completed),
+            out(2, 10, 15, Status::Killed),
+        ];
         assert_eq!(validate(4, &jobs, &good), Ok(()));
-        let over = [out(1, 0, 10, Status::Completed), out(2, 9, 14, Status::Killed)];
-        assert!(matches!(validate(4, &jobs, &over), Err(Violation::OverCapacity { .. })));
-        let early = [out(1, 0, 10, Status::Completed), out(2, 4, 9, Status::Killed)];
-        assert!(matches!(validate(8, &jobs, &early), Err(Violation::EarlyStart { id: 2, .. })));
-        let short = [out(1, 0, 9, Status::Completed), out(2, 10, 15, Status::Killed)];
-        assert!(matches!(validate(4, &jobs, &short), Err(Violation::WrongDuration { id: 1, .. })));
-        assert!(matches!(validate(4, &jobs, &good[..1]), Err(Violation::Length { .. })));
+        let over = [
+            out(1, 0, 10, Status::Completed),
+            out(2, 9, 14, Status::Killed),
+        ];
+        assert!(matches!(
+            validate(4, &jobs, &over),
+            Err(Violation::OverCapacity { .. })
+        ));
+        let early = [
+            out(1, 0, 10, Status::Completed),
+            out(2, 4, 9, Status::Killed),
+        ];
+        assert!(matches!(
+            validate(8, &jobs, &early),
+            Err(Violation::EarlyStart { id: 2, .. })
+        ));
+        let short = [
+            out(1, 0, 9, Status::Completed),
+            out(2, 10, 15, Status::Killed),
+        ];
+        assert!(matches!(
+            validate(4, &jobs, &short),
+            Err(Violation::WrongDuration { id: 1, .. })
+        ));
+        assert!(matches!(
+            validate(4, &jobs, &good[..1]),
+            Err(Violation::Length { .. })
+        ));
     }
 }

@@ -7,8 +7,8 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
 use profile::{
-    Job, Observer, Overrun, Policy, Profile, QueueOrder, SchedulerConfig, Status, Time,
-    simulate, simulate_observed, validate,
+    Job, Observer, Overrun, Policy, Profile, QueueOrder, SchedulerConfig, Status, Time, simulate,
+    simulate_observed, validate,
 };
 
 use crate::twin::Twin;
@@ -18,15 +18,37 @@ const HORIZON: i64 = 64;
 
 #[derive(Clone, Debug)]
 enum Op {
-    Reserve { start: i64, dur: i64, procs: u32 },
+    Reserve {
+        start: i64,
+        dur: i64,
+        procs: u32,
+    },
     /// Release the k-th live reservation (modulo their number).
-    ReleaseLive { k: usize },
+    ReleaseLive {
+        k: usize,
+    },
     /// Release an arbitrary rectangle (usually an error).
-    ReleaseAny { start: i64, dur: i64, procs: u32 },
-    Advance { by: i64 },
-    Earliest { after: i64, dur: i64, procs: u32 },
-    MinFree { start: i64, len: i64 },
-    Slots { from: i64, len: i64 },
+    ReleaseAny {
+        start: i64,
+        dur: i64,
+        procs: u32,
+    },
+    Advance {
+        by: i64,
+    },
+    Earliest {
+        after: i64,
+        dur: i64,
+        procs: u32,
+    },
+    MinFree {
+        start: i64,
+        len: i64,
+    },
+    Slots {
+        from: i64,
+        len: i64,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -63,7 +85,12 @@ fn check_against_twin(ops: &[Op]) -> Result<(), TestCaseError> {
         match *op {
             Op::Reserve { start, dur, procs } => {
                 let ok = twin.add(start, dur, -i64::from(procs));
-                prop_assert_eq!(fast.reserve(Time(start), dur, procs).is_ok(), ok, "{:?}", op);
+                prop_assert_eq!(
+                    fast.reserve(Time(start), dur, procs).is_ok(),
+                    ok,
+                    "{:?}",
+                    op
+                );
                 if ok {
                     live.push((start, dur, procs));
                 }
@@ -77,7 +104,12 @@ fn check_against_twin(ops: &[Op]) -> Result<(), TestCaseError> {
             }
             Op::ReleaseAny { start, dur, procs } => {
                 let ok = twin.add(start, dur, i64::from(procs));
-                prop_assert_eq!(fast.release(Time(start), dur, procs).is_ok(), ok, "{:?}", op);
+                prop_assert_eq!(
+                    fast.release(Time(start), dur, procs).is_ok(),
+                    ok,
+                    "{:?}",
+                    op
+                );
                 if ok {
                     // The released area is no longer reserved by anyone we track:
                     // forget live reservations rather than double-release them.
@@ -91,7 +123,9 @@ fn check_against_twin(ops: &[Op]) -> Result<(), TestCaseError> {
                 prop_assert_eq!(fast.origin(), Time(now));
             }
             Op::Earliest { after, dur, procs } => {
-                let got = fast.earliest_start(Time(after), procs, dur).map(|t| t.secs());
+                let got = fast
+                    .earliest_start(Time(after), procs, dur)
+                    .map(|t| t.secs());
                 prop_assert_eq!(got, twin.earliest_start(after, procs, dur), "{:?}", op);
                 if let Some(s) = got {
                     // Feasible, and nothing earlier is.
@@ -112,7 +146,13 @@ fn check_against_twin(ops: &[Op]) -> Result<(), TestCaseError> {
         }
         check_profile_invariants(&fast)?;
         for t in twin.origin..HORIZON {
-            prop_assert_eq!(fast.free_at(Time(t)), twin.free_at(t), "free at {} after {:?}", t, op);
+            prop_assert_eq!(
+                fast.free_at(Time(t)),
+                twin.free_at(t),
+                "free at {} after {:?}",
+                t,
+                op
+            );
         }
     }
     Ok(())
@@ -140,7 +180,11 @@ fn jobs(max_len: usize) -> impl Strategy<Value = Vec<Job>> {
                 .map(|(i, (gap, procs, est, run, dl))| {
                     t += gap / 4; // many equal submit times
                     let job = Job::new(i as u64, Time(t), procs, est, run);
-                    if dl == 0 { job } else { job.with_deadline(Time(t + est * i64::from(dl) * 2)) }
+                    if dl == 0 {
+                        job
+                    } else {
+                        job.with_deadline(Time(t + est * i64::from(dl) * 2))
+                    }
                 })
                 .collect()
         },
@@ -152,7 +196,9 @@ fn policy() -> impl Strategy<Value = Policy> {
         Just(Policy::Fcfs),
         Just(Policy::EASY),
         (2..4u32).prop_map(|k| Policy::Easy { reservations: k }),
-        Just(Policy::Easy { reservations: Policy::UNLIMITED }),
+        Just(Policy::Easy {
+            reservations: Policy::UNLIMITED
+        }),
         Just(Policy::Conservative),
     ]
 }
@@ -206,7 +252,11 @@ fn check_reservations_kept(config: &SchedulerConfig, jobs: &[Job]) -> Result<(),
         );
     }
     if config.policy == Policy::Conservative {
-        prop_assert_eq!(obs.first.len(), jobs.len(), "every job gets a reservation on arrival");
+        prop_assert_eq!(
+            obs.first.len(),
+            jobs.len(),
+            "every job gets a reservation on arrival"
+        );
     }
     Ok(())
 }

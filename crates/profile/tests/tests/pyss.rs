@@ -39,7 +39,8 @@ fn parse(text: &str, file: &str) -> Vec<Case> {
         let f: Vec<&str> = line.split_whitespace().collect();
         assert!(f.len() >= 5, "{file}:{}: expected at least 5 fields", n + 1);
         let int = |k: usize| -> i64 {
-            f[k].parse().unwrap_or_else(|_| panic!("{file}:{}: field {} is '{}'", n + 1, k + 1, f[k]))
+            f[k].parse()
+                .unwrap_or_else(|_| panic!("{file}:{}: field {} is '{}'", n + 1, k + 1, f[k]))
         };
         let expected_end: i64 = f[1].split('.').next().unwrap().parse().unwrap();
         let index = cases.len() as u64;
@@ -63,7 +64,10 @@ fn run(dir: &std::path::Path, file: &str, policy: Policy) -> Vec<String> {
     let outcomes = simulate(&SchedulerConfig::new(CAPACITY, policy), &jobs).unwrap();
     let mut errors = Vec::new();
     if let Err(v) = validate(CAPACITY, &jobs, &outcomes) {
-        errors.push(format!("{file} under {}: invalid schedule: {v}", policy.name()));
+        errors.push(format!(
+            "{file} under {}: invalid schedule: {v}",
+            policy.name()
+        ));
     }
     for (c, o) in cases.iter().zip(&outcomes) {
         if o.end.secs() != c.expected_end {
@@ -83,13 +87,17 @@ fn run(dir: &std::path::Path, file: &str, policy: Policy) -> Vec<String> {
 #[test]
 fn every_pyss_scenario_matches() {
     let Some(dir) = pyss_dir() else { return };
-    let manifest: toml::Table =
-        std::fs::read_to_string(dir.join("manifest.toml")).unwrap().parse().unwrap();
+    let manifest: toml::Table = std::fs::read_to_string(dir.join("manifest.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
     let mut pairs = 0;
     let mut failures = Vec::new();
-    for (key, policy) in
-        [("fcfs", Policy::Fcfs), ("easy", Policy::EASY), ("conservative", Policy::Conservative)]
-    {
+    for (key, policy) in [
+        ("fcfs", Policy::Fcfs),
+        ("easy", Policy::EASY),
+        ("conservative", Policy::Conservative),
+    ] {
         let files = manifest[key].as_array().unwrap();
         for file in files {
             pairs += 1;

@@ -29,7 +29,12 @@ fn check(policy: Policy, specs: &[Spec], expected_starts: &[i64]) {
 
 /// Job 1 holds 6 of 10 processors until 100; job 2 needs all 10; job 3 (4
 /// procs) fits beside job 1 but, under EASY, only if it ends by 100.
-const BACKFILL: &[Spec] = &[(0, 6, 100, 100), (1, 10, 50, 50), (2, 4, 90, 90), (3, 4, 200, 200)];
+const BACKFILL: &[Spec] = &[
+    (0, 6, 100, 100),
+    (1, 10, 50, 50),
+    (2, 4, 90, 90),
+    (3, 4, 200, 200),
+];
 
 #[test]
 fn fcfs_never_backfills() {
@@ -52,7 +57,12 @@ fn easy_with_two_reservations_protects_the_second_job_too() {
     // Job 2 (6 procs) waits for job 1; job 3 needs the whole machine. Job 4
     // (4 procs, 200 s) does not delay job 2 but would delay job 3: it
     // backfills under classic EASY and waits under k = 2.
-    let specs = &[(0, 6, 100, 100), (1, 6, 50, 50), (1, 10, 50, 50), (3, 4, 200, 200)];
+    let specs = &[
+        (0, 6, 100, 100),
+        (1, 6, 50, 50),
+        (1, 10, 50, 50),
+        (3, 4, 200, 200),
+    ];
     check(Policy::EASY, specs, &[0, 100, 203, 3]);
     check(Policy::Easy { reservations: 2 }, specs, &[0, 100, 150, 200]);
 }
@@ -60,7 +70,11 @@ fn easy_with_two_reservations_protects_the_second_job_too() {
 #[test]
 fn conservative_compresses_when_a_job_ends_early() {
     // Job 1 estimates 100 but runs 20; job 2 was reserved at 100 and moves to 20.
-    check(Policy::Conservative, &[(0, 6, 100, 20), (1, 10, 50, 50)], &[0, 20]);
+    check(
+        Policy::Conservative,
+        &[(0, 6, 100, 20), (1, 10, 50, 50)],
+        &[0, 20],
+    );
     // Job 3 was reserved after job 2 (150) and follows it (70).
     check(
         Policy::Conservative,
@@ -72,9 +86,17 @@ fn conservative_compresses_when_a_job_ends_early() {
 #[test]
 fn conservative_keeps_the_arrival_reservation_of_an_early_narrow_job() {
     // Job 3 backfills into the hole before job 2 on arrival and keeps it.
-    check(Policy::Conservative, &[(0, 6, 100, 100), (1, 10, 50, 50), (5, 4, 95, 95)], &[0, 100, 5]);
+    check(
+        Policy::Conservative,
+        &[(0, 6, 100, 100), (1, 10, 50, 50), (5, 4, 95, 95)],
+        &[0, 100, 5],
+    );
     // One second longer, it would delay job 2: it goes after job 2.
-    check(Policy::Conservative, &[(0, 6, 100, 100), (1, 10, 50, 50), (5, 4, 96, 96)], &[0, 100, 150]);
+    check(
+        Policy::Conservative,
+        &[(0, 6, 100, 100), (1, 10, 50, 50), (5, 4, 96, 96)],
+        &[0, 100, 150],
+    );
 }
 
 #[test]
@@ -125,7 +147,11 @@ fn expired_jobs_are_dropped_when_asked() {
         let config = SchedulerConfig::new(10, policy).drop_expired(true);
         let out = simulate(&config, &js).unwrap();
         assert_eq!(out[1].status, Status::Dropped, "{policy:?}");
-        assert_eq!((out[2].status, out[2].start), (Status::Completed, Time(100)), "{policy:?}");
+        assert_eq!(
+            (out[2].status, out[2].start),
+            (Status::Completed, Time(100)),
+            "{policy:?}"
+        );
         validate(10, &js, &out).unwrap();
     }
 }
@@ -134,11 +160,24 @@ fn expired_jobs_are_dropped_when_asked() {
 fn bad_input_is_rejected_with_the_job_named() {
     let config = SchedulerConfig::new(10, Policy::EASY);
     let wide = jobs(&[(0, 11, 10, 10)]);
-    assert!(matches!(simulate(&config, &wide), Err(SimError::BadWidth { id: 1, procs: 11, .. })));
+    assert!(matches!(
+        simulate(&config, &wide),
+        Err(SimError::BadWidth {
+            id: 1,
+            procs: 11,
+            ..
+        })
+    ));
     let unsorted = jobs(&[(5, 1, 10, 10), (4, 1, 10, 10)]);
-    assert!(matches!(simulate(&config, &unsorted), Err(SimError::Unsorted { index: 1, id: 2 })));
+    assert!(matches!(
+        simulate(&config, &unsorted),
+        Err(SimError::Unsorted { index: 1, id: 2 })
+    ));
     let zero = jobs(&[(0, 1, 0, 10)]);
     let err = simulate(&config, &zero).unwrap_err();
-    assert!(err.to_string().contains("estimate must be at least 1 s"), "{err}");
+    assert!(
+        err.to_string().contains("estimate must be at least 1 s"),
+        "{err}"
+    );
     assert!(simulate(&config, &[]).unwrap().is_empty());
 }

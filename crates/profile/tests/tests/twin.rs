@@ -14,7 +14,11 @@ pub struct Twin {
 
 impl Twin {
     pub fn new(capacity: u32, horizon: usize) -> Twin {
-        Twin { capacity, origin: 0, free: vec![capacity; horizon] }
+        Twin {
+            capacity,
+            origin: 0,
+            free: vec![capacity; horizon],
+        }
     }
 
     fn horizon(&self) -> i64 {
@@ -23,12 +27,19 @@ impl Twin {
 
     pub fn free_at(&self, t: i64) -> u32 {
         let t = t.max(self.origin);
-        if t >= self.horizon() { self.capacity } else { self.free[t as usize] }
+        if t >= self.horizon() {
+            self.capacity
+        } else {
+            self.free[t as usize]
+        }
     }
 
     pub fn min_free(&self, s: i64, e: i64) -> u32 {
         let s = s.max(self.origin);
-        (s..e).map(|t| self.free_at(t)).min().unwrap_or(self.capacity)
+        (s..e)
+            .map(|t| self.free_at(t))
+            .min()
+            .unwrap_or(self.capacity)
     }
 
     pub fn earliest_start(&self, after: i64, procs: u32, dur: i64) -> Option<i64> {
@@ -75,7 +86,11 @@ impl Twin {
                 // Wider: every instant of [s, e) has more than p free.
                 let grows_up = (s..e).all(|t| self.free_at(t) > p);
                 if !grows_left && !grows_right && !grows_up {
-                    slots.push(FreeSlot { start: Time(s), end: Time(e), procs: p });
+                    slots.push(FreeSlot {
+                        start: Time(s),
+                        end: Time(e),
+                        procs: p,
+                    });
                 }
             }
         }
