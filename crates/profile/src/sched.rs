@@ -169,8 +169,8 @@ struct Sim<'a> {
     running: Vec<Option<Running>>,
     ends: EventQueue<usize>,
     overruns: EventQueue<usize>,
-    /// Conservative: reserved starts; an entry is stale once the job moved or started.
-    starts: EventQueue<usize>,
+    /// Conservative: the earliest reserved start after now among waiting jobs.
+    next_start: Option<Time>,
     outcomes: Vec<Option<Outcome>>,
     now: Time,
 }
@@ -195,7 +195,7 @@ impl<'a> Sim<'a> {
             running: vec![None; jobs.len()],
             ends: EventQueue::new(),
             overruns: EventQueue::new(),
-            starts: EventQueue::new(),
+            next_start: None,
             outcomes: vec![None; jobs.len()],
             now: origin,
         }
@@ -207,7 +207,7 @@ impl<'a> Sim<'a> {
             let t_sub = self.jobs.get(next).map(|j| j.submit);
             let t_over = self.overruns.peek_time();
             let t_end = self.ends.peek_time();
-            let t_start = self.starts.peek_time();
+            let t_start = self.next_start;
             // Tie order at one instant: prediction over, submission,
             // termination, start.
             let earliest = [t_over, t_sub, t_end, t_start].into_iter().flatten().min();
@@ -227,11 +227,8 @@ impl<'a> Sim<'a> {
             } else if t_end == Some(t) {
                 let (_, j) = self.ends.pop().expect("peeked");
                 self.terminate(j);
-            } else {
-                // A reserved start: the pass below starts the job if the
-                // reservation still stands; a stale entry costs one pass.
-                self.starts.pop();
             }
+            // Otherwise a reserved start is due: the pass below starts it.
             self.schedule();
         }
     }
@@ -333,9 +330,6 @@ impl<'a> Sim<'a> {
             .reserve(start, job.estimate, job.procs)
             .expect("earliest slot is free");
         self.observer.reserved(self.now, j, start);
-        if start > self.now {
-            self.starts.push(start, j);
-        }
         start
     }
 
@@ -465,17 +459,22 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Starts every job whose reservation is due and notes the next one.
     fn conservative_pass(&mut self) {
         let now = self.now;
+        let mut next = None;
         let mut k = 0;
         while k < self.queue.len() {
             let j = self.queue[k];
-            if self.reserved[j] <= now {
+            let at = self.reserved[j];
+            if at <= now {
                 self.queue.remove(k);
                 self.start(j);
             } else {
+                next = Some(next.map_or(at, |n: Time| n.min(at)));
                 k += 1;
             }
         }
+        self.next_start = next;
     }
 }
