@@ -1,0 +1,222 @@
+//! `data.csv`: one row per plotted point, with deterministic number formatting.
+//!
+//! The header is exactly `panel,series,x,y,ci_lo,ci_hi,runs`. The CI columns
+//! are empty when a point has a single run. Numbers are printed with six
+//! significant digits and no trailing zeros, so the same results always give
+//! the same bytes and the file stays readable.
+
+use std::fmt;
+
+/// The exact header line of `data.csv`.
+pub const CSV_HEADER: &str = "panel,series,x,y,ci_lo,ci_hi,runs";
+
+/// One plotted point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// Panel id.
+    pub panel: String,
+    /// Series (legend entry).
+    pub series: String,
+    /// x value: a category, or a number formatted with [`fmt_num`].
+    pub x: String,
+    /// Mean over the runs.
+    pub y: f64,
+    /// 95% confidence interval of the mean, when there are several runs.
+    pub ci: Option<(f64, f64)>,
+    /// Number of runs averaged.
+    pub runs: u32,
+}
+
+/// Formats a number deterministically: integers without a fraction, other
+/// values with six significant digits and trailing zeros removed.
+pub fn fmt_num(v: f64) -> String {
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf".into() } else { "-inf".into() };
+    }
+    if v == 0.0 {
+        return "0".into();
+    }
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        return format!("{v:.0}");
+    }
+    let magnitude = v.abs().log10().floor() as i32;
+    let decimals = (5 - magnitude).clamp(0, 12) as usize;
+    let s = format!("{v:.decimals$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    if s == "-0" { "0".into() } else { s }
+}
+
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Renders rows as `data.csv`.
+pub fn write_csv(rows: &[Row]) -> String {
+    let mut out = String::from(CSV_HEADER);
+    out.push('\n');
+    for r in rows {
+        let (lo, hi) = r.ci.map_or((String::new(), String::new()), |(lo, hi)| {
+            (fmt_num(lo), fmt_num(hi))
+        });
+        let line = [
+            field(&r.panel),
+            field(&r.series),
+            field(&r.x),
+            fmt_num(r.y),
+            lo,
+            hi,
+            r.runs.to_string(),
+        ];
+        out.push_str(&line.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// A `data.csv` that cannot be read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CsvError {
+    /// The first line is not [`CSV_HEADER`].
+    Header {
+        /// What was found.
+        found: String,
+    },
+    /// A data line is malformed.
+    Line {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for CsvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CsvError::Header { found } => {
+                write!(
+                    f,
+                    "line 1: header is '{found}', expected '{CSV_HEADER}'; regenerate the results"
+                )
+            }
+            CsvError::Line { line, message } => write!(f, "line {line}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for CsvError {}
+
+/// Splits one CSV line into fields (RFC 4180 quoting).
+fn split_line(line: &str) -> Result<Vec<String>, String> {
+    let mut fields = Vec::new();
+    let mut cur = String::new();
+    let mut chars = line.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                cur.push('"');
+            }
+            (true, '"') => quoted = false,
+            (false, '"') if cur.is_empty() => quoted = true,
+            (false, ',') => fields.push(std::mem::take(&mut cur)),
+            (_, c) => cur.push(c),
+        }
+    }
+    if quoted {
+        return Err("unterminated quoted field".into());
+    }
+    fields.push(cur);
+    Ok(fields)
+}
+
+/// Parses `data.csv` text back into rows.
+pub fn parse_csv(text: &str) -> Result<Vec<Row>, CsvError> {
+    let mut lines = text.lines().enumerate();
+    let header = lines.next().map(|(_, l)| l).unwrap_or("");
+    if header != CSV_HEADER {
+        return Err(CsvError::Header {
+            found: header.to_string(),
+        });
+    }
+    let mut rows = Vec::new();
+    for (i, line) in lines {
+        let n = i + 1;
+        if line.is_empty() {
+            continue;
+        }
+        let err = |message: String| CsvError::Line { line: n, message };
+        let f = split_line(line).map_err(err)?;
+        if f.len() != 7 {
+            return Err(err(format!("{} fields, expected 7", f.len())));
+        }
+        let num = |name: &str, s: &str| {
+            s.parse::<f64>()
+                .map_err(|_| err(format!("{name} is '{s}', expected a number")))
+        };
+        let ci = match (f[4].as_str(), f[5].as_str()) {
+            ("", "") => None,
+            (lo, hi) => Some((num("ci_lo", lo)?, num("ci_hi", hi)?)),
+        };
+        let runs = f[6]
+            .parse::<u32>()
+            .map_err(|_| err(format!("runs is '{}', expected an integer", f[6])))?;
+        rows.push(Row {
+            panel: f[0].clone(),
+            series: f[1].clone(),
+            x: f[2].clone(),
+            y: num("y", &f[3])?,
+            ci,
+            runs,
+        });
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers() {
+        for (v, s) in [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (3.0, "3"),
+            (12345.678, "12345.7"),
+            (0.5, "0.5"),
+            (1.0 / 3.0, "0.333333"),
+            (0.00123456789, "0.00123457"),
+            (-2.5, "-2.5"),
+            (1e20, "100000000000000000000"),
+        ] {
+            assert_eq!(fmt_num(v), s, "{v}");
+        }
+    }
+
+    #[test]
+    fn quoting_round_trips() {
+        let rows = vec![Row {
+            panel: "p".into(),
+            series: "a, \"b\"".into(),
+            x: "x".into(),
+            y: 1.5,
+            ci: Some((1.0, 2.0)),
+            runs: 3,
+        }];
+        assert_eq!(parse_csv(&write_csv(&rows)).unwrap(), rows);
+    }
+}

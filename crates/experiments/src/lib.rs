@@ -1,0 +1,88 @@
+//! The experiment pipeline: typed TOML configurations in, simulated
+//! schedules, plotted points, figures and checked claims out.
+//!
+//! An [`Experiment`] is one figure of a paper: workloads (traces with
+//! transforms, or a generator), an x axis, the series of a *kind* (the
+//! runner, e.g. `backfilling`, with its own typed `[params]` table), seeds
+//! and repetitions, panels (one metric each) and claims. [`run`] expands it
+//! into independent cells (x × series × repetition), runs them in parallel,
+//! and aggregates them into [`Row`]s; [`Results`] renders `data.csv`,
+//! `figure.svg`, `summary.md` and `run.toml`, and [`Claim::check`] turns
+//! each claim into a PASS/FAIL [`Verdict`].
+//!
+//! Invariants: this crate never touches the file system or the network (the
+//! caller reads traces and writes outputs); the same configuration and
+//! traces give byte-identical outputs, whatever the thread count; every
+//! simulated schedule passes `profile::validate` before its metrics count.
+//!
+//! ```
+//! use experiments::{run, Experiment, RunOptions, Traces};
+//!
+//! let config = r#"
+//! id = "demo/fig1"
+//! title = "FCFS and EASY on a small synthetic workload"
+//! paper = "Mu'alem and Feitelson, IEEE TPDS 12(6), 2001"
+//! kind = "backfilling"
+//! seed = 7
+//!
+//! [[workloads]]
+//! label = "Lublin99"
+//! lublin99 = { procs = 64, jobs = 300 }
+//!
+//! [sweep]
+//! axis = "workload"
+//! label = "workload"
+//!
+//! [params]
+//! policies = ["fcfs", "easy"]
+//!
+//! [[panels]]
+//! id = "bsld"
+//! metric = "mean_bsld"
+//!
+//! [[claims]]
+//! text = "EASY gives lower bounded slowdown than FCFS"
+//! check.below = { panel = "bsld", series = "easy", than = "fcfs" }
+//! "#;
+//! let experiment = Experiment::parse(config, "demo.toml")?;
+//! let results = run(&experiment, &Traces::new(), &RunOptions::default())?;
+//! assert_eq!(results.rows.len(), 2); // one panel × one x × two series
+//! assert!(results.csv().starts_with("panel,series,x,y,ci_lo,ci_hi,runs\n"));
+//! println!("{}: {}", results.verdicts[0].label(), results.verdicts[0].ours);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+mod backfilling;
+mod claims;
+mod config;
+mod csv;
+mod kind;
+mod report;
+mod run;
+mod svg;
+mod workload;
+
+pub use claims::{Claim, Verdict, check_claims};
+pub use config::{ConfigError, Experiment, TraceRef, derive_seed};
+pub use csv::{CSV_HEADER, CsvError, Row, fmt_num, parse_csv, write_csv};
+pub use kind::names as kinds;
+pub use report::{DocEntry, Provenance, fmt_short, reproduction_doc};
+pub use run::{Progress, Results, RunError, RunOptions, replay, run};
+pub use svg::{Figure, PanelInfo};
+pub use workload::{
+    KNOWN_TRACES, KnownTrace, Source, Traces, Workload, WorkloadFacts, known_trace, workload_from,
+};
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
+/// SHA-256 of `bytes` as lower-case hex (for trace checksums).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

@@ -1,0 +1,408 @@
+//! The text outputs of a run (`summary.md`, `run.toml`) and the project's
+//! `docs/REPRODUCTION.md`.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::claims::Verdict;
+use crate::config::Experiment;
+use crate::csv::{Row, write_csv};
+use crate::run::Results;
+use crate::workload::WorkloadFacts;
+
+/// Where a run came from, as recorded in `run.toml`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Provenance {
+    /// `git rev-parse HEAD`, or `unknown`.
+    pub git_revision: String,
+    /// The configuration file.
+    pub config_file: String,
+}
+
+/// A short, deterministic rendering for tables: 4 significant digits at
+/// most, no exponent.
+pub fn fmt_short(v: f64) -> String {
+    if !v.is_finite() {
+        return crate::csv::fmt_num(v);
+    }
+    let a = v.abs();
+    let s = if a >= 100.0 || (v == v.trunc() && a < 1e15) {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    };
+    if s.trim_start_matches(['-', '0', '.']).is_empty() {
+        s.trim_start_matches('-').to_string()
+    } else {
+        s
+    }
+}
+
+/// Escapes a Markdown table cell.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
+    let _ = writeln!(
+        out,
+        "| {} |",
+        header
+            .iter()
+            .map(|h| cell(h))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    let _ = writeln!(out, "|{}", " --- |".repeat(header.len()));
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "| {} |",
+            r.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | ")
+        );
+    }
+}
+
+fn claims_table(out: &mut String, verdicts: &[Verdict]) {
+    let header = ["#", "claim", "paper value", "our value", "verdict"].map(String::from);
+    let rows: Vec<Vec<String>> = verdicts
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let verdict = format!("**{}**", v.label());
+            vec![
+                (i + 1).to_string(),
+                v.text.clone(),
+                v.paper_value.clone().unwrap_or_else(|| "–".into()),
+                v.ours.clone(),
+                verdict,
+            ]
+        })
+        .collect();
+    table(out, &header, &rows);
+    let passed = verdicts.iter().filter(|v| v.pass).count();
+    let _ = writeln!(out, "\n{passed} of {} claims pass.", verdicts.len());
+}
+
+fn stand_in_warning(out: &mut String, facts: &[WorkloadFacts]) {
+    for f in facts.iter().filter(|f| f.stand_in) {
+        let _ = writeln!(
+            out,
+            "> **WARNING: stand-in workload.** {}. Every number for '{}' below is NOT comparable to the paper.\n",
+            f.note
+                .as_deref()
+                .unwrap_or("a trace was replaced by a synthetic workload"),
+            f.label
+        );
+    }
+}
+
+impl Results {
+    /// `data.csv`.
+    pub fn csv(&self) -> String {
+        write_csv(&self.rows)
+    }
+
+    /// `figure.svg`.
+    pub fn svg(&self) -> String {
+        self.figure.render(&self.rows)
+    }
+
+    /// Whether any workload is a generated stand-in for a missing trace.
+    pub fn stand_in(&self) -> bool {
+        self.workloads.iter().any(|w| w.stand_in)
+    }
+
+    /// The results table of one panel: x down, series across, `mean [lo, hi]`.
+    fn panel_table(&self, out: &mut String, panel: &str) {
+        let mine: Vec<&Row> = self.rows.iter().filter(|r| r.panel == panel).collect();
+        let mut xs: Vec<&str> = Vec::new();
+        for r in &mine {
+            if !xs.contains(&r.x.as_str()) {
+                xs.push(&r.x);
+            }
+        }
+        let mut header = vec![self.figure.x_label.clone()];
+        header.extend(self.figure.series.iter().cloned());
+        let rows: Vec<Vec<String>> = xs
+            .iter()
+            .map(|x| {
+                let mut line = vec![x.to_string()];
+                for s in &self.figure.series {
+                    let v = mine.iter().find(|r| r.x == *x && &r.series == s);
+                    line.push(match v {
+                        Some(Row {
+                            y,
+                            ci: Some((lo, hi)),
+                            ..
+                        }) => format!("{} [{}, {}]", fmt_short(*y), fmt_short(*lo), fmt_short(*hi)),
+                        Some(r) => fmt_short(r.y),
+                        None => "–".into(),
+                    });
+                }
+                line
+            })
+            .collect();
+        table(out, &header, &rows);
+    }
+
+    /// `summary.md`: workload facts, one table per panel, claim verdicts.
+    pub fn summary(&self, experiment: &Experiment) -> String {
+        let spec = &experiment.spec;
+        let mut out = String::new();
+        let _ = writeln!(out, "# {}: {}\n", spec.id.get_ref(), spec.title);
+        let _ = writeln!(out, "Reproduces: {}\n", spec.paper);
+        let reps = spec.repetitions;
+        let ci = if reps > 1 {
+            "; brackets give 95% confidence intervals of the mean"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "Kind `{}`, seed {}, {reps} repetition(s) per point{ci}.\n",
+            spec.kind, spec.seed
+        );
+        stand_in_warning(&mut out, &self.workloads);
+        let _ = writeln!(out, "## Workloads\n");
+        let header = [
+            "workload",
+            "source",
+            "sha256",
+            "procs",
+            "records",
+            "unreplayable (dropped)",
+            "no estimate",
+            "too wide (dropped)",
+            "transformed away",
+            "jobs simulated",
+        ]
+        .map(String::from);
+        let rows: Vec<Vec<String>> = self
+            .workloads
+            .iter()
+            .map(|f| {
+                vec![
+                    f.label.clone(),
+                    f.source.clone(),
+                    f.sha256.clone().map_or_else(
+                        || {
+                            f.seed
+                                .map_or("–".into(), |s| format!("generated, seed {s}"))
+                        },
+                        |h| format!("`{h}`"),
+                    ),
+                    f.capacity.to_string(),
+                    f.records.to_string(),
+                    f.unreplayable.to_string(),
+                    f.no_estimate.to_string(),
+                    f.too_wide.to_string(),
+                    f.transformed_away.to_string(),
+                    f.jobs.to_string(),
+                ]
+            })
+            .collect();
+        table(&mut out, &header, &rows);
+        for f in &self.workloads {
+            if f.skipped_lines > 0 {
+                let _ = writeln!(
+                    out,
+                    "\n{}: {} malformed lines skipped (lenient mode).",
+                    f.label, f.skipped_lines
+                );
+            }
+            if let (Some(note), false) = (&f.note, f.stand_in) {
+                let _ = writeln!(out, "\n{}: {note}.", f.label);
+            }
+        }
+        let _ = writeln!(out, "\n## Results\n");
+        for p in &self.figure.panels {
+            let _ = writeln!(out, "### {} (panel `{}`, {})\n", p.title, p.id, p.y_label);
+            self.panel_table(&mut out, &p.id);
+            out.push('\n');
+        }
+        let _ = writeln!(out, "## Claims\n");
+        if self.verdicts.is_empty() {
+            let _ = writeln!(out, "No claims.");
+        } else {
+            claims_table(&mut out, &self.verdicts);
+        }
+        out
+    }
+
+    /// `run.toml`: provenance, then the resolved configuration.
+    pub fn run_toml(&self, experiment: &Experiment, provenance: &Provenance) -> String {
+        #[derive(Serialize)]
+        struct Prov<'a> {
+            git_revision: &'a str,
+            config_file: &'a str,
+            seed: u64,
+            repetition_seeds: &'a [u64],
+            stand_in: bool,
+            workloads: &'a [WorkloadFacts],
+        }
+        #[derive(Serialize)]
+        struct Doc<'a> {
+            provenance: Prov<'a>,
+            config: &'a crate::kind::ErasedSpec,
+        }
+        let doc = Doc {
+            provenance: Prov {
+                git_revision: &provenance.git_revision,
+                config_file: &provenance.config_file,
+                seed: experiment.spec.seed,
+                repetition_seeds: &self.seeds,
+                stand_in: self.stand_in(),
+                workloads: &self.workloads,
+            },
+            config: &experiment.spec,
+        };
+        let body = toml::to_string(&doc).unwrap_or_else(|e| format!("# cannot serialise: {e}\n"));
+        let warning = if self.stand_in() {
+            "# WARNING: a stand-in workload replaced a missing trace; NOT comparable to the paper.\n"
+        } else {
+            ""
+        };
+        format!(
+            "# Provenance and resolved configuration of {}.\n{warning}{body}",
+            experiment.spec.id.get_ref()
+        )
+    }
+
+    /// Every output file of a run: `(name, contents)`.
+    pub fn files(
+        &self,
+        experiment: &Experiment,
+        provenance: &Provenance,
+    ) -> Vec<(&'static str, String)> {
+        vec![
+            ("data.csv", self.csv()),
+            ("figure.svg", self.svg()),
+            ("summary.md", self.summary(experiment)),
+            ("run.toml", self.run_toml(experiment, provenance)),
+        ]
+    }
+}
+
+/// One experiment's section of `docs/REPRODUCTION.md`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocEntry {
+    /// Experiment id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Paper citation.
+    pub paper: String,
+    /// Link to the figure, relative to the document.
+    pub figure: String,
+    /// Claim verdicts.
+    pub verdicts: Vec<Verdict>,
+    /// Whether the results came from a stand-in workload.
+    pub stand_in: bool,
+}
+
+/// Renders `docs/REPRODUCTION.md` from the experiments that have results.
+pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
+    let mut out = String::from("# Reproduction status\n\n");
+    out.push_str(
+        "Generated by `cargo xtask verify` from the results present; do not edit by hand. ",
+    );
+    out.push_str("Each claim is a machine-checked predicate over the experiment's `data.csv`.\n\n");
+    let header = ["experiment", "claims passing", "workloads"].map(String::from);
+    let rows: Vec<Vec<String>> = entries
+        .iter()
+        .map(|e| {
+            let passed = e.verdicts.iter().filter(|v| v.pass).count();
+            let kind = if e.stand_in {
+                "STAND-IN (not comparable)"
+            } else {
+                "real traces"
+            };
+            vec![
+                format!("[{}](#{})", e.id, anchor(&e.id, &e.title)),
+                format!("{passed} / {}", e.verdicts.len()),
+                kind.into(),
+            ]
+        })
+        .collect();
+    table(&mut out, &header, &rows);
+    if !missing.is_empty() {
+        let _ = writeln!(out, "\nNot yet run: {}.", missing.join(", "));
+    }
+    for e in entries {
+        let _ = writeln!(out, "\n## {}: {}\n", e.id, e.title);
+        let _ = writeln!(
+            out,
+            "Paper: {}. Figure: [{}]({}).\n",
+            e.paper,
+            e.figure.rsplit('/').next().unwrap_or("figure.svg"),
+            e.figure
+        );
+        if e.stand_in {
+            let _ = writeln!(
+                out,
+                "> **WARNING:** these results come from a stand-in workload and are NOT comparable to the paper.\n"
+            );
+        }
+        let header = ["claim", "paper value", "our value", "verdict"].map(String::from);
+        let rows: Vec<Vec<String>> = e
+            .verdicts
+            .iter()
+            .map(|v| {
+                vec![
+                    v.text.clone(),
+                    v.paper_value.clone().unwrap_or_else(|| "–".into()),
+                    v.ours.clone(),
+                    format!("**{}**", v.label()),
+                ]
+            })
+            .collect();
+        table(&mut out, &header, &rows);
+    }
+    out
+}
+
+/// GitHub's heading anchor for `## id: title`.
+fn anchor(id: &str, title: &str) -> String {
+    format!("{id}: {title}")
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            ' ' => Some('-'),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_numbers() {
+        for (v, s) in [
+            (12345.67, "12346"),
+            (42.0, "42"),
+            (3.14559, "3.15"),
+            (12.34, "12.3"),
+            (0.01234, "0.012"),
+            (-0.0001, "0.000"),
+        ] {
+            assert_eq!(fmt_short(v), s);
+        }
+    }
+
+    #[test]
+    fn anchors() {
+        assert_eq!(
+            anchor("baseline/backfilling", "FCFS, EASY"),
+            "baselinebackfilling-fcfs-easy"
+        );
+    }
+}

@@ -1,0 +1,478 @@
+//! Running an experiment: the grid of independent cells (x × series ×
+//! repetition), executed in parallel, aggregated into plotted points.
+//!
+//! Work is spread over threads with a shared counter as the queue; results
+//! are stored by cell index, so the output never depends on which thread
+//! finished first.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use profile::{Policy, SimError, Violation};
+
+use crate::claims::{Verdict, check_claims};
+use crate::config::{Experiment, derive_seed};
+use crate::csv::{Row, fmt_num};
+use crate::kind::Cell;
+use crate::svg::Figure;
+use crate::workload::{Input, Source, Traces, Workload, WorkloadFacts, prepare};
+
+/// Why an experiment could not run.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The caller did not supply a trace the configuration names.
+    MissingTrace {
+        /// The name in the configuration.
+        name: String,
+    },
+    /// Nothing is left of a workload after conversion and transforms.
+    EmptyWorkload {
+        /// The workload's label.
+        label: String,
+    },
+    /// The simulator rejected its input.
+    Simulation {
+        /// The policy.
+        policy: String,
+        /// The simulator's error.
+        error: SimError,
+    },
+    /// A simulated schedule broke the machine's rules (a bug in a scheduler).
+    InvalidSchedule {
+        /// The policy.
+        policy: String,
+        /// What `profile::validate` found.
+        violation: Violation,
+    },
+    /// A kind-specific failure.
+    Kind {
+        /// What went wrong.
+        message: String,
+    },
+    /// An error inside one cell, with the cell's description.
+    InCell {
+        /// `easy on SDSC-SP2`, say.
+        cell: String,
+        /// The error.
+        error: Box<RunError>,
+    },
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::MissingTrace { name } => write!(
+                f,
+                "trace '{name}' was not supplied; resolve every trace the configuration names"
+            ),
+            RunError::EmptyWorkload { label } => {
+                write!(
+                    f,
+                    "workload '{label}' has no jobs left after conversion and transforms; check its trace and transforms"
+                )
+            }
+            RunError::Simulation { policy, error } => write!(f, "{policy}: {error}"),
+            RunError::InvalidSchedule { policy, violation } => {
+                write!(
+                    f,
+                    "{policy} produced an invalid schedule ({violation}); this is a scheduler bug, please report it"
+                )
+            }
+            RunError::Kind { message } => f.write_str(message),
+            RunError::InCell { cell, error } => write!(f, "{cell}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+/// A finished cell, for progress reports.
+#[derive(Debug, Clone, Copy)]
+pub struct Progress<'a> {
+    /// Cells finished so far, this one included.
+    pub done: usize,
+    /// Cells in the experiment.
+    pub total: usize,
+    /// `easy on SDSC-SP2`, say.
+    pub cell: &'a str,
+    /// Wall time of this cell in seconds.
+    pub seconds: f64,
+}
+
+/// How to run: threads and an optional progress callback.
+#[derive(Clone, Copy)]
+pub struct RunOptions<'a> {
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Called after every cell, from the worker that ran it.
+    pub progress: Option<&'a (dyn Fn(&Progress<'_>) + Sync)>,
+}
+
+impl Default for RunOptions<'_> {
+    fn default() -> Self {
+        RunOptions {
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            progress: None,
+        }
+    }
+}
+
+/// Everything an experiment produced.
+#[derive(Debug, Clone)]
+pub struct Results {
+    /// The plotted points, in panel, x, series order.
+    pub rows: Vec<Row>,
+    /// One verdict per claim.
+    pub verdicts: Vec<Verdict>,
+    /// One entry per workload (first x and repetition).
+    pub workloads: Vec<WorkloadFacts>,
+    /// The derived seed of each repetition.
+    pub seeds: Vec<u64>,
+    /// How the figure is drawn.
+    pub figure: Figure,
+}
+
+/// Maps `f` over `items` on `threads` threads; results come back in input
+/// order. The first error (by index) wins, and stops further items.
+pub(crate) fn try_par_map<T: Sync, R: Send, E: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T) -> Result<R, E> + Sync,
+) -> Result<Vec<R>, E> {
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let slots: Mutex<Vec<Option<Result<R, E>>>> =
+        Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, items.len().max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= items.len() || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let r = f(&items[i]);
+                    if r.is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    if let Ok(mut slots) = slots.lock() {
+                        slots[i] = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    let slots = slots
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut out = Vec::with_capacity(items.len());
+    let mut skipped = false;
+    for slot in slots {
+        match slot {
+            Some(Ok(r)) => out.push(r),
+            Some(Err(e)) => return Err(e),
+            None => skipped = true,
+        }
+    }
+    debug_assert!(!skipped, "items are skipped only after an error");
+    Ok(out)
+}
+
+/// A point on the x axis and the workloads its cells see.
+struct Point {
+    x: String,
+    value: Option<f64>,
+    workloads: Vec<usize>,
+}
+
+/// Which prepared workload a cell uses.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    workload: usize,
+    point: usize,
+    rep: u32,
+}
+
+struct Task {
+    point: usize,
+    series: usize,
+    rep: u32,
+    label: String,
+}
+
+/// Runs `experiment` on the supplied traces.
+pub fn run(
+    experiment: &Experiment,
+    traces: &Traces,
+    options: &RunOptions<'_>,
+) -> Result<Results, RunError> {
+    let spec = &experiment.spec;
+    let series = experiment.series();
+    let load_axis = spec.sweep.axis.get_ref() == "load";
+    let points: Vec<Point> = if experiment.is_categorical() {
+        (0..spec.workloads.len())
+            .map(|i| Point {
+                x: spec.workloads[i].label.get_ref().clone(),
+                value: None,
+                workloads: vec![i],
+            })
+            .collect()
+    } else {
+        spec.sweep
+            .values
+            .iter()
+            .map(|&v| Point {
+                x: fmt_num(v),
+                value: Some(v),
+                workloads: (0..spec.workloads.len()).collect(),
+            })
+            .collect()
+    };
+    let seeds: Vec<u64> = (0..spec.repetitions)
+        .map(|r| experiment.repetition_seed(r))
+        .collect();
+
+    // The inputs: traces supplied by the caller, or generator settings.
+    let inputs = spec
+        .workloads
+        .iter()
+        .map(|w| match (&w.trace, &w.lublin99) {
+            (Some(name), _) => traces
+                .get(name)
+                .map(Input::Read)
+                .ok_or(RunError::MissingTrace { name: name.clone() }),
+            (None, Some(g)) => Ok(Input::Generated {
+                procs: g.procs,
+                jobs: g.jobs,
+                two_class: g.two_class,
+            }),
+            (None, None) => Err(RunError::Kind {
+                message: format!("workload '{}' has no source", w.label.get_ref()),
+            }),
+        })
+        .collect::<Result<Vec<Input<'_>>, RunError>>()?;
+
+    // Prepared workloads: one per workload, per point of a load sweep, per
+    // repetition of a generated workload.
+    let key = |workload: usize, point: usize, rep: u32| Key {
+        workload,
+        point: if load_axis { point } else { 0 },
+        rep: if matches!(inputs[workload], Input::Generated { .. }) {
+            rep
+        } else {
+            0
+        },
+    };
+    let mut keys: Vec<Key> = Vec::new();
+    for (pi, p) in points.iter().enumerate() {
+        for &wi in &p.workloads {
+            for rep in 0..spec.repetitions {
+                keys.push(key(wi, pi, rep));
+            }
+        }
+    }
+    keys.sort();
+    keys.dedup();
+    let prepared = try_par_map(&keys, options.threads, |k| {
+        let w = &spec.workloads[k.workload];
+        let seed = match inputs[k.workload] {
+            Input::Read(Source::StandIn { known }) => {
+                derive_seed(spec.seed, &format!("stand-in/{}", known.name))
+            }
+            _ => derive_seed(
+                seeds[k.rep as usize],
+                &format!("workload/{}", w.label.get_ref()),
+            ),
+        };
+        let load = if load_axis {
+            points[k.point].value
+        } else {
+            None
+        };
+        prepare(w, &inputs[k.workload], load, seed).map(|(w, f)| (Arc::new(w), f))
+    })?;
+    let prepared: BTreeMap<Key, (Arc<Workload>, WorkloadFacts)> =
+        keys.iter().copied().zip(prepared).collect();
+    let workloads: Vec<WorkloadFacts> = (0..spec.workloads.len())
+        .filter_map(|wi| {
+            prepared
+                .iter()
+                .find(|(k, _)| k.workload == wi)
+                .map(|(_, (_, f))| f.clone())
+        })
+        .collect();
+
+    // The cells.
+    let mut tasks = Vec::new();
+    for (pi, p) in points.iter().enumerate() {
+        for (si, s) in series.iter().enumerate() {
+            for rep in 0..spec.repetitions {
+                let on: Vec<&str> = p
+                    .workloads
+                    .iter()
+                    .map(|&wi| spec.workloads[wi].label.get_ref().as_str())
+                    .collect();
+                let mut label = format!("{s} on {}", on.join(" + "));
+                if p.value.is_some() {
+                    label += &format!(" at {} = {}", spec.sweep.axis.get_ref(), p.x);
+                }
+                if spec.repetitions > 1 {
+                    label += &format!(" (repetition {})", rep + 1);
+                }
+                tasks.push(Task {
+                    point: pi,
+                    series: si,
+                    rep,
+                    label,
+                });
+            }
+        }
+    }
+    let done = AtomicUsize::new(0);
+    let values = try_par_map(&tasks, options.threads, |t| {
+        let start = Instant::now();
+        let p = &points[t.point];
+        let ws: Vec<Arc<Workload>> = p
+            .workloads
+            .iter()
+            .map(|&wi| prepared[&key(wi, t.point, t.rep)].0.clone())
+            .collect();
+        let cell = Cell {
+            workloads: &ws,
+            x: p.value,
+            series: t.series,
+            seed: seeds[t.rep as usize],
+        };
+        let r = spec.params.run(&cell).map_err(|e| RunError::InCell {
+            cell: t.label.clone(),
+            error: Box::new(e),
+        });
+        if let Some(progress) = options.progress {
+            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(&Progress {
+                done,
+                total: tasks.len(),
+                cell: &t.label,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
+        r
+    })?;
+
+    // Aggregate: panel × x × series over repetitions.
+    let metrics = spec.params.metrics();
+    let reps = spec.repetitions as usize;
+    let mut rows = Vec::new();
+    for panel in &spec.panels {
+        let m = metrics
+            .iter()
+            .position(|m| m.name == panel.metric.get_ref())
+            .unwrap_or(0);
+        for (pi, p) in points.iter().enumerate() {
+            for (si, s) in series.iter().enumerate() {
+                let first = (pi * series.len() + si) * reps;
+                let ys: Vec<f64> = values[first..first + reps].iter().map(|v| v[m]).collect();
+                let (y, ci) = mean_ci(&ys);
+                rows.push(Row {
+                    panel: panel.id.clone(),
+                    series: s.clone(),
+                    x: p.x.clone(),
+                    y,
+                    ci,
+                    runs: spec.repetitions,
+                });
+            }
+        }
+    }
+    let verdicts = check_claims(&spec.claims, &rows);
+    let figure = Figure::of(experiment);
+    Ok(Results {
+        rows,
+        verdicts,
+        workloads,
+        seeds,
+        figure,
+    })
+}
+
+/// Two-sided 95% Student-t quantiles for 1..=30 degrees of freedom.
+const T95: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042,
+];
+
+/// The mean and, for two or more values, its 95% confidence interval
+/// (Student t; beyond 30 degrees of freedom the df = 30 quantile, which is
+/// slightly conservative).
+pub(crate) fn mean_ci(ys: &[f64]) -> (f64, Option<(f64, f64)>) {
+    let n = ys.len();
+    let mean = ys.iter().sum::<f64>() / n.max(1) as f64;
+    if n < 2 {
+        return (mean, None);
+    }
+    let var = ys.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let half = T95[(n - 2).min(T95.len() - 1)] * (var / n as f64).sqrt();
+    (mean, Some((mean - half, mean + half)))
+}
+
+/// Replays a workload under one policy, checks the schedule with
+/// `profile::validate` (a violation is an error) and computes the usual
+/// metrics with bounded slowdown threshold `bound` seconds.
+pub fn replay(
+    workload: &Workload,
+    policy: Policy,
+    bound: i64,
+) -> Result<(Vec<profile::Outcome>, profile::ScheduleStats), RunError> {
+    let config = profile::SchedulerConfig::new(workload.capacity, policy);
+    let outcomes =
+        profile::simulate(&config, &workload.jobs).map_err(|error| RunError::Simulation {
+            policy: policy.name(),
+            error,
+        })?;
+    profile::validate(workload.capacity, &workload.jobs, &outcomes).map_err(|violation| {
+        RunError::InvalidSchedule {
+            policy: policy.name(),
+            violation,
+        }
+    })?;
+    let stats =
+        profile::ScheduleStats::compute(&workload.jobs, &outcomes, workload.capacity, bound);
+    Ok((outcomes, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn par_map_keeps_order_and_reports_errors() {
+        let items: Vec<u32> = (0..100).collect();
+        let out = try_par_map(&items, 4, |&i| Ok::<u32, String>(i * 2)).unwrap();
+        assert_eq!(out, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        let err = try_par_map(&items, 4, |&i| {
+            if i == 7 {
+                Err(format!("bad {i}"))
+            } else {
+                Ok(i)
+            }
+        });
+        assert_eq!(err, Err("bad 7".to_string()));
+    }
+
+    #[test]
+    fn confidence_interval() {
+        assert_eq!(mean_ci(&[4.0]), (4.0, None));
+        let (m, ci) = mean_ci(&[1.0, 2.0, 3.0]);
+        assert_eq!(m, 2.0);
+        let (lo, hi) = ci.unwrap();
+        // s = 1, n = 3: half-width 4.303 / sqrt(3).
+        assert!(
+            (hi - 2.0 - 4.303 / 3f64.sqrt()).abs() < 1e-12 && (2.0 - lo - (hi - 2.0)).abs() < 1e-12
+        );
+    }
+}

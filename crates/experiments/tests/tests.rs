@@ -1,0 +1,576 @@
+//! Integration tests of the experiment pipeline (one binary, several modules).
+
+/// A small, valid experiment on a generated workload; tests edit it.
+const BASE: &str = r#"id = "test/tiny"
+title = "Tiny"
+paper = "test"
+kind = "backfilling"
+seed = 5
+
+[[workloads]]
+label = "gen"
+lublin99 = { procs = 32, jobs = 200 }
+
+[sweep]
+axis = "workload"
+label = "workload"
+
+[params]
+policies = ["fcfs", "easy", "conservative"]
+
+[[panels]]
+id = "bsld"
+metric = "mean_bsld"
+
+[[claims]]
+text = "EASY beats FCFS"
+check.below = { panel = "bsld", series = "easy", than = "fcfs" }
+"#;
+
+mod config {
+    use experiments::Experiment;
+
+    use super::BASE;
+
+    /// Replaces `from` by `to` in the base config and expects an error at
+    /// `line` whose message contains `needle`.
+    fn check(from: &str, to: &str, line: usize, needle: &str) {
+        assert!(BASE.contains(from), "{from:?} is not in the base config");
+        let text = BASE.replacen(from, to, 1);
+        let err = Experiment::parse(&text, "configs/x/y.toml")
+            .expect_err(&format!("{to:?} should be rejected"));
+        let shown = err.to_string();
+        assert!(
+            shown.starts_with(&format!("configs/x/y.toml:{line}:")),
+            "{shown}"
+        );
+        assert!(shown.contains(needle), "{shown}");
+        assert_eq!(err.line(), Some(line));
+    }
+
+    #[test]
+    fn base_is_valid() {
+        let e = Experiment::parse(BASE, "base.toml").unwrap();
+        assert_eq!(e.id(), "test/tiny");
+        assert_eq!(e.series(), ["fcfs", "easy", "conservative"]);
+        assert!(e.traces().is_empty());
+    }
+
+    #[test]
+    fn errors_name_file_line_and_column() {
+        check(
+            "seed = 5",
+            "seed = 5\ncolour = 1",
+            6,
+            "unknown field `colour`",
+        );
+        check("seed = 5", "seed = -5", 5, "expected u64");
+        check(
+            "kind = \"backfilling\"",
+            "kind = \"backfill\"",
+            4,
+            "unknown kind 'backfill', expected one of: backfilling",
+        );
+        check(
+            "policies = [\"fcfs\", \"easy\", \"conservative\"]",
+            "policies = [\"fcfs\", \"easy-kx\"]",
+            16,
+            "unknown policy 'easy-kx'",
+        );
+        check(
+            "policies = [\"fcfs\", \"easy\", \"conservative\"]",
+            "policies = [\"fcfs\"]\nbound = 3",
+            17,
+            "unknown field `bound`",
+        );
+        check(
+            "lublin99 = { procs = 32, jobs = 200 }",
+            "lublin99 = { procs = 32, jobs = 200, size = 1 }",
+            9,
+            "unknown field `size`",
+        );
+        check(
+            "lublin99 = { procs = 32, jobs = 200 }",
+            "lublin99 = { procs = 32, jobs = 200 }\nestimate = \"guess\"",
+            10,
+            "unknown variant `guess`",
+        );
+        check(
+            "lublin99 = { procs = 32, jobs = 200 }",
+            "lublin99 = { procs = 32, jobs = 200 }\ntransforms = [{ keep = 3 }]",
+            10,
+            "unknown variant `keep`",
+        );
+        check(
+            "lublin99 = { procs = 32, jobs = 200 }",
+            "trace = \"x\"\nlublin99 = { procs = 32, jobs = 200 }",
+            8,
+            "exactly one of `trace` or `lublin99`",
+        );
+        check(
+            "axis = \"workload\"",
+            "axis = \"deadline\"",
+            12,
+            "unknown axis 'deadline'",
+        );
+        check(
+            "axis = \"workload\"",
+            "axis = \"load\"",
+            12,
+            "needs finite `values",
+        );
+        check(
+            "metric = \"mean_bsld\"",
+            "metric = \"profit\"",
+            20,
+            "unknown metric 'profit'",
+        );
+        check(
+            "than = \"fcfs\"",
+            "than = \"sjf\"",
+            24,
+            "unknown series 'sjf'",
+        );
+        check(
+            "panel = \"bsld\"",
+            "panel = \"wait\"",
+            24,
+            "unknown panel 'wait'",
+        );
+        check(
+            "check.below",
+            "check.beneath",
+            24,
+            "unknown variant `beneath`",
+        );
+        check(
+            "series = \"easy\", than",
+            "series = \"easy\", at = \"other\", than",
+            24,
+            "x = other",
+        );
+        check(
+            "id = \"test/tiny\"",
+            "id = \"../tiny\"",
+            1,
+            "must look like",
+        );
+    }
+
+    #[test]
+    fn error_shows_the_offending_line() {
+        let err = Experiment::parse(&BASE.replacen("seed = 5", "seed = \"five\"", 1), "f.toml")
+            .unwrap_err();
+        let shown = err.to_string();
+        assert!(shown.contains("5 | seed = \"five\""), "{shown}");
+        assert!(
+            shown.lines().last().unwrap().trim_end().ends_with('^'),
+            "{shown}"
+        );
+    }
+}
+
+mod claims {
+    use experiments::{Claim, Row};
+
+    fn rows() -> Vec<Row> {
+        let data = [
+            ("bsld", "fcfs", "A", 100.0),
+            ("bsld", "easy", "A", 40.0),
+            ("bsld", "cons", "A", 30.0),
+            ("bsld", "fcfs", "B", 50.0),
+            ("bsld", "easy", "B", 55.0),
+            ("bsld", "cons", "B", 20.0),
+            ("load", "easy", "0.5", 1.0),
+            ("load", "easy", "1", 2.0),
+            ("load", "easy", "0.75", 1.5),
+            ("load", "flat", "0.5", 3.0),
+            ("load", "flat", "0.75", 3.0),
+            ("load", "flat", "1", 3.0),
+        ];
+        data.iter()
+            .map(|&(panel, series, x, y)| Row {
+                panel: panel.into(),
+                series: series.into(),
+                x: x.into(),
+                y,
+                ci: None,
+                runs: 1,
+            })
+            .collect()
+    }
+
+    /// Checks the predicate written after `check.` against the rows.
+    fn check(predicate: &str, pass: bool, ours: &str) {
+        let claim: Claim = toml::from_str(&format!(
+            "text = \"t\"\npaper_value = \"p\"\ncheck.{predicate}"
+        ))
+        .unwrap();
+        let v = claim.check(&rows());
+        assert_eq!(v.pass, pass, "{predicate}: {}", v.ours);
+        assert!(v.ours.contains(ours), "{predicate}: {}", v.ours);
+        assert_eq!(v.paper_value.as_deref(), Some("p"));
+    }
+
+    #[test]
+    fn above_and_below() {
+        check(
+            r#"above = { panel = "bsld", series = "fcfs", than = "easy", at = "A" }"#,
+            true,
+            "fcfs 100 vs easy 40 at A",
+        );
+        check(
+            r#"above = { panel = "bsld", series = "fcfs", than = "easy" }"#,
+            false,
+            "fcfs 50 vs easy 55 at B",
+        );
+        check(
+            r#"above = { panel = "bsld", series = "fcfs", than = "cons" }"#,
+            true,
+            "at A; fcfs 50 vs cons 20 at B",
+        );
+        check(
+            r#"above = { panel = "bsld", series = "fcfs", than = "cons", margin = 40 }"#,
+            false,
+            "at B",
+        );
+        check(
+            r#"below = { panel = "bsld", series = "cons", than = "fcfs" }"#,
+            true,
+            "cons 30 vs fcfs 100",
+        );
+        check(
+            r#"below = { panel = "bsld", series = "easy", than = "fcfs" }"#,
+            false,
+            "easy 55 vs fcfs 50 at B",
+        );
+    }
+
+    #[test]
+    fn within_and_ratio() {
+        check(
+            r#"within = { panel = "bsld", series = "easy", at = "A", lo = 35, hi = 45 }"#,
+            true,
+            "easy 40 at A",
+        );
+        check(
+            r#"within = { panel = "bsld", series = "easy", lo = 35, hi = 45 }"#,
+            false,
+            "easy 55 at B",
+        );
+        check(
+            r#"ratio = { panel = "bsld", series = "cons", than = "fcfs", at = "A", lo = 0.25, hi = 0.35 }"#,
+            true,
+            "cons/fcfs = 0.300",
+        );
+        check(
+            r#"ratio = { panel = "bsld", series = "cons", than = "fcfs", lo = 0.25, hi = 0.35 }"#,
+            false,
+            "cons/fcfs = 0.400 at B",
+        );
+    }
+
+    #[test]
+    fn monotone_sorts_numeric_x() {
+        check(
+            r#"monotone = { panel = "load", series = "easy", direction = "increasing" }"#,
+            true,
+            "easy: 1 → 1.50 → 2",
+        );
+        check(
+            r#"monotone = { panel = "load", series = "easy", direction = "decreasing" }"#,
+            false,
+            "easy:",
+        );
+        check(
+            r#"monotone = { panel = "load", series = "flat", direction = "increasing" }"#,
+            true,
+            "3 → 3 → 3",
+        );
+        check(
+            r#"monotone = { panel = "load", series = "flat", direction = "increasing", strict = true }"#,
+            false,
+            "flat",
+        );
+    }
+
+    #[test]
+    fn ordering() {
+        check(
+            r#"ordering = { panel = "bsld", at = "A", highest_first = ["fcfs", "easy", "cons"] }"#,
+            true,
+            "fcfs 100 > easy 40 > cons 30 at A",
+        );
+        check(
+            r#"ordering = { panel = "bsld", highest_first = ["fcfs", "easy", "cons"] }"#,
+            false,
+            "fcfs 50 ≤ easy 55 > cons 20 at B",
+        );
+        check(
+            r#"ordering = { panel = "bsld", highest_first = ["easy", "cons"] }"#,
+            true,
+            "at B",
+        );
+    }
+
+    #[test]
+    fn missing_data_fails_and_says_what_is_missing() {
+        check(
+            r#"above = { panel = "bsld", series = "sjf", than = "easy" }"#,
+            false,
+            "no value for series 'sjf' at x = A in panel 'bsld'",
+        );
+        check(
+            r#"within = { panel = "nope", series = "easy", lo = 0, hi = 1 }"#,
+            false,
+            "panel 'nope' has no rows",
+        );
+    }
+}
+
+mod outputs {
+    use experiments::{
+        CSV_HEADER, Experiment, Figure, PanelInfo, Row, RunOptions, Traces, parse_csv, run,
+        write_csv,
+    };
+
+    use super::BASE;
+
+    fn rows() -> Vec<Row> {
+        vec![
+            Row {
+                panel: "p".into(),
+                series: "a".into(),
+                x: "1".into(),
+                y: 1.0 / 3.0,
+                ci: Some((0.1, 0.5)),
+                runs: 3,
+            },
+            Row {
+                panel: "p".into(),
+                series: "b".into(),
+                x: "1".into(),
+                y: 2.0,
+                ci: None,
+                runs: 1,
+            },
+            Row {
+                panel: "p".into(),
+                series: "a".into(),
+                x: "2".into(),
+                y: 12345.678,
+                ci: None,
+                runs: 1,
+            },
+        ]
+    }
+
+    #[test]
+    fn csv_is_deterministic_and_round_trips() {
+        let text = write_csv(&rows());
+        assert_eq!(text, write_csv(&rows()));
+        assert_eq!(
+            text,
+            format!("{CSV_HEADER}\np,a,1,0.333333,0.1,0.5,3\np,b,1,2,,,1\np,a,2,12345.7,,,1\n")
+        );
+        let back = parse_csv(&text).unwrap();
+        assert_eq!(back.len(), 3);
+        assert_eq!(back[1], rows()[1]);
+        assert!(parse_csv("panel,series\n").is_err());
+        assert!(
+            parse_csv(&format!("{CSV_HEADER}\np,a,1,x,,,1\n"))
+                .unwrap_err()
+                .to_string()
+                .contains("line 2: y is 'x'")
+        );
+    }
+
+    #[test]
+    fn svg_is_deterministic_and_labelled() {
+        for categorical in [false, true] {
+            let fig = Figure {
+                title: "T & <t>".into(),
+                x_label: "load (%)".into(),
+                categorical,
+                series: vec!["a".into(), "b".into()],
+                panels: vec![PanelInfo {
+                    id: "p".into(),
+                    title: "P".into(),
+                    y_label: "wait (s)".into(),
+                    log_y: false,
+                }],
+            };
+            let svg = fig.render(&rows());
+            assert_eq!(svg, fig.render(&rows()));
+            assert!(svg.starts_with("<svg ") && svg.ends_with("</svg>\n"));
+            for needle in [
+                "T &amp; &lt;t&gt;",
+                "load (%)",
+                "wait (s)",
+                ">a</text>",
+                ">b</text>",
+            ] {
+                assert!(svg.contains(needle), "{needle} missing");
+            }
+            assert_eq!(svg.contains("<polyline"), !categorical);
+            assert!(svg.contains("<rect x="));
+        }
+    }
+
+    #[test]
+    fn same_config_gives_identical_outputs_whatever_the_threads() {
+        let text = BASE.replace("seed = 5", "seed = 5\nrepetitions = 3");
+        let e = Experiment::parse(&text, "t.toml").unwrap();
+        let prov = experiments::Provenance {
+            git_revision: "abc".into(),
+            config_file: "t.toml".into(),
+        };
+        let one = run(
+            &e,
+            &Traces::new(),
+            &RunOptions {
+                threads: 1,
+                progress: None,
+            },
+        )
+        .unwrap()
+        .files(&e, &prov);
+        let two = run(
+            &e,
+            &Traces::new(),
+            &RunOptions {
+                threads: 2,
+                progress: None,
+            },
+        )
+        .unwrap()
+        .files(&e, &prov);
+        assert_eq!(one, two);
+        let csv = &one[0].1;
+        assert_eq!(csv.lines().count(), 4);
+        assert!(csv.lines().nth(1).unwrap().ends_with(",3"), "{csv}");
+    }
+}
+
+mod pipeline {
+    use experiments::{
+        Experiment, KNOWN_TRACES, RunError, RunOptions, Source, Traces, known_trace, run,
+    };
+    use swf_io::{SwfHeader, SwfRecord, Trace};
+
+    use super::BASE;
+
+    fn record(job: i64, submit: i64, run: i64, procs: i64, req: i64) -> SwfRecord {
+        SwfRecord {
+            job: Some(job),
+            submit: Some(submit),
+            run_time: Some(run),
+            allocated_procs: Some(procs),
+            requested_time: Some(req),
+            ..SwfRecord::default()
+        }
+    }
+
+    /// A hand-made four-processor trace with one unreplayable record.
+    fn tiny_trace() -> Source {
+        let header = SwfHeader {
+            max_procs: Some(4),
+            ..SwfHeader::default()
+        };
+        let records = vec![
+            record(1, 0, 100, 4, 100),
+            record(2, 1, 50, 2, 60),
+            record(3, 2, 10, 2, 20),
+            SwfRecord {
+                job: Some(4),
+                submit: Some(3),
+                ..SwfRecord::default()
+            },
+            record(5, 4, 10, 1, 10),
+        ];
+        Source::trace(
+            "tiny.swf".into(),
+            "00".into(),
+            Trace {
+                source: "tiny.swf".into(),
+                header,
+                records,
+                skipped: vec![],
+            },
+            None,
+        )
+    }
+
+    fn traced(config: &str) -> Experiment {
+        let text = BASE.replace("lublin99 = { procs = 32, jobs = 200 }", config);
+        Experiment::parse(&text, "t.toml").unwrap()
+    }
+
+    #[test]
+    fn end_to_end_on_a_hand_made_trace() {
+        let e = traced("trace = \"tiny\"");
+        assert_eq!(e.traces().len(), 1);
+        let mut traces = Traces::new();
+        traces.insert("tiny".into(), tiny_trace());
+        let r = run(&e, &traces, &RunOptions::default()).unwrap();
+        assert_eq!(r.workloads[0].unreplayable, 1);
+        assert_eq!(r.workloads[0].jobs, 4);
+        assert_eq!(r.workloads[0].capacity, 4);
+        assert!(!r.stand_in());
+        let summary = r.summary(&e);
+        assert!(
+            summary.contains("| gen | tiny.swf | `00` | 4 | 5 | 1 |"),
+            "{summary}"
+        );
+        assert_eq!(r.verdicts.len(), 1);
+        assert!(summary.contains(r.verdicts[0].label()));
+    }
+
+    #[test]
+    fn missing_trace_is_an_error() {
+        let e = traced("trace = \"nowhere\"");
+        assert_eq!(
+            run(&e, &Traces::new(), &RunOptions::default()).unwrap_err(),
+            RunError::MissingTrace {
+                name: "nowhere".into()
+            }
+        );
+    }
+
+    #[test]
+    fn stand_in_is_announced_everywhere() {
+        let known = known_trace("KTH-SP2-1996-2.1-cln.swf.gz").unwrap();
+        assert_eq!(known.procs, 100);
+        assert_eq!(KNOWN_TRACES.len(), 8);
+        let e = traced("trace = \"KTH-SP2-1996-2.1-cln\"\ntransforms = [{ last_n = 300 }]");
+        let mut traces = Traces::new();
+        traces.insert("KTH-SP2-1996-2.1-cln".into(), Source::stand_in(known));
+        let r = run(&e, &traces, &RunOptions::default()).unwrap();
+        assert!(r.stand_in());
+        assert_eq!(r.workloads[0].capacity, 100);
+        assert_eq!(r.workloads[0].jobs, 300);
+        let prov = experiments::Provenance {
+            git_revision: "unknown".into(),
+            config_file: "t.toml".into(),
+        };
+        assert!(r.summary(&e).contains("NOT comparable to the paper"));
+        let run_toml = r.run_toml(&e, &prov);
+        assert!(
+            run_toml.contains("stand_in = true") && run_toml.contains("NOT comparable"),
+            "{run_toml}"
+        );
+    }
+
+    #[test]
+    fn load_sweep_with_repetitions_has_confidence_intervals() {
+        let text = BASE
+            .replace("seed = 5", "seed = 5\nrepetitions = 2")
+            .replace("axis = \"workload\"", "axis = \"load\"\nvalues = [0.5, 1]");
+        let e = Experiment::parse(&text, "t.toml").unwrap();
+        let r = run(&e, &Traces::new(), &RunOptions::default()).unwrap();
+        assert_eq!(r.rows.len(), 6);
+        assert!(r.rows.iter().all(|row| row.ci.is_some() && row.runs == 2));
+        assert_eq!(r.rows[0].x, "0.5");
+        assert_eq!(r.seeds.len(), 2);
+    }
+}

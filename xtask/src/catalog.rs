@@ -1,0 +1,168 @@
+//! The experiments of the repository: `configs/<paper>/<figure>.toml`, and
+//! how command-line ids select them.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+/// The papers this project reproduces, by short name.
+pub const PAPERS: &[&str] = &["baseline", "adaptive", "pricing", "provisioning", "utility"];
+
+/// One configuration file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// `<paper>/<figure>`.
+    pub id: String,
+    /// The file.
+    pub path: PathBuf,
+}
+
+impl Entry {
+    fn paper(&self) -> &str {
+        self.id.split('/').next().unwrap_or("")
+    }
+
+    fn figure(&self) -> &str {
+        self.id.split('/').nth(1).unwrap_or("")
+    }
+}
+
+/// Every `configs/<paper>/<figure>.toml`, sorted by id.
+pub fn scan(configs: &Path) -> Result<Vec<Entry>> {
+    let mut out = Vec::new();
+    if !configs.is_dir() {
+        return Ok(out);
+    }
+    let read = |dir: &Path| {
+        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))
+    };
+    for paper in read(configs)? {
+        let paper = paper
+            .with_context(|| format!("cannot list {}", configs.display()))?
+            .path();
+        if !paper.is_dir() {
+            continue;
+        }
+        for file in read(&paper)? {
+            let path = file
+                .with_context(|| format!("cannot list {}", paper.display()))?
+                .path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let (Some(p), Some(f)) = (paper.file_name(), path.file_stem()) else {
+                    continue;
+                };
+                out.push(Entry {
+                    id: format!("{}/{}", p.to_string_lossy(), f.to_string_lossy()),
+                    path,
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(out)
+}
+
+/// The entries `ids` select: `all`, a paper name, `<paper>/<figure>`, or a
+/// bare figure name (that figure of every paper). Order follows the catalog.
+pub fn select<'a>(ids: &[String], catalog: &'a [Entry]) -> Result<Vec<&'a Entry>> {
+    let mut chosen = vec![false; catalog.len()];
+    for id in ids {
+        let hit: Vec<usize> = catalog
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| match id.as_str() {
+                "all" => true,
+                i if i.contains('/') => e.id == i,
+                i if PAPERS.contains(&i) || catalog.iter().any(|c| c.paper() == i) => {
+                    e.paper() == i
+                }
+                i => e.figure() == i,
+            })
+            .map(|(n, _)| n)
+            .collect();
+        if hit.is_empty() {
+            let valid: Vec<&str> = catalog.iter().map(|e| e.id.as_str()).collect();
+            if PAPERS.contains(&id.as_str()) {
+                bail!(
+                    "paper '{id}' has no experiments yet; valid ids: {}",
+                    valid.join(", ")
+                );
+            }
+            bail!(
+                "unknown experiment '{id}'; valid ids: {} (or a paper: {}; a bare figure name; or all)",
+                if valid.is_empty() {
+                    "none (configs/ is empty)".to_string()
+                } else {
+                    valid.join(", ")
+                },
+                PAPERS.join(", ")
+            );
+        }
+        for n in hit {
+            chosen[n] = true;
+        }
+    }
+    Ok(catalog
+        .iter()
+        .zip(chosen)
+        .filter(|(_, c)| *c)
+        .map(|(e, _)| e)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(ids: &[&str], expected: Result<&[&str], &str>) {
+        let catalog: Vec<Entry> = [
+            "adaptive/fig3",
+            "adaptive/fig4",
+            "baseline/backfilling",
+            "pricing/fig3",
+        ]
+        .iter()
+        .map(|id| Entry {
+            id: id.to_string(),
+            path: PathBuf::from(id),
+        })
+        .collect();
+        let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+        match (select(&ids, &catalog), expected) {
+            (Ok(got), Ok(want)) => {
+                assert_eq!(got.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), want)
+            }
+            (Err(e), Err(want)) => assert!(e.to_string().contains(want), "{e}"),
+            (got, want) => panic!("{ids:?}: got {got:?}, want {want:?}"),
+        }
+    }
+
+    #[test]
+    fn selection() {
+        check(
+            &["all"],
+            Ok(&[
+                "adaptive/fig3",
+                "adaptive/fig4",
+                "baseline/backfilling",
+                "pricing/fig3",
+            ]),
+        );
+        check(&["fig3"], Ok(&["adaptive/fig3", "pricing/fig3"]));
+        check(&["adaptive"], Ok(&["adaptive/fig3", "adaptive/fig4"]));
+        check(
+            &["pricing/fig3", "baseline/backfilling"],
+            Ok(&["baseline/backfilling", "pricing/fig3"]),
+        );
+        check(
+            &["fig3", "adaptive/fig3"],
+            Ok(&["adaptive/fig3", "pricing/fig3"]),
+        );
+        check(&["utility"], Err("paper 'utility' has no experiments yet"));
+        check(
+            &["fig9"],
+            Err("unknown experiment 'fig9'; valid ids: adaptive/fig3, adaptive/fig4"),
+        );
+        check(&["baseline/fig1"], Err("unknown experiment"));
+    }
+}

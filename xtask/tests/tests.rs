@@ -1,0 +1,489 @@
+//! Integration tests of `cargo xtask`: trace resolution, atomic outputs and
+//! the command line end to end, all in temporary directories and offline.
+
+use std::path::{Path, PathBuf};
+
+/// A temporary directory removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p = std::env::temp_dir().join(format!("xtask-test-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).unwrap();
+        TempDir(p)
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Writes a small generated trace (64 processors) as SWF text.
+fn write_tiny_trace(path: &Path, jobs: usize) {
+    let g = swf_io::lublin99::Lublin99 {
+        procs: 64,
+        duration: i64::MAX,
+        max_jobs: Some(jobs),
+        seed: 11,
+        two_class: true,
+    };
+    let mut bytes = Vec::new();
+    swf_io::write_swf(&mut bytes, &g.header(), &g.generate()).unwrap();
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// The project's shared traces (beside the repository).
+fn shared_traces() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/traces")
+}
+
+/// Entries of a directory, sorted.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir).map_or(vec![], |d| {
+        d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    });
+    v.sort();
+    v
+}
+
+mod resolution {
+    use experiments::known_trace;
+    use xtask::traces::{Found, TraceSettings, load, resolve};
+
+    use super::*;
+
+    const KTH: &str = "KTH-SP2-1996-2.1-cln";
+
+    fn settings(tmp: &TempDir, traces_dir: bool, mirror: Option<String>) -> TraceSettings {
+        let dir = tmp.path().join("traces");
+        std::fs::create_dir_all(&dir).unwrap();
+        TraceSettings {
+            traces_dir: traces_dir.then_some(dir),
+            cache: tmp.path().join("cache"),
+            mirror,
+            allow_stand_in: true,
+        }
+    }
+
+    fn nowhere(tmp: &TempDir) -> Option<String> {
+        Some(format!("file://{}", tmp.path().join("no-mirror").display()))
+    }
+
+    #[test]
+    fn traces_dir_comes_before_the_cache() {
+        let tmp = TempDir::new("order");
+        let s = settings(&tmp, true, nowhere(&tmp));
+        std::fs::create_dir_all(&s.cache).unwrap();
+        write_tiny_trace(&tmp.path().join("traces/mine.swf"), 20);
+        write_tiny_trace(&s.cache.join("mine.swf"), 30);
+        let found = resolve("mine", tmp.path(), &s).unwrap();
+        assert_eq!(
+            found,
+            Found::File {
+                path: tmp.path().join("traces/mine.swf"),
+                known: None
+            }
+        );
+        let source = load(&found, false).unwrap();
+        assert!(!source.is_stand_in());
+
+        let s = settings(&tmp, false, nowhere(&tmp));
+        assert_eq!(
+            resolve("mine", tmp.path(), &s).unwrap(),
+            Found::File {
+                path: s.cache.join("mine.swf"),
+                known: None
+            }
+        );
+    }
+
+    #[test]
+    fn paths_and_unknown_names() {
+        let tmp = TempDir::new("paths");
+        let s = settings(&tmp, true, nowhere(&tmp));
+        write_tiny_trace(&tmp.path().join("x.swf"), 10);
+        assert!(matches!(
+            resolve("x.swf", tmp.path(), &s).unwrap(),
+            Found::File { .. }
+        ));
+        let e = resolve("y.swf", tmp.path(), &s).unwrap_err().to_string();
+        assert!(e.contains("does not exist"), "{e}");
+        let e = resolve("SOMETHING-ELSE", tmp.path(), &s)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("not a known trace") && e.contains("SDSC-SP2-1998-4.2-cln"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn mirror_download_is_verified_and_cached() {
+        let tmp = TempDir::new("mirror-good");
+        let mirror = tmp.path().join("mirror");
+        std::fs::create_dir_all(&mirror).unwrap();
+        std::fs::copy(
+            shared_traces().join(format!("{KTH}.swf.gz")),
+            mirror.join(format!("{KTH}.swf.gz")),
+        )
+        .unwrap();
+        let s = settings(&tmp, true, Some(format!("file://{}", mirror.display())));
+        let found = resolve(KTH, tmp.path(), &s).unwrap();
+        let cached = s.cache.join(format!("{KTH}.swf.gz"));
+        assert_eq!(
+            found,
+            Found::File {
+                path: cached.clone(),
+                known: known_trace(KTH)
+            }
+        );
+        assert_eq!(entries(&s.cache), [format!("{KTH}.swf.gz")]);
+        // The second time the cache answers, even without a mirror.
+        let s = TraceSettings {
+            mirror: nowhere(&tmp),
+            ..s
+        };
+        assert_eq!(
+            resolve(KTH, tmp.path(), &s).unwrap(),
+            Found::File {
+                path: cached,
+                known: known_trace(KTH)
+            }
+        );
+    }
+
+    #[test]
+    fn bad_checksum_is_deleted_and_a_stand_in_follows() {
+        let tmp = TempDir::new("mirror-bad");
+        let mirror = tmp.path().join("mirror");
+        std::fs::create_dir_all(&mirror).unwrap();
+        std::fs::write(mirror.join(format!("{KTH}.swf.gz")), b"not the trace").unwrap();
+        let s = settings(&tmp, true, Some(format!("file://{}", mirror.display())));
+        let found = resolve(KTH, tmp.path(), &s).unwrap();
+        assert_eq!(found, Found::StandIn(known_trace(KTH).unwrap()));
+        assert!(entries(&s.cache).is_empty(), "{:?}", entries(&s.cache));
+        assert!(load(&found, false).unwrap().is_stand_in());
+    }
+
+    #[test]
+    fn unreachable_mirror_falls_back_to_a_stand_in_unless_forbidden() {
+        let tmp = TempDir::new("mirror-none");
+        let s = settings(&tmp, true, nowhere(&tmp));
+        assert_eq!(
+            resolve(KTH, tmp.path(), &s).unwrap(),
+            Found::StandIn(known_trace(KTH).unwrap())
+        );
+        let s = TraceSettings {
+            allow_stand_in: false,
+            ..s
+        };
+        let e = resolve(KTH, tmp.path(), &s).unwrap_err().to_string();
+        assert!(e.contains("set TRACES_DIR"), "{e}");
+    }
+}
+
+mod output {
+    use xtask::output::{write_dir, write_file};
+
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_nothing_and_keeps_old_results() {
+        let tmp = TempDir::new("atomic");
+        let dir = tmp.path().join("paper/fig");
+        let err = write_dir(
+            &dir,
+            &[("a.txt", "a".into()), ("no/such/b.txt", "b".into())],
+        );
+        assert!(err.is_err());
+        assert!(!dir.exists());
+        assert!(entries(&tmp.path().join("paper")).is_empty());
+
+        write_dir(&dir, &[("a.txt", "old".into())]).unwrap();
+        assert!(write_dir(&dir, &[("a.txt", "new".into()), ("no/b.txt", "b".into())]).is_err());
+        assert_eq!(std::fs::read_to_string(dir.join("a.txt")).unwrap(), "old");
+        write_dir(&dir, &[("a.txt", "new".into())]).unwrap();
+        assert_eq!(std::fs::read_to_string(dir.join("a.txt")).unwrap(), "new");
+        assert_eq!(entries(&tmp.path().join("paper")), ["fig"]);
+
+        write_file(&tmp.path().join("f.txt"), b"x").unwrap();
+        assert_eq!(entries(tmp.path()), ["f.txt", "paper"]);
+    }
+}
+
+mod cli {
+    use std::process::{Command, Output};
+
+    use super::*;
+
+    const CONFIG: &str = r#"id = "test/tiny"
+title = "Tiny end-to-end run"
+paper = "none"
+kind = "backfilling"
+seed = 3
+
+[[workloads]]
+label = "tiny"
+trace = "tiny.swf"
+
+[sweep]
+axis = "workload"
+label = "trace"
+
+[params]
+policies = ["fcfs", "easy", "conservative"]
+
+[[panels]]
+id = "util"
+metric = "utilization"
+
+[[panels]]
+id = "bsld"
+metric = "mean_bsld"
+
+[[claims]]
+text = "utilisation is a percentage"
+check.within = { panel = "util", series = "easy", lo = 0, hi = 100 }
+
+[[claims]]
+text = "slowdown below one (impossible)"
+check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
+"#;
+
+    /// Runs the xtask binary offline, with traces looked up in `tmp` only.
+    fn xtask(tmp: &TempDir, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_xtask"))
+            .args(args)
+            .current_dir(tmp.path())
+            .env("TRACES_DIR", tmp.path())
+            .env("TRACES_CACHE", tmp.path().join("cache"))
+            .env(
+                "TRACES_MIRROR",
+                format!("file://{}", tmp.path().join("no-mirror").display()),
+            )
+            .output()
+            .unwrap()
+    }
+
+    fn text(b: &[u8]) -> String {
+        String::from_utf8_lossy(b).into_owned()
+    }
+
+    fn setup(name: &str) -> TempDir {
+        let tmp = TempDir::new(name);
+        write_tiny_trace(&tmp.path().join("tiny.swf"), 300);
+        std::fs::write(tmp.path().join("exp.toml"), CONFIG).unwrap();
+        tmp
+    }
+
+    #[test]
+    fn run_end_to_end_is_deterministic() {
+        let tmp = setup("e2e");
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(
+            stdout.contains("**PASS**") && stdout.contains("**FAIL**"),
+            "{stdout}"
+        );
+        assert!(
+            text(&out.stderr).contains("[3/3] test/tiny:"),
+            "{}",
+            text(&out.stderr)
+        );
+        let dir = tmp.path().join("res/test/tiny");
+        assert_eq!(
+            entries(&dir),
+            ["data.csv", "figure.svg", "run.toml", "summary.md"]
+        );
+        let read = |f: &str| std::fs::read(dir.join(f)).unwrap();
+        let first: Vec<Vec<u8>> = ["data.csv", "figure.svg", "summary.md"]
+            .iter()
+            .map(|f| read(f))
+            .collect();
+        assert!(text(&first[0]).starts_with("panel,series,x,y,ci_lo,ci_hi,runs\nutil,fcfs,tiny,"));
+        let run_toml = text(&read("run.toml"));
+        assert!(
+            run_toml.contains("source = \"tiny.swf\"")
+                && run_toml.contains("sha256 = ")
+                && run_toml.contains("git_revision"),
+            "{run_toml}"
+        );
+
+        let strict = xtask(
+            &tmp,
+            &[
+                "run",
+                "exp.toml",
+                "--out",
+                "res",
+                "--strict-claims",
+                "--threads",
+                "1",
+            ],
+        );
+        assert_eq!(strict.status.code(), Some(2), "{}", text(&strict.stderr));
+        let second: Vec<Vec<u8>> = ["data.csv", "figure.svg", "summary.md"]
+            .iter()
+            .map(|f| read(f))
+            .collect();
+        assert_eq!(first, second);
+        assert_eq!(entries(&tmp.path().join("res/test")), ["tiny"]);
+    }
+
+    #[test]
+    fn a_bad_trace_line_leaves_no_results() {
+        let tmp = setup("bad-trace");
+        let good = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
+        assert!(good.status.success());
+        let before = std::fs::read(tmp.path().join("res/test/tiny/data.csv")).unwrap();
+        let mut swf = std::fs::read_to_string(tmp.path().join("tiny.swf")).unwrap();
+        swf.push_str("999 12 x 1 1 -1 -1 1 1 -1 1 -1 -1 -1 -1 -1 -1 -1\n");
+        let bad_line = format!(
+            "tiny.swf:{}: field 3 (wait time) is 'x'",
+            swf.lines().count()
+        );
+        std::fs::write(tmp.path().join("tiny.swf"), swf).unwrap();
+        for out_dir in ["res", "fresh"] {
+            let out = xtask(&tmp, &["run", "exp.toml", "--out", out_dir]);
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{stderr}");
+            assert!(
+                stderr.contains("tiny.swf") && stderr.contains(&bad_line),
+                "{stderr}"
+            );
+        }
+        assert!(!tmp.path().join("fresh/test").exists());
+        assert_eq!(entries(&tmp.path().join("res/test")), ["tiny"]);
+        assert_eq!(
+            std::fs::read(tmp.path().join("res/test/tiny/data.csv")).unwrap(),
+            before
+        );
+    }
+
+    #[test]
+    fn config_errors_name_file_and_line() {
+        let tmp = setup("config-error");
+        std::fs::write(
+            tmp.path().join("exp.toml"),
+            CONFIG.replace("seed = 3", "seed = 3\nsede = 4"),
+        )
+        .unwrap();
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            text(&out.stderr).contains("exp.toml:6:1: unknown field `sede`"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(!tmp.path().join("res").exists());
+    }
+
+    #[test]
+    fn unknown_ids_list_the_valid_ones() {
+        let tmp = setup("ids");
+        let out = xtask(&tmp, &["reproduce", "no-such-figure"]);
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("unknown experiment 'no-such-figure'; valid ids:")
+                && stderr.contains("baseline/backfilling"),
+            "{stderr}"
+        );
+        let list = xtask(&tmp, &["list"]);
+        assert!(
+            text(&list.stdout).contains("baseline/backfilling"),
+            "{}",
+            text(&list.stdout)
+        );
+    }
+
+    #[test]
+    fn simulate_prints_metrics_and_writes_the_schedule() {
+        let tmp = setup("simulate");
+        let out = xtask(
+            &tmp,
+            &[
+                "simulate",
+                "--trace",
+                "tiny.swf",
+                "--policy",
+                "easy-k2",
+                "--schedule-out",
+                "sched.swf",
+            ],
+        );
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        for needle in [
+            "jobs simulated         300",
+            "mean wait",
+            "mean bounded slowdown",
+            "utilisation",
+            "wall time",
+            "machine                64 processors",
+        ] {
+            assert!(stdout.contains(needle), "{needle}: {stdout}");
+        }
+        let schedule =
+            swf_io::read_trace(&tmp.path().join("sched.swf"), swf_io::Mode::Strict).unwrap();
+        assert_eq!(schedule.records.len(), 300);
+        let bad = xtask(
+            &tmp,
+            &["simulate", "--trace", "tiny.swf", "--policy", "sjf"],
+        );
+        assert!(text(&bad.stderr).contains("unknown policy 'sjf'"));
+    }
+
+    #[test]
+    fn verify_rechecks_claims_and_writes_the_document() {
+        let tmp = setup("verify");
+        let dir = tmp.path().join("res/baseline/backfilling");
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut csv = String::from("panel,series,x,y,ci_lo,ci_hi,runs\n");
+        for (x, f, e, c) in [("SDSC-SP2", 100, 50, 40), ("KTH-SP2", 80, 90, 30)] {
+            csv += &format!(
+                "bsld,fcfs,{x},{f},,,1\nbsld,easy,{x},{e},,,1\nbsld,conservative,{x},{c},,,1\n"
+            );
+        }
+        std::fs::write(dir.join("data.csv"), csv).unwrap();
+        std::fs::write(dir.join("run.toml"), "[provenance]\nstand_in = false\n").unwrap();
+        let out = xtask(
+            &tmp,
+            &[
+                "verify",
+                "baseline/backfilling",
+                "--out",
+                "res",
+                "--doc",
+                "docs/REPRODUCTION.md",
+                "--strict-claims",
+            ],
+        );
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(
+            stdout.contains("FAIL")
+                && stdout.contains("easy 90 vs fcfs 80 at KTH-SP2")
+                && stdout.contains("PASS"),
+            "{stdout}"
+        );
+        let doc = std::fs::read_to_string(tmp.path().join("docs/REPRODUCTION.md")).unwrap();
+        assert!(
+            doc.contains("../res/baseline/backfilling/figure.svg") && doc.contains("| 1 / 2 |"),
+            "{doc}"
+        );
+        assert!(
+            doc.contains("| claim | paper value | our value | verdict |"),
+            "{doc}"
+        );
+    }
+}
