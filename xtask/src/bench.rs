@@ -7,8 +7,8 @@
 //! `--runs` runs (default 5) per case next to the project's floors, and the
 //! ratio of each policy to FCFS measured in the same session.
 //!
-//! The million-job workload is generated in chunks (see `lublin_jobs`), so
-//! the peak memory reported is the simulation's, not the generator's buffer.
+//! The million-job workload is streamed from the generator into jobs (see
+//! `lublin_jobs`), so the peak memory reported is the simulation's.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -242,38 +242,17 @@ pub fn child(args: &[String]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `n` Lublin99 jobs, generated in chunks of 100,000 (seeds 1, 2, ...), each
-/// chunk starting at the first midnight after the previous chunk's last
-/// arrival, so the daily cycle is kept. The generator returns SWF records
-/// (288 bytes each); generating a million at once would make that buffer,
-/// not the simulation, the peak memory.
+/// `n` Lublin99 jobs (two-class model, seed 1), streamed from the
+/// generator straight into jobs so no record buffer inflates peak memory.
 fn lublin_jobs(n: usize) -> Vec<profile::Job> {
-    const CHUNK: usize = 100_000;
-    const DAY: i64 = 86_400;
-    let mut jobs: Vec<profile::Job> = Vec::with_capacity(n);
-    let (mut offset, mut seed) = (0i64, 1u64);
-    while jobs.len() < n {
-        let take = CHUNK.min(n - jobs.len());
-        let part = swf_io::lublin99::Lublin99 {
-            procs: BIG_PROCS,
-            duration: i64::MAX,
-            max_jobs: Some(take),
-            seed,
-            two_class: true,
-        }
-        .jobs();
-        let Some(last) = part.last().map(|j| j.submit.0) else {
-            break;
-        };
-        for mut j in part {
-            j.id = jobs.len() as u64 + 1;
-            j.submit += offset;
-            jobs.push(j);
-        }
-        offset += (last / DAY + 1) * DAY;
-        seed += 1;
+    swf_io::lublin99::Lublin99 {
+        procs: BIG_PROCS,
+        duration: i64::MAX,
+        max_jobs: Some(n),
+        seed: 1,
+        two_class: true,
     }
-    jobs
+    .jobs()
 }
 
 fn timed_simulation(capacity: u32, policy: Policy, jobs: &[profile::Job]) -> Result<(f64, usize)> {

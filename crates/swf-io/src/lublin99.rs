@@ -205,6 +205,7 @@ impl Params {
 
 /// The model's run-time and arrival distributions for one class, or `None`
 /// if a parameter is not a valid gamma shape or scale.
+#[derive(Clone, Debug)]
 struct Dists {
     short: Gamma<f64>,
     long: Gamma<f64>,
@@ -233,6 +234,7 @@ fn rng(seed: u64, class: u64, component: u64) -> ChaCha8Rng {
 }
 
 /// One job class: its parameters, random streams and arrival clock.
+#[derive(Clone, Debug)]
 struct Stream {
     params: Params,
     dists: Dists,
@@ -375,10 +377,12 @@ impl Lublin99 {
     /// 1, submit, run time, allocated processors, status 1, queue 0
     /// (interactive or typeless) or 1 (batch); the other fields are -1.
     pub fn generate(&self) -> Vec<SwfRecord> {
-        let mut out = Vec::new();
-        if self.procs == 0 || self.max_jobs == Some(0) {
-            return out;
-        }
+        self.iter().collect()
+    }
+
+    /// The same records as [`generate`](Self::generate), one at a time, so a
+    /// million-job workload never has to sit in memory as SWF records.
+    pub fn iter(&self) -> Records {
         let classes = if self.two_class {
             vec![
                 (Params::interactive(self.procs), 0),
@@ -387,37 +391,23 @@ impl Lublin99 {
         } else {
             vec![(Params::typeless(self.procs), 0)]
         };
-        let mut streams: Vec<Stream> = classes
-            .into_iter()
-            .zip(0u64..)
-            .filter_map(|((params, queue), class)| {
-                Stream::new(params, queue, self.procs, self.seed, class)
-            })
-            .collect();
-        // The earliest next arrival; ties go to the first (interactive) class.
-        while let Some(s) = streams.iter_mut().min_by(|a, b| a.next.total_cmp(&b.next)) {
-            // `as` saturates.
-            let submit = s.next.floor() as i64;
-            if submit >= self.duration {
-                break;
-            }
-            let size = s.size();
-            let run = s.run_time(size);
-            out.push(SwfRecord {
-                job: Some(out.len() as i64 + 1),
-                submit: Some(submit),
-                run_time: Some(run),
-                allocated_procs: Some(i64::from(size)),
-                status: Some(1),
-                queue: Some(s.queue),
-                ..SwfRecord::default()
-            });
-            s.advance();
-            if Some(out.len()) == self.max_jobs {
-                break;
-            }
+        let streams = if self.procs == 0 {
+            Vec::new()
+        } else {
+            classes
+                .into_iter()
+                .zip(0u64..)
+                .filter_map(|((params, queue), class)| {
+                    Stream::new(params, queue, self.procs, self.seed, class)
+                })
+                .collect()
+        };
+        Records {
+            streams,
+            duration: self.duration,
+            remaining: self.max_jobs,
+            emitted: 0,
         }
-        out
     }
 
     /// The SWF header the reference program writes, for the jobs
@@ -456,9 +446,59 @@ impl Lublin99 {
         h
     }
 
-    /// The generated workload as jobs whose estimate is the run time.
+    /// The generated workload as jobs whose estimate is the run time,
+    /// converted record by record (no intermediate record buffer).
     pub fn jobs(&self) -> Vec<profile::Job> {
-        to_jobs(&self.generate(), Estimate::Actual).jobs
+        self.iter()
+            .flat_map(|r| to_jobs(std::slice::from_ref(&r), Estimate::Actual).jobs)
+            .collect()
+    }
+}
+
+/// The records of a [`Lublin99`] workload, generated lazily in submit order.
+#[derive(Clone, Debug)]
+pub struct Records {
+    streams: Vec<Stream>,
+    duration: i64,
+    remaining: Option<usize>,
+    emitted: i64,
+}
+
+impl Iterator for Records {
+    type Item = SwfRecord;
+
+    fn next(&mut self) -> Option<SwfRecord> {
+        if self.remaining == Some(0) {
+            return None;
+        }
+        // The earliest next arrival; ties go to the first (interactive) class.
+        let s = self
+            .streams
+            .iter_mut()
+            .min_by(|a, b| a.next.total_cmp(&b.next))?;
+        // `as` saturates.
+        let submit = s.next.floor() as i64;
+        if submit >= self.duration {
+            self.remaining = Some(0);
+            return None;
+        }
+        let size = s.size();
+        let run = s.run_time(size);
+        self.emitted += 1;
+        let record = SwfRecord {
+            job: Some(self.emitted),
+            submit: Some(submit),
+            run_time: Some(run),
+            allocated_procs: Some(i64::from(size)),
+            status: Some(1),
+            queue: Some(s.queue),
+            ..SwfRecord::default()
+        };
+        s.advance();
+        if let Some(r) = self.remaining.as_mut() {
+            *r -= 1;
+        }
+        Some(record)
     }
 }
 
