@@ -214,10 +214,17 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
     };
     if !trace.skipped.is_empty() {
         eprintln!(
-            "warning: {}: {} malformed lines skipped (lenient mode)",
+            "warning: {}: {} malformed lines skipped (lenient mode):",
             path.display(),
             trace.skipped.len()
         );
+        const SHOWN: usize = 20;
+        for skipped in trace.skipped.iter().take(SHOWN) {
+            eprintln!("  {}", skipped.error);
+        }
+        if trace.skipped.len() > SHOWN {
+            eprintln!("  ... and {} more", trace.skipped.len() - SHOWN);
+        }
     }
     Ok(Source::trace(file, sha256, trace, note))
 }

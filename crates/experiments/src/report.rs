@@ -209,11 +209,13 @@ impl Results {
             .collect();
         table(&mut out, &header, &rows);
         for f in &self.workloads {
-            if f.skipped_lines > 0 {
+            if !f.skipped_lines.is_empty() {
                 let _ = writeln!(
                     out,
-                    "\n{}: {} malformed lines skipped (lenient mode).",
-                    f.label, f.skipped_lines
+                    "\n{}: {} malformed lines skipped (lenient mode): {}.",
+                    f.label,
+                    f.skipped_lines.len(),
+                    line_list(&f.skipped_lines)
                 );
             }
             if let (Some(note), false) = (&f.note, f.stand_in) {
@@ -404,5 +406,18 @@ mod tests {
             anchor("baseline/backfilling", "FCFS, EASY"),
             "baselinebackfilling-fcfs-easy"
         );
+    }
+}
+
+/// "lines 3, 7, 9", or the first 20 and a count of the rest.
+fn line_list(lines: &[u64]) -> String {
+    const SHOWN: usize = 20;
+    let shown: Vec<String> = lines.iter().take(SHOWN).map(u64::to_string).collect();
+    let more = lines.len().saturating_sub(SHOWN);
+    let word = if lines.len() == 1 { "line" } else { "lines" };
+    if more > 0 {
+        format!("{word} {} and {more} more", shown.join(", "))
+    } else {
+        format!("{word} {}", shown.join(", "))
     }
 }

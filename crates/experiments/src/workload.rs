@@ -182,8 +182,8 @@ pub struct WorkloadFacts {
     pub capacity: u32,
     /// Records read (data lines).
     pub records: usize,
-    /// Malformed lines skipped in lenient mode.
-    pub skipped_lines: usize,
+    /// Line numbers of malformed lines skipped in lenient mode.
+    pub skipped_lines: Vec<u64>,
     /// Records dropped as unreplayable (no size, run time or submit time).
     pub unreplayable: usize,
     /// Jobs whose requested time was missing (estimate = run time).
@@ -250,7 +250,7 @@ pub(crate) fn convert(
         seed: None,
         capacity: 0,
         records: 0,
-        skipped_lines: 0,
+        skipped_lines: Vec::new(),
         unreplayable: 0,
         no_estimate: 0,
         too_wide: 0,
@@ -268,7 +268,7 @@ pub(crate) fn convert(
             facts.source = file.clone();
             facts.sha256 = Some(sha256.clone());
             facts.note = note.clone();
-            facts.skipped_lines = trace.skipped.len();
+            facts.skipped_lines = trace.skipped.iter().map(|s| s.line).collect();
             (
                 &trace.records,
                 trace.header.max_procs.or(trace.header.max_nodes),
