@@ -245,11 +245,20 @@ pub fn verify(settings: &Settings, ids: &[String], doc: &Path, strict: bool) -> 
             print_verdicts(&e.id, &verdicts);
             failed_claims += verdicts.iter().filter(|v| !v.pass).count();
         }
+        // Results are git-ignored; a copy of the figure beside the document
+        // keeps its link alive in a fresh clone.
+        let mut figure = dir.join("figure.svg");
+        if let Ok(svg) = std::fs::read(&figure) {
+            figure = doc_dir
+                .join("figures")
+                .join(format!("{}.svg", e.id.replace('/', "-")));
+            output::write_file(&figure, &svg)?;
+        }
         docs.push(DocEntry {
             id: e.id.clone(),
             title: experiment.title().to_string(),
             paper: experiment.paper().to_string(),
-            figure: relative(doc_dir, &dir.join("figure.svg")),
+            figure: relative(doc_dir, &figure),
             verdicts,
             stand_in: stand_in(&dir.join("run.toml")),
         });
