@@ -251,22 +251,20 @@ impl Profile {
         self.merge_around(lo, hi);
     }
 
-    /// Clips a window to the described future; `None` if nothing remains.
-    fn clip(&self, start: Time, duration: i64) -> Option<(Time, Time)> {
+    /// Clips a rectangle to the described future; `None` if nothing of it
+    /// remains (or it has no processors), so there is nothing to change.
+    fn clip(&self, start: Time, duration: i64, procs: u32) -> Option<(Time, Time)> {
         let end = start.saturating_add(duration);
         let start = start.max(self.origin());
-        (end > start).then_some((start, end))
+        (end > start && procs > 0).then_some((start, end))
     }
 
     /// Takes `procs` processors over `[start, start + duration)`. The part of
     /// the window before the origin is ignored (it is history).
     pub fn reserve(&mut self, start: Time, duration: i64, procs: u32) -> Result<(), ProfileError> {
-        let Some((start, end)) = self.clip(start, duration) else {
+        let Some((start, end)) = self.clip(start, duration, procs) else {
             return Ok(());
         };
-        if procs == 0 {
-            return Ok(());
-        }
         let free = self.min_free(start, end);
         if free < procs {
             return Err(ProfileError::Overcommit {
@@ -283,12 +281,9 @@ impl Profile {
     /// Gives back `procs` processors over `[start, start + duration)` (the part
     /// before the origin is ignored).
     pub fn release(&mut self, start: Time, duration: i64, procs: u32) -> Result<(), ProfileError> {
-        let Some((start, end)) = self.clip(start, duration) else {
+        let Some((start, end)) = self.clip(start, duration, procs) else {
             return Ok(());
         };
-        if procs == 0 {
-            return Ok(());
-        }
         let most = self.max_free(start, end);
         if most + procs > self.capacity {
             return Err(ProfileError::OverRelease {
