@@ -35,6 +35,27 @@ pub enum PricingError {
         /// What is accepted, in words.
         expected: &'static str,
     },
+    /// A job was submitted with an arrival time before the cluster's clock.
+    ArrivalInPast {
+        /// The job's identifier.
+        id: u64,
+        /// Its arrival time, in seconds.
+        arrival: i64,
+        /// The cluster's clock, in seconds.
+        now: i64,
+    },
+    /// The cluster was asked about a time it has already passed.
+    BeforeClock {
+        /// The time asked about, in seconds.
+        at: i64,
+        /// The cluster's clock, in seconds.
+        now: i64,
+    },
+    /// A job-control setting that cannot work.
+    InvalidControl {
+        /// Why, and what to choose instead.
+        reason: &'static str,
+    },
 }
 
 impl fmt::Display for PricingError {
@@ -63,6 +84,16 @@ impl fmt::Display for PricingError {
             } => {
                 write!(f, "{name} is {value}, expected {expected}")
             }
+            PricingError::ArrivalInPast { id, arrival, now } => write!(
+                f,
+                "job {id} arrives at {arrival} s, before the cluster's clock ({now} s); \
+                 submit jobs in arrival order"
+            ),
+            PricingError::BeforeClock { at, now } => write!(
+                f,
+                "time {at} s is before the cluster's clock ({now} s); a cluster only moves forward"
+            ),
+            PricingError::InvalidControl { reason } => write!(f, "invalid job control: {reason}"),
         }
     }
 }

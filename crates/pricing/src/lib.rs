@@ -1,31 +1,40 @@
-//! Pricing for a utility-driven cluster resource manager, after Yeo & Buyya,
-//! "Pricing for Utility-driven Resource Management and Allocation in
-//! Clusters" (Libra+$), with Libra's static cost (Sherwani et al.) as the
-//! reference it improves on.
+//! Pricing and admission for a utility-driven cluster resource manager
+//! (RMS), after Yeo & Buyya, "Pricing for Utility-driven Resource Management
+//! and Allocation in Clusters" (Libra+$), with Libra's static cost (Sherwani
+//! et al.) as the reference it improves on.
 //!
-//! **Implemented now**: the pricing functions as pure functions over integer
-//! amounts of one resource: Libra's static cost [`libra_static_cost`]
-//! (`γ·RE + δ·RE/D`); the Libra+$ rate [`libra_dollar_rate`]
-//! (`P = α·PBase + β·PUtil`, eq. 3) with [`utilisation_rate`]
-//! (`PUtil = RESMax/RESFree · PBase`, eq. 4) over the [`Demand`] a job puts
-//! on a node in its window from arrival to deadline (`RESFree`, eq. 5/6);
-//! and the [`PriceFunction`] trait with [`Flat`], [`LibraStatic`] and
-//! [`LibraDollar`] that turns a [`Quote`] into the cost Algorithm 1 compares
-//! with a budget.
+//! The crate owns the four mechanisms of the paper's architecture:
 //!
-//! **Planned** (issue 4): the user-level job submission specification as
-//! extensible segments (JobDetails, ResourceRequirements, QoSConstraints,
-//! QoSOptimization); economy-based admission control and node selection
-//! (Algorithm 1) with its three rejection reasons as typed outcomes; the
-//! proportional-share job control of Algorithm 2 on time-shared nodes.
+//! * **The job submission specification** (§IV): [`JobSpec`] with the
+//!   segments [`JobDetails`], [`ResourceRequirements`], [`QoSConstraints`]
+//!   and [`QoSOptimization`], serde types that other segments extend.
+//! * **Pricing** (§V): the [`PriceFunction`] trait with [`Flat`]
+//!   (`RE·PBase`), [`LibraStatic`] (`γ·RE + δ·RE/D`) and [`LibraDollar`]
+//!   (`RE·P_ij`, `P_ij = α·PBase_j + β·PUtil_ij`, eq. 3), and the pure
+//!   functions behind them ([`utilisation_rate`], eq. 4, over the
+//!   [`Demand`] on a node in the job's window, `RESFree`, eq. 5/6).
+//! * **Admission control and node selection** (Algorithm 1): [`admit`] over
+//!   a snapshot of the nodes ([`NodeLoad`]), returning a [`Decision`]: an
+//!   [`Allocation`] or one of the three typed [`Rejection`]s.
+//! * **Job control** (Algorithm 2): [`partition`] and the node's [`rates`]
+//!   on time-shared nodes, with the paper's open cases named in
+//!   [`JobControl`].
+//!
+//! [`Cluster`] puts them together: a time-shared cluster that admits
+//! arriving jobs and runs them to completion ([`simulate`] replays a list).
+//! [`UrgencyModel`] draws deadlines and budgets as the paper's experiments
+//! do, and [`Metrics`] computes Job QoS Satisfaction and Cluster
+//! Profitability (eq. 7 and 8).
 //!
 //! Invariants: a price exists only where the node has free capacity
 //! (`RESFree > 0`), otherwise the answer is [`PricingError::NoFreeCapacity`];
 //! the Libra+$ rate rises with committed load and falls with a longer
-//! deadline for the same work, and never drops below `α·PBase`; bad input is
-//! an error, never a panic. Money is `f64`; time and resource amounts are
-//! integers. `pricing` knows nothing about gateways, traces, workload files
-//! or experiments: it depends on `profile` alone.
+//! deadline for the same work, and never drops below `α·PBase`; an accepted
+//! job's cost is within its budget; the rates on a node never sum to more
+//! than one processor; with exact estimates every accepted job meets its
+//! deadline; bad input is an error, never a panic. Money is `f64`; time is
+//! integer seconds. `pricing` knows nothing about gateways, traces,
+//! workload files or experiments: it depends on `profile` alone.
 //!
 //! The paper's worked example (§V-B): a job needs 10 units of memory on a
 //! node with 100 free units per hour of deadline, 90 of them committed, at
@@ -44,15 +53,54 @@
 //! assert_eq!(libra_dollar_rate(1.0, 0.1, 1.0, five_hours)?, 1.125);
 //! # Ok::<(), pricing::PricingError>(())
 //! ```
+//!
+//! A whole run: three jobs on a two-node time-shared cluster under Libra+$.
+//!
+//! ```
+//! use pricing::{simulate, ClusterConfig, JobSpec, LibraDollar, Metrics, Submission};
+//! use profile::Time;
+//!
+//! let job = |id, at, re, procs, d, b| Submission {
+//!     id, arrival: Time(at), spec: JobSpec::new(re, procs, d, b), run_time: re,
+//! };
+//! let jobs = [
+//!     job(1, 0, 3600, 2, 7200, 10_000.0),
+//!     job(2, 60, 3600, 1, 4000, 10_000.0), // needs 0.9 of a node: no room
+//!     job(3, 120, 600, 1, 6000, 700.0),    // fits, but costs more than $700
+//! ];
+//! let config = ClusterConfig::homogeneous(2, 168, 1.0);
+//! let out = simulate(&config, &jobs, &LibraDollar { alpha: 1.0, beta: 0.1 })?;
+//! let reasons: Vec<_> = out.iter().map(|o| o.decision.rejection().map(|r| r.reason())).collect();
+//! assert_eq!(reasons, [None, Some("cannot_meet_deadline"), Some("cannot_meet_budget")]);
+//! let m = Metrics::of(&out);
+//! assert_eq!(m.qos_met, 1);
+//! assert!(m.profitability() > 0.0);
+//! # Ok::<(), pricing::PricingError>(())
+//! ```
 #![deny(missing_docs)]
 
+mod admission;
+mod cluster;
+mod control;
 mod error;
 mod price;
+mod qos;
+mod spec;
 
+pub use admission::{Allocation, Decision, NodeLoad, Rejection, admit};
+pub use cluster::{
+    Cluster, ClusterConfig, Committed, JobOutcome, NodeSpec, Submission, TaskView, simulate,
+};
+pub use control::{JobControl, Late, Spare, partition, rates};
 pub use error::PricingError;
 pub use price::{
     Demand, Flat, LibraDollar, LibraStatic, PriceFunction, Quote, libra_dollar_rate,
     libra_static_cost, utilisation_rate,
+};
+pub use qos::{Metrics, QosDraw, Urgency, UrgencyModel};
+pub use spec::{
+    JobDetails, JobSpec, NoExtension, Objective, QoSConstraints, QoSOptimization,
+    ResourceRequirements,
 };
 
 /// The README's examples, compiled and run as doctests so they stay true.

@@ -1,0 +1,372 @@
+//! Economy-based admission control and resource allocation (Algorithm 1):
+//! keep the nodes that have the resources, then those that can finish the job
+//! by its deadline, sort them by `RESFree` ascending (best fit), and allocate
+//! the first `PROC_i` whose cost is within the budget.
+//!
+//! [`admit`] is a pure function over a snapshot of the nodes ([`NodeLoad`]),
+//! so it serves any cluster model; [`Cluster`](crate::Cluster) builds the
+//! snapshot from its time-shared nodes.
+
+use std::fmt;
+
+use crate::error::PricingError;
+use crate::price::{PriceFunction, Quote};
+use crate::spec::JobSpec;
+
+/// Slack allowed when comparing processor shares, which are ratios of
+/// integers computed in floating point.
+pub(crate) const SHARE_EPS: f64 = 1e-9;
+
+/// What Algorithm 1 knows about one node when job `i` arrives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeLoad {
+    /// The node's index in the cluster.
+    pub node: usize,
+    /// The node's local memory, in MB.
+    pub memory_mb: u64,
+    /// The node's local disk, in MB.
+    pub disk_mb: u64,
+    /// Memory not held by the jobs executing on the node, in MB.
+    pub free_memory_mb: u64,
+    /// Disk not held by the jobs executing on the node, in MB.
+    pub free_disk_mb: u64,
+    /// `Σ Partition_kj`: the processor share the node has committed to its
+    /// executing jobs (Algorithm 2 evaluated now).
+    pub share: f64,
+    /// The job on this node: `RE_ij`, `D_i`, `PBase_j`, `RESMax_j` and the
+    /// committed processor time in the window (eq. 6).
+    pub quote: Quote,
+}
+
+impl NodeLoad {
+    /// Line 2: the node could ever run the job (it is big enough).
+    pub fn has_resources<X>(&self, job: &JobSpec<X>) -> bool {
+        let r = &job.resource_requirements;
+        self.memory_mb >= r.memory_mb && self.disk_mb >= r.disk_mb
+    }
+
+    /// Line 10, without the price: the node can finish the job with `RE_ij`
+    /// before `DT_i` (the job's share `RE_ij / D_i` fits beside the
+    /// committed shares) and its memory and disk are free now.
+    /// [`admit`] also requires that the pricing function can price the node
+    /// (for Libra+$, `RESFree_ij > 0`).
+    pub fn meets_deadline<X>(&self, job: &JobSpec<X>) -> bool {
+        let r = &job.resource_requirements;
+        let q = &self.quote;
+        let needed = q.runtime_estimate as f64 / q.deadline as f64;
+        self.free_memory_mb >= r.memory_mb
+            && self.free_disk_mb >= r.disk_mb
+            && self.share + needed <= 1.0 + SHARE_EPS
+    }
+}
+
+/// The nodes and price of an accepted job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Allocation {
+    /// The `PROC_i` nodes, in the order Algorithm 1 chose them.
+    pub nodes: Vec<usize>,
+    /// `C_i`: the highest cost among the chosen nodes (lines 22–23).
+    pub cost: f64,
+}
+
+/// Why a job was rejected: the three outcomes of Algorithm 1.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Rejection {
+    /// Line 7: fewer than `PROC_i` nodes have the resources the job needs.
+    CannotMeetResources {
+        /// Nodes with the resources.
+        capable: usize,
+        /// `PROC_i`.
+        processors: u32,
+    },
+    /// Line 15: fewer than `PROC_i` of those can finish the job by its deadline.
+    CannotMeetDeadline {
+        /// Nodes that can finish it in time.
+        in_time: usize,
+        /// `PROC_i`.
+        processors: u32,
+    },
+    /// Line 31: fewer than `PROC_i` of those cost no more than the budget.
+    CannotMeetBudget {
+        /// Nodes within the budget.
+        affordable: usize,
+        /// `PROC_i`.
+        processors: u32,
+    },
+}
+
+impl Rejection {
+    /// The paper's message: `cannot_meet_resources`, `cannot_meet_deadline`
+    /// or `cannot_meet_budget`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Rejection::CannotMeetResources { .. } => "cannot_meet_resources",
+            Rejection::CannotMeetDeadline { .. } => "cannot_meet_deadline",
+            Rejection::CannotMeetBudget { .. } => "cannot_meet_budget",
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (n, p, what) = match *self {
+            Rejection::CannotMeetResources {
+                capable,
+                processors,
+            } => (capable, processors, "have the memory and disk"),
+            Rejection::CannotMeetDeadline {
+                in_time,
+                processors,
+            } => (in_time, processors, "can finish it by its deadline"),
+            Rejection::CannotMeetBudget {
+                affordable,
+                processors,
+            } => (affordable, processors, "cost no more than its budget"),
+        };
+        write!(
+            f,
+            "{}: the job needs {p} nodes but {n} {what}",
+            self.reason()
+        )
+    }
+}
+
+/// The answer of the admission control.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    /// Accepted and allocated.
+    Accept(Allocation),
+    /// Rejected, with the reason.
+    Reject(Rejection),
+}
+
+impl Decision {
+    /// The allocation, if accepted.
+    pub fn allocation(&self) -> Option<&Allocation> {
+        match self {
+            Decision::Accept(a) => Some(a),
+            Decision::Reject(_) => None,
+        }
+    }
+
+    /// The rejection, if rejected.
+    pub fn rejection(&self) -> Option<&Rejection> {
+        match self {
+            Decision::Accept(_) => None,
+            Decision::Reject(r) => Some(r),
+        }
+    }
+}
+
+/// Algorithm 1: admission control and node selection for `job` over the
+/// snapshot `nodes`, pricing with `price`.
+///
+/// Nodes that meet the deadline are sorted by `RESFree_ij` ascending (ties by
+/// node index) and the first `PROC_i` whose cost `RE_ij · P_ij` is within the
+/// budget are allocated; the job's cost is the highest of theirs.
+///
+/// The paper checks at line 10 that a node "has required resources for
+/// `RE_i`" so that `RESFree_ij` is positive when the price is computed. Here
+/// a node meets the deadline when [`NodeLoad::meets_deadline`] holds and the
+/// pricing function can price it: Libra+$ cannot price a node without free
+/// capacity ([`PricingError::NoFreeCapacity`]), while Libra's static cost
+/// and the flat price need none.
+///
+/// ```
+/// use pricing::{admit, Decision, JobSpec, LibraDollar, NodeLoad, Quote};
+///
+/// // Two idle nodes offering a 2-hour window; the job wants one for 1 hour.
+/// let node = |n: usize, committed: i64| NodeLoad {
+///     node: n, memory_mb: 0, disk_mb: 0, free_memory_mb: 0, free_disk_mb: 0,
+///     share: committed as f64 / 7200.0,
+///     quote: Quote { runtime_estimate: 3600, deadline: 7200, base_price: 1.0,
+///                    res_max: 7200, committed },
+/// };
+/// let job = JobSpec::new(3600, 1, 7200, 6000.0);
+/// let libra_dollar = LibraDollar { alpha: 1.0, beta: 0.1 };
+/// let Decision::Accept(a) = admit(&job, &[node(0, 0), node(1, 1800)], &libra_dollar)? else {
+///     panic!("accepted")
+/// };
+/// // Best fit: the busier node 1 (RESFree 1800) before node 0 (3600);
+/// // P = 1 + 0.1 · 7200/1800 = 1.4 per second.
+/// assert_eq!(a.nodes, [1]);
+/// assert!((a.cost - 3600.0 * 1.4).abs() < 1e-9);
+/// # Ok::<(), pricing::PricingError>(())
+/// ```
+pub fn admit<X>(
+    job: &JobSpec<X>,
+    nodes: &[NodeLoad],
+    price: &dyn PriceFunction,
+) -> Result<Decision, PricingError> {
+    job.validate()?;
+    let processors = job.resource_requirements.processors;
+    let need = processors as usize;
+    // Lines 1–8.
+    let capable: Vec<&NodeLoad> = nodes.iter().filter(|n| n.has_resources(job)).collect();
+    if capable.len() < need {
+        return Ok(Decision::Reject(Rejection::CannotMeetResources {
+            capable: capable.len(),
+            processors,
+        }));
+    }
+    // Lines 9–16, with each node's cost (line 19) for the loop below.
+    let mut in_time: Vec<(&NodeLoad, f64)> = Vec::with_capacity(capable.len());
+    for n in capable.into_iter().filter(|n| n.meets_deadline(job)) {
+        match price.cost(&n.quote) {
+            Ok(c) => in_time.push((n, c)),
+            Err(PricingError::NoFreeCapacity { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if in_time.len() < need {
+        return Ok(Decision::Reject(Rejection::CannotMeetDeadline {
+            in_time: in_time.len(),
+            processors,
+        }));
+    }
+    // Line 17.
+    in_time.sort_by_key(|(n, _)| (n.quote.demand().res_free(), n.node));
+    // Lines 18–29.
+    let budget = job.qos_constraints.budget;
+    let mut chosen = Vec::with_capacity(need);
+    let mut cost = 0.0_f64;
+    for (n, c) in in_time {
+        if c <= budget {
+            chosen.push(n.node);
+            if chosen.len() == 1 || c > cost {
+                cost = c;
+            }
+        }
+        if chosen.len() == need {
+            break;
+        }
+    }
+    // Lines 30–34.
+    if chosen.len() < need {
+        return Ok(Decision::Reject(Rejection::CannotMeetBudget {
+            affordable: chosen.len(),
+            processors,
+        }));
+    }
+    Ok(Decision::Accept(Allocation {
+        nodes: chosen,
+        cost,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::price::{Flat, LibraDollar};
+
+    fn load(node: usize, share: f64, committed: i64) -> NodeLoad {
+        NodeLoad {
+            node,
+            memory_mb: 1024,
+            disk_mb: 100,
+            free_memory_mb: 1024,
+            free_disk_mb: 100,
+            share,
+            quote: Quote {
+                runtime_estimate: 100,
+                deadline: 1000,
+                base_price: 1.0,
+                res_max: 1000,
+                committed,
+            },
+        }
+    }
+
+    #[test]
+    fn three_rejection_reasons_in_order() {
+        let nodes = [load(0, 0.0, 0), load(1, 0.95, 950), load(2, 0.5, 500)];
+        // Memory: only node sizes count at line 2.
+        let mut job = JobSpec::new(100, 1, 1000, 1e9);
+        job.resource_requirements.memory_mb = 2048;
+        assert_eq!(
+            admit(&job, &nodes, &Flat).unwrap(),
+            Decision::Reject(Rejection::CannotMeetResources {
+                capable: 0,
+                processors: 1
+            })
+        );
+        // Node 1 is too busy (0.95 + 0.1 > 1): only two in time.
+        let job = JobSpec::new(100, 3, 1000, 1e9);
+        assert_eq!(
+            admit(&job, &nodes, &Flat).unwrap(),
+            Decision::Reject(Rejection::CannotMeetDeadline {
+                in_time: 2,
+                processors: 3
+            })
+        );
+        // Budget 110: node 2 costs 100·(1 + 0.1·1000/400) = 125, node 0
+        // costs 100·(1 + 0.1·1000/900) = 111.1: neither fits.
+        let job = JobSpec::new(100, 1, 1000, 110.0);
+        let dollar = LibraDollar {
+            alpha: 1.0,
+            beta: 0.1,
+        };
+        let d = admit(&job, &nodes, &dollar).unwrap();
+        assert_eq!(
+            d,
+            Decision::Reject(Rejection::CannotMeetBudget {
+                affordable: 0,
+                processors: 1
+            })
+        );
+        assert_eq!(
+            d.rejection().unwrap().to_string(),
+            "cannot_meet_budget: the job needs 1 nodes but 0 cost no more than its budget"
+        );
+    }
+
+    #[test]
+    fn best_fit_skips_nodes_over_budget_and_charges_the_highest_cost() {
+        // RESFree: node 2 = 400, node 3 = 600, node 0 = 900.
+        let nodes = [load(0, 0.0, 0), load(2, 0.5, 500), load(3, 0.3, 300)];
+        let dollar = LibraDollar {
+            alpha: 1.0,
+            beta: 0.1,
+        };
+        let cost = |free: f64| 100.0 * (1.0 + 0.1 * 1000.0 / free);
+        // Budget 120 excludes node 2 (125) but takes node 3 (116.7) and node 0.
+        let job = JobSpec::new(100, 2, 1000, 120.0);
+        let a = admit(&job, &nodes, &dollar).unwrap();
+        let a = a.allocation().unwrap();
+        assert_eq!(a.nodes, [3, 0]);
+        assert!((a.cost - cost(600.0)).abs() < 1e-9);
+        // With a large budget the two tightest nodes are chosen.
+        let job = JobSpec::new(100, 2, 1000, 1e9);
+        let d = admit(&job, &nodes, &dollar).unwrap();
+        assert_eq!(d.allocation().unwrap().nodes, [2, 3]);
+        assert!((d.allocation().unwrap().cost - cost(400.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_node_without_free_capacity_cannot_take_a_libra_dollar_job() {
+        // Share fits exactly, but RESFree = 1000 − 900 − 100 = 0: Libra+$
+        // has no price there; the flat price needs none.
+        let nodes = [load(0, 0.9, 900)];
+        let job = JobSpec::new(100, 1, 1000, 1e9);
+        assert!(nodes[0].meets_deadline(&job));
+        let dollar = LibraDollar {
+            alpha: 1.0,
+            beta: 0.1,
+        };
+        assert_eq!(
+            admit(&job, &nodes, &dollar).unwrap(),
+            Decision::Reject(Rejection::CannotMeetDeadline {
+                in_time: 0,
+                processors: 1
+            })
+        );
+        assert!(admit(&job, &nodes, &Flat).unwrap().allocation().is_some());
+    }
+
+    #[test]
+    fn invalid_job_is_an_error() {
+        let job = JobSpec::new(100, 0, 1000, 1.0);
+        assert!(admit(&job, &[], &Flat).is_err());
+    }
+}

@@ -1,0 +1,737 @@
+//! A time-shared cluster run by the economy-based RMS: jobs arrive, are
+//! admitted or rejected by Algorithm 1, and execute on their nodes under the
+//! job control of Algorithm 2 until they finish.
+//!
+//! Each node has one processor. A job with `PROC_i` processors runs one task
+//! on each of `PROC_i` distinct nodes, starting at its arrival (there is no
+//! queue: a time-shared node takes every admitted job at once); the job
+//! finishes when its last task does. Each task's progress is tracked per
+//! node (`clockCPU_ij`).
+//!
+//! Time is integer seconds; processor time is `f64` seconds. Between events
+//! a node's rates are constant. A node's partitions and rates are recomputed
+//! whenever its set of tasks changes, a task finishes, uses up its estimate,
+//! or reaches its deadline; events fall on the first whole second at or after
+//! the exact instant. At one instant, node events are handled before
+//! arrivals.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use serde::{Deserialize, Serialize};
+
+use profile::Time;
+
+use crate::admission::{Decision, NodeLoad, admit};
+use crate::control::{JobControl, Late, Spare, WORK_EPS, partition, rates};
+use crate::error::{PricingError, amount, factor};
+use crate::price::{PriceFunction, Quote};
+use crate::spec::JobSpec;
+
+/// One compute node: a single processor with a SPEC-style rating, local
+/// memory and disk, and a base price.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    /// Processor rating (SPEC); run times scale with `reference / rating`.
+    pub rating: u32,
+    /// Local memory in MB.
+    pub memory_mb: u64,
+    /// Local disk in MB.
+    pub disk_mb: u64,
+    /// `PBase_j`: price of one second of this node's processor time.
+    pub base_price: f64,
+}
+
+impl NodeSpec {
+    /// A node with the given rating and base price, and more memory and
+    /// disk than any job asks for (they are not modelled).
+    pub fn new(rating: u32, base_price: f64) -> NodeSpec {
+        NodeSpec {
+            rating,
+            memory_mb: u64::MAX,
+            disk_mb: u64::MAX,
+            base_price,
+        }
+    }
+}
+
+/// Which processor time counts as committed to other jobs in a job's window
+/// `[AT_i, DT_i]` (the sum in eq. 6).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Committed {
+    /// The whole estimate `RE_kj` of each job executing on the node, as
+    /// eq. 6 prints it. The default.
+    #[default]
+    Estimate,
+    /// The remaining estimated work `RE_kj − clockCPU_kj` of each executing job.
+    Remaining,
+    /// The processor time each executing job is due in the window at its
+    /// current partition: `Partition_kj · min(DT_k − AT_i, D_i)` (a late job
+    /// claims its partition over the whole window). With it, a node that
+    /// passes the share test always has `RESFree ≥ 0`.
+    Window,
+}
+
+/// A cluster: its nodes and the mechanisms' settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterConfig {
+    /// The compute nodes.
+    pub nodes: Vec<NodeSpec>,
+    /// The rating that runtime estimates and run times refer to.
+    pub reference_rating: u32,
+    /// Algorithm 2's open cases.
+    #[serde(default)]
+    pub control: JobControl,
+    /// How eq. 6 counts committed processor time.
+    #[serde(default)]
+    pub committed: Committed,
+}
+
+impl ClusterConfig {
+    /// `count` identical nodes of `rating`, each at `base_price` per second,
+    /// with the default job control and committed-time reading.
+    pub fn homogeneous(count: usize, rating: u32, base_price: f64) -> ClusterConfig {
+        ClusterConfig {
+            nodes: vec![NodeSpec::new(rating, base_price); count],
+            reference_rating: rating,
+            control: JobControl::default(),
+            committed: Committed::default(),
+        }
+    }
+
+    fn check(&self) -> Result<(), PricingError> {
+        amount("nodes", self.nodes.len() as i64, 1, "at least one node")?;
+        amount(
+            "reference rating",
+            i64::from(self.reference_rating),
+            1,
+            "a positive rating",
+        )?;
+        for n in &self.nodes {
+            amount("node rating", i64::from(n.rating), 1, "a positive rating")?;
+            factor("PBase", n.base_price)?;
+        }
+        if self.control.spare == Spare::Idle && self.control.late == Late::Zero {
+            return Err(PricingError::InvalidControl {
+                reason: "with spare = idle and late = zero a job whose partition is 0 never runs \
+                         again; choose another spare or late setting",
+            });
+        }
+        Ok(())
+    }
+
+    /// Seconds on node `j` of `secs` seconds on a reference node, rounded up.
+    fn on_node(&self, secs: i64, j: usize) -> i64 {
+        let r = i128::from(self.nodes[j].rating);
+        let v = (i128::from(secs) * i128::from(self.reference_rating) + r - 1) / r;
+        i64::try_from(v).unwrap_or(i64::MAX)
+    }
+}
+
+/// A job to replay: its submission and what it really needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Submission {
+    /// Caller's identifier, echoed in the outcome.
+    pub id: u64,
+    /// `AT_i`.
+    pub arrival: Time,
+    /// The user's specification.
+    pub spec: JobSpec,
+    /// The actual run time on a reference node (`RE_i` may under-estimate
+    /// it), in seconds.
+    pub run_time: i64,
+}
+
+/// What happened to one job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobOutcome {
+    /// The job's identifier.
+    pub id: u64,
+    /// `AT_i`.
+    pub arrival: Time,
+    /// `DT_i = AT_i + D_i`.
+    pub deadline: Time,
+    /// `B_i`.
+    pub budget: f64,
+    /// Accepted (with nodes and cost) or rejected (with the reason).
+    pub decision: Decision,
+    /// `FT_i`, once the job has finished.
+    pub finish: Option<Time>,
+}
+
+impl JobOutcome {
+    /// `C_i`, if the job was accepted.
+    pub fn cost(&self) -> Option<f64> {
+        self.decision.allocation().map(|a| a.cost)
+    }
+
+    /// `FT_i <= DT_i`.
+    pub fn met_deadline(&self) -> bool {
+        self.finish.is_some_and(|f| f <= self.deadline)
+    }
+
+    /// Accepted, finished by its deadline and charged within its budget:
+    /// counted in `n_QoS` (eq. 7).
+    pub fn met_qos(&self) -> bool {
+        self.met_deadline() && self.cost().is_some_and(|c| c <= self.budget)
+    }
+}
+
+/// A task as [`Cluster::node`] shows it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TaskView {
+    /// The job's identifier.
+    pub job: u64,
+    /// `RE_ij`, seconds of processor time.
+    pub estimate: f64,
+    /// The processor time the task really needs.
+    pub work: f64,
+    /// `clockCPU_ij`, as of the node's last update.
+    pub cpu_done: f64,
+    /// The partition of the last recomputation (Algorithm 2).
+    pub partition: f64,
+    /// The rate the node serves it at since then.
+    pub rate: f64,
+}
+
+#[derive(Clone, Debug)]
+struct Task {
+    job: usize,
+    estimate: f64,
+    work: f64,
+    cpu: f64,
+    partition: f64,
+    rate: f64,
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    last: Time,
+    version: u64,
+    tasks: Vec<Task>,
+    free_memory: u64,
+    free_disk: u64,
+}
+
+#[derive(Clone, Debug)]
+struct Record {
+    outcome: JobOutcome,
+    /// `D_i`.
+    relative: i64,
+    memory: u64,
+    disk: u64,
+    tasks_left: usize,
+}
+
+/// The state of a time-shared cluster under the economy-based RMS.
+///
+/// ```
+/// use pricing::{Cluster, ClusterConfig, JobSpec, LibraDollar};
+/// use profile::Time;
+///
+/// let mut cluster = Cluster::new(ClusterConfig::homogeneous(2, 168, 1.0))?;
+/// let price = LibraDollar { alpha: 1.0, beta: 0.1 };
+/// // One hour of work on both nodes, due within two hours, budget $5000.
+/// let d = cluster.submit(Time(0), 1, &JobSpec::new(3600, 2, 7200, 5000.0), 3600, &price)?;
+/// assert!(d.allocation().is_some());
+/// cluster.run_to_completion();
+/// let out = &cluster.outcomes()[0];
+/// assert!(out.met_qos());
+/// // Alone on its nodes it gets the whole processor: done after one hour.
+/// assert_eq!(out.finish, Some(Time(3600)));
+/// # Ok::<(), pricing::PricingError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    config: ClusterConfig,
+    nodes: Vec<Node>,
+    jobs: Vec<Record>,
+    /// Node events `(time, node, version)`; an event whose version is not
+    /// its node's current one was superseded by a recomputation. At most one
+    /// event per node is current, so the order is total and deterministic.
+    events: BinaryHeap<Reverse<(Time, usize, u64)>>,
+    now: Time,
+}
+
+impl Cluster {
+    /// An idle cluster at time 0.
+    pub fn new(config: ClusterConfig) -> Result<Cluster, PricingError> {
+        config.check()?;
+        let nodes = config
+            .nodes
+            .iter()
+            .map(|n| Node {
+                last: Time::ZERO,
+                version: 0,
+                tasks: Vec::new(),
+                free_memory: n.memory_mb,
+                free_disk: n.disk_mb,
+            })
+            .collect();
+        Ok(Cluster {
+            config,
+            nodes,
+            jobs: Vec::new(),
+            events: BinaryHeap::new(),
+            now: Time(i64::MIN),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ClusterConfig {
+        &self.config
+    }
+
+    /// The time of the last event or arrival handled.
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// Job `id` arrives at `arrival` (`AT_i`) with specification `job`; it
+    /// really needs `run_time` seconds on a reference node. The cluster first
+    /// runs up to `arrival`, then Algorithm 1 decides with `price`; an
+    /// accepted job starts at once on its nodes.
+    pub fn submit<X>(
+        &mut self,
+        arrival: Time,
+        id: u64,
+        job: &JobSpec<X>,
+        run_time: i64,
+        price: &dyn PriceFunction,
+    ) -> Result<Decision, PricingError> {
+        job.validate()?;
+        amount("run time", run_time, 0, "a number of seconds >= 0")?;
+        if arrival < self.now {
+            return Err(PricingError::ArrivalInPast {
+                id,
+                arrival: arrival.0,
+                now: self.now.0,
+            });
+        }
+        let loads = self.snapshot(arrival, job)?;
+        let decision = admit(job, &loads, price)?;
+        let index = self.jobs.len();
+        let relative = job.qos_constraints.deadline;
+        let r = &job.resource_requirements;
+        self.jobs.push(Record {
+            outcome: JobOutcome {
+                id,
+                arrival,
+                deadline: arrival.saturating_add(relative),
+                budget: job.qos_constraints.budget,
+                decision: decision.clone(),
+                finish: None,
+            },
+            relative,
+            memory: r.memory_mb,
+            disk: r.disk_mb,
+            tasks_left: r.processors as usize,
+        });
+        if let Decision::Accept(a) = &decision {
+            for &j in &a.nodes {
+                let estimate = self.config.on_node(job.job_details.runtime_estimate, j) as f64;
+                let work = self.config.on_node(run_time, j) as f64;
+                let node = &mut self.nodes[j];
+                node.free_memory = node.free_memory.saturating_sub(r.memory_mb);
+                node.free_disk = node.free_disk.saturating_sub(r.disk_mb);
+                node.tasks.push(Task {
+                    job: index,
+                    estimate,
+                    work,
+                    cpu: 0.0,
+                    partition: 0.0,
+                    rate: 0.0,
+                });
+                self.recompute(j);
+            }
+        }
+        Ok(decision)
+    }
+
+    /// Runs the cluster up to `at` and returns what Algorithm 1 would see
+    /// for `job` on every node then, without submitting it: a quote.
+    pub fn snapshot<X>(
+        &mut self,
+        at: Time,
+        job: &JobSpec<X>,
+    ) -> Result<Vec<NodeLoad>, PricingError> {
+        if at < self.now {
+            return Err(PricingError::BeforeClock {
+                at: at.0,
+                now: self.now.0,
+            });
+        }
+        self.advance(at);
+        let now = self.now;
+        let d = job.qos_constraints.deadline;
+        let mut out = Vec::with_capacity(self.nodes.len());
+        for j in 0..self.nodes.len() {
+            self.progress(j, now);
+            let node = &self.nodes[j];
+            let mut share = 0.0;
+            let mut committed = 0.0;
+            for t in &node.tasks {
+                let rec = &self.jobs[t.job];
+                let wall = now - rec.outcome.arrival;
+                let p = partition(
+                    t.estimate,
+                    t.cpu,
+                    rec.relative,
+                    wall,
+                    self.config.control.late,
+                );
+                share += p;
+                committed += match self.config.committed {
+                    Committed::Window => {
+                        let due = rec.outcome.deadline - now;
+                        p * (if due > 0 { due.min(d) } else { d }) as f64
+                    }
+                    Committed::Remaining => (t.estimate - t.cpu).max(0.0),
+                    Committed::Estimate => t.estimate,
+                };
+            }
+            let spec = &self.config.nodes[j];
+            out.push(NodeLoad {
+                node: j,
+                memory_mb: spec.memory_mb,
+                disk_mb: spec.disk_mb,
+                free_memory_mb: node.free_memory,
+                free_disk_mb: node.free_disk,
+                share,
+                quote: Quote {
+                    runtime_estimate: self.config.on_node(job.job_details.runtime_estimate, j),
+                    deadline: d,
+                    base_price: spec.base_price,
+                    res_max: d,
+                    committed: (committed - WORK_EPS).ceil().max(0.0) as i64,
+                },
+            });
+        }
+        Ok(out)
+    }
+
+    /// Brings node `j`'s processor-time counters up to `t`.
+    fn progress(&mut self, j: usize, t: Time) {
+        let node = &mut self.nodes[j];
+        if node.tasks.is_empty() {
+            node.last = t;
+            return;
+        }
+        let dt = (t - node.last).max(0) as f64;
+        if dt > 0.0 {
+            for task in &mut node.tasks {
+                task.cpu = (task.cpu + task.rate * dt).min(task.work);
+            }
+        }
+        node.last = node.last.max(t);
+    }
+
+    /// Algorithm 2 on node `j` now: new partitions and rates, and the node's
+    /// next event.
+    fn recompute(&mut self, j: usize) {
+        let now = self.now;
+        let late = self.config.control.late;
+        let node = &mut self.nodes[j];
+        let partitions: Vec<f64> = node
+            .tasks
+            .iter()
+            .map(|t| {
+                let rec = &self.jobs[t.job];
+                partition(
+                    t.estimate,
+                    t.cpu,
+                    rec.relative,
+                    now - rec.outcome.arrival,
+                    late,
+                )
+            })
+            .collect();
+        let rates = rates(&partitions, self.config.control.spare);
+        node.version += 1;
+        let mut next: Option<i64> = None;
+        let mut soonest = |secs: f64| {
+            let dt = ((secs - WORK_EPS).ceil() as i64).max(1);
+            next = Some(next.map_or(dt, |n| n.min(dt)));
+        };
+        for ((task, p), r) in node.tasks.iter_mut().zip(partitions).zip(rates) {
+            task.partition = p;
+            task.rate = r;
+            if r > 0.0 {
+                soonest((task.work - task.cpu) / r);
+                if task.cpu < task.estimate - WORK_EPS {
+                    soonest((task.estimate - task.cpu) / r);
+                }
+            }
+            let due = self.jobs[task.job].outcome.deadline - now;
+            if due > 0 {
+                soonest(due as f64);
+            }
+        }
+        if let Some(dt) = next {
+            self.events.push(Reverse((now + dt, j, node.version)));
+        }
+    }
+
+    /// Handles node `j`'s event now: finished tasks leave, the rest are
+    /// re-partitioned.
+    fn node_event(&mut self, j: usize) {
+        let now = self.now;
+        self.progress(j, now);
+        let node = &mut self.nodes[j];
+        let mut k = 0;
+        while k < node.tasks.len() {
+            let t = &node.tasks[k];
+            if t.cpu < t.work - WORK_EPS {
+                k += 1;
+                continue;
+            }
+            let t = node.tasks.remove(k);
+            let rec = &mut self.jobs[t.job];
+            node.free_memory = node.free_memory.saturating_add(rec.memory);
+            node.free_disk = node.free_disk.saturating_add(rec.disk);
+            rec.tasks_left -= 1;
+            if rec.tasks_left == 0 {
+                rec.outcome.finish = Some(now);
+            }
+        }
+        self.recompute(j);
+    }
+
+    /// The time of the next pending event, if any (superseded events are
+    /// discarded on the way).
+    pub fn next_event(&mut self) -> Option<Time> {
+        while let Some(&Reverse((t, j, version))) = self.events.peek() {
+            if self.nodes[j].version == version {
+                return Some(t);
+            }
+            self.events.pop();
+        }
+        None
+    }
+
+    /// Handles the next pending event and returns its time; `None` when
+    /// nothing is left to do.
+    pub fn step(&mut self) -> Option<Time> {
+        while let Some(Reverse((t, j, version))) = self.events.pop() {
+            if self.nodes[j].version != version {
+                continue;
+            }
+            self.now = self.now.max(t);
+            self.node_event(j);
+            return Some(t);
+        }
+        None
+    }
+
+    /// Runs every event up to and including `to`, and sets the clock to `to`.
+    pub fn advance(&mut self, to: Time) {
+        while self.next_event().is_some_and(|t| t <= to) {
+            self.step();
+        }
+        self.now = self.now.max(to);
+    }
+
+    /// Runs until every accepted job has finished.
+    pub fn run_to_completion(&mut self) {
+        while self.step().is_some() {}
+    }
+
+    /// Node `j`'s executing tasks, as of its last update.
+    ///
+    /// # Panics
+    ///
+    /// If `j` is not a node index.
+    pub fn node(&self, j: usize) -> Vec<TaskView> {
+        self.nodes[j]
+            .tasks
+            .iter()
+            .map(|t| TaskView {
+                job: self.jobs[t.job].outcome.id,
+                estimate: t.estimate,
+                work: t.work,
+                cpu_done: t.cpu,
+                partition: t.partition,
+                rate: t.rate,
+            })
+            .collect()
+    }
+
+    /// One outcome per submitted job, in submission order.
+    pub fn outcomes(&self) -> Vec<JobOutcome> {
+        self.jobs.iter().map(|r| r.outcome.clone()).collect()
+    }
+}
+
+/// Replays `jobs` (in non-decreasing arrival order) on a cluster built from
+/// `config`, admitting with `price`, and runs until every accepted job has
+/// finished. One outcome per job, in input order.
+pub fn simulate(
+    config: &ClusterConfig,
+    jobs: &[Submission],
+    price: &dyn PriceFunction,
+) -> Result<Vec<JobOutcome>, PricingError> {
+    let mut cluster = Cluster::new(config.clone())?;
+    for s in jobs {
+        cluster.submit(s.arrival, s.id, &s.spec, s.run_time, price)?;
+    }
+    cluster.run_to_completion();
+    Ok(cluster.outcomes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::admission::Rejection;
+    use crate::price::{Flat, LibraStatic};
+
+    fn one_node() -> Cluster {
+        Cluster::new(ClusterConfig::homogeneous(1, 100, 1.0)).unwrap()
+    }
+
+    #[test]
+    fn two_jobs_share_a_node_and_both_meet_their_deadlines() {
+        let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
+        config.control.spare = Spare::Equal;
+        let mut c = Cluster::new(config).unwrap();
+        // A: 100 s in 400 s (share 0.25); B: 300 s in 500 s (share 0.6).
+        let a = JobSpec::new(100, 1, 400, 1e9);
+        let b = JobSpec::new(300, 1, 500, 1e9);
+        c.submit(Time(0), 1, &a, 100, &Flat).unwrap();
+        c.submit(Time(0), 2, &b, 300, &Flat).unwrap();
+        let tasks = c.node(0);
+        assert_eq!(tasks.len(), 2);
+        let (pa, pb) = (tasks[0].partition, tasks[1].partition);
+        assert_eq!((pa, pb), (0.25, 0.6));
+        // The spare 0.15 is split equally.
+        assert!((tasks[0].rate - 0.325).abs() < 1e-12);
+        assert!((tasks[1].rate - 0.675).abs() < 1e-12);
+        c.run_to_completion();
+        let out = c.outcomes();
+        assert!(out.iter().all(JobOutcome::met_qos), "{out:?}");
+        // Together they need 400 s of processor time; A ends at 307.7 s,
+        // which the integer clock rounds to 308, so B ends at 401 rather than 400.
+        let finish: Vec<Time> = out.iter().filter_map(|o| o.finish).collect();
+        assert_eq!(finish, [Time(308), Time(401)]);
+    }
+
+    #[test]
+    fn a_full_node_rejects_for_the_deadline() {
+        let mut c = one_node();
+        c.submit(Time(0), 1, &JobSpec::new(90, 1, 100, 1e9), 90, &Flat)
+            .unwrap();
+        let d = c
+            .submit(Time(0), 2, &JobSpec::new(20, 1, 100, 1e9), 20, &Flat)
+            .unwrap();
+        assert_eq!(
+            d,
+            Decision::Reject(Rejection::CannotMeetDeadline {
+                in_time: 0,
+                processors: 1
+            })
+        );
+        // Fifty seconds later job 1 has had the whole processor: 40 s left
+        // in 50 s (share 0.8), so 20 s in 100 s (0.2) fits beside it.
+        let d = c
+            .submit(Time(50), 3, &JobSpec::new(20, 1, 100, 1e9), 20, &Flat)
+            .unwrap();
+        assert!(d.allocation().is_some(), "{d:?}");
+    }
+
+    #[test]
+    fn under_estimated_job_finishes_late_with_idle_spare() {
+        let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
+        config.control.spare = Spare::Idle;
+        let mut c = Cluster::new(config).unwrap();
+        // Estimate 50 s, really 60 s, deadline 100 s: runs at 0.5 until its
+        // estimate is used up at 100 s, then late with the whole processor.
+        c.submit(Time(0), 1, &JobSpec::new(50, 1, 100, 1e9), 60, &Flat)
+            .unwrap();
+        c.run_to_completion();
+        let out = &c.outcomes()[0];
+        assert_eq!(out.finish, Some(Time(110)));
+        assert!(!out.met_qos());
+    }
+
+    #[test]
+    fn heterogeneous_nodes_translate_the_estimate() {
+        let mut config = ClusterConfig::homogeneous(2, 100, 1.0);
+        config.nodes[1].rating = 200;
+        let mut c = Cluster::new(config).unwrap();
+        // Wants 2 nodes; the fast node needs half the time.
+        c.submit(
+            Time(0),
+            1,
+            &JobSpec::new(100, 2, 1000, 1e9),
+            100,
+            &LibraStatic {
+                gamma: 1.0,
+                delta: 0.0,
+            },
+        )
+        .unwrap();
+        let est: Vec<f64> = (0..2).map(|j| c.node(j)[0].estimate).collect();
+        assert_eq!(est, [100.0, 50.0]);
+        // Libra's cost with γ = 1 is the translated estimate; the highest counts.
+        assert_eq!(c.outcomes()[0].cost(), Some(100.0));
+        c.run_to_completion();
+        assert_eq!(c.outcomes()[0].finish, Some(Time(100)));
+    }
+
+    #[test]
+    fn memory_is_held_while_a_job_runs() {
+        let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
+        config.nodes[0].memory_mb = 1000;
+        let mut c = Cluster::new(config).unwrap();
+        let mut big = JobSpec::new(10, 1, 1000, 1e9);
+        big.resource_requirements.memory_mb = 600;
+        assert!(
+            c.submit(Time(0), 1, &big, 10, &Flat)
+                .unwrap()
+                .allocation()
+                .is_some()
+        );
+        // Too big for the free memory now, but not for the node.
+        assert!(matches!(
+            c.submit(Time(1), 2, &big, 10, &Flat).unwrap(),
+            Decision::Reject(Rejection::CannotMeetDeadline { .. })
+        ));
+        // Job 1 is done at 10 s and gives its memory back.
+        assert!(
+            c.submit(Time(10), 3, &big, 10, &Flat)
+                .unwrap()
+                .allocation()
+                .is_some()
+        );
+        big.resource_requirements.memory_mb = 2000;
+        assert!(matches!(
+            c.submit(Time(10), 4, &big, 10, &Flat).unwrap(),
+            Decision::Reject(Rejection::CannotMeetResources { .. })
+        ));
+    }
+
+    #[test]
+    fn arrivals_must_not_go_back_in_time() {
+        let mut c = one_node();
+        let job = JobSpec::new(10, 1, 100, 1.0);
+        c.submit(Time(5), 1, &job, 10, &Flat).unwrap();
+        let err = c.submit(Time(4), 2, &job, 10, &Flat).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "job 2 arrives at 4 s, before the cluster's clock (5 s); submit jobs in arrival order"
+        );
+    }
+
+    #[test]
+    fn degenerate_job_control_is_refused() {
+        let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
+        config.control = JobControl {
+            spare: Spare::Idle,
+            late: Late::Zero,
+        };
+        assert!(Cluster::new(config).is_err());
+        assert!(Cluster::new(ClusterConfig::homogeneous(0, 100, 1.0)).is_err());
+    }
+}

@@ -1,0 +1,5 @@
+//! Integration tests of `pricing`: one binary, one module per area.
+
+mod examples;
+mod props;
+mod spec;
