@@ -59,3 +59,121 @@ impl fmt::Display for UtilityError {
 }
 
 impl std::error::Error for UtilityError {}
+
+/// Why a grid, a scenario or a simulated run cannot be used.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum GridError {
+    /// A machine has no core or a non-positive speed.
+    Machine {
+        /// The machine's site (virtual organisation).
+        site: usize,
+        /// The machine's index in its site.
+        index: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A job refers to something that does not exist or is out of range.
+    Job {
+        /// The job's id.
+        job: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A setting of the simulation or of a scenario is out of range.
+    Setting {
+        /// The setting's name, as in the configuration (`status_period`, say).
+        name: &'static str,
+        /// What is wrong and what to give instead.
+        message: String,
+    },
+    /// The simulation stopped making progress with jobs unfinished: nothing
+    /// runs, nothing is in flight, and status messages change nothing (a
+    /// scheduler bug; please report it).
+    Stalled {
+        /// Simulated time, seconds.
+        at: i64,
+        /// Jobs neither completed nor failed.
+        unfinished: usize,
+    },
+}
+
+impl fmt::Display for GridError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GridError::Machine {
+                site,
+                index,
+                message,
+            } => write!(f, "machine {index} of site {site}: {message}"),
+            GridError::Job { job, message } => write!(f, "job {job}: {message}"),
+            GridError::Setting { name, message } => write!(f, "{name}: {message}"),
+            GridError::Stalled { at, unfinished } => write!(
+                f,
+                "the grid stalled at {at} s with {unfinished} jobs unfinished and nothing running; this is a scheduler bug, please report it"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GridError {}
+
+/// A simulated run that breaks the grid's rules (a scheduler bug); found by
+/// [`validate`](crate::validate).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GridViolation {
+    /// The run does not report every submitted job exactly once, in order.
+    Records {
+        /// Jobs submitted.
+        jobs: usize,
+        /// Records in the run.
+        records: usize,
+    },
+    /// A job's record is inconsistent with the job or the machine.
+    Job {
+        /// The job's id.
+        job: usize,
+        /// What is inconsistent.
+        message: String,
+    },
+    /// A machine ran more jobs at once than it has cores.
+    Overcommitted {
+        /// The machine's site.
+        site: usize,
+        /// The machine's index in its site.
+        index: usize,
+        /// When.
+        at: i64,
+        /// Jobs running then.
+        running: u32,
+        /// Its cores.
+        cores: u32,
+    },
+}
+
+impl fmt::Display for GridViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GridViolation::Records { jobs, records } => {
+                write!(
+                    f,
+                    "{jobs} jobs were submitted but the run has {records} records"
+                )
+            }
+            GridViolation::Job { job, message } => write!(f, "job {job}: {message}"),
+            GridViolation::Overcommitted {
+                site,
+                index,
+                at,
+                running,
+                cores,
+            } => write!(
+                f,
+                "machine {index} of site {site} runs {running} jobs at {at} s but has {cores} cores"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GridViolation {}

@@ -1,34 +1,47 @@
-//! Utility-based matchmaking of jobs to resources, after Vasques & Veiga,
-//! "A Decentralized Utility-based Grid Scheduling Algorithm": a job states
-//! each requirement as one or more acceptable options, each with a utility,
-//! so a resource that only partly fits still has a value for it.
+//! Utility-based matchmaking of jobs to resources and the decentralised
+//! grid scheduler of Vasques & Veiga, "A Decentralized Utility-based Grid
+//! Scheduling Algorithm" (SAC 2013): a job states each requirement as one or
+//! more acceptable options, each with a utility, so a resource that only
+//! partly fits still has a value for it; each virtual organisation's local
+//! scheduler sends jobs to the resource of highest utility, local or remote,
+//! without a central scheduler.
 //!
-//! **Implemented now**: [`Requirement`]s with weighted options ([`Want`] on
-//! an [`Attribute`], utility `α ∈ [0, 1]`, weight `β ∈ [0, 1]`), [`Resource`]s
-//! as attribute values, and the utility of one job on one resource behind the
-//! [`UtilityFunction`] trait: [`PartialUtility`] (eq. 1), [`BinaryUtility`]
-//! (each requirement met or not) and [`Matchmaking`] (all requirements met,
-//! or the resource is unusable).
-//!
-//! **Planned** (issue 6): the local scheduler of each virtual organisation:
-//! the Resource Manager (Algorithm 1: a status table of local and remote
-//! resources, with status sent periodically, when load or the job count
-//! exceeds a limit) and the Job Scheduler (Algorithm 2: local jobs go to the
-//! resource of highest utility, local or remote; a remote job is re-checked
-//! on arrival and re-evaluated or forwarded until its TTL runs out); the
-//! summary one site sends the others (average utilisation, least-loaded
-//! resource, resource with most memory).
+//! * **Matchmaking.** [`Requirement`]s with weighted options ([`Want`] on an
+//!   [`Attribute`], utility `α ∈ [0, 1]`, weight `β ∈ [0, 1]`), [`Resource`]s
+//!   as attribute values, and the utility of one job on one resource behind
+//!   the [`UtilityFunction`] trait: [`PartialUtility`] (eq. 1),
+//!   [`BinaryUtility`] (each requirement met or not) and [`Matchmaking`]
+//!   (all requirements met, or the resource is unusable); [`UtilityKind`]
+//!   names them `pu`, `bu`, `mm`.
+//! * **The local scheduler.** A [`Machine`] (static attributes, cores of one
+//!   speed, a bounded FCFS queue) reports a [`ResourceStatus`]; each site's
+//!   [`StatusTable`] holds its own resources' status and the others' last
+//!   [`StatusMessage`] (with its [`SiteSummary`]: average utilisation,
+//!   least-loaded resource, resource with most memory). The
+//!   [`ResourceManager`] decides when to send the table (Algorithm 1:
+//!   periodically, on a load limit, on a job-count limit; [`UpdatePolicy`]);
+//!   the [`JobScheduler`] makes Algorithm 2's [`Decision`]: assign to a
+//!   local resource, forward to a remote one while the TTL lasts, wait, or
+//!   fail.
+//! * **The grid.** [`simulate`] runs [`GridJob`]s on sites of machines with
+//!   message [`Delays`], giving a [`GridRun`] of [`JobRecord`]s that
+//!   [`validate`] checks and [`SystemMetrics`] turns into the paper's
+//!   metrics (eqs. 2–6). [`Scenario`] generates §4.2's workload from a seed.
 //!
 //! Invariants: every utility lies in `[0, 1]`; for the same job and resource
 //! partial ≥ binary ≥ matchmaking; a missing attribute meets no option; a job
-//! with no requirement has utility 1 everywhere. `utility-match` knows
-//! nothing about traces, clusters' backfilling, gateways or pricing: it
-//! depends on `profile` alone.
+//! with no requirement has utility 1 everywhere. In a simulation a job is
+//! assigned only to a resource with room in the assigning site's view, is
+//! forwarded at most `max_ttl` times, and ends exactly once (completed or
+//! failed); the same input gives the same run. `utility-match` knows nothing
+//! about traces, backfilling, gateways or pricing: among this project's
+//! crates it depends on `profile` alone (for [`Time`](profile::Time) and the
+//! event queue).
 //!
 //! ```
 //! use utility_match::{
-//!     Attribute, BinaryUtility, Matchmaking, PartialUtility, Requirement, Resource,
-//!     UtilityFunction, Want,
+//!     simulate, validate, Attribute, BinaryUtility, GridConfig, Matchmaking, PartialUtility,
+//!     Requirement, Resource, Scenario, SystemMetrics, UtilityFunction, UtilityKind, Want,
 //! };
 //!
 //! // The paper's example: MacOS is worth 1 to the user, Linux 0.5.
@@ -44,17 +57,43 @@
 //! assert_eq!(PartialUtility.utility(&job, &linux_box), 0.75); // (0.5 + 1) / 2
 //! assert_eq!(BinaryUtility.utility(&job, &linux_box), 0.5); // (0 + 1) / 2
 //! assert_eq!(Matchmaking.utility(&job, &linux_box), 0.0); // MacOS is not met
-//! # Ok::<(), utility_match::UtilityError>(())
+//!
+//! // A small version of §4.2's grid, scheduled by partial utility.
+//! let scenario = Scenario { users: 8, jobs_per_user: 5, ..Scenario::paper() };
+//! let w = scenario.generate(42)?;
+//! let config = GridConfig::default();
+//! let run = simulate(&config, &UtilityKind::Partial, &w.machines, &w.jobs)?;
+//! validate(&w.machines, &w.jobs, &run, config.max_ttl)?;
+//! let m = SystemMetrics::of(&run);
+//! assert!((0.0..=1.0).contains(&m.success_ratio));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
 
 mod error;
+mod grid;
+mod machine;
+mod manager;
+mod metrics;
 mod model;
+mod scenario;
+mod scheduler;
 mod utility;
 
-pub use error::UtilityError;
+pub use error::{GridError, GridViolation, UtilityError};
+pub use grid::{
+    Delays, GridConfig, GridObserver, GridRun, JobRecord, JobStatus, MachineUsage, NoObserver,
+    simulate, simulate_observed, validate,
+};
+pub use machine::{
+    Machine, RemoteView, ResourceId, ResourceStatus, SiteSummary, StatusMessage, StatusTable,
+};
+pub use manager::{LoadTrigger, LocalEvent, ResourceManager, UpdatePolicy};
+pub use metrics::{SystemMetrics, UserMetrics, load_balance, user_metrics};
 pub use model::{Attribute, Requirement, Resource, Value, Want};
-pub use utility::{BinaryUtility, Matchmaking, PartialUtility, UtilityFunction};
+pub use scenario::{GridWorkload, REQUIREMENT_TYPES, Scenario, draw_utility, stream};
+pub use scheduler::{Decision, ExecEstimate, FailReason, GridJob, JobScheduler, TieBreak};
+pub use utility::{BinaryUtility, Matchmaking, PartialUtility, UtilityFunction, UtilityKind};
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

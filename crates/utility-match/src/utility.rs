@@ -1,5 +1,8 @@
 //! Utility of one job on one resource: partial, binary, matchmaking.
 
+use std::fmt;
+use std::str::FromStr;
+
 use crate::model::{Requirement, Resource};
 
 /// The utility in `[0, 1]` of running a job with these requirements on
@@ -32,6 +35,67 @@ pub struct BinaryUtility;
 /// binary utility, otherwise 0.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Matchmaking;
+
+/// The three schedulers of the paper's evaluation by name, as one
+/// [`UtilityFunction`]: `pu` (partial utility), `bu` (binary utility) and
+/// `mm` (matchmaking).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum UtilityKind {
+    /// [`PartialUtility`].
+    Partial,
+    /// [`BinaryUtility`].
+    Binary,
+    /// [`Matchmaking`].
+    Matchmaking,
+}
+
+impl UtilityKind {
+    /// Every kind, in the paper's order.
+    pub const ALL: [UtilityKind; 3] = [
+        UtilityKind::Partial,
+        UtilityKind::Binary,
+        UtilityKind::Matchmaking,
+    ];
+
+    /// The paper's short name: `pu`, `bu` or `mm`.
+    pub fn name(self) -> &'static str {
+        match self {
+            UtilityKind::Partial => "pu",
+            UtilityKind::Binary => "bu",
+            UtilityKind::Matchmaking => "mm",
+        }
+    }
+}
+
+impl fmt::Display for UtilityKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for UtilityKind {
+    type Err = String;
+
+    /// `pu`, `bu` or `mm` (also `partial`, `binary`, `matchmaking`).
+    fn from_str(s: &str) -> Result<UtilityKind, String> {
+        match s {
+            "pu" | "partial" => Ok(UtilityKind::Partial),
+            "bu" | "binary" => Ok(UtilityKind::Binary),
+            "mm" | "matchmaking" => Ok(UtilityKind::Matchmaking),
+            _ => Err(format!("unknown scheduler '{s}', expected pu, bu or mm")),
+        }
+    }
+}
+
+impl UtilityFunction for UtilityKind {
+    fn utility(&self, requirements: &[Requirement], resource: &Resource) -> f64 {
+        match self {
+            UtilityKind::Partial => PartialUtility.utility(requirements, resource),
+            UtilityKind::Binary => BinaryUtility.utility(requirements, resource),
+            UtilityKind::Matchmaking => Matchmaking.utility(requirements, resource),
+        }
+    }
+}
 
 /// `α·β` of the preferred option if the resource meets it, else `None`.
 fn preferred_met(req: &Requirement, resource: &Resource) -> Option<f64> {
@@ -165,6 +229,31 @@ mod tests {
         // Binary: cores' preferred option (8) unmet → (0 + 0.8) / 2.
         assert!((BinaryUtility.utility(&reqs, &res) - 0.4).abs() < 1e-12);
         assert_eq!(Matchmaking.utility(&reqs, &res), 0.0);
+    }
+
+    #[test]
+    fn kinds_by_name() {
+        for k in UtilityKind::ALL {
+            assert_eq!(k.name().parse::<UtilityKind>(), Ok(k));
+        }
+        assert_eq!(
+            "matchmaking".parse::<UtilityKind>(),
+            Ok(UtilityKind::Matchmaking)
+        );
+        assert_eq!(
+            "xx".parse::<UtilityKind>().unwrap_err(),
+            "unknown scheduler 'xx', expected pu, bu or mm"
+        );
+        let reqs = os_and_arch();
+        let res = machine("Linux", 64);
+        assert_eq!(
+            UtilityKind::Partial.utility(&reqs, &res),
+            PartialUtility.utility(&reqs, &res)
+        );
+        assert_eq!(
+            UtilityKind::Binary.utility(&reqs, &res),
+            BinaryUtility.utility(&reqs, &res)
+        );
     }
 
     #[test]
