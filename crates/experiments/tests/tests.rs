@@ -69,7 +69,7 @@ mod config {
             "kind = \"backfilling\"",
             "kind = \"backfill\"",
             4,
-            "unknown kind 'backfill', expected one of: backfilling",
+            "unknown kind 'backfill', expected one of:",
         );
         check(
             "policies = [\"fcfs\", \"easy\", \"conservative\"]",
@@ -310,6 +310,20 @@ mod claims {
             r#"ordering = { panel = "bsld", highest_first = ["easy", "cons"] }"#,
             true,
             "at B",
+        );
+    }
+
+    #[test]
+    fn rise_compares_two_x_values_of_one_series() {
+        check(
+            r#"rise = { panel = "load", series = "easy", from = 0.5, to = 1.0, lo = 0.5, hi = 1.5 }"#,
+            true,
+            "easy 1 at 0.5 → 2 at 1 (+1)",
+        );
+        check(
+            r#"rise = { panel = "load", series = "easy", from = 1.0, to = 0.75, lo = 0, hi = 100 }"#,
+            false,
+            "easy 2 at 1 → 1.50 at 0.75 (-0.500)",
         );
     }
 
