@@ -4,27 +4,33 @@
 //! places grid jobs on resource providers from the availability information
 //! they give it, and keeps score of what that costs and where it went wrong.
 //!
-//! **Implemented now**: the [`Provider`] trait, the only way the gateway
-//! talks to a provider (utilisation, free time slots, job submission, and a
-//! two-phase advance reservation: request, commit or abort, with typed
-//! [`Refusal`]s); the violation rule [`is_late`] (`j_pst − j_gst > T`, with
-//! the paper's `T` = [`PAPER_TOLERANCE`] = 20 s) and the [`ViolationLog`]
-//! that also records refused reservations; and the [`MessageCounter`] of
-//! every [`Message`] between gateway and providers.
+//! * [`Provider`] is the only way the gateway talks to a provider:
+//!   utilisation, free time slots (asked for, or published), job
+//!   submission, a two-phase advance reservation (request, commit or abort,
+//!   with typed [`Refusal`]s), and the provider's own events ([`Report`]s of
+//!   grid jobs starting and ending, slots published unasked).
+//! * [`run`] plays a [`GatewayPolicy`] out over grid jobs and providers:
+//!   `least-load` (utilisation reported every 10 minutes), or `earliest`
+//!   start with [`Information::Ask`] (slots requested for every job) or
+//!   [`Information::Partial`] (slots published every interval). A job with a
+//!   deadline gets an advance reservation; a refused reservation is a
+//!   violation and makes the provider refresh its slots at the gateway,
+//!   after which the gateway plans again.
+//! * [`SlotView`] is the gateway's picture of a provider, rebuilt from the
+//!   published slots (and, optionally, reduced by the gateway's own
+//!   placements until the next publication).
+//! * [`MessageCounter`] counts every [`Message`]; [`ViolationLog`] records
+//!   every violation: a start later than planned by more than the
+//!   tolerance ([`is_late`], `j_pst − j_gst > T`, [`PAPER_TOLERANCE`] = 20 s),
+//!   or a refused reservation.
 //!
-//! **Planned** (issue 5): the gateway policies: least-loaded resource from
-//! utilisation reported every 10 minutes; earliest start with `ask` (slots
-//! requested for every job) and with `partial` (slots published every
-//! interval); advance reservations for deadline-constrained jobs, where a
-//! refused reservation makes the provider refresh its slots at the gateway;
-//! every message counted and every violation recorded along the way.
-//!
-//! Invariants: time is whole seconds; a start late by exactly the tolerance,
-//! or early, is not a violation; a refused reservation always is; the
-//! message total is the sum of the per-kind counts. `gateway` knows nothing
-//! about how providers schedule (partitions, forecasts, backfilling), nor
-//! about traces or experiments: it depends on `profile` alone, and
-//! `experiments` adapts the providers to [`Provider`].
+//! Invariants: time is whole seconds; a start late by exactly the
+//! tolerance, or early, is not a violation; a refused reservation always
+//! is; every message sent is counted once; every grid job ends exactly once
+//! ([`Fate::Ran`] or [`Fate::Rejected`] with a reason). `gateway` knows
+//! nothing about how providers schedule (partitions, forecasts,
+//! backfilling), nor about traces or experiments: it depends on `profile`
+//! alone, and callers adapt their providers to [`Provider`].
 //!
 //! ```
 //! use gateway::{is_late, Message, MessageCounter, ViolationLog, PAPER_TOLERANCE};
@@ -39,7 +45,7 @@
 //! violations.reservation_refused(8, Time(1100));
 //! assert_eq!(violations.count(), 2);
 //!
-//! // `ask`: one request and one reply per job scheduled.
+//! // `ask`: one request and one reply per provider and job scheduled.
 //! let mut messages = MessageCounter::new();
 //! for _job in 0..3 {
 //!     messages.record(Message::SlotRequest);
@@ -47,14 +53,70 @@
 //! }
 //! assert_eq!(messages.total(), 6);
 //! ```
+//!
+//! A whole run, with a provider that has 8 idle processors and runs what it
+//! is given at once:
+//!
+//! ```
+//! use gateway::{run, Fate, GatewayConfig, GatewayPolicy, HoldId, Information, Provider, Refusal, Report};
+//! use profile::{FreeSlot, Job, Time};
+//!
+//! #[derive(Default)]
+//! struct Idle { started: Vec<(u64, Time, i64)> }
+//!
+//! impl Provider for Idle {
+//!     fn capacity(&self) -> u32 { 8 }
+//!     fn utilisation(&self, _now: Time) -> f64 { 0.0 }
+//!     fn free_slots(&mut self, now: Time, horizon: Time) -> Vec<FreeSlot> {
+//!         vec![FreeSlot { start: now, end: horizon, procs: 8 }]
+//!     }
+//!     fn submit(&mut self, now: Time, job: Job) -> Result<(), Refusal> {
+//!         self.started.push((job.id, now, job.run_time));
+//!         Ok(())
+//!     }
+//!     fn request_reservation(&mut self, _: Time, job: &Job, _: Time) -> Result<HoldId, Refusal> {
+//!         Err(Refusal::Rejected { job: job.id, reason: "no reservations".into() })
+//!     }
+//!     fn commit(&mut self, _: Time, hold: HoldId) -> Result<(), Refusal> { Err(Refusal::UnknownHold { hold }) }
+//!     fn abort(&mut self, _: Time, hold: HoldId) -> Result<(), Refusal> { Err(Refusal::UnknownHold { hold }) }
+//!     fn next_event(&self) -> Option<Time> {
+//!         self.started.iter().map(|&(_, s, r)| s + r).min()
+//!     }
+//!     fn advance(&mut self, now: Time, reports: &mut Vec<Report>) {
+//!         for &(job, s, r) in &self.started {
+//!             if s + r <= now {
+//!                 reports.push(Report::Started { job, at: s });
+//!                 reports.push(Report::Ended { job, at: s + r });
+//!             }
+//!         }
+//!         self.started.retain(|&(_, s, r)| s + r > now);
+//!     }
+//! }
+//!
+//! let jobs = vec![Job::new(1, Time(0), 4, 60, 60), Job::new(2, Time(30), 4, 60, 60)];
+//! let config = GatewayConfig::new(GatewayPolicy::EarliestStart(Information::Ask));
+//! let mut providers = vec![Idle::default()];
+//! let result = run(&config, &mut providers, &jobs)?;
+//! assert!(matches!(result.fates[1], Fate::Ran { start: Time(30), end: Time(90), .. }));
+//! // Per job: a request, a reply and a submission.
+//! assert_eq!(result.messages.total(), 6);
+//! assert_eq!(result.violations.count(), 0);
+//! # Ok::<(), gateway::GatewayError>(())
+//! ```
 #![deny(missing_docs)]
 
 mod messages;
 mod provider;
+mod run;
+mod view;
 mod violation;
 
 pub use messages::{Message, MessageCounter};
-pub use provider::{HoldId, Provider, Refusal};
+pub use provider::{HoldId, Provider, Refusal, Report};
+pub use run::{
+    Fate, GatewayConfig, GatewayError, GatewayPolicy, GridRun, Information, Rejection, run,
+};
+pub use view::SlotView;
 pub use violation::{PAPER_TOLERANCE, Violation, ViolationLog, is_late};
 
 /// The README's examples, compiled and run as doctests so they stay true.

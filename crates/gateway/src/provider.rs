@@ -29,6 +29,13 @@ pub enum Refusal {
         /// The hold named.
         hold: HoldId,
     },
+    /// The provider cannot take the job at all (too wide, bad times, ...).
+    Rejected {
+        /// The job.
+        job: u64,
+        /// The provider's reason.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Refusal {
@@ -51,32 +58,67 @@ impl fmt::Display for Refusal {
                     hold.0
                 )
             }
+            Refusal::Rejected { job, reason } => write!(f, "job {job} rejected: {reason}"),
         }
     }
 }
 
 impl std::error::Error for Refusal {}
 
+/// Something a provider tells the gateway unasked, while time passes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// A grid job started.
+    Started {
+        /// The job's id.
+        job: u64,
+        /// When.
+        at: Time,
+    },
+    /// A grid job ended.
+    Ended {
+        /// The job's id.
+        job: u64,
+        /// When.
+        at: Time,
+    },
+    /// Fresh free time slots, published on the provider's own initiative
+    /// (a reallocation event of Algorithm 1, say).
+    Slots(Vec<FreeSlot>),
+}
+
 /// A resource provider as the gateway sees it.
 ///
 /// The gateway talks to providers only through this trait, so it depends on
 /// nothing but `profile`; a simulation adapts its cluster schedulers to it.
-/// Each call stands for messages between gateway and provider, which the
-/// caller counts with a [`MessageCounter`](crate::MessageCounter).
+/// Each call stands for messages between gateway and provider, which
+/// [`run`](crate::run) counts with a [`MessageCounter`](crate::MessageCounter).
 ///
-/// The shape follows the operations of the paper's policies; issue 5 may
-/// extend it.
+/// Providers with their own life (local jobs, running jobs ending) expose it
+/// through [`next_event`](Provider::next_event) and
+/// [`advance`](Provider::advance); the gateway calls `advance(t)` before it
+/// acts at `t`, so every other call sees the provider's state at `t`.
 pub trait Provider {
+    /// Processors in the provider's cluster; wider jobs are never sent to it.
+    fn capacity(&self) -> u32;
+
     /// Share of the provider's processors in use at `now`, in `[0, 1]`:
     /// what it reports for the least-loaded policy.
     fn utilisation(&self, now: Time) -> f64;
 
     /// The free time slots from `now` up to `horizon` (`Time::MAX` for the
-    /// paper's unlimited horizon), as the provider would publish them.
+    /// paper's unlimited horizon), exactly as they stand: the answer to a
+    /// request, or the refresh after a refused reservation.
     fn free_slots(&mut self, now: Time, horizon: Time) -> Vec<FreeSlot>;
 
+    /// The slots the provider publishes at a periodic publication, or
+    /// `None` if it publishes nothing this time. By default, its free slots.
+    fn publish(&mut self, now: Time, horizon: Time) -> Option<Vec<FreeSlot>> {
+        Some(self.free_slots(now, horizon))
+    }
+
     /// Hands a best-effort grid job to the provider's own scheduler.
-    fn submit(&mut self, now: Time, job: Job);
+    fn submit(&mut self, now: Time, job: Job) -> Result<(), Refusal>;
 
     /// Phase one of an advance reservation: hold the job's processors for its
     /// estimate from `start`, or refuse when the slot is gone.
@@ -88,6 +130,16 @@ pub trait Provider {
 
     /// Phase two, the other way: releases the hold.
     fn abort(&mut self, now: Time, hold: HoldId) -> Result<(), Refusal>;
+
+    /// The time of the provider's next own event, if it has any.
+    fn next_event(&self) -> Option<Time> {
+        None
+    }
+
+    /// Lets the provider process its own events up to and including `now`,
+    /// appending what the gateway must hear (grid jobs starting and ending,
+    /// unsolicited slots) to `reports`.
+    fn advance(&mut self, _now: Time, _reports: &mut Vec<Report>) {}
 }
 
 #[cfg(test)]
@@ -105,6 +157,9 @@ mod tests {
     }
 
     impl Provider for Toy {
+        fn capacity(&self) -> u32 {
+            self.capacity
+        }
         fn utilisation(&self, _now: Time) -> f64 {
             f64::from(self.capacity - self.free) / f64::from(self.capacity)
         }
@@ -118,8 +173,9 @@ mod tests {
                 procs: self.free,
             }]
         }
-        fn submit(&mut self, _now: Time, job: Job) {
+        fn submit(&mut self, _now: Time, job: Job) -> Result<(), Refusal> {
             self.free = self.free.saturating_sub(job.procs);
+            Ok(())
         }
         fn request_reservation(
             &mut self,
@@ -176,7 +232,7 @@ mod tests {
         let p = &mut providers[0];
         let now = Time(0);
 
-        let slots = p.free_slots(now, Time::MAX);
+        let slots = p.publish(now, Time::MAX).unwrap();
         messages.record(Message::SlotPublication);
         assert_eq!(
             slots,
@@ -194,6 +250,7 @@ mod tests {
         messages.record(Message::Commit);
         p.commit(now, hold).unwrap();
         assert_eq!(p.utilisation(now), 0.75);
+        assert_eq!(p.next_event(), None);
 
         // The gateway's slots are stale now: a second 6-processor job is refused.
         let second = Job::new(2, now, 6, 100, 100);

@@ -1,6 +1,8 @@
-//! The crate's error type.
+//! The crate's error types.
 
 use std::fmt;
+
+use profile::Time;
 
 /// Why a forecast could not be built or fed.
 #[derive(Clone, Debug, PartialEq)]
@@ -51,3 +53,171 @@ impl fmt::Display for ForecastError {
 }
 
 impl std::error::Error for ForecastError {}
+
+/// A cluster configuration that cannot be used, or a job or call the
+/// cluster cannot accept.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ClusterError {
+    /// The cluster has no processors.
+    NoCapacity,
+    /// The configuration lists no partition.
+    NoPartition,
+    /// The partition sizes do not add up to the capacity.
+    Sizes {
+        /// Sum of the sizes.
+        sum: u64,
+        /// The cluster's capacity.
+        capacity: u32,
+    },
+    /// A partition has no pivot.
+    Pivots {
+        /// The partition's name.
+        partition: String,
+    },
+    /// The forecast policy needs exactly one local and one grid partition,
+    /// both lending, with borrowing on.
+    ForecastPartitions,
+    /// A forecast parameter is out of range.
+    Forecast {
+        /// What is wrong.
+        error: ForecastError,
+    },
+    /// The reallocation period is not positive.
+    Reallocation {
+        /// The period given, in seconds.
+        every: i64,
+    },
+    /// A job cannot run on this cluster.
+    BadJob {
+        /// The job's id.
+        id: u64,
+        /// Why.
+        reason: String,
+    },
+    /// No partition's predicate accepts the job.
+    NoPartitionFor {
+        /// The job's id.
+        id: u64,
+    },
+    /// A call came with a time earlier than the cluster's clock.
+    Past {
+        /// The time given.
+        at: Time,
+        /// The cluster's clock.
+        now: Time,
+    },
+    /// Local jobs must be given in submit order.
+    Unsorted {
+        /// Position of the first job out of order.
+        index: usize,
+    },
+}
+
+impl fmt::Display for ClusterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClusterError::NoCapacity => f.write_str("the cluster has 0 processors; give it at least 1"),
+            ClusterError::NoPartition => f.write_str("the cluster has no partition; give it at least one"),
+            ClusterError::Sizes { sum, capacity } => write!(
+                f,
+                "partition sizes add up to {sum} processors but the cluster has {capacity}; make them add up"
+            ),
+            ClusterError::Pivots { partition } => {
+                write!(f, "partition '{partition}' has 0 pivots; give it at least 1")
+            }
+            ClusterError::ForecastPartitions => f.write_str(
+                "the forecast policy needs exactly one local and one grid partition (Predicate::Origin), both lending, with borrowing on",
+            ),
+            ClusterError::Forecast { error } => write!(f, "forecast: {error}"),
+            ClusterError::Reallocation { every } => write!(
+                f,
+                "the reallocation period is {every} s; give a positive number of seconds"
+            ),
+            ClusterError::BadJob { id, reason } => write!(f, "job {id} cannot run here: {reason}"),
+            ClusterError::NoPartitionFor { id } => write!(
+                f,
+                "no partition accepts job {id}; add a partition with Predicate::Any as the last one"
+            ),
+            ClusterError::Past { at, now } => write!(
+                f,
+                "time {at} is before the cluster's clock {now}; calls must come in time order"
+            ),
+            ClusterError::Unsorted { index } => write!(
+                f,
+                "local job at position {index} is submitted before its predecessor; sort local jobs by submit time"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ClusterError {}
+
+/// A tentative hold on a cluster's processors: phase one of the two-phase
+/// reservation protocol.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct HoldId(pub u64);
+
+/// Why a reservation request, commit or abort was turned down.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ReservationError {
+    /// The processors are not free over the window: the requester's view was stale.
+    SlotGone {
+        /// The job.
+        job: u64,
+        /// The start asked for.
+        start: Time,
+        /// Processors asked for.
+        procs: u32,
+        /// Seconds asked for (the estimate).
+        duration: i64,
+    },
+    /// The start asked for is already past.
+    InThePast {
+        /// The job.
+        job: u64,
+        /// The start asked for.
+        start: Time,
+        /// The cluster's clock.
+        now: Time,
+    },
+    /// The hold does not exist (never granted, already committed or aborted).
+    UnknownHold {
+        /// The hold named.
+        hold: HoldId,
+    },
+    /// The job itself cannot run here (too wide, no partition, bad times).
+    Job {
+        /// Why.
+        error: ClusterError,
+    },
+}
+
+impl fmt::Display for ReservationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReservationError::SlotGone {
+                job,
+                start,
+                procs,
+                duration,
+            } => write!(
+                f,
+                "reservation for job {job} refused: {procs} processors for {duration} s from {start} are not free; ask for fresh free time slots"
+            ),
+            ReservationError::InThePast { job, start, now } => write!(
+                f,
+                "reservation for job {job} refused: start {start} is before now ({now}); ask for a start at or after now"
+            ),
+            ReservationError::UnknownHold { hold } => write!(
+                f,
+                "hold {} is unknown: it was never granted, or was committed or aborted",
+                hold.0
+            ),
+            ReservationError::Job { error } => write!(f, "reservation refused: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ReservationError {}

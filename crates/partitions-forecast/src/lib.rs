@@ -1,56 +1,78 @@
 //! The resource provider's side of multiple-site provisioning, after
 //! Assunção & Buyya, "Performance Analysis of Multiple Site Resource
 //! Provisioning: Effects of the Precision of Availability Information":
-//! how a cluster splits its processors into partitions, what free time slots
-//! it publishes to a grid gateway, and how it forecasts its own load.
+//! how a cluster splits its processors into partitions, schedules its local
+//! and grid jobs, takes advance reservations, publishes free time slots to
+//! a grid gateway, and forecasts its own load.
 //!
-//! **Implemented now**: the Lawson & Smirni run-time partition predicate of
-//! eq. 1 ([`RunTimeClass`]), and the load forecast by weighted exponential
-//! moving average over a window of intervals ([`LoadForecast`], 25 in the
-//! paper), with bounded memory.
+//! * [`Cluster`] is an event-driven cluster scheduler over `profile`'s
+//!   availability profile. Its processors are split into partitions
+//!   ([`PartitionSpec`]): each with a predicate choosing its jobs
+//!   ([`Predicate`]: Lawson & Smirni's run-time classes of eq. 1,
+//!   [`RunTimeClass`], or local versus grid jobs, [`Origin`]), a size, and a
+//!   number of pivots (1 = EASY, [`UNLIMITED`] = conservative backfilling),
+//!   with an optional priority order ([`Priority`]) and borrowing of idle
+//!   processors that never delays another partition's pivot.
+//! * [`Cluster::free_slots`] exports the free time slots of the profile up
+//!   to a horizon (Fig. 2a); [`resize_slots`] keeps a share of their
+//!   processors.
+//! * Advance reservations follow a two-phase protocol:
+//!   [`Cluster::request_reservation`] holds the processors (or refuses with
+//!   [`ReservationError::SlotGone`]), [`Cluster::commit`] turns the hold into
+//!   a reservation that starts exactly on time, [`Cluster::abort`] frees it.
+//! * [`LoadForecast`] is a weighted exponential moving average over a window
+//!   of intervals (25 in the paper); with a [`ForecastConfig`],
+//!   [`Cluster::publish`] runs Algorithm 1's `getFreeTimeSlots` and the
+//!   cluster runs its `reallocationEvent`s.
+//! * [`ProviderPolicy`] builds the paper's ArCb, ArEb, ArCbM, ArEbM and
+//!   ArEbMf configurations.
 //!
-//! **Planned** (issue 5): multiple resource partitions over one cluster, each
-//! with its own queue, predicate (run-time class, or local versus grid jobs),
-//! number of pivots (1 = EASY, unlimited = conservative), optional priority
-//! order and borrowing of idle processors that never delays another
-//! partition's pivot; the free time slots exported from `profile`'s
-//! availability profile up to a horizon, also resized to a share of the
-//! processors; advance reservations with a two-phase protocol (request,
-//! tentative hold, commit or abort); the forecast-based policy of
-//! Algorithm 1 (getFreeTimeSlots, reallocationEvent); the provider policies
-//! ArCb, ArEb, ArCbM, ArEbM and ArEbMf.
-//!
-//! Invariants: time is whole seconds; every run time has exactly one
-//! partition; a forecast lies between the smallest and largest load in its
-//! window, and memory never grows past the window; bad input is an error,
-//! never a panic. `partitions-forecast` knows nothing about gateways,
-//! traces or experiments: it depends on `profile` alone.
+//! Invariants: time is whole seconds and only moves forward; no instant has
+//! more processors busy or held than the cluster has; a committed
+//! reservation starts exactly at its reserved start; a job uses another
+//! partition's processors only where they are idle and not held for that
+//! partition's pivots; a forecast lies between the smallest and largest load
+//! in its window and its memory never grows past the window; bad input is
+//! an error, never a panic. `partitions-forecast` knows nothing about
+//! gateways, traces or experiments: it depends on `profile` alone.
 //!
 //! ```
-//! use partitions_forecast::{LoadForecast, RunTimeClass};
+//! use partitions_forecast::{Cluster, ClusterConfig, Origin, ProviderPolicy, ForecastConfig, UNLIMITED};
+//! use profile::{Job, Time};
 //!
-//! assert_eq!(RunTimeClass::of(600).partition(), 1);
-//! assert_eq!(RunTimeClass::of(3600).partition(), 2);
-//! assert_eq!(RunTimeClass::of(86_400).partition(), 3);
+//! // A conservative-backfilling provider (ArCb) of 8 processors.
+//! let config = ProviderPolicy::ArCb.config(8, &ForecastConfig::paper(3600));
+//! let mut cluster = Cluster::new(config, Time(0))?;
+//! cluster.submit(Time(0), Job::new(1, Time(0), 6, 100, 100), Origin::Local)?;
 //!
-//! let mut forecast = LoadForecast::new(LoadForecast::PAPER_WINDOW)?;
-//! for load in [0.50, 0.55, 0.60, 0.90] {
-//!     forecast.observe(load)?;
-//! }
-//! let next = forecast.forecast().expect("four observations");
-//! assert!(next > 0.6375, "above the plain mean: the newest interval weighs most");
-//! assert!(next < 0.90);
-//! # Ok::<(), partitions_forecast::ForecastError>(())
+//! // The free time slots it would publish: 2 processors now, 8 from 100 s.
+//! let slots = cluster.free_slots(Time(0), Time::MAX);
+//! assert_eq!((slots[0].procs, slots[1].start, slots[1].procs), (2, Time(100), 8));
+//!
+//! // A gateway reserves 4 processors from 100 s for a grid job, in two phases.
+//! let hold = cluster.request_reservation(Time(10), Job::new(7, Time(10), 4, 50, 50), Time(100))?;
+//! cluster.commit(Time(10), hold)?;
+//! cluster.drain();
+//! let grid = cluster.records().into_iter().find(|r| r.id == 7).unwrap();
+//! assert_eq!(grid.start, Some(Time(100)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
 
+mod cluster;
 mod error;
 mod forecast;
 mod partition;
+mod policy;
 
-pub use error::ForecastError;
+pub use cluster::{
+    Cluster, ClusterConfig, Commitment, CommitmentKind, ForecastConfig, JobRecord, LoadMeasure,
+    Notice, PartitionState, Priority, ShareFrom, resize_slots,
+};
+pub use error::{ClusterError, ForecastError, HoldId, ReservationError};
 pub use forecast::LoadForecast;
-pub use partition::RunTimeClass;
+pub use partition::{Origin, PartitionSpec, Predicate, RunTimeClass, UNLIMITED, equal_sizes};
+pub use policy::ProviderPolicy;
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

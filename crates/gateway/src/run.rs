@@ -1,0 +1,636 @@
+//! The gateway's policies and the simulation loop that plays them out.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use profile::{Job, Time};
+
+use crate::messages::{Message, MessageCounter};
+use crate::provider::{Provider, Report};
+use crate::view::SlotView;
+use crate::violation::{PAPER_TOLERANCE, ViolationLog};
+
+/// How the gateway learns the providers' free time slots.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Information {
+    /// `ask`: it requests the slots of every provider for every job it schedules.
+    Ask,
+    /// `partial`: every provider publishes its slots every `interval` seconds.
+    Partial {
+        /// Seconds between publications.
+        interval: i64,
+    },
+}
+
+/// Where the gateway sends a grid job.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum GatewayPolicy {
+    /// `least-load`: to the provider that last reported the lowest
+    /// utilisation (reports every [`GatewayConfig::report_every`] seconds).
+    LeastLoaded,
+    /// `earliest`: to the provider whose slots give the earliest start;
+    /// a job with a deadline gets an advance reservation there.
+    EarliestStart(Information),
+}
+
+impl GatewayPolicy {
+    /// `least-load`, `earliest-ask` or `earliest-partial`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            GatewayPolicy::LeastLoaded => "least-load",
+            GatewayPolicy::EarliestStart(Information::Ask) => "earliest-ask",
+            GatewayPolicy::EarliestStart(Information::Partial { .. }) => "earliest-partial",
+        }
+    }
+}
+
+/// Everything [`run`] needs besides providers and jobs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct GatewayConfig {
+    /// The policy.
+    pub policy: GatewayPolicy,
+    /// Seconds between utilisation reports (least-load; 600 in the paper).
+    pub report_every: i64,
+    /// How far ahead providers describe their slots, in seconds; `None`
+    /// for the paper's unlimited horizon.
+    pub horizon: Option<i64>,
+    /// The violation tolerance `T` in seconds (20 in the paper).
+    pub tolerance: u32,
+    /// Whether the gateway takes its own placements out of a provider's
+    /// published slots until the provider publishes again.
+    pub track_allocations: bool,
+    /// Reservation attempts per deadline-constrained job before it is rejected.
+    pub max_attempts: u32,
+    /// Seconds between retries of jobs waiting at the gateway for slots
+    /// (`ask` only; under `partial` they are retried at each publication).
+    pub retry_every: i64,
+    /// When the first report and publication happen.
+    pub start: Time,
+    /// Periodic reports and publications stop after this time; `None` for
+    /// the last grid arrival.
+    pub timers_until: Option<Time>,
+    /// Messages before this time are left out of [`GridRun::measured`].
+    pub measure_from: Time,
+}
+
+impl GatewayConfig {
+    /// The paper's settings for `policy`: reports every 10 minutes,
+    /// unlimited horizon, `T = 20 s`, own allocations tracked.
+    pub fn new(policy: GatewayPolicy) -> GatewayConfig {
+        GatewayConfig {
+            policy,
+            report_every: 600,
+            horizon: None,
+            tolerance: PAPER_TOLERANCE,
+            track_allocations: true,
+            max_attempts: 10,
+            retry_every: 600,
+            start: Time::ZERO,
+            timers_until: None,
+            measure_from: Time::ZERO,
+        }
+    }
+
+    /// Sets when periodic reports and publications stop.
+    pub fn timers_until(mut self, t: Time) -> Self {
+        self.timers_until = Some(t);
+        self
+    }
+
+    /// Sets when message counting for [`GridRun::measured`] starts.
+    pub fn measure_from(mut self, t: Time) -> Self {
+        self.measure_from = t;
+        self
+    }
+
+    /// Sets whether the gateway tracks its own allocations.
+    pub fn track_allocations(mut self, on: bool) -> Self {
+        self.track_allocations = on;
+        self
+    }
+
+    /// Sets the violation tolerance in seconds.
+    pub fn tolerance(mut self, secs: u32) -> Self {
+        self.tolerance = secs;
+        self
+    }
+
+    /// Sets the slot horizon in seconds (`None`: unlimited).
+    pub fn horizon(mut self, secs: Option<i64>) -> Self {
+        self.horizon = secs;
+        self
+    }
+}
+
+/// Why the gateway gave up on a grid job.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Rejection {
+    /// No provider has that many processors.
+    TooWide,
+    /// No slot the gateway knows of lets the job finish by its deadline.
+    DeadlineUnreachable,
+    /// Every reservation attempt was refused.
+    RefusedTooOften,
+    /// The provider would not take the job.
+    Refused(String),
+    /// The job was still waiting for slots when information stopped coming.
+    NoInformation,
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::TooWide => f.write_str("no provider has that many processors"),
+            Rejection::DeadlineUnreachable => f.write_str("no known slot meets the deadline"),
+            Rejection::RefusedTooOften => f.write_str("every reservation attempt was refused"),
+            Rejection::Refused(why) => write!(f, "refused by the provider: {why}"),
+            Rejection::NoInformation => f.write_str("no slot was ever offered"),
+        }
+    }
+}
+
+/// What became of one grid job: it ran, or it was rejected with a reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// It ran.
+    Ran {
+        /// Index of the provider.
+        provider: usize,
+        /// When it was handed over (submitted or reserved).
+        placed: Time,
+        /// The start the gateway planned from the slots (`j_gst`), if any.
+        planned: Option<Time>,
+        /// Whether it ran under an advance reservation.
+        reserved: bool,
+        /// Its actual start (`j_pst`).
+        start: Time,
+        /// Its end.
+        end: Time,
+    },
+    /// It never ran.
+    Rejected {
+        /// Why.
+        reason: Rejection,
+        /// When the gateway gave up.
+        at: Time,
+    },
+}
+
+/// Everything a gateway run produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridRun {
+    /// One fate per grid job, in input order.
+    pub fates: Vec<Fate>,
+    /// Every message exchanged.
+    pub messages: MessageCounter,
+    /// The messages exchanged from `measure_from` to when the timers stop.
+    pub measured: MessageCounter,
+    /// Every violation.
+    pub violations: ViolationLog,
+}
+
+/// A run that could not take place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GatewayError {
+    /// No provider was given.
+    NoProviders,
+    /// Grid jobs must come in submit order.
+    Unsorted {
+        /// Position of the first job out of order.
+        index: usize,
+    },
+    /// Two grid jobs share an id (reports name jobs by id).
+    DuplicateId {
+        /// The id.
+        id: u64,
+    },
+    /// A period is not positive.
+    Period {
+        /// Which one.
+        name: &'static str,
+        /// Its value in seconds.
+        value: i64,
+    },
+    /// A provider never started or ended a job it accepted.
+    Stuck {
+        /// The job's id.
+        job: u64,
+        /// The provider's index.
+        provider: usize,
+    },
+}
+
+impl fmt::Display for GatewayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GatewayError::NoProviders => {
+                f.write_str("no provider given; give the gateway at least one")
+            }
+            GatewayError::Unsorted { index } => write!(
+                f,
+                "grid job at position {index} is submitted before its predecessor; sort grid jobs by submit time"
+            ),
+            GatewayError::DuplicateId { id } => {
+                write!(
+                    f,
+                    "two grid jobs have id {id}; give every grid job its own id"
+                )
+            }
+            GatewayError::Period { name, value } => {
+                write!(f, "{name} is {value} s; give a positive number of seconds")
+            }
+            GatewayError::Stuck { job, provider } => write!(
+                f,
+                "provider {provider} accepted job {job} but never ran it to its end; the provider's scheduler is faulty"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GatewayError {}
+
+/// The gateway's bookkeeping of one job.
+#[derive(Clone, Debug, Default)]
+struct Track {
+    provider: Option<usize>,
+    placed: Time,
+    planned: Option<Time>,
+    reserved: bool,
+    start: Option<Time>,
+    end: Option<Time>,
+    rejected: Option<(Rejection, Time)>,
+}
+
+struct Gateway<'a> {
+    config: &'a GatewayConfig,
+    jobs: &'a [Job],
+    index: HashMap<u64, usize>,
+    track: Vec<Track>,
+    views: Vec<Option<SlotView>>,
+    utilisation: Vec<f64>,
+    queue: Vec<usize>,
+    messages: MessageCounter,
+    measured: MessageCounter,
+    violations: ViolationLog,
+    timers_until: Time,
+    unsettled: usize,
+}
+
+impl Gateway<'_> {
+    fn count(&mut self, now: Time, m: Message) {
+        self.messages.record(m);
+        if now >= self.config.measure_from && now <= self.timers_until {
+            self.measured.record(m);
+        }
+    }
+
+    fn horizon(&self, now: Time) -> Time {
+        self.config
+            .horizon
+            .map_or(Time::MAX, |h| now.saturating_add(h))
+    }
+
+    fn reject(&mut self, j: usize, reason: Rejection, now: Time) {
+        if !self.settled(j) {
+            self.unsettled -= 1;
+        }
+        self.track[j].rejected = Some((reason, now));
+    }
+
+    fn refresh<P: Provider>(&mut self, now: Time, k: usize, p: &mut P, m: Message) {
+        let slots = p.free_slots(now, self.horizon(now));
+        self.views[k] = Some(SlotView::from_slots(p.capacity(), now, &slots));
+        self.count(now, m);
+    }
+
+    fn handle<P: Provider>(&mut self, now: Time, k: usize, p: &P, reports: Vec<Report>) -> bool {
+        let mut fresh = false;
+        for r in reports {
+            match r {
+                Report::Started { job, at } => {
+                    if let Some(&j) = self.index.get(&job) {
+                        self.track[j].start = Some(at);
+                        if let Some(planned) = self.track[j].planned {
+                            self.violations.check_start(job, planned, at);
+                        }
+                    }
+                }
+                Report::Ended { job, at } => {
+                    if let Some(&j) = self.index.get(&job) {
+                        if !self.settled(j) {
+                            self.unsettled -= 1;
+                        }
+                        self.track[j].end = Some(at);
+                    }
+                }
+                Report::Slots(slots) => {
+                    self.views[k] = Some(SlotView::from_slots(p.capacity(), now, &slots));
+                    self.count(now, Message::SlotPublication);
+                    fresh = true;
+                }
+            }
+        }
+        fresh
+    }
+
+    /// Tries to place job `j` now; returns `false` if it must wait at the gateway.
+    fn schedule<P: Provider>(&mut self, now: Time, j: usize, providers: &mut [P]) -> bool {
+        let job = &self.jobs[j];
+        let capable: Vec<usize> = (0..providers.len())
+            .filter(|&k| providers[k].capacity() >= job.procs)
+            .collect();
+        if capable.is_empty() {
+            self.reject(j, Rejection::TooWide, now);
+            return true;
+        }
+        let info = match self.config.policy {
+            GatewayPolicy::LeastLoaded => {
+                let k = capable
+                    .iter()
+                    .copied()
+                    .min_by(|&a, &b| {
+                        self.utilisation[a]
+                            .total_cmp(&self.utilisation[b])
+                            .then(a.cmp(&b))
+                    })
+                    .expect("at least one capable provider");
+                self.hand_over(now, j, k, None, providers);
+                return true;
+            }
+            GatewayPolicy::EarliestStart(info) => info,
+        };
+        for _attempt in 0..self.config.max_attempts.max(1) {
+            if info == Information::Ask {
+                for &k in &capable {
+                    self.count(now, Message::SlotRequest);
+                    self.refresh(now, k, &mut providers[k], Message::SlotReply);
+                }
+            }
+            let job = &self.jobs[j];
+            let latest = job.deadline.map(|d| d - job.estimate);
+            let best = capable
+                .iter()
+                .filter_map(|&k| {
+                    let s = self.views[k]
+                        .as_ref()?
+                        .earliest_start(now, job.procs, job.estimate)?;
+                    latest.is_none_or(|l| s <= l).then_some((s, k))
+                })
+                .min();
+            let Some((start, k)) = best else {
+                if job.deadline.is_some() {
+                    self.reject(j, Rejection::DeadlineUnreachable, now);
+                    return true;
+                }
+                return false;
+            };
+            if job.deadline.is_none() {
+                self.hand_over(now, j, k, Some(start), providers);
+                return true;
+            }
+            // A deadline: two-phase advance reservation.
+            self.count(now, Message::ReservationRequest);
+            let asked = providers[k].request_reservation(now, job, start);
+            self.count(now, Message::ReservationReply);
+            let granted = match asked {
+                Ok(hold) => {
+                    self.count(now, Message::Commit);
+                    providers[k].commit(now, hold).is_ok()
+                }
+                Err(_) => false,
+            };
+            if granted {
+                let t = &mut self.track[j];
+                (t.provider, t.placed, t.planned, t.reserved) = (Some(k), now, Some(start), true);
+                self.take(k, start, j);
+                return true;
+            }
+            // Refused: a violation, and the provider refreshes its slots here.
+            self.violations.reservation_refused(job.id, now);
+            self.refresh(now, k, &mut providers[k], Message::SlotPublication);
+        }
+        self.reject(j, Rejection::RefusedTooOften, now);
+        true
+    }
+
+    fn take(&mut self, k: usize, start: Time, j: usize) {
+        if self.config.track_allocations {
+            let job = &self.jobs[j];
+            if let Some(v) = self.views[k].as_mut() {
+                v.take(start, job.estimate, job.procs);
+            }
+        }
+    }
+
+    /// Submits best-effort job `j` to provider `k`.
+    fn hand_over<P: Provider>(
+        &mut self,
+        now: Time,
+        j: usize,
+        k: usize,
+        planned: Option<Time>,
+        providers: &mut [P],
+    ) {
+        self.count(now, Message::JobSubmission);
+        match providers[k].submit(now, self.jobs[j].clone()) {
+            Ok(()) => {
+                let t = &mut self.track[j];
+                (t.provider, t.placed, t.planned) = (Some(k), now, planned);
+                if let Some(s) = planned {
+                    self.take(k, s, j);
+                }
+            }
+            Err(refusal) => self.reject(j, Rejection::Refused(refusal.to_string()), now),
+        }
+    }
+
+    fn retry<P: Provider>(&mut self, now: Time, providers: &mut [P]) {
+        let waiting = std::mem::take(&mut self.queue);
+        for j in waiting {
+            if !self.schedule(now, j, providers) {
+                self.queue.push(j);
+            }
+        }
+    }
+
+    fn settled(&self, j: usize) -> bool {
+        let t = &self.track[j];
+        t.rejected.is_some() || t.end.is_some()
+    }
+}
+
+/// Plays the gateway's policy out: grid `jobs` (sorted by submit time, with
+/// a deadline for the deadline-constrained ones) arrive and are placed on
+/// `providers`, which run their own events meanwhile. Returns when every
+/// grid job has ended or been rejected and the periodic reports and
+/// publications have stopped (at [`GatewayConfig::timers_until`]);
+/// providers may still have local work to finish.
+///
+/// Message accounting: a utilisation report, a slot request, a slot reply,
+/// a slot publication (periodic, unasked, or the refresh after a refused
+/// reservation), a reservation request, its reply, a commit and a job
+/// submission are one message each.
+pub fn run<P: Provider>(
+    config: &GatewayConfig,
+    providers: &mut [P],
+    jobs: &[Job],
+) -> Result<GridRun, GatewayError> {
+    if providers.is_empty() {
+        return Err(GatewayError::NoProviders);
+    }
+    for (name, value) in [
+        ("report_every", config.report_every),
+        ("retry_every", config.retry_every),
+    ] {
+        if value < 1 {
+            return Err(GatewayError::Period { name, value });
+        }
+    }
+    if let GatewayPolicy::EarliestStart(Information::Partial { interval }) = config.policy
+        && interval < 1
+    {
+        return Err(GatewayError::Period {
+            name: "publication interval",
+            value: interval,
+        });
+    }
+    if let Some(index) = (1..jobs.len()).find(|&i| jobs[i].submit < jobs[i - 1].submit) {
+        return Err(GatewayError::Unsorted { index });
+    }
+    let mut index = HashMap::with_capacity(jobs.len());
+    for (j, job) in jobs.iter().enumerate() {
+        if index.insert(job.id, j).is_some() {
+            return Err(GatewayError::DuplicateId { id: job.id });
+        }
+    }
+    let last_arrival = jobs.last().map_or(config.start, |j| j.submit);
+    let n = providers.len();
+    let mut g = Gateway {
+        config,
+        jobs,
+        index,
+        track: vec![Track::default(); jobs.len()],
+        views: vec![None; n],
+        utilisation: vec![0.0; n],
+        queue: Vec::new(),
+        messages: MessageCounter::new(),
+        measured: MessageCounter::new(),
+        violations: ViolationLog::new(config.tolerance),
+        timers_until: config.timers_until.unwrap_or(last_arrival),
+        unsettled: jobs.len(),
+    };
+    let (mut next_report, mut next_publish, every_publish) = match config.policy {
+        GatewayPolicy::LeastLoaded => (Some(config.start), None, 0),
+        GatewayPolicy::EarliestStart(Information::Partial { interval }) => {
+            (None, Some(config.start), interval)
+        }
+        GatewayPolicy::EarliestStart(Information::Ask) => (None, None, 0),
+    };
+    let mut next_retry: Option<Time> = None;
+    let mut next_job = 0;
+    let mut reports = Vec::new();
+    let until = g.timers_until;
+    let within = |t: Time| (t <= until).then_some(t);
+    loop {
+        // Done when every grid job is settled and the periodic messages,
+        // which cost the same whatever the jobs do, have run their course.
+        if next_job == jobs.len()
+            && g.unsettled == 0
+            && next_report.is_none()
+            && next_publish.is_none()
+        {
+            break;
+        }
+        let t_providers = providers.iter().filter_map(|p| p.next_event()).min();
+        let t_job = jobs.get(next_job).map(|j| j.submit);
+        let Some(now) = [t_providers, t_job, next_report, next_publish, next_retry]
+            .into_iter()
+            .flatten()
+            .min()
+        else {
+            break;
+        };
+        let mut fresh = false;
+        for (k, p) in providers.iter_mut().enumerate() {
+            p.advance(now, &mut reports);
+            if !reports.is_empty() {
+                fresh |= g.handle(now, k, p, std::mem::take(&mut reports));
+            }
+        }
+        if next_report == Some(now) {
+            for (k, p) in providers.iter().enumerate() {
+                g.utilisation[k] = p.utilisation(now);
+                g.count(now, Message::UtilisationReport);
+            }
+            next_report = within(now + config.report_every);
+        }
+        if next_publish == Some(now) {
+            for (k, p) in providers.iter_mut().enumerate() {
+                let horizon = g.horizon(now);
+                if let Some(slots) = p.publish(now, horizon) {
+                    g.views[k] = Some(SlotView::from_slots(p.capacity(), now, &slots));
+                    g.count(now, Message::SlotPublication);
+                    fresh = true;
+                }
+            }
+            next_publish = within(now + every_publish);
+        }
+        if fresh || next_retry == Some(now) {
+            g.retry(now, providers);
+        }
+        while jobs.get(next_job).is_some_and(|j| j.submit == now) {
+            if !g.schedule(now, next_job, providers) {
+                g.queue.push(next_job);
+            }
+            next_job += 1;
+        }
+        next_retry = match config.policy {
+            GatewayPolicy::EarliestStart(Information::Ask) if !g.queue.is_empty() => {
+                within(now + config.retry_every)
+            }
+            _ => None,
+        };
+        if next_job == jobs.len()
+            && next_retry.is_none()
+            && next_publish.is_none()
+            && !g.queue.is_empty()
+        {
+            for j in std::mem::take(&mut g.queue) {
+                g.reject(j, Rejection::NoInformation, now);
+            }
+        }
+    }
+    let mut fates = Vec::with_capacity(jobs.len());
+    for (j, t) in g.track.iter().enumerate() {
+        let fate = match (&t.rejected, t.provider, t.start, t.end) {
+            (Some((reason, at)), _, _, _) => Fate::Rejected {
+                reason: reason.clone(),
+                at: *at,
+            },
+            (None, Some(provider), Some(start), Some(end)) => Fate::Ran {
+                provider,
+                placed: t.placed,
+                planned: t.planned,
+                reserved: t.reserved,
+                start,
+                end,
+            },
+            (None, provider, _, _) => {
+                return Err(GatewayError::Stuck {
+                    job: jobs[j].id,
+                    provider: provider.unwrap_or(usize::MAX),
+                });
+            }
+        };
+        fates.push(fate);
+    }
+    Ok(GridRun {
+        fates,
+        messages: g.messages,
+        measured: g.measured,
+        violations: g.violations,
+    })
+}

@@ -1,0 +1,131 @@
+//! The gateway's picture of one provider, rebuilt from published slots.
+
+use std::collections::BTreeMap;
+
+use profile::{FreeSlot, Profile, Time};
+
+/// What the gateway believes a provider has free: the step function
+/// `free(t) = max { procs of a published slot covering t }`, which is exactly
+/// the provider's availability at publication time when the slots are the
+/// maximal free rectangles of its profile.
+///
+/// The gateway plans on it with [`earliest_start`](SlotView::earliest_start)
+/// and, when it tracks its own allocations, takes what it placed out of it
+/// with [`take`](SlotView::take) until the provider publishes again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotView {
+    free: Profile,
+    published: Time,
+}
+
+impl SlotView {
+    /// The view of a provider of `capacity` processors that published
+    /// `slots` at `now`. Nothing is free outside the slots.
+    pub fn from_slots(capacity: u32, now: Time, slots: &[FreeSlot]) -> SlotView {
+        // Sweep: at each boundary, the widest slot covering it.
+        let mut edges: BTreeMap<Time, Vec<(u32, bool)>> = BTreeMap::new();
+        for s in slots {
+            let (start, end) = (s.start.max(now), s.end);
+            if end <= start || s.procs == 0 {
+                continue;
+            }
+            let procs = s.procs.min(capacity);
+            edges.entry(start).or_default().push((procs, true));
+            if end < Time::MAX {
+                edges.entry(end).or_default().push((procs, false));
+            }
+        }
+        let mut open: BTreeMap<u32, usize> = BTreeMap::new();
+        let mut steps: Vec<(Time, u32)> = vec![(now, 0)];
+        for (t, changes) in edges {
+            for (procs, add) in changes {
+                if add {
+                    *open.entry(procs).or_default() += 1;
+                } else if let Some(n) = open.get_mut(&procs) {
+                    *n -= 1;
+                    if *n == 0 {
+                        open.remove(&procs);
+                    }
+                }
+            }
+            let free = open.keys().next_back().copied().unwrap_or(0);
+            match steps.last_mut() {
+                Some(last) if last.0 == t => last.1 = free,
+                _ => steps.push((t, free)),
+            }
+        }
+        let mut profile = Profile::new(capacity, now);
+        for (k, &(t, free)) in steps.iter().enumerate() {
+            let end = steps.get(k + 1).map_or(Time::MAX, |s| s.0);
+            let busy = capacity - free;
+            if busy > 0 && end > t {
+                let dur = if end == Time::MAX { i64::MAX } else { end - t };
+                profile
+                    .reserve(t, dur, busy)
+                    .expect("disjoint segments of an idle profile");
+            }
+        }
+        SlotView {
+            free: profile,
+            published: now,
+        }
+    }
+
+    /// When the information was published.
+    pub fn published(&self) -> Time {
+        self.published
+    }
+
+    /// Processors believed free at `t`.
+    pub fn free_at(&self, t: Time) -> u32 {
+        self.free.free_at(t)
+    }
+
+    /// The earliest start at or after `after` where `procs` processors are
+    /// believed free for `duration` seconds.
+    pub fn earliest_start(&self, after: Time, procs: u32, duration: i64) -> Option<Time> {
+        self.free.earliest_start(after, procs, duration)
+    }
+
+    /// Takes a placement the gateway made out of the view; returns whether
+    /// it fitted (it always does when planned with `earliest_start` on this view).
+    pub fn take(&mut self, start: Time, duration: i64, procs: u32) -> bool {
+        self.free.reserve(start, duration, procs).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_view_rebuilds_the_profile_its_slots_came_from() {
+        let mut p = Profile::new(10, Time(0));
+        p.reserve(Time(0), 50, 6).unwrap();
+        p.reserve(Time(80), 40, 9).unwrap();
+        let slots = p.free_slots(Time(0), Time::MAX);
+        let view = SlotView::from_slots(10, Time(0), &slots);
+        for t in [0, 49, 50, 79, 80, 119, 120, 10_000] {
+            assert_eq!(view.free_at(Time(t)), p.free_at(Time(t)), "t = {t}");
+        }
+        assert_eq!(view.earliest_start(Time(0), 5, 20), Some(Time(50)));
+        assert_eq!(view.earliest_start(Time(0), 5, 40), Some(Time(120)));
+    }
+
+    #[test]
+    fn nothing_is_free_outside_the_slots_and_taking_updates_the_view() {
+        let slots = [FreeSlot {
+            start: Time(100),
+            end: Time(200),
+            procs: 4,
+        }];
+        let mut view = SlotView::from_slots(8, Time(10), &slots);
+        assert_eq!(view.free_at(Time(50)), 0);
+        assert_eq!(view.earliest_start(Time(10), 4, 100), Some(Time(100)));
+        assert_eq!(view.earliest_start(Time(10), 4, 101), None);
+        assert!(view.take(Time(100), 50, 3));
+        assert_eq!(view.earliest_start(Time(10), 2, 10), Some(Time(150)));
+        assert!(!view.take(Time(100), 10, 4));
+        assert_eq!(view.published(), Time(10));
+    }
+}

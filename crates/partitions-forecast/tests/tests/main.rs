@@ -1,0 +1,7 @@
+//! Integration tests of `partitions-forecast` (one binary, several modules):
+//! hand-checked scenarios of partitions, reservations and Algorithm 1, and
+//! property tests of the cluster's invariants on random operation sequences.
+
+mod forecast_policy;
+mod props;
+mod scenarios;

@@ -1,0 +1,234 @@
+//! Hand-computed schedules of partitions, borrowing, priorities and slots.
+
+use partitions_forecast::{
+    Cluster, ClusterConfig, CommitmentKind, Origin, PartitionSpec, Predicate, Priority,
+    ProviderPolicy, ReservationError, RunTimeClass, UNLIMITED, resize_slots,
+};
+use profile::{FreeSlot, Job, Time};
+
+fn job(id: u64, submit: i64, procs: u32, dur: i64) -> Job {
+    Job::new(id, Time(submit), procs, dur, dur)
+}
+
+/// Runs `jobs` (id, submit, procs, duration, origin) on `config` and checks
+/// every job's start against `expected` (id, start).
+fn check(config: ClusterConfig, jobs: &[(u64, i64, u32, i64, Origin)], expected: &[(u64, i64)]) {
+    let mut c = Cluster::new(config, Time(0)).unwrap();
+    for &(id, submit, procs, dur, origin) in jobs {
+        c.submit(Time(submit), job(id, submit, procs, dur), origin)
+            .unwrap();
+    }
+    c.drain();
+    let records = c.records();
+    for &(id, start) in expected {
+        let r = records.iter().find(|r| r.id == id).unwrap();
+        assert_eq!(r.start, Some(Time(start)), "job {id}");
+        assert_eq!(r.end, Some(Time(start + r.run_time)), "job {id}");
+    }
+}
+
+fn two_partitions(pivots: u32, lends: bool, borrowing: bool) -> ClusterConfig {
+    ClusterConfig {
+        capacity: 8,
+        partitions: vec![
+            PartitionSpec::new("local", Predicate::Origin(Origin::Local), 4, pivots),
+            PartitionSpec::new("grid", Predicate::Origin(Origin::Grid), 4, pivots).lending(lends),
+        ],
+        priority: Priority::Arrival,
+        borrowing,
+        forecast: None,
+    }
+}
+
+use Origin::{Grid, Local};
+
+#[test]
+fn a_job_takes_its_own_partition_first_and_borrows_the_rest() {
+    // Local job 1 takes 6: 4 of its own and 2 of the grid partition's.
+    // Grid job 2 (2 procs) fits in what is left of the grid partition.
+    // Grid job 3 (2 procs) finds nothing free and waits for 100.
+    check(
+        two_partitions(1, true, true),
+        &[
+            (1, 0, 6, 100, Local),
+            (2, 0, 2, 50, Grid),
+            (3, 1, 2, 10, Grid),
+        ],
+        &[(1, 0), (2, 0), (3, 50)],
+    );
+}
+
+#[test]
+fn without_lending_or_borrowing_partitions_are_walls() {
+    // The grid partition does not lend: local job 2 (2 procs) must wait
+    // for local job 1 although the grid partition is idle.
+    check(
+        two_partitions(1, false, true),
+        &[(1, 0, 4, 100, Local), (2, 1, 2, 10, Local)],
+        &[(1, 0), (2, 100)],
+    );
+    // No borrowing at all: the same.
+    check(
+        two_partitions(1, true, false),
+        &[(1, 0, 4, 100, Local), (2, 1, 2, 10, Local)],
+        &[(1, 0), (2, 100)],
+    );
+    // A job wider than its partition cannot be submitted without borrowing.
+    let mut c = Cluster::new(two_partitions(1, true, false), Time(0)).unwrap();
+    assert!(c.submit(Time(0), job(1, 0, 5, 10), Local).is_err());
+}
+
+#[test]
+fn borrowing_respects_the_other_partitions_pivot() {
+    // Local job 1 fills the local partition until 1000; grid job 2 holds 2
+    // of the grid partition until 50; grid job 3 (4 procs) is the grid
+    // pivot at 50. Local job 4 (2 procs, 100 s) could borrow the 2 idle
+    // grid processors now, but only by overlapping the pivot's window: it
+    // waits for 150. Local job 5 (2 procs, 40 s) borrows them and ends
+    // before the pivot needs them.
+    check(
+        two_partitions(1, true, true),
+        &[
+            (1, 0, 4, 1000, Local),
+            (2, 0, 2, 50, Grid),
+            (3, 1, 4, 100, Grid),
+            (4, 2, 2, 100, Local),
+            (5, 3, 2, 40, Local),
+        ],
+        &[(1, 0), (2, 0), (3, 50), (4, 150), (5, 3)],
+    );
+    // Without the grid pivot, job 4 borrows at once.
+    check(
+        two_partitions(1, true, true),
+        &[(1, 0, 4, 1000, Local), (4, 2, 2, 100, Local)],
+        &[(1, 0), (4, 2)],
+    );
+}
+
+#[test]
+fn local_first_priority_lets_local_jobs_backfill_before_earlier_grid_jobs() {
+    let config = |priority| ClusterConfig {
+        priority,
+        ..ClusterConfig::single(4, 1)
+    };
+    // Job 1 holds all 4 until 100; job 2 (grid, 4 procs) is the pivot at
+    // 100. Job 3 (grid, 2 procs) and job 5 (local, 3 procs) wait without a
+    // reservation, and cannot run side by side.
+    let jobs = [
+        (1, 0, 4, 100, Local),
+        (2, 1, 4, 100, Grid),
+        (3, 2, 2, 50, Grid),
+        (5, 3, 3, 50, Local),
+    ];
+    // Arrival order: after job 2 (100..200), job 3 becomes the pivot at 200
+    // and job 5 cannot fit beside it (2 + 3 > 4): 250.
+    check(
+        config(Priority::Arrival),
+        &jobs,
+        &[(2, 100), (3, 200), (5, 250)],
+    );
+    // Local first: job 5 is ahead of job 3, becomes the pivot at 200, and
+    // job 3 goes at 250.
+    check(
+        config(Priority::LocalFirst),
+        &jobs,
+        &[(2, 100), (5, 200), (3, 250)],
+    );
+}
+
+#[test]
+fn run_time_partitions_separate_short_from_long_jobs() {
+    // ArEbM on 12 processors: short, medium and long partitions of 4.
+    let arebm =
+        || ProviderPolicy::ArEbM.config(12, &partitions_forecast::ForecastConfig::paper(3600));
+    // A long job takes 8 (its 4 and the short partition's, the first of the
+    // idle ones). A short job takes the medium partition's 4 at once; the
+    // next short job is the short pivot and goes when the first one ends.
+    check(
+        arebm(),
+        &[
+            (1, 0, 8, 20_000, Local),
+            (2, 1, 4, 100, Local),
+            (3, 2, 4, 100, Local),
+        ],
+        &[(1, 0), (2, 1), (3, 101)],
+    );
+    // A short job behind a wide long pivot goes after it: reservations are
+    // made in queue order, whatever the partition.
+    check(
+        arebm(),
+        &[
+            (1, 0, 12, 20_000, Local),
+            (2, 1, 12, 20_000, Local),
+            (3, 2, 4, 100, Local),
+        ],
+        &[(1, 0), (2, 20_000), (3, 40_000)],
+    );
+    assert_eq!(RunTimeClass::of(100).partition(), 1);
+}
+
+#[test]
+fn free_slots_are_what_the_commitments_leave() {
+    let mut c = Cluster::new(ClusterConfig::single(10, UNLIMITED), Time(0)).unwrap();
+    c.submit(Time(0), job(1, 0, 6, 100), Local).unwrap();
+    c.submit(Time(0), job(2, 0, 8, 50), Local).unwrap(); // reserved at 100
+    let hold = c
+        .request_reservation(Time(0), job(3, 0, 2, 30), Time(200))
+        .unwrap();
+    let kinds: Vec<CommitmentKind> = c.commitments().iter().map(|k| k.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            CommitmentKind::Running,
+            CommitmentKind::Reserved,
+            CommitmentKind::Held
+        ]
+    );
+    // Free: 4 on [0, 100), 2 on [100, 150), 10 on [150, 200), 8 on
+    // [200, 230), 10 from 230.
+    let slots = c.free_slots(Time(0), Time::MAX);
+    let slot = |start: i64, end: Time, procs: u32| FreeSlot {
+        start: Time(start),
+        end,
+        procs,
+    };
+    assert_eq!(
+        slots,
+        vec![
+            slot(0, Time(100), 4),
+            slot(0, Time::MAX, 2),
+            slot(150, Time(200), 10),
+            slot(150, Time::MAX, 8),
+            slot(230, Time::MAX, 10),
+        ]
+    );
+    c.commit(Time(0), hold).unwrap();
+    assert_eq!(c.commitments()[2].kind, CommitmentKind::AdvanceReservation);
+    assert_eq!(
+        resize_slots(&slots, 0.5)[0],
+        FreeSlot {
+            start: Time(0),
+            end: Time(100),
+            procs: 2
+        }
+    );
+}
+
+#[test]
+fn a_hold_that_outlives_its_start_cannot_be_committed() {
+    let mut c = Cluster::new(ClusterConfig::single(4, UNLIMITED), Time(0)).unwrap();
+    let hold = c
+        .request_reservation(Time(0), job(1, 0, 4, 10), Time(5))
+        .unwrap();
+    let err = c.commit(Time(6), hold).unwrap_err();
+    assert!(
+        matches!(err, ReservationError::InThePast { job: 1, .. }),
+        "{err}"
+    );
+    // The processors are free again.
+    assert_eq!(c.profile().free_at(Time(6)), 4);
+    assert!(matches!(
+        c.abort(Time(6), hold),
+        Err(ReservationError::UnknownHold { .. })
+    ));
+}
