@@ -87,6 +87,29 @@ fn claims_table(out: &mut String, verdicts: &[Verdict]) {
     table(out, &header, &rows);
     let passed = verdicts.iter().filter(|v| v.pass).count();
     let _ = writeln!(out, "\n{passed} of {} claims pass.", verdicts.len());
+    fail_explanations(out, verdicts);
+}
+
+/// The explanations the configuration gives for the claims that FAIL
+/// (nothing when there are none).
+fn fail_explanations(out: &mut String, verdicts: &[Verdict]) {
+    let failed: Vec<(usize, &Verdict, &String)> = verdicts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| {
+            v.explanation
+                .as_ref()
+                .filter(|_| !v.pass)
+                .map(|e| (i, v, e))
+        })
+        .collect();
+    if failed.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "\nWhy claims FAIL (after a search for bugs):\n");
+    for (i, v, e) in failed {
+        let _ = writeln!(out, "- Claim {} (\"{}\"): {e}", i + 1, v.text);
+    }
 }
 
 fn stand_in_warning(out: &mut String, facts: &[WorkloadFacts]) {
@@ -159,9 +182,10 @@ impl Results {
         let _ = writeln!(out, "Reproduces: {}\n", spec.paper);
         let reps = spec.repetitions;
         let ci = if reps > 1 {
-            "; brackets give 95% confidence intervals of the mean"
+            let level = (100.0 * spec.confidence.unwrap_or(0.95)).round();
+            format!("; brackets give {level}% confidence intervals of the mean")
         } else {
-            ""
+            String::new()
         };
         let _ = writeln!(
             out,
@@ -221,6 +245,9 @@ impl Results {
             if let (Some(note), false) = (&f.note, f.stand_in) {
                 let _ = writeln!(out, "\n{}: {note}.", f.label);
             }
+        }
+        for n in &self.notes {
+            let _ = writeln!(out, "\n{n}");
         }
         let _ = writeln!(out, "\n## Results\n");
         for p in &self.figure.panels {
@@ -365,6 +392,7 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
             })
             .collect();
         table(&mut out, &header, &rows);
+        fail_explanations(&mut out, &e.verdicts);
     }
     out
 }
@@ -380,6 +408,19 @@ fn anchor(id: &str, title: &str) -> String {
             _ => None,
         })
         .collect()
+}
+
+/// "lines 3, 7, 9", or the first 20 and a count of the rest.
+fn line_list(lines: &[u64]) -> String {
+    const SHOWN: usize = 20;
+    let shown: Vec<String> = lines.iter().take(SHOWN).map(u64::to_string).collect();
+    let more = lines.len().saturating_sub(SHOWN);
+    let word = if lines.len() == 1 { "line" } else { "lines" };
+    if more > 0 {
+        format!("{word} {} and {more} more", shown.join(", "))
+    } else {
+        format!("{word} {}", shown.join(", "))
+    }
 }
 
 #[cfg(test)]
@@ -406,18 +447,5 @@ mod tests {
             anchor("baseline/backfilling", "FCFS, EASY"),
             "baselinebackfilling-fcfs-easy"
         );
-    }
-}
-
-/// "lines 3, 7, 9", or the first 20 and a count of the rest.
-fn line_list(lines: &[u64]) -> String {
-    const SHOWN: usize = 20;
-    let shown: Vec<String> = lines.iter().take(SHOWN).map(u64::to_string).collect();
-    let more = lines.len().saturating_sub(SHOWN);
-    let word = if lines.len() == 1 { "line" } else { "lines" };
-    if more > 0 {
-        format!("{word} {} and {more} more", shown.join(", "))
-    } else {
-        format!("{word} {}", shown.join(", "))
     }
 }
