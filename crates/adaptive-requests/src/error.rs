@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use profile::{ProfileError, Time};
+
 /// Why a request or a moldability function is not well formed.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
@@ -33,6 +35,11 @@ pub enum ReqError {
         value: u32,
         /// What is accepted, in words.
         expected: &'static str,
+    },
+    /// The price profile is not a positive finite multiplier.
+    PriceProfile {
+        /// The value given.
+        value: f64,
     },
     /// `f_mol` gives a non-positive usage time for an allowed processor count.
     ShapeTime {
@@ -75,6 +82,12 @@ impl fmt::Display for ReqError {
             } => {
                 write!(f, "Sp field {field} is {value}, expected {expected}")
             }
+            ReqError::PriceProfile { value } => {
+                write!(
+                    f,
+                    "price profile is {value}, expected a finite multiplier > 0"
+                )
+            }
             ReqError::ShapeTime { procs, time } => write!(
                 f,
                 "f_mol({procs}) is {time} s, expected a positive time for every allowed processor count"
@@ -88,3 +101,61 @@ impl fmt::Display for ReqError {
 }
 
 impl std::error::Error for ReqError {}
+
+/// Why a scheduler cannot be built or cannot take a request.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SchedError {
+    /// A parameter of the price function is out of range.
+    Price {
+        /// Which parameter.
+        field: &'static str,
+        /// The value given.
+        value: f64,
+        /// What is accepted, in words.
+        expected: &'static str,
+    },
+    /// The machine has no processors.
+    NoCapacity,
+    /// A request was submitted before the previous one: an on-line scheduler
+    /// sees requests in time order.
+    OutOfOrder {
+        /// The request's id.
+        id: u64,
+        /// Its submit time.
+        submit: Time,
+        /// The time of the previous submission.
+        now: Time,
+    },
+    /// The scheduler tried to reserve or release capacity the profile does
+    /// not have: a bug in this crate.
+    Internal {
+        /// What the profile said.
+        error: ProfileError,
+    },
+}
+
+impl fmt::Display for SchedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SchedError::Price {
+                field,
+                value,
+                expected,
+            } => write!(f, "price function {field} is {value}, expected {expected}"),
+            SchedError::NoCapacity => {
+                write!(f, "the machine has 0 processors, expected at least 1")
+            }
+            SchedError::OutOfOrder { id, submit, now } => write!(
+                f,
+                "request {id} is submitted at {submit}, before the previous submission at {now}; submit requests in time order"
+            ),
+            SchedError::Internal { error } => write!(
+                f,
+                "internal error ({error}); this is a bug in adaptive-requests, please report it"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SchedError {}

@@ -108,11 +108,19 @@ impl Moldability for LinearFmol {
 /// The paper does not say how 80% is rounded; rounding up keeps `R^min` at
 /// least 80% of `R^max` (docs/DESIGN-CHOICES.md).
 pub fn table1_r_min(r_max: u32) -> u32 {
-    if r_max <= 10 {
+    r_min_share(r_max, 80, 10)
+}
+
+/// `R^min` as a share of `R^max`: `⌈percent·R^max/100⌉` (at least 1, at most
+/// `R^max`), except that requests for up to `rigid_up_to` processors are not
+/// molded (`R^min = R^max`). `r_min_share(r, 80, 10)` is [`table1_r_min`].
+pub fn r_min_share(r_max: u32, percent: u32, rigid_up_to: u32) -> u32 {
+    if r_max <= rigid_up_to {
         r_max
     } else {
-        // ⌈0.8·R^max⌉ in integers.
-        ((u64::from(r_max) * 4).div_ceil(5)) as u32
+        let r = (u64::from(r_max) * u64::from(percent.min(100))).div_ceil(100);
+        // At most R^max, so it fits in u32.
+        (r.max(1) as u32).min(r_max)
     }
 }
 
@@ -187,6 +195,10 @@ mod tests {
         check(16, 13); // 12.8
         check(20, 16); // exactly 80%
         check(128, 103); // 102.4
+        assert_eq!(r_min_share(128, 50, 10), 64);
+        assert_eq!(r_min_share(128, 0, 10), 1);
+        assert_eq!(r_min_share(12, 80, 16), 12);
+        assert_eq!(r_min_share(12, 100, 0), 12);
     }
 
     #[test]

@@ -2,54 +2,81 @@
 //! & Buyya, "Impact of Adaptive Resource Allocation Requests in Utility
 //! Cluster Computing Environments": the provider's side of a flexible SLA.
 //!
-//! **Implemented now**: the request [`Req`]`(R^min, R^max, f_mol, D, B, Sp)`
-//! with its checks; the preemption parameters [`Preemption`] `Sp = (N, I, M)`;
-//! the [`Moldability`] trait for `f_mol : R → T`, open to user functions
-//! (any `Fn(u32) -> Option<i64>`, where `None` forbids a shape, so "R must be
-//! a power of two" is one closure); and the paper's linear function of
-//! Table 1, [`LinearFmol`], with Table 1's `R^min` rule [`table1_r_min`].
+//! * The request [`Req`]`(R^min, R^max, f_mol, D, B, Sp)` with a price
+//!   profile; [`Preemption`] is `Sp = (N, I, M)`; [`Moldability`] is
+//!   `f_mol : R → T`, open to user functions (any `Fn(u32) -> Option<i64>`,
+//!   where `None` forbids a shape, so "R must be a power of two" is one
+//!   closure); [`LinearFmol`] is the paper's Table 1 function.
+//! * [`Scheduler`]: on-line FIFO or Missing Deadline First ([`Policy`]) with
+//!   conservative backfilling and hard deadlines. Moldable requests are
+//!   placed by Algorithm 1 (the earliest completion over the scheduling
+//!   event times, trying `R` from `R^max` down); preemptive requests are
+//!   split into subrequests that fill the free fragments of the queue.
+//!   MDF reschedules every waiting request, in slack order, on each arrival,
+//!   and rejects the newcomer rather than make an accepted request late.
+//! * [`PriceFunction`] is `ω` of Algorithm 2 (price falls with completion
+//!   time by up to 60%, times the price profile, with an incentive for
+//!   preemptive requests); [`BudgetRule`] says how `B` binds.
+//! * [`verify`] checks any schedule: no over-commitment, every SLA met,
+//!   every subrequest well formed.
 //!
-//! **Planned** (issue 3): moldable placement over the scheduling event times
-//! (Algorithm 1); splitting preemptive requests into at most `N`
-//! non-overlapping subrequests at multiples of `I`, conserving the work; the
-//! FIFO and Missing Deadline First schedulers with conservative backfilling
-//! and hard deadlines; the price function `ω` of Algorithm 2 with price
-//! profiles and the preemption incentive.
-//!
-//! Invariants: time is whole seconds; `1 <= R^min <= R^max`; every allowed
-//! shape has a positive time; [`LinearFmol`] gives `T^min` at `R^max` and
-//! `⌈T^max⌉` at `R^min`, never less time for fewer processors, and never less
-//! work than at `R^max`. A request does not know when it was submitted: its
-//! deadline `D` is relative. `adaptive-requests` knows nothing about traces,
-//! workload files, gateways or pricing of other papers: it depends on
+//! Invariants: time is whole seconds; `1 <= R^min <= R^max`; every accepted
+//! request completes by its deadline within its budget, on allowed shapes,
+//! its subrequests never overlapping, at most `N` of them at multiples of
+//! `I`, together running exactly its work; an accepted request is never
+//! dropped or made late by a later rescheduling. A request's deadline `D` is
+//! relative to its submission. `adaptive-requests` knows nothing about
+//! traces, workload files or other papers' policies: it depends on
 //! `profile` alone.
 //!
 //! ```
-//! use adaptive_requests::{LinearFmol, Preemption, Req};
+//! use adaptive_requests::{
+//!     Decision, LinearFmol, Policy, PriceFunction, Preemption, Req, Scheduler, SchedulerConfig,
+//! };
+//! use profile::Time;
 //!
 //! // A trace job on 20 processors for an hour, shaped as in Table 1:
 //! // R^min = 16, T^max = 4500 s, deadline 5 × T^min, splittable every 10%.
 //! let f_mol = LinearFmol::table1(20, 3600)?;
-//! let req = Req::linear(f_mol, 5 * 3600, 20.0, Some(Preemption::TABLE1))?;
+//! let budget = PriceFunction::TABLE1.full_price(20 * 3600, 1.0);
+//! let req = Req::linear(f_mol, 5 * 3600, budget, Some(Preemption::TABLE1))?;
 //! let shapes: Vec<(u32, i64)> = req.shapes().collect();
 //! assert_eq!(shapes.first(), Some(&(20, 3600)));
 //! assert_eq!(shapes.last(), Some(&(16, 4500)));
+//!
+//! // On an idle 32-processor machine it runs at once, unsplit, on R^max.
+//! let mut mdf = Scheduler::new(SchedulerConfig::new(32, Policy::Mdf))?;
+//! let Decision::Accepted(p) = mdf.submit(7, Time(0), req)? else { panic!("rejected") };
+//! assert_eq!((p.start(), p.completion(), p.parts()[0].procs), (Time(0), Time(3600), 20));
+//! assert_eq!(mdf.outcomes()[0].price, budget);
 //!
 //! // A user's own f_mol: perfect speed-up, powers of two only.
 //! let pow2 = |r: u32| r.is_power_of_two().then(|| 6400 / i64::from(r));
 //! let req = Req::new(4, 40, pow2, 10_000, 5.0, None)?;
 //! assert_eq!(req.shapes().map(|(r, _)| r).collect::<Vec<_>>(), [32, 16, 8, 4]);
-//! # Ok::<(), adaptive_requests::ReqError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
 
 mod error;
 mod fmol;
+mod place;
+mod price;
 mod req;
+mod sched;
+mod split;
+mod verify;
 
-pub use error::ReqError;
-pub use fmol::{LinearFmol, Moldability, table1_r_min};
+pub use error::{ReqError, SchedError};
+pub use fmol::{LinearFmol, Moldability, r_min_share, table1_r_min};
+pub use place::{Part, Placement, place, share_duration};
+pub use price::{BudgetRule, PriceFunction, within_budget};
 pub use req::{Preemption, Req};
+pub use sched::{
+    Decision, Fallback, Policy, Request, RequestOutcome, Rescheduling, Scheduler, SchedulerConfig,
+    schedule,
+};
+pub use verify::{ScheduleViolation, verify};
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

@@ -30,6 +30,22 @@ impl Preemption {
         (1..).map(move |k| k * step).take_while(|&p| p < 100)
     }
 
+    /// The boundaries of the smallest pieces, in percent of the work:
+    /// `0, I, 2I, ..., 100`. A subrequest covers the work between two of them.
+    pub fn boundaries(&self) -> Vec<u32> {
+        std::iter::once(0)
+            .chain(self.split_points())
+            .chain(std::iter::once(100))
+            .collect()
+    }
+
+    /// The most subrequests the request can become: `N`, and never more
+    /// than there are pieces between split points.
+    pub fn part_limit(&self) -> usize {
+        let pieces = self.boundaries().len() - 1;
+        self.max_parts.map_or(pieces, |n| pieces.min(n as usize))
+    }
+
     fn validate(&self) -> Result<(), ReqError> {
         if !(1..=100).contains(&self.split_percent) {
             return Err(ReqError::Preemption {
@@ -68,6 +84,7 @@ pub struct Req<F = LinearFmol> {
     deadline: i64,
     budget: f64,
     sp: Option<Preemption>,
+    price_profile: f64,
 }
 
 impl Req<LinearFmol> {
@@ -114,6 +131,7 @@ impl<F: Moldability> Req<F> {
             deadline,
             budget,
             sp,
+            price_profile: 1.0,
         };
         let mut any = false;
         for procs in r_min..=r_max {
@@ -157,6 +175,27 @@ impl<F: Moldability> Req<F> {
     /// `Sp`, if the request may be split.
     pub fn preemption(&self) -> Option<Preemption> {
         self.sp
+    }
+
+    /// The same request in another price profile (the multiplier of the
+    /// price function, 1 by default; Table 1 uses 1 and 3).
+    pub fn with_price_profile(mut self, profile: f64) -> Result<Self, ReqError> {
+        if !(profile.is_finite() && profile > 0.0) {
+            return Err(ReqError::PriceProfile { value: profile });
+        }
+        self.price_profile = profile;
+        Ok(self)
+    }
+
+    /// The price profile: how much more than the base price this user pays.
+    pub fn price_profile(&self) -> f64 {
+        self.price_profile
+    }
+
+    /// `T^min`: the shortest usage time over the allowed shapes (`f_mol(R^max)`
+    /// for a function that never gets slower with more processors).
+    pub fn t_min(&self) -> i64 {
+        self.shapes().map(|(_, t)| t).min().unwrap_or(i64::MAX)
     }
 
     /// The usage time on `procs` processors: `f_mol(procs)` if `procs` lies in
@@ -269,6 +308,12 @@ mod tests {
             mold_each: false,
         };
         assert_eq!(whole.split_points().count(), 0);
+        assert_eq!(whole.boundaries(), vec![0, 100]);
+        assert_eq!(whole.part_limit(), 1);
+        assert_eq!(odd.boundaries(), vec![0, 30, 60, 90, 100]);
+        assert_eq!(odd.part_limit(), 4);
+        assert_eq!(fifths.part_limit(), 2);
+        assert_eq!(Preemption::TABLE1.part_limit(), 10);
     }
 
     #[test]
@@ -311,6 +356,10 @@ mod tests {
         check(
             Req::linear(f, 10, 1.0, Some(sp)),
             "Sp field I (split interval, %) is 0, expected a percentage in 1..=100",
+        );
+        check(
+            Req::linear(f, 10, 1.0, None).and_then(|r| r.with_price_profile(0.0)),
+            "price profile is 0, expected a finite multiplier > 0",
         );
         let zero_time = |_: u32| Some(0);
         assert_eq!(

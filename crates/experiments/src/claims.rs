@@ -17,6 +17,8 @@
 //! * `monotone = { panel, series, direction = "increasing" | "decreasing", strict? }`
 //!   along x (numeric x sorted by value, categories in plotting order).
 //! * `ordering = { panel, at?, highest_first = [series, ...] }`: strictly decreasing.
+//! * `rise = { panel, series, from, to, lo, hi }`: the change of `series`
+//!   from x = `from` to x = `to`, `y(to) − y(from)`, lies in `[lo, hi]`.
 
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -35,6 +37,10 @@ pub struct Claim {
     /// The paper's number, where it gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paper_value: Option<String>,
+    /// Why our result differs, found after a search for bugs; shown under
+    /// the claims when the verdict is FAIL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<String>,
     check: Spanned<Check>,
 }
 
@@ -47,6 +53,7 @@ enum Check {
     Ratio(Ratio),
     Monotone(Monotone),
     Ordering(Ordering),
+    Rise(Rise),
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -110,6 +117,17 @@ struct Ordering {
     highest_first: Vec<String>,
 }
 
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Rise {
+    panel: String,
+    series: String,
+    from: XKey,
+    to: XKey,
+    lo: f64,
+    hi: f64,
+}
+
 /// An x value in a claim: a category name or a number.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -138,6 +156,8 @@ pub struct Verdict {
     pub ours: String,
     /// Whether the predicate holds.
     pub pass: bool,
+    /// The claim's explanation of a FAIL, if it gives one.
+    pub explanation: Option<String>,
 }
 
 impl Verdict {
@@ -231,6 +251,7 @@ impl Claim {
             paper_value: self.paper_value.clone(),
             ours,
             pass,
+            explanation: self.explanation.clone(),
         }
     }
 
@@ -317,6 +338,23 @@ impl Claim {
                     Ok((ok, text))
                 })
             }
+            Check::Rise(r) => {
+                let p = Panel::new(rows, &r.panel);
+                let (from, to) = (r.from.key(), r.to.key());
+                let (a, b) = (p.y(&r.series, &from)?, p.y(&r.series, &to)?);
+                let change = b - a;
+                let sign = if change >= 0.0 { "+" } else { "" };
+                Ok((
+                    (r.lo..=r.hi).contains(&change),
+                    format!(
+                        "{} {} at {from} → {} at {to} ({sign}{})",
+                        r.series,
+                        short(a),
+                        short(b),
+                        short(change)
+                    ),
+                ))
+            }
         }
     }
 
@@ -394,6 +432,11 @@ impl Claim {
                 panel(&o.panel).and(at(&o.at))?;
                 o.highest_first.iter().try_for_each(|s| one(s))
             }
+            Check::Rise(r) => panel(&r.panel)
+                .and(one(&r.series))
+                .and(at(&Some(r.from.clone())))
+                .and(at(&Some(r.to.clone())))
+                .and(range(r.lo, r.hi)),
         }
     }
 }

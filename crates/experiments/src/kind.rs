@@ -41,6 +41,9 @@ pub(crate) struct Cell<'a> {
     pub workloads: &'a [Arc<Workload>],
     /// The numeric x value (`None` on the categorical workload axis).
     pub x: Option<f64>,
+    /// The sweep axis `x` belongs to (`workload`, `load` or one of the
+    /// kind's `AXES`), for kinds with several numeric axes.
+    pub axis: &'a str,
     /// Index into the kind's series.
     pub series: usize,
     /// The repetition's derived seed (identical across series).
@@ -83,6 +86,25 @@ pub(crate) trait Kind: 'static {
 
     /// Simulates one cell; one value per entry of `METRICS`.
     fn run(params: &Self::Params, cell: &Cell<'_>) -> Result<Vec<f64>, RunError>;
+
+    /// Simulates one cell and returns, per entry of `METRICS`, the
+    /// independent samples the point averages: by default the single value
+    /// of [`Kind::run`]. A kind that measures several independent units
+    /// itself (the intervals of a split trace, say) returns one sample per
+    /// unit; the point's mean and confidence interval are then taken over
+    /// every sample of every repetition, and `runs` counts the samples.
+    fn run_samples(params: &Self::Params, cell: &Cell<'_>) -> Result<Vec<Vec<f64>>, RunError> {
+        Ok(Self::run(params, cell)?
+            .into_iter()
+            .map(|v| vec![v])
+            .collect())
+    }
+
+    /// Lines for `summary.md` about the prepared workloads (first x and
+    /// repetition), such as the statistics a paper reports; none by default.
+    fn notes(_params: &Self::Params, _workloads: &[Arc<Workload>]) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// A kind's parameters with the kind's behaviour, type-erased.
@@ -91,7 +113,8 @@ pub(crate) trait DynParams: Send + Sync {
     fn metrics(&self) -> &'static [Metric];
     fn axes(&self) -> &'static [&'static str];
     fn check(&self, experiment: &Experiment) -> Result<(), String>;
-    fn run(&self, cell: &Cell<'_>) -> Result<Vec<f64>, RunError>;
+    fn run(&self, cell: &Cell<'_>) -> Result<Vec<Vec<f64>>, RunError>;
+    fn notes(&self, workloads: &[Arc<Workload>]) -> Vec<String>;
     fn to_toml(&self) -> toml::Value;
 }
 
@@ -110,8 +133,8 @@ impl<K: Kind> DynParams for Typed<K> {
     fn check(&self, experiment: &Experiment) -> Result<(), String> {
         K::check(&self.0, experiment)
     }
-    fn run(&self, cell: &Cell<'_>) -> Result<Vec<f64>, RunError> {
-        let values = K::run(&self.0, cell)?;
+    fn run(&self, cell: &Cell<'_>) -> Result<Vec<Vec<f64>>, RunError> {
+        let values = K::run_samples(&self.0, cell)?;
         if values.len() != K::METRICS.len() {
             return Err(RunError::Kind {
                 message: format!(
@@ -123,6 +146,9 @@ impl<K: Kind> DynParams for Typed<K> {
             });
         }
         Ok(values)
+    }
+    fn notes(&self, workloads: &[Arc<Workload>]) -> Vec<String> {
+        K::notes(&self.0, workloads)
     }
     fn to_toml(&self) -> toml::Value {
         toml::Value::try_from(&self.0)
@@ -158,7 +184,12 @@ const fn entry<K: Kind>() -> KindEntry {
 }
 
 /// Every kind, by name.
-pub(crate) const KINDS: &[KindEntry] = &[entry::<crate::backfilling::Backfilling>()];
+pub(crate) const KINDS: &[KindEntry] = &[
+    entry::<crate::adaptive::Adaptive>(),
+    entry::<crate::utility::Utility>(),
+    entry::<crate::pricing::Pricing>(),
+    entry::<crate::provisioning::Provisioning>(),
+    entry::<crate::backfilling::Backfilling>()];
 
 pub(crate) fn lookup(name: &str) -> Option<&'static KindEntry> {
     KINDS.iter().find(|k| k.name == name)

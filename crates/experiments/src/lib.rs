@@ -53,14 +53,18 @@
 //! ```
 #![deny(missing_docs)]
 
+mod adaptive;
 mod backfilling;
 mod claims;
 mod config;
 mod csv;
 mod kind;
+mod pricing;
+mod provisioning;
 mod report;
 mod run;
 mod svg;
+mod utility;
 mod workload;
 
 pub use claims::{Claim, Verdict, check_claims};

@@ -134,6 +134,8 @@ pub struct Results {
     pub seeds: Vec<u64>,
     /// How the figure is drawn.
     pub figure: Figure,
+    /// What the kind says about its workloads, for the summary.
+    pub notes: Vec<String>,
 }
 
 /// Maps `f` over `items` on `threads` threads; results come back in input
@@ -250,9 +252,12 @@ pub fn run(
                 jobs: g.jobs,
                 two_class: g.two_class,
             }),
-            (None, None) => Err(RunError::Kind {
-                message: format!("workload '{}' has no source", w.label.get_ref()),
-            }),
+            (None, None) => match &w.generated_by_kind {
+                Some(text) => Ok(Input::ByKind(text)),
+                None => Err(RunError::Kind {
+                    message: format!("workload '{}' has no source", w.label.get_ref()),
+                }),
+            },
         })
         .collect::<Result<Vec<Input<'_>>, RunError>>()?;
 
@@ -305,6 +310,15 @@ pub fn run(
                 .map(|(_, (_, f))| f.clone())
         })
         .collect();
+    let first: Vec<Arc<Workload>> = (0..spec.workloads.len())
+        .filter_map(|wi| {
+            prepared
+                .iter()
+                .find(|(k, _)| k.workload == wi)
+                .map(|(_, (w, _))| w.clone())
+        })
+        .collect();
+    let notes = spec.params.notes(&first);
 
     // The cells.
     let mut tasks = Vec::new();
@@ -344,6 +358,7 @@ pub fn run(
         let cell = Cell {
             workloads: &ws,
             x: p.value,
+            axis: spec.sweep.axis.get_ref(),
             series: t.series,
             seed: seeds[t.rep as usize],
         };
@@ -375,15 +390,18 @@ pub fn run(
         for (pi, p) in points.iter().enumerate() {
             for (si, s) in series.iter().enumerate() {
                 let first = (pi * series.len() + si) * reps;
-                let ys: Vec<f64> = values[first..first + reps].iter().map(|v| v[m]).collect();
-                let (y, ci) = mean_ci(&ys);
+                let ys: Vec<f64> = values[first..first + reps]
+                    .iter()
+                    .flat_map(|v| v[m].iter().copied())
+                    .collect();
+                let (y, ci) = mean_ci_at(&ys, spec.confidence.unwrap_or(0.95));
                 rows.push(Row {
                     panel: panel.id.clone(),
                     series: s.clone(),
                     x: p.x.clone(),
                     y,
                     ci,
-                    runs: spec.repetitions,
+                    runs: u32::try_from(ys.len()).unwrap_or(u32::MAX),
                 });
             }
         }
@@ -396,6 +414,7 @@ pub fn run(
         workloads,
         seeds,
         figure,
+        notes,
     })
 }
 
@@ -406,17 +425,31 @@ const T95: [f64; 30] = [
     2.052, 2.048, 2.045, 2.042,
 ];
 
+/// Two-sided 90% Student-t quantiles for 1..=30 degrees of freedom.
+const T90: [f64; 30] = [
+    6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812, 1.796, 1.782, 1.771,
+    1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711, 1.708, 1.706,
+    1.703, 1.701, 1.699, 1.697,
+];
+
 /// The mean and, for two or more values, its 95% confidence interval
 /// (Student t; beyond 30 degrees of freedom the df = 30 quantile, which is
 /// slightly conservative).
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn mean_ci(ys: &[f64]) -> (f64, Option<(f64, f64)>) {
+    mean_ci_at(ys, 0.95)
+}
+
+/// [`mean_ci`] at confidence `level`: 0.90, else 0.95.
+pub(crate) fn mean_ci_at(ys: &[f64], level: f64) -> (f64, Option<(f64, f64)>) {
     let n = ys.len();
     let mean = ys.iter().sum::<f64>() / n.max(1) as f64;
     if n < 2 {
         return (mean, None);
     }
+    let table = if level == 0.90 { &T90 } else { &T95 };
     let var = ys.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-    let half = T95[(n - 2).min(T95.len() - 1)] * (var / n as f64).sqrt();
+    let half = table[(n - 2).min(table.len() - 1)] * (var / n as f64).sqrt();
     (mean, Some((mean - half, mean + half)))
 }
 

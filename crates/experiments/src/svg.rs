@@ -52,6 +52,13 @@ const COLUMNS: usize = 3;
 const FONT: &str = "Helvetica, Arial, sans-serif";
 /// Rough width of one character at 12 px, for layout.
 const CHAR_W: f64 = 6.8;
+/// Height of each extra legend line.
+const LEGEND_LINE_H: f64 = 22.0;
+
+/// Width of one legend entry: marker, name and gap.
+fn legend_item_w(s: &str) -> f64 {
+    34.0 + s.chars().count() as f64 * CHAR_W + 16.0
+}
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -283,7 +290,9 @@ impl Figure {
         let columns = self.panels.len().clamp(1, COLUMNS);
         let grid_rows = self.panels.len().div_ceil(COLUMNS).max(1);
         let width = columns as f64 * PANEL_W;
-        let height = HEADER_H + grid_rows as f64 * PANEL_H + 8.0;
+        // A legend too wide for one line wraps; the panels move down.
+        let header = HEADER_H + (self.legend_lines(width).len() - 1) as f64 * LEGEND_LINE_H;
+        let height = header + grid_rows as f64 * PANEL_H + 8.0;
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -303,7 +312,7 @@ impl Figure {
         self.legend(&mut out, width);
         for (i, panel) in self.panels.iter().enumerate() {
             let ox = (i % COLUMNS) as f64 * PANEL_W;
-            let oy = HEADER_H + (i / COLUMNS) as f64 * PANEL_H;
+            let oy = header + (i / COLUMNS) as f64 * PANEL_H;
             let mine: Vec<&Row> = rows.iter().filter(|r| r.panel == panel.id).collect();
             self.panel(&mut out, panel, &mine, ox, oy);
         }
@@ -311,12 +320,35 @@ impl Figure {
         out
     }
 
-    fn legend(&self, out: &mut String, width: f64) {
-        let item_w = |s: &String| 34.0 + s.chars().count() as f64 * CHAR_W + 16.0;
-        let total: f64 = self.series.iter().map(item_w).sum();
-        let mut x = ((width - total) / 2.0).max(8.0);
-        let y = 52.0;
+    /// The legend entries on each line: one line when they fit in `width`,
+    /// else as many lines as needed, filled in order.
+    fn legend_lines(&self, width: f64) -> Vec<Vec<usize>> {
+        let mut lines: Vec<Vec<usize>> = vec![Vec::new()];
+        let mut used = 0.0;
         for (i, s) in self.series.iter().enumerate() {
+            let w = legend_item_w(s);
+            if used + w > width - 16.0 && !lines[lines.len() - 1].is_empty() {
+                lines.push(Vec::new());
+                used = 0.0;
+            }
+            used += w;
+            let last = lines.len() - 1;
+            lines[last].push(i);
+        }
+        lines
+    }
+
+    fn legend(&self, out: &mut String, width: f64) {
+        for (line, items) in self.legend_lines(width).iter().enumerate() {
+            self.legend_line(out, width, items, 52.0 + line as f64 * LEGEND_LINE_H);
+        }
+    }
+
+    fn legend_line(&self, out: &mut String, width: f64, items: &[usize], y: f64) {
+        let total: f64 = items.iter().map(|&i| legend_item_w(&self.series[i])).sum();
+        let mut x = ((width - total) / 2.0).max(8.0);
+        for &i in items {
+            let s = &self.series[i];
             let color = PALETTE[i % PALETTE.len()];
             if self.categorical {
                 let _ = writeln!(
@@ -335,7 +367,7 @@ impl Figure {
                 marker(out, i, x + 12.0, y - 4.0, color);
             }
             text(out, x + 30.0, y, 13, "start", "", s);
-            x += item_w(s);
+            x += legend_item_w(s);
         }
     }
 

@@ -209,6 +209,8 @@ pub(crate) enum Input<'a> {
         jobs: usize,
         two_class: bool,
     },
+    /// No jobs: the kind generates its own (described by the text).
+    ByKind(&'a str),
 }
 
 /// Turns a source into a workload of jobs, dropping unreplayable records and
@@ -300,6 +302,10 @@ pub(crate) fn convert(
             facts.seed = Some(seed);
             (&generated, Some(u64::from(procs)))
         }
+        Input::ByKind(text) => {
+            facts.source = text.to_string();
+            (&[], None)
+        }
     };
     facts.records = records.len();
     let conversion = swf_io::to_jobs(records, estimate);
@@ -346,7 +352,7 @@ pub(crate) fn prepare(
     }
     facts.transformed_away = before - w.jobs.len();
     facts.jobs = w.jobs.len();
-    if w.jobs.is_empty() {
+    if w.jobs.is_empty() && !matches!(input, Input::ByKind(_)) {
         return Err(RunError::EmptyWorkload { label: w.label });
     }
     Ok((w, facts))

@@ -1,0 +1,526 @@
+//! Placements and Algorithm 1: the earliest-completion placement of a
+//! (moldable) request over the availability profile.
+
+use profile::{Profile, Time};
+
+use crate::fmol::Moldability;
+use crate::price::{BudgetRule, PriceFunction, Tariff, Terms};
+use crate::req::{Preemption, Req};
+use crate::split::place_split;
+
+/// One (sub)request as placed: `procs` processors over
+/// `[start, start + duration)`, running the share `[from, to)` (in percent)
+/// of the request's work.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Part {
+    /// When it starts.
+    pub start: Time,
+    /// Processors it holds, `R^min <= procs <= R^max`.
+    pub procs: u32,
+    /// Seconds it holds them: [`share_duration`]`(f_mol(procs), from, to)`.
+    pub duration: i64,
+    /// First percent of the work it runs.
+    pub from: u32,
+    /// The percent of the work done when it ends.
+    pub to: u32,
+}
+
+impl Part {
+    /// When it ends (exclusive).
+    pub fn end(&self) -> Time {
+        self.start.saturating_add(self.duration)
+    }
+
+    /// Processor-seconds it holds.
+    pub fn proc_seconds(&self) -> i64 {
+        i64::from(self.procs).saturating_mul(self.duration)
+    }
+}
+
+/// Where and how an accepted request runs: one part, or (for a preemptive
+/// request) several subrequests in time order that never overlap.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    parts: Vec<Part>,
+}
+
+impl Placement {
+    /// A placement from its parts, in time order. `None` if `parts` is empty.
+    pub fn new(parts: Vec<Part>) -> Option<Placement> {
+        (!parts.is_empty()).then_some(Placement { parts })
+    }
+
+    pub(crate) fn single(part: Part) -> Placement {
+        Placement { parts: vec![part] }
+    }
+
+    /// The parts in time order.
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    /// When the first part starts.
+    pub fn start(&self) -> Time {
+        self.parts[0].start
+    }
+
+    /// The completion time `T_c`: when the last part ends.
+    pub fn completion(&self) -> Time {
+        self.parts[self.parts.len() - 1].end()
+    }
+
+    /// Processor-seconds over all parts (`Duration · R` of Algorithm 2).
+    pub fn proc_seconds(&self) -> i64 {
+        self.parts.iter().map(Part::proc_seconds).sum()
+    }
+
+    /// Whether the request was split into several subrequests.
+    pub fn is_split(&self) -> bool {
+        self.parts.len() > 1
+    }
+}
+
+/// The time the share `[from, to)` percent of a request takes on a shape
+/// whose whole usage time is `time`: `⌈to·time/100⌉ − ⌈from·time/100⌉`.
+///
+/// The shares of one shape add up to `time` exactly, so splitting a request
+/// into subrequests of one shape conserves its work; subrequests molded on
+/// their own each run their share of `f_mol` at their own `R`.
+pub fn share_duration(time: i64, from: u32, to: u32) -> i64 {
+    let at = |p: u32| (i128::from(time) * i128::from(p) + 99).div_euclid(100);
+    i64::try_from(at(to) - at(from)).unwrap_or(i64::MAX)
+}
+
+/// What the search needs to know about the request it places.
+pub(crate) struct Target<'a> {
+    /// The allowed shapes `(R, f_mol(R))`, `R` descending.
+    pub shapes: &'a [(u32, i64)],
+    pub terms: &'a Terms,
+    pub tariff: &'a Tariff,
+}
+
+impl Target<'_> {
+    fn r_floor(&self) -> u32 {
+        self.shapes.iter().map(|s| s.0).min().unwrap_or(u32::MAX)
+    }
+}
+
+/// Index of the step containing `t` (the first step for earlier instants).
+pub(crate) fn step_index(steps: &[(Time, u32)], t: Time) -> usize {
+    steps.partition_point(|s| s.0 <= t).saturating_sub(1)
+}
+
+/// The durations of the share `[from, to)` on each shape, and whether they
+/// never decrease along the shapes (then a blocked window blocks every
+/// later shape too).
+fn share_durations(shapes: &[(u32, i64)], from: u32, to: u32) -> (Vec<(u32, i64)>, bool) {
+    let durs: Vec<(u32, i64)> = shapes
+        .iter()
+        .map(|&(r, t)| (r, share_duration(t, from, to)))
+        .collect();
+    let ascending = durs.windows(2).all(|w| w[0].1 <= w[1].1);
+    (durs, ascending)
+}
+
+/// Algorithm 1 for the share `[from, to)` of a request: over the scheduling
+/// event times at or after `lo`, try `R` from `R^max` down and take, at each
+/// event time, the first shape that fits, meets the deadline and is
+/// admissible under the budget; keep the earliest completion (ties: the
+/// earliest start, then more processors). Parts ending after `max_end` are
+/// not considered. `prefix_work` is the processor-time of subrequests
+/// already placed, which the budget check adds.
+///
+/// The event times are `lo` and every later instant where the free capacity
+/// changes (the starts and completions of scheduled requests, less those
+/// where nothing changes, which can never win), plus, for a shape whose
+/// price at the earliest completion exceeds the budget, the earliest start
+/// whose completion it can afford. For `f_mol` non-increasing in `R` the
+/// result is the earliest-completion placement over every start at or after
+/// `lo`, so it depends only on the free capacity, never on how the profile
+/// stores it.
+///
+/// The scan over event times prunes what cannot win: it stops once the
+/// shortest shape starting at the event time cannot end by the best so far,
+/// skips event times with fewer free processors than `R^min`, and jumps over
+/// event times whose every window would cross a step with fewer than
+/// `R^min` free processors.
+pub(crate) fn best_whole(
+    steps: &[(Time, u32)],
+    lo: Time,
+    target: &Target<'_>,
+    share: (u32, u32),
+    prefix_work: i64,
+    max_end: Time,
+) -> Option<Part> {
+    let (from, to) = share;
+    let (durs, ascending) = share_durations(target.shapes, from, to);
+    let d_min = durs.iter().map(|d| d.1).min()?;
+    let r_floor = target.r_floor();
+    let max_end = max_end.min(target.terms.due());
+    let work_of = |r: u32, d: i64| prefix_work.saturating_add(i64::from(r).saturating_mul(d));
+    let part = |start: Time, procs: u32, duration: i64| Part {
+        start,
+        procs,
+        duration,
+        from,
+        to,
+    };
+    let mut best: Option<Part> = None;
+    // Shapes the budget rules out at `lo`: their earliest affordable start.
+    for &(r, d) in &durs {
+        let end = lo.saturating_add(d);
+        if end > max_end || target.tariff.admits(target.terms, end, work_of(r, d)) {
+            continue;
+        }
+        let Some(start) = affordable_start(target, lo, d, work_of(r, d), max_end) else {
+            continue;
+        };
+        let c = part(start, r, d);
+        if least_free(steps, start, c.end()) >= r && better(&c, best.as_ref()) {
+            best = Some(c);
+        }
+    }
+    // The earliest known step, at or after the current event time, with
+    // fewer than R^min free processors: (its time, its index).
+    let mut block: Option<(Time, usize)> = None;
+    let mut i = step_index(steps, lo);
+    while i < steps.len() {
+        let t0 = steps[i].0.max(lo);
+        let limit = best.map_or(max_end, |b| b.end()).min(max_end);
+        if t0.saturating_add(d_min) > limit {
+            break;
+        }
+        if let Some((bt, bi)) = block {
+            if bt <= t0 {
+                block = None;
+            } else if t0.saturating_add(d_min) > bt {
+                i = bi + 1;
+                block = None;
+                continue;
+            }
+        }
+        if steps[i].1 < r_floor {
+            i += 1;
+            continue;
+        }
+        // Sweep forward from t0 keeping the least free capacity seen.
+        let mut least = u32::MAX;
+        let mut j = i;
+        let mut reach = t0;
+        for &(r, d) in &durs {
+            let end = t0.saturating_add(d);
+            if end > limit {
+                if ascending {
+                    break;
+                }
+                continue;
+            }
+            if end < reach {
+                // Shorter than the last window: sweep again.
+                least = u32::MAX;
+                j = i;
+            }
+            while j < steps.len() && steps[j].0 < end {
+                least = least.min(steps[j].1);
+                if steps[j].1 < r_floor && block.is_none() {
+                    block = Some((steps[j].0, j));
+                }
+                j += 1;
+            }
+            reach = end;
+            if least < r {
+                if least < r_floor && ascending {
+                    break;
+                }
+                continue;
+            }
+            if target.tariff.admits(target.terms, end, work_of(r, d)) {
+                let c = part(t0, r, d);
+                if better(&c, best.as_ref()) {
+                    best = Some(c);
+                }
+                break;
+            }
+        }
+        i += 1;
+    }
+    best
+}
+
+/// Whether `c` beats `best`: earlier completion, then earlier start, then
+/// more processors.
+fn better(c: &Part, best: Option<&Part>) -> bool {
+    best.is_none_or(|b| {
+        (c.end(), c.start, std::cmp::Reverse(c.procs))
+            < (b.end(), b.start, std::cmp::Reverse(b.procs))
+    })
+}
+
+/// The least free capacity over `[start, end)`.
+fn least_free(steps: &[(Time, u32)], start: Time, end: Time) -> u32 {
+    let i = step_index(steps, start);
+    steps[i..]
+        .iter()
+        .take_while(|s| s.0 < end || s.0 <= start)
+        .map(|s| s.1)
+        .min()
+        .unwrap_or(0)
+}
+
+/// The earliest start after `lo` at which a part of `duration` whose request
+/// then holds `work` processor-seconds in all is within the budget, ending
+/// by `max_end`. The price never rises with the completion time, so a
+/// binary search finds it.
+fn affordable_start(
+    target: &Target<'_>,
+    lo: Time,
+    duration: i64,
+    work: i64,
+    max_end: Time,
+) -> Option<Time> {
+    let ok = |start: i64| {
+        target
+            .tariff
+            .admits(target.terms, Time(start).saturating_add(duration), work)
+    };
+    let (mut bad, mut good) = (lo.0, max_end.0.saturating_sub(duration));
+    if good <= bad || !ok(good) {
+        return None;
+    }
+    while good - bad > 1 {
+        let mid = bad + (good - bad) / 2;
+        if ok(mid) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    Some(Time(good))
+}
+
+/// The splitter's step: the earliest event time at or after `lo` at which
+/// some shape can run at least the next piece of the work (from boundary
+/// `bounds[at]`), ending by `limit`; there, the part running the most
+/// pieces (ties: the larger `R`).
+pub(crate) fn first_fragment(
+    steps: &[(Time, u32)],
+    lo: Time,
+    shapes: &[(u32, i64)],
+    bounds: &[u32],
+    at: usize,
+    limit: Time,
+) -> Option<Part> {
+    let from = bounds[at];
+    let next = *bounds.get(at + 1)?;
+    let d_min = shapes
+        .iter()
+        .map(|&(_, t)| share_duration(t, from, next))
+        .min()?;
+    let r_floor = shapes.iter().map(|s| s.0).min()?;
+    let mut i = step_index(steps, lo);
+    while i < steps.len() {
+        let t0 = steps[i].0.max(lo);
+        if t0.saturating_add(d_min) > limit {
+            return None;
+        }
+        if steps[i].1 >= r_floor {
+            let mut chosen: Option<Part> = None;
+            for &(r, t) in shapes {
+                let mut least = u32::MAX;
+                let mut j = i;
+                for &to in &bounds[at + 1..] {
+                    let d = share_duration(t, from, to);
+                    let end = t0.saturating_add(d);
+                    if end > limit {
+                        break;
+                    }
+                    while j < steps.len() && steps[j].0 < end {
+                        least = least.min(steps[j].1);
+                        j += 1;
+                    }
+                    if least < r {
+                        break;
+                    }
+                    if chosen.is_none_or(|c| to > c.to) {
+                        chosen = Some(Part {
+                            start: t0,
+                            procs: r,
+                            duration: d,
+                            from,
+                            to,
+                        });
+                    }
+                }
+            }
+            if chosen.is_some() {
+                return chosen;
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The placement a scheduler gives `req`, submitted at `submit`, in
+/// `profile` from `now` on: Algorithm 1 for a request that cannot be split,
+/// the splitter (which never does worse than Algorithm 1) for a preemptive
+/// one. `None` if no placement completes by the deadline within the budget.
+///
+/// The profile is not changed; reserve the parts to commit the placement.
+///
+/// ```
+/// use adaptive_requests::{place, BudgetRule, LinearFmol, PriceFunction, Req};
+/// use profile::{Profile, Time};
+///
+/// // 20 processors, 4 of them busy until 2000 s.
+/// let mut p = Profile::new(20, Time(0));
+/// p.reserve(Time(0), 2000, 4)?;
+/// // 20 processors for 1000 s, or 16 for 1250 s (Table 1).
+/// let req = Req::linear(LinearFmol::table1(20, 1000)?, 5000, 1e9, None)?;
+/// let placed = place(&p, Time(0), Time(0), &req, &PriceFunction::TABLE1, BudgetRule::Limit).unwrap();
+/// assert_eq!((placed.start(), placed.parts()[0].procs, placed.completion()), (Time(0), 16, Time(1250)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn place<F: Moldability>(
+    profile: &Profile,
+    now: Time,
+    submit: Time,
+    req: &Req<F>,
+    price: &PriceFunction,
+    budget: BudgetRule,
+) -> Option<Placement> {
+    let terms = Terms::of(req, submit);
+    let shapes: Vec<(u32, i64)> = req.shapes().collect();
+    let tariff = Tariff {
+        omega: *price,
+        rule: budget,
+    };
+    let target = Target {
+        shapes: &shapes,
+        terms: &terms,
+        tariff: &tariff,
+    };
+    place_target(profile.steps(), now.max(submit), &target, req.preemption())
+}
+
+/// [`place`] on a prepared target.
+pub(crate) fn place_target(
+    steps: &[(Time, u32)],
+    now: Time,
+    target: &Target<'_>,
+    sp: Option<Preemption>,
+) -> Option<Placement> {
+    match sp {
+        Some(sp) if sp.part_limit() > 1 => place_split(steps, now, target, &sp),
+        _ => best_whole(steps, now, target, (0, 100), 0, target.terms.due()).map(Placement::single),
+    }
+}
+
+/// Whether every part of `placement` fits in `profile` as it is.
+pub(crate) fn fits(profile: &Profile, placement: &Placement) -> bool {
+    placement
+        .parts()
+        .iter()
+        .all(|p| profile.min_free(p.start, p.end()) >= p.procs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_add_up() {
+        for time in [1, 7, 99, 100, 101, 3599, 86_400] {
+            let bounds = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
+            let total: i64 = bounds
+                .windows(2)
+                .map(|w| share_duration(time, w[0], w[1]))
+                .sum();
+            assert_eq!(total, time);
+            assert_eq!(share_duration(time, 0, 100), time);
+        }
+        assert_eq!(share_duration(3600, 0, 10), 360);
+        assert_eq!(share_duration(95, 10, 20), 9);
+    }
+
+    fn terms(submit: i64, t_min: i64, deadline: i64) -> Terms {
+        Terms {
+            submit: Time(submit),
+            t_min,
+            deadline,
+            price_profile: 1.0,
+            preemptive: false,
+            budget: f64::MAX,
+        }
+    }
+
+    const TARIFF: Tariff = Tariff {
+        omega: PriceFunction::TABLE1,
+        rule: BudgetRule::Limit,
+    };
+
+    #[test]
+    fn molds_to_finish_earlier() {
+        // 10 processors; 6 busy until 100, then 10 free.
+        let mut p = Profile::new(10, Time(0));
+        p.reserve(Time(0), 100, 6).unwrap();
+        let shapes = [(8, 100), (4, 200)];
+        let t = terms(0, 100, 10_000);
+        let target = Target {
+            shapes: &shapes,
+            terms: &t,
+            tariff: &TARIFF,
+        };
+        // R = 8 starts at 100 and ends at 200; R = 4 starts now and ends at 200 too:
+        // the tie goes to the earlier event time.
+        let part = best_whole(p.steps(), Time(0), &target, (0, 100), 0, Time::MAX).unwrap();
+        assert_eq!(
+            (part.start, part.procs, part.end()),
+            (Time(0), 4, Time(200))
+        );
+        // With a longer narrow shape, the wide one wins.
+        let shapes = [(8, 100), (4, 250)];
+        let target = Target {
+            shapes: &shapes,
+            terms: &t,
+            tariff: &TARIFF,
+        };
+        let part = best_whole(p.steps(), Time(0), &target, (0, 100), 0, Time::MAX).unwrap();
+        assert_eq!(
+            (part.start, part.procs, part.end()),
+            (Time(100), 8, Time(200))
+        );
+        // A deadline of 199 rules both out.
+        let t = terms(0, 100, 199);
+        let target = Target {
+            shapes: &shapes,
+            terms: &t,
+            tariff: &TARIFF,
+        };
+        assert_eq!(
+            best_whole(p.steps(), Time(0), &target, (0, 100), 0, Time::MAX),
+            None
+        );
+    }
+
+    #[test]
+    fn fragment_takes_the_most_pieces_at_the_earliest_time() {
+        // 4 processors, free on [0, 30), busy [30, 100), free after.
+        let mut p = Profile::new(4, Time(0));
+        p.reserve(Time(30), 70, 4).unwrap();
+        let bounds = [0, 25, 50, 75, 100];
+        // 100 s on 4 processors: 25 s per piece, one piece fits before 30.
+        let part = first_fragment(p.steps(), Time(0), &[(4, 100)], &bounds, 0, Time::MAX).unwrap();
+        assert_eq!((part.start, part.to, part.duration), (Time(0), 25, 25));
+        // From the second piece on, nothing fits until 100; then all three.
+        let part = first_fragment(p.steps(), Time(25), &[(4, 100)], &bounds, 1, Time::MAX).unwrap();
+        assert_eq!((part.start, part.from, part.to), (Time(100), 25, 100));
+        // Ending by 150 leaves room for two pieces, by 124 for none.
+        let part = first_fragment(p.steps(), Time(25), &[(4, 100)], &bounds, 1, Time(150)).unwrap();
+        assert_eq!((part.start, part.from, part.to), (Time(100), 25, 75));
+        assert_eq!(
+            first_fragment(p.steps(), Time(25), &[(4, 100)], &bounds, 1, Time(124)),
+            None
+        );
+    }
+}

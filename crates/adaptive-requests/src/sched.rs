@@ -1,0 +1,429 @@
+//! The on-line schedulers: FIFO and Missing Deadline First, both with
+//! conservative backfilling and hard deadlines.
+
+use profile::{Profile, Time};
+
+use crate::error::SchedError;
+use crate::fmol::{LinearFmol, Moldability};
+use crate::place::{Placement, Target, fits, place_target};
+use crate::price::{BudgetRule, PriceFunction, Tariff, Terms};
+use crate::req::Req;
+
+/// Which scheduler.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// First in, first out with conservative backfilling: each request is
+    /// placed on arrival (Algorithm 1, or the splitter for a preemptive
+    /// request) at its earliest completion, and never moves afterwards.
+    Fifo,
+    /// Missing Deadline First: on every arrival the requests still waiting
+    /// and the new one are sorted by slack (deadline − now − `T` at `R^max`,
+    /// least first) and placed again in that order; started requests stay.
+    Mdf,
+}
+
+impl Policy {
+    /// `fifo` or `mdf`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Policy::Fifo => "fifo",
+            Policy::Mdf => "mdf",
+        }
+    }
+}
+
+/// What MDF does when placing every waiting request again, together with
+/// the new one, leaves one of them without a feasible placement.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Fallback {
+    /// Reject the new request and keep the previous schedule.
+    #[default]
+    Reject,
+    /// Keep the previous schedule and place the new request into it as FIFO
+    /// would (after everything already accepted); reject it only if that fails.
+    Append,
+}
+
+/// How MDF places the waiting requests again on an arrival.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rescheduling {
+    /// Every waiting request is placed again from scratch, in slack order:
+    /// the paper's MDF.
+    #[default]
+    Full,
+    /// From the new request's place in the slack order on: the requests
+    /// before it, and those after it that still fit where they were while
+    /// no request before them moved, keep their placements. For requests
+    /// placed by Algorithm 1 (with `f_mol` non-increasing in `R`) this is
+    /// exactly the schedule of `Full` (their best placement in a more
+    /// crowded profile, if still free, is still the best) at a fraction of
+    /// the cost; the splitter's greedy choices can differ now and then.
+    Incremental,
+}
+
+/// How a [`Scheduler`] works: machine size, policy, pricing and the rules
+/// the paper leaves open.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SchedulerConfig {
+    /// Processors of the machine.
+    pub capacity: u32,
+    /// FIFO or MDF.
+    pub policy: Policy,
+    /// The price function `ω`.
+    pub price: PriceFunction,
+    /// How budgets bind.
+    pub budget: BudgetRule,
+    /// What MDF does when rescheduling fails.
+    pub fallback: Fallback,
+    /// How MDF reschedules.
+    pub rescheduling: Rescheduling,
+}
+
+impl SchedulerConfig {
+    /// A machine of `capacity` processors under `policy`, with Table 1's
+    /// prices, budgets as limits, and MDF rejecting on a failed rescheduling.
+    pub fn new(capacity: u32, policy: Policy) -> Self {
+        SchedulerConfig {
+            capacity,
+            policy,
+            price: PriceFunction::TABLE1,
+            budget: BudgetRule::Limit,
+            fallback: Fallback::Reject,
+            rescheduling: Rescheduling::Full,
+        }
+    }
+
+    /// With another price function.
+    pub fn price(mut self, price: PriceFunction) -> Self {
+        self.price = price;
+        self
+    }
+
+    /// With another budget rule.
+    pub fn budget(mut self, rule: BudgetRule) -> Self {
+        self.budget = rule;
+        self
+    }
+
+    /// With another MDF fallback.
+    pub fn fallback(mut self, fallback: Fallback) -> Self {
+        self.fallback = fallback;
+        self
+    }
+
+    /// With another MDF rescheduling mode.
+    pub fn rescheduling(mut self, mode: Rescheduling) -> Self {
+        self.rescheduling = mode;
+        self
+    }
+
+    pub(crate) fn tariff(&self) -> Tariff {
+        Tariff {
+            omega: self.price,
+            rule: self.budget,
+        }
+    }
+}
+
+/// A request as submitted: who, when, and what.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request<F = LinearFmol> {
+    /// The caller's identifier, echoed in the outcome.
+    pub id: u64,
+    /// Submission time.
+    pub submit: Time,
+    /// The adaptive request.
+    pub req: Req<F>,
+}
+
+/// The answer to a submission.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decision {
+    /// Accepted, with its placement as of now (MDF may move it later, never
+    /// past its deadline or budget).
+    Accepted(Placement),
+    /// Rejected: no placement meets its deadline and budget.
+    Rejected,
+}
+
+/// The fate of one submitted request once the run is over.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RequestOutcome {
+    /// The request's id.
+    pub id: u64,
+    /// Its submission time.
+    pub submit: Time,
+    /// Where it ran, or `None` if it was rejected.
+    pub placement: Option<Placement>,
+    /// What it paid ($): `ω` of its final placement (capped at the budget
+    /// under [`BudgetRule::Cap`]); 0 if rejected.
+    pub price: f64,
+}
+
+impl RequestOutcome {
+    /// Completion minus submission, if accepted.
+    pub fn response(&self) -> Option<i64> {
+        self.placement
+            .as_ref()
+            .map(|p| p.completion() - self.submit)
+    }
+}
+
+struct Entry<F> {
+    id: u64,
+    req: Req<F>,
+    terms: Terms,
+    shapes: Vec<(u32, i64)>,
+    /// Slack plus now: deadline − T at the widest shape. The order of MDF.
+    key: Time,
+    placement: Option<Placement>,
+}
+
+/// An on-line scheduler of adaptive requests on one machine.
+///
+/// Submit requests in time order; each is accepted with a placement that
+/// completes by its deadline within its budget, or rejected. Under MDF the
+/// waiting requests are rescheduled on every arrival, but an accepted
+/// request always keeps a feasible placement.
+///
+/// ```
+/// use adaptive_requests::{Decision, LinearFmol, Policy, Req, Scheduler, SchedulerConfig};
+/// use profile::Time;
+///
+/// let mut s = Scheduler::new(SchedulerConfig::new(16, Policy::Mdf))?;
+/// let wide = Req::linear(LinearFmol::table1(16, 3600)?, 10 * 3600, 16.0, None)?;
+/// assert!(matches!(s.submit(1, Time(0), wide)?, Decision::Accepted(_)));
+/// // A 12-processor request (R^min = 10) with a tight deadline must wait
+/// // for the first one.
+/// let tight = Req::linear(LinearFmol::table1(12, 600)?, 1800, 2.0, None)?;
+/// assert_eq!(s.submit(2, Time(60), tight)?, Decision::Rejected);
+/// let outcomes = s.outcomes();
+/// assert_eq!(outcomes[0].placement.as_ref().map(|p| p.completion()), Some(Time(3600)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Scheduler<F = LinearFmol> {
+    config: SchedulerConfig,
+    tariff: Tariff,
+    profile: Profile,
+    entries: Vec<Entry<F>>,
+    /// Accepted requests that have not started, in MDF order (key, arrival).
+    waiting: Vec<usize>,
+    now: Time,
+}
+
+impl<F: Moldability> Scheduler<F> {
+    /// An idle machine at time 0.
+    pub fn new(config: SchedulerConfig) -> Result<Self, SchedError> {
+        if config.capacity == 0 {
+            return Err(SchedError::NoCapacity);
+        }
+        Ok(Scheduler {
+            config,
+            tariff: config.tariff(),
+            profile: Profile::new(config.capacity, Time(i64::MIN)),
+            entries: Vec::new(),
+            waiting: Vec::new(),
+            now: Time(i64::MIN),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SchedulerConfig {
+        &self.config
+    }
+
+    /// The time of the latest submission.
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    /// The free processors from now on, with every accepted request reserved.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
+    }
+
+    /// Accepted requests that have not started yet.
+    pub fn waiting(&self) -> usize {
+        self.waiting.len()
+    }
+
+    /// Submits request `id` at time `submit` (not before the previous one).
+    pub fn submit(&mut self, id: u64, submit: Time, req: Req<F>) -> Result<Decision, SchedError> {
+        if submit < self.now {
+            return Err(SchedError::OutOfOrder {
+                id,
+                submit,
+                now: self.now,
+            });
+        }
+        self.now = submit;
+        let now = submit;
+        let entries = &self.entries;
+        self.waiting.retain(|&e| {
+            entries[e]
+                .placement
+                .as_ref()
+                .is_some_and(|p| p.start() > now)
+        });
+        self.profile.advance(now);
+        let terms = Terms::of(&req, submit);
+        let shapes: Vec<(u32, i64)> = req.shapes().collect();
+        let widest = shapes.first().map_or(0, |s| s.1);
+        let key = terms.due().saturating_add(-widest);
+        let index = self.entries.len();
+        self.entries.push(Entry {
+            id,
+            req,
+            terms,
+            shapes,
+            key,
+            placement: None,
+        });
+        let placed = match self.config.policy {
+            Policy::Fifo => self.append(index)?,
+            Policy::Mdf => match self.reschedule(index)? {
+                Some(p) => Some(p),
+                None if self.config.fallback == Fallback::Append => self.append(index)?,
+                None => None,
+            },
+        };
+        Ok(match placed {
+            Some(p) => Decision::Accepted(p),
+            None => Decision::Rejected,
+        })
+    }
+
+    /// Places request `index` into the current schedule without moving
+    /// anything; records it as waiting (in MDF order) if accepted.
+    fn append(&mut self, index: usize) -> Result<Option<Placement>, SchedError> {
+        let Some(p) = self.place(index) else {
+            return Ok(None);
+        };
+        self.reserve(&p)?;
+        self.entries[index].placement = Some(p.clone());
+        let at = self.position(index);
+        self.waiting.insert(at, index);
+        Ok(Some(p))
+    }
+
+    /// Where request `index` goes in the MDF order of the waiting queue.
+    fn position(&self, index: usize) -> usize {
+        let key = (self.entries[index].key, index);
+        self.waiting
+            .partition_point(|&e| (self.entries[e].key, e) < key)
+    }
+
+    /// MDF on the arrival of request `index`: the new request and the waiting
+    /// requests from its place in the slack order on (all of them under
+    /// [`Rescheduling::Full`]) are placed again in order. Commits and returns
+    /// the new request's placement, or leaves everything as it was and
+    /// returns `None` if some request finds no feasible placement.
+    fn reschedule(&mut self, index: usize) -> Result<Option<Placement>, SchedError> {
+        let at = self.position(index);
+        let first = match self.config.rescheduling {
+            Rescheduling::Incremental => at,
+            Rescheduling::Full => 0,
+        };
+        let mut order: Vec<usize> = self.waiting[first..].to_vec();
+        order.insert(at - first, index);
+        let backup = self.profile.clone();
+        for &e in &order {
+            if let Some(p) = &self.entries[e].placement {
+                release(&mut self.profile, p)?;
+            }
+        }
+        // Whether a request before the current one in the order has moved:
+        // until then, a request whose placement still fits keeps it.
+        let mut moved = self.config.rescheduling == Rescheduling::Full;
+        let mut fresh: Vec<Placement> = Vec::with_capacity(order.len());
+        for &e in &order {
+            let old = self.entries[e].placement.as_ref();
+            let kept = old.filter(|p| !moved && fits(&self.profile, p)).cloned();
+            let p = match kept {
+                Some(p) => p,
+                None => match self.place(e) {
+                    Some(p) => {
+                        moved |= old.is_some_and(|o| *o != p);
+                        p
+                    }
+                    None => {
+                        self.profile = backup;
+                        return Ok(None);
+                    }
+                },
+            };
+            self.reserve(&p)?;
+            fresh.push(p);
+        }
+        for (&e, p) in order.iter().zip(fresh) {
+            self.entries[e].placement = Some(p);
+        }
+        self.waiting.insert(at, index);
+        Ok(self.entries[index].placement.clone())
+    }
+
+    /// The best placement of request `index` in the current profile from
+    /// now: the splitter for preemptive requests, Algorithm 1 otherwise.
+    fn place(&self, index: usize) -> Option<Placement> {
+        let e = &self.entries[index];
+        let target = Target {
+            shapes: &e.shapes,
+            terms: &e.terms,
+            tariff: &self.tariff,
+        };
+        place_target(self.profile.steps(), self.now, &target, e.req.preemption())
+    }
+
+    fn reserve(&mut self, p: &Placement) -> Result<(), SchedError> {
+        for part in p.parts() {
+            self.profile
+                .reserve(part.start, part.duration, part.procs)
+                .map_err(|error| SchedError::Internal { error })?;
+        }
+        Ok(())
+    }
+
+    /// Every submitted request, in submission order, with its final placement
+    /// and price.
+    pub fn outcomes(&self) -> Vec<RequestOutcome> {
+        self.entries
+            .iter()
+            .map(|e| RequestOutcome {
+                id: e.id,
+                submit: e.terms.submit,
+                price: e.placement.as_ref().map_or(0.0, |p| {
+                    self.tariff
+                        .charged(&e.terms, p.completion(), p.proc_seconds())
+                }),
+                placement: e.placement.clone(),
+            })
+            .collect()
+    }
+
+    /// The submitted requests, in submission order.
+    pub fn requests(&self) -> impl Iterator<Item = (u64, Time, &Req<F>)> + '_ {
+        self.entries.iter().map(|e| (e.id, e.terms.submit, &e.req))
+    }
+}
+
+fn release(profile: &mut Profile, p: &Placement) -> Result<(), SchedError> {
+    for part in p.parts() {
+        profile
+            .release(part.start, part.duration, part.procs)
+            .map_err(|error| SchedError::Internal { error })?;
+    }
+    Ok(())
+}
+
+/// Runs `requests` (in submission order) through a scheduler and returns
+/// every outcome, in the same order.
+pub fn schedule<F: Moldability + Clone>(
+    config: SchedulerConfig,
+    requests: &[Request<F>],
+) -> Result<Vec<RequestOutcome>, SchedError> {
+    let mut s = Scheduler::new(config)?;
+    for r in requests {
+        s.submit(r.id, r.submit, r.req.clone())?;
+    }
+    Ok(s.outcomes())
+}
