@@ -185,11 +185,12 @@ const fn entry<K: Kind>() -> KindEntry {
 
 /// Every kind, by name.
 pub(crate) const KINDS: &[KindEntry] = &[
+    entry::<crate::backfilling::Backfilling>(),
     entry::<crate::adaptive::Adaptive>(),
-    entry::<crate::utility::Utility>(),
     entry::<crate::pricing::Pricing>(),
     entry::<crate::provisioning::Provisioning>(),
-    entry::<crate::backfilling::Backfilling>()];
+    entry::<crate::utility::Utility>(),
+];
 
 pub(crate) fn lookup(name: &str) -> Option<&'static KindEntry> {
     KINDS.iter().find(|k| k.name == name)
