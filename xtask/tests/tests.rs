@@ -317,6 +317,13 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
                 && run_toml.contains("git_revision"),
             "{run_toml}"
         );
+        // run.toml is valid TOML whatever the seeds (derived seeds use all 64 bits).
+        let parsed: toml::Table = run_toml.parse().expect("run.toml parses");
+        let seeds = parsed["provenance"]["repetition_seeds"].as_array().unwrap();
+        assert!(
+            !seeds.is_empty() && seeds.iter().all(toml::Value::is_str),
+            "{run_toml}"
+        );
 
         let strict = xtask(
             &tmp,

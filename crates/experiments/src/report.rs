@@ -271,7 +271,8 @@ impl Results {
             git_revision: &'a str,
             config_file: &'a str,
             seed: u64,
-            repetition_seeds: &'a [u64],
+            /// Strings: derived seeds use all 64 bits, TOML integers only 63.
+            repetition_seeds: Vec<String>,
             stand_in: bool,
             workloads: &'a [WorkloadFacts],
         }
@@ -285,7 +286,7 @@ impl Results {
                 git_revision: &provenance.git_revision,
                 config_file: &provenance.config_file,
                 seed: experiment.spec.seed,
-                repetition_seeds: &self.seeds,
+                repetition_seeds: self.seeds.iter().map(u64::to_string).collect(),
                 stand_in: self.stand_in(),
                 workloads: &self.workloads,
             },
@@ -315,6 +316,18 @@ impl Results {
             ("summary.md", self.summary(experiment)),
             ("run.toml", self.run_toml(experiment, provenance)),
         ]
+    }
+}
+
+/// Serialises an optional seed as a decimal string, so a seed above
+/// `i64::MAX` still makes a valid TOML file.
+pub(crate) fn seed_as_string<S: serde::Serializer>(
+    seed: &Option<u64>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match seed {
+        Some(s) => serializer.serialize_str(&s.to_string()),
+        None => serializer.serialize_none(),
     }
 }
 

@@ -175,8 +175,12 @@ pub struct WorkloadFacts {
     pub sha256: Option<String>,
     /// Whether a generated stand-in replaced a missing trace.
     pub stand_in: bool,
-    /// The seed of a generated workload.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The seed of a generated workload (written as a string: TOML integers
+    /// stop at `i64::MAX`).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::report::seed_as_string"
+    )]
     pub seed: Option<u64>,
     /// Machine size in processors.
     pub capacity: u32,
