@@ -261,6 +261,7 @@ pub fn verify(settings: &Settings, ids: &[String], doc: &Path, strict: bool) -> 
             figure: relative(doc_dir, &figure),
             verdicts,
             stand_in: stand_in(&dir.join("run.toml")),
+            notes: paper_notes(doc_dir, &e.id),
         });
     }
     output::write_file(
@@ -269,6 +270,14 @@ pub fn verify(settings: &Settings, ids: &[String], doc: &Path, strict: bool) -> 
     )?;
     eprintln!("wrote {}", doc.display());
     claims_status(failed_claims, strict)
+}
+
+/// `<paper>.md` beside the document (docs/adaptive.md for adaptive/fig4),
+/// if it exists, as a link relative to the document.
+fn paper_notes(doc_dir: &Path, id: &str) -> Option<String> {
+    let paper = id.split('/').next()?;
+    let name = format!("{paper}.md");
+    doc_dir.join(&name).is_file().then_some(name)
 }
 
 /// Whether a run.toml records a stand-in workload (unreadable counts as yes).

@@ -346,6 +346,9 @@ pub struct DocEntry {
     pub verdicts: Vec<Verdict>,
     /// Whether the results came from a stand-in workload.
     pub stand_in: bool,
+    /// Link to the paper's notes (modelling choices, why claims FAIL),
+    /// relative to the document, if there are any.
+    pub notes: Option<String>,
 }
 
 /// Renders `docs/REPRODUCTION.md` from the experiments that have results.
@@ -363,7 +366,7 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
             let kind = if e.stand_in {
                 "STAND-IN (not comparable)"
             } else {
-                "real traces"
+                "as specified (no stand-in)"
             };
             vec![
                 format!("[{}](#{})", e.id, anchor(&e.id, &e.title)),
@@ -389,6 +392,13 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
             let _ = writeln!(
                 out,
                 "> **WARNING:** these results come from a stand-in workload and are NOT comparable to the paper.\n"
+            );
+        }
+        if let Some(notes) = &e.notes {
+            let _ = writeln!(
+                out,
+                "Modelling choices, and why any claim FAILs: [{}]({notes}).\n",
+                notes.rsplit('/').next().unwrap_or(notes)
             );
         }
         let header = ["claim", "paper value", "our value", "verdict"].map(String::from);
