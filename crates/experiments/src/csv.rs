@@ -21,7 +21,7 @@ pub struct Row {
     pub x: String,
     /// Mean over the runs.
     pub y: f64,
-    /// 95% confidence interval of the mean, when there are several runs.
+    /// Confidence interval of the mean (95% unless the config sets `confidence`), when there are several runs.
     pub ci: Option<(f64, f64)>,
     /// Number of runs averaged.
     pub runs: u32,

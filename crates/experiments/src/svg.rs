@@ -1,7 +1,7 @@
 //! `figure.svg`, written by hand: one sub-plot per panel (up to three per
 //! row), a shared legend, axis labels with units, "nice" ticks, lines with
 //! markers for a numeric x axis, grouped bars for a categorical one, and
-//! 95% CI whiskers where a point has several runs.
+//! confidence-interval whiskers (95% unless the config sets `confidence`) where a point has several runs.
 //!
 //! The output depends only on its input: coordinates are printed with one
 //! decimal and nothing else (no dates, no random ids) goes in.
