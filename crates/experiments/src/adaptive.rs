@@ -417,17 +417,6 @@ impl Kind for Adaptive {
     }
 
     fn check(params: &Params, experiment: &Experiment) -> Result<(), String> {
-        let names = Self::series(params);
-        if let Some(dup) = names
-            .iter()
-            .enumerate()
-            .find(|(i, n)| names[..*i].contains(n))
-        {
-            return Err(format!(
-                "series '{}' is listed twice in params.series",
-                dup.1
-            ));
-        }
         if params.interval_days == 0 {
             return Err("params.interval_days is 0, expected at least 1 day".into());
         }

@@ -96,17 +96,6 @@ impl Kind for Backfilling {
                 params.bsld_bound
             ));
         }
-        let names = Self::series(params);
-        if let Some(dup) = names
-            .iter()
-            .enumerate()
-            .find(|(i, n)| names[..*i].contains(n))
-        {
-            return Err(format!(
-                "policy '{}' is listed twice in params.policies",
-                dup.1
-            ));
-        }
         if !experiment.is_categorical() && experiment.spec.workloads.len() != 1 {
             return Err(
                 "a backfilling sweep over a numeric axis takes exactly one workload".into(),

@@ -131,6 +131,14 @@ impl<K: Kind> DynParams for Typed<K> {
         K::AXES
     }
     fn check(&self, experiment: &Experiment) -> Result<(), String> {
+        let names = K::series(&self.0);
+        if let Some((_, dup)) = names
+            .iter()
+            .enumerate()
+            .find(|(i, n)| names[..*i].contains(n))
+        {
+            return Err(format!("series '{dup}' is listed twice in [params]"));
+        }
         K::check(&self.0, experiment)
     }
     fn run(&self, cell: &Cell<'_>) -> Result<Vec<Vec<f64>>, RunError> {

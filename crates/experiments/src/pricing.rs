@@ -553,17 +553,6 @@ impl Kind for Pricing {
     }
 
     fn check(params: &Params, experiment: &Experiment) -> Result<(), String> {
-        let names = Self::series(params);
-        if let Some(dup) = names
-            .iter()
-            .enumerate()
-            .find(|(i, n)| names[..*i].contains(n))
-        {
-            return Err(format!(
-                "policy '{}' is listed twice in params.policies",
-                dup.1
-            ));
-        }
         for (name, v) in [
             ("alpha", params.alpha),
             ("gamma", params.gamma),

@@ -327,17 +327,6 @@ impl Kind for Provisioning {
     }
 
     fn check(params: &Params, experiment: &Experiment) -> Result<(), String> {
-        let names = Self::series(params);
-        if let Some(dup) = names
-            .iter()
-            .enumerate()
-            .find(|(i, n)| names[..*i].contains(n))
-        {
-            return Err(format!(
-                "series '{}' is listed twice in params.series",
-                dup.1
-            ));
-        }
         if experiment.spec.workloads.len() != 1 {
             return Err("a provisioning experiment takes exactly one workload: the grid trace (local workloads are generated)".into());
         }

@@ -436,17 +436,6 @@ impl Kind for Utility {
     }
 
     fn check(params: &Params, experiment: &Experiment) -> Result<(), String> {
-        let names = Self::series(params);
-        if let Some(dup) = names
-            .iter()
-            .enumerate()
-            .find(|(i, n)| names[..*i].contains(n))
-        {
-            return Err(format!(
-                "scheduler '{}' is listed twice in params.schedulers",
-                dup.1
-            ));
-        }
         let axis = experiment.spec.sweep.axis.get_ref();
         let xs: Vec<Option<f64>> = if experiment.is_categorical() {
             vec![None]
@@ -641,7 +630,7 @@ mod tests {
             r#"schedulers = ["pu", "bu", "mm"]"#,
             r#"schedulers = ["pu", "pu"]"#,
         ));
-        assert!(e.contains("scheduler 'pu' is listed twice"), "{e}");
+        assert!(e.contains("series 'pu' is listed twice"), "{e}");
         let e = err(base.replace(
             r#"schedulers = ["pu", "bu", "mm"]"#,
             r#"schedulers = ["xx"]"#,
