@@ -300,11 +300,15 @@ impl Figure {
         );
         let _ = writeln!(out, "<title>{}</title>", esc(&self.title));
         let _ = writeln!(out, r#"<rect width="100%" height="100%" fill="white"/>"#);
+        // A long title shrinks to fit the width (bold glyphs average about
+        // 0.6 em), down to 10 px.
+        let chars = self.title.chars().count().max(1) as f64;
+        let title_size = ((width - 24.0) / (chars * 0.6)).floor().clamp(10.0, 16.0) as u32;
         text(
             &mut out,
             width / 2.0,
             26.0,
-            16,
+            title_size,
             "middle",
             r#" font-weight="bold""#,
             &self.title,
