@@ -127,14 +127,24 @@ mod resolution {
 
     #[test]
     fn mirror_download_is_verified_and_cached() {
+        // The checksum must match the archive's, so this needs the real file.
+        let real = shared_traces().join(format!("{KTH}.swf.gz"));
+        if !real.is_file() {
+            assert!(
+                std::env::var_os("REQUIRE_SHARED").is_none(),
+                "REQUIRE_SHARED is set but {} is missing",
+                real.display()
+            );
+            eprintln!(
+                "note: {} not found; mirror download test skipped",
+                real.display()
+            );
+            return;
+        }
         let tmp = TempDir::new("mirror-good");
         let mirror = tmp.path().join("mirror");
         std::fs::create_dir_all(&mirror).unwrap();
-        std::fs::copy(
-            shared_traces().join(format!("{KTH}.swf.gz")),
-            mirror.join(format!("{KTH}.swf.gz")),
-        )
-        .unwrap();
+        std::fs::copy(real, mirror.join(format!("{KTH}.swf.gz"))).unwrap();
         let s = settings(&tmp, true, Some(format!("file://{}", mirror.display())));
         let found = resolve(KTH, tmp.path(), &s).unwrap();
         let cached = s.cache.join(format!("{KTH}.swf.gz"));
