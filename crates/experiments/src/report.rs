@@ -221,14 +221,27 @@ impl Results {
                         },
                         |h| format!("`{h}`"),
                     ),
-                    f.capacity.to_string(),
-                    f.records.to_string(),
-                    f.unreplayable.to_string(),
-                    f.no_estimate.to_string(),
-                    f.too_wide.to_string(),
-                    f.transformed_away.to_string(),
-                    f.jobs.to_string(),
                 ]
+                .into_iter()
+                .chain(
+                    [
+                        f.capacity as usize,
+                        f.records,
+                        f.unreplayable,
+                        f.no_estimate,
+                        f.too_wide,
+                        f.transformed_away,
+                        f.jobs,
+                    ]
+                    .map(|n| {
+                        if f.generated_by_kind {
+                            "–".to_string()
+                        } else {
+                            n.to_string()
+                        }
+                    }),
+                )
+                .collect()
             })
             .collect();
         table(&mut out, &header, &rows);

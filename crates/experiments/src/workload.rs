@@ -175,6 +175,10 @@ pub struct WorkloadFacts {
     pub sha256: Option<String>,
     /// Whether a generated stand-in replaced a missing trace.
     pub stand_in: bool,
+    /// The kind generates its own jobs from its `[params]`: the trace
+    /// counts below do not apply.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub generated_by_kind: bool,
     /// The seed of a generated workload (written as a string: TOML integers
     /// stop at `i64::MAX`).
     #[serde(
@@ -253,6 +257,7 @@ pub(crate) fn convert(
         source: String::new(),
         sha256: None,
         stand_in: false,
+        generated_by_kind: false,
         seed: None,
         capacity: 0,
         records: 0,
@@ -308,6 +313,7 @@ pub(crate) fn convert(
         }
         Input::ByKind(text) => {
             facts.source = text.to_string();
+            facts.generated_by_kind = true;
             (&[], None)
         }
     };
