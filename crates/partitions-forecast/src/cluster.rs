@@ -560,6 +560,8 @@ impl Cluster {
 
     /// Phase one of an advance reservation: holds the job's processors over
     /// `[start, start + estimate)`, or refuses if they are not free there.
+    /// The hold lasts until [`commit`](Self::commit) or
+    /// [`abort`](Self::abort); it does not expire on its own.
     pub fn request_reservation(
         &mut self,
         now: Time,
