@@ -14,19 +14,31 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::claims::Claim;
-use crate::kind::{self, ErasedSpec};
+use crate::kind::KindEntry;
+use crate::kinds;
+use crate::plan::Plan;
 
-/// A parsed, validated experiment: the common schema plus the typed
-/// parameters of its kind.
+/// The config format this version reads (`version = 2`).
+pub const CONFIG_VERSION: u32 = 2;
+
+/// A parsed, validated experiment: the common schema, its kind, and the
+/// typed parameters of every point of every series.
 pub struct Experiment {
-    pub(crate) spec: ErasedSpec,
+    pub(crate) spec: RawSpec,
+    pub(crate) kind: &'static KindEntry,
+    pub(crate) plan: Plan,
     pub(crate) file: String,
 }
+
+/// The document with its `[params]` table as written.
+pub(crate) type RawSpec = Spec<Option<Spanned<toml::Table>>>;
 
 /// The whole TOML document, generic over the kind's parameter table.
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Spec<P> {
+    /// The config format (see [`CONFIG_VERSION`]).
+    pub version: Spanned<u32>,
     /// `<paper>/<figure>`, e.g. `baseline/backfilling`.
     pub id: Spanned<String>,
     /// One-line title, used on the figure and in summaries.
@@ -48,7 +60,17 @@ pub(crate) struct Spec<P> {
     pub workloads: Vec<WorkloadSpec>,
     /// The x axis.
     pub sweep: SweepSpec,
-    /// The kind's own parameters.
+    /// The legend entries: a short name the kind expands (`"easy"`), or
+    /// `{ name = "...", params = { ... } }` with explicit overrides.
+    pub series: Vec<Spanned<toml::Value>>,
+    /// For kinds that measure several units per run: each run's samples of
+    /// a metric are sorted and the `trim` highest and `trim` lowest left
+    /// out (all kept when there are not more than `2·trim`). Absent: every
+    /// sample counts, in the order the kind measured them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trim: Option<usize>,
+    /// The kind's own parameters: the values every series starts from.
+    #[serde(default)]
     pub params: P,
     /// One sub-plot per panel.
     pub panels: Vec<PanelSpec>,
@@ -60,6 +82,7 @@ pub(crate) struct Spec<P> {
 fn one() -> u32 {
     1
 }
+
 
 /// Where a workload's jobs come from, and how they are transformed.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -146,12 +169,13 @@ pub(crate) enum Transform {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SweepSpec {
-    /// `workload` (categorical: one x per workload), `load` (numeric: scale
-    /// the load of every workload by each value) or an axis of the kind.
+    /// `workload` (categorical: one x per workload), `load` (scale the
+    /// load of every workload by each value) or any key of `[params]`
+    /// (dotted for nested tables: `table1.preemptive_share`).
     pub axis: Spanned<String>,
-    /// The x values of a numeric axis.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub values: Vec<f64>,
+    /// The x values: numbers, strings or booleans.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Spanned<Vec<toml::Value>>>,
     /// Axis label with unit.
     pub label: String,
 }
@@ -173,6 +197,38 @@ pub(crate) struct PanelSpec {
     /// Logarithmic y axis (values at or below zero sit on the axis).
     #[serde(default)]
     pub log_y: bool,
+    /// Plot `100 · (metric − reference) / reference` per sample, against
+    /// the reference's run at the same point and repetition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gain_over: Option<Spanned<ReferenceSpec>>,
+    /// Plot `100 · (reference − metric) / reference` likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduction_over: Option<Spanned<ReferenceSpec>>,
+}
+
+/// The run a relative panel compares with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum ReferenceSpec {
+    /// A series: one of the experiment's, or any short name of the kind.
+    Series(String),
+    /// The same series with these parameters overridden.
+    Params {
+        /// The overrides.
+        params: toml::Table,
+    },
+}
+
+impl PanelSpec {
+    /// The reference of a relative panel, and whether the panel plots a
+    /// reduction (rather than a gain).
+    pub(crate) fn reference(&self) -> Option<(&Spanned<ReferenceSpec>, bool)> {
+        match (&self.gain_over, &self.reduction_over) {
+            (Some(r), _) => Some((r, false)),
+            (None, Some(r)) => Some((r, true)),
+            (None, None) => None,
+        }
+    }
 }
 
 /// A configuration file that cannot be used.
@@ -249,39 +305,89 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// The first pass: just the kind.
+/// The first pass: the format version and the kind.
 #[derive(Deserialize)]
-struct KindOnly {
-    kind: Spanned<String>,
+struct Head {
+    version: Option<Spanned<toml::Value>>,
+    kind: Option<Spanned<String>>,
 }
 
 impl Experiment {
     /// Parses and validates an experiment from TOML `text`; `file` names it
     /// in error messages (`configs/baseline/backfilling.toml:12:3: ...`).
+    /// Every point of every series is resolved and checked here, so a run
+    /// never meets a bad parameter.
     pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
-        let toml_err =
-            |e: toml::de::Error| ConfigError::at(file, text, e.span(), e.message().to_string());
-        let head: KindOnly = toml::from_str(text).map_err(toml_err)?;
-        let entry = kind::lookup(head.kind.get_ref()).ok_or_else(|| {
-            ConfigError::at(
-                file,
-                text,
-                Some(head.kind.span()),
+        let at = |span: Option<Range<usize>>, message: String| {
+            ConfigError::at(file, text, span, message)
+        };
+        let toml_err = |e: toml::de::Error| at(e.span(), e.message().trim().to_string());
+        let head: Head = toml::from_str(text).map_err(toml_err)?;
+        match &head.version {
+            None => {
+                return Err(at(
+                    Some(0..0),
+                    format!(
+                        "missing `version = {CONFIG_VERSION}` at the top: this is a version 1 config \
+                         (series listed inside [params]); see CHANGELOG.md for the migration"
+                    ),
+                ));
+            }
+            Some(v) if v.get_ref().as_integer() != Some(i64::from(CONFIG_VERSION)) => {
+                return Err(at(
+                    Some(v.span()),
+                    format!(
+                        "config version {} is not supported, expected {CONFIG_VERSION} (CHANGELOG.md lists the changes)",
+                        v.get_ref()
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+        let Some(kind_name) = head.kind else {
+            return Err(at(None, "missing field `kind`".into()));
+        };
+        let entry = kinds::lookup(kind_name.get_ref()).ok_or_else(|| {
+            at(
+                Some(kind_name.span()),
                 format!(
                     "unknown kind '{}', expected one of: {}",
-                    head.kind.get_ref(),
-                    kind::names().join(", ")
+                    kind_name.get_ref(),
+                    kinds::names().join(", ")
                 ),
             )
         })?;
-        let spec = (entry.parse)(text).map_err(toml_err)?;
-        let experiment = Experiment {
+        // Keys of earlier versions get their replacement named.
+        if let Ok(table) = toml::de::DeTable::parse(text)
+            && let Some(params) = table.get_ref().get("params")
+            && let toml::de::DeValue::Table(params) = params.get_ref()
+        {
+            for (old, new) in entry.renamed {
+                if let Some((k, _)) = params.get_key_value(*old) {
+                    return Err(at(
+                        Some(k.span()),
+                        format!("params.{old} was replaced: {new} (CHANGELOG.md has the migration)"),
+                    ));
+                }
+            }
+        }
+        let spec: RawSpec = toml::from_str(text).map_err(toml_err)?;
+        // The base table, typed, so its errors point into the document.
+        (entry.parse_document)(text).map_err(toml_err)?;
+        let mut experiment = Experiment {
             spec,
+            kind: entry,
+            plan: Plan::empty(entry).map_err(|m| at(None, m))?,
             file: file.to_string(),
         };
         experiment
-            .validate()
-            .map_err(|(span, message)| ConfigError::at(file, text, span, message))?;
+            .validate_common()
+            .map_err(|(span, message)| at(span, message))?;
+        experiment.plan = Plan::resolve(&experiment, text)
+            .map_err(|(span, message)| at(span, message))?;
+        experiment
+            .validate_references()
+            .map_err(|(span, message)| at(span, message))?;
         Ok(experiment)
     }
 
@@ -333,9 +439,9 @@ impl Experiment {
         out
     }
 
-    /// The series names (legend entries) of the kind.
+    /// The series names (legend entries).
     pub fn series(&self) -> Vec<String> {
-        self.spec.params.series()
+        self.plan.series.iter().map(|s| s.name.clone()).collect()
     }
 
     /// The base seed.
@@ -349,14 +455,36 @@ impl Experiment {
         derive_seed(self.spec.seed, &format!("repetition/{rep}"))
     }
 
-    /// The configuration as TOML, with every default filled in.
+    /// The configuration as TOML, with every default of `[params]` filled in.
     pub fn resolved_toml(&self) -> String {
-        toml::to_string(&self.spec)
+        toml::to_string(&self.resolved_spec())
             .unwrap_or_else(|e| format!("# cannot serialise the configuration: {e}\n"))
     }
 
+    /// The document with `[params]` resolved (every default filled in).
+    pub(crate) fn resolved_spec(&self) -> Spec<toml::Table> {
+        let s = &self.spec;
+        Spec {
+            version: s.version.clone(),
+            id: s.id.clone(),
+            title: s.title.clone(),
+            paper: s.paper.clone(),
+            kind: s.kind.clone(),
+            seed: s.seed,
+            repetitions: s.repetitions,
+            confidence: s.confidence,
+            workloads: s.workloads.clone(),
+            sweep: s.sweep.clone(),
+            series: s.series.clone(),
+            trim: s.trim,
+            params: self.plan.base.to_toml(),
+            panels: s.panels.clone(),
+            claims: s.claims.clone(),
+        }
+    }
+
     /// Cross-field checks: every reference resolves. Errors carry a span.
-    fn validate(&self) -> Result<(), (Option<Range<usize>>, String)> {
+    fn validate_common(&self) -> Result<(), (Option<Range<usize>>, String)> {
         let s = &self.spec;
         let parts: Vec<&str> = s.id.get_ref().split('/').collect();
         let safe = |p: &&str| {
@@ -441,48 +569,53 @@ impl Experiment {
         }
         let axis = s.sweep.axis.get_ref();
         let axis_span = Some(s.sweep.axis.span());
-        let axes = s.params.axes();
-        match axis.as_str() {
-            "workload" if !s.sweep.values.is_empty() => {
+        match (axis.as_str(), &s.sweep.values) {
+            ("workload", Some(_)) => {
                 return Err((
                     axis_span,
                     "the workload axis takes its x values from [[workloads]]; remove `values`"
                         .into(),
                 ));
             }
-            "workload" => {}
-            other if other == "load" || axes.contains(&other) => {
-                if s.sweep.values.is_empty() || s.sweep.values.iter().any(|v| !v.is_finite()) {
-                    return Err((
-                        axis_span,
-                        format!("axis '{other}' needs finite `values = [...]`"),
-                    ));
+            ("workload", None) => {}
+            (other, None) => {
+                return Err((axis_span, format!("axis '{other}' needs `values = [...]`")));
+            }
+            (other, Some(values)) => {
+                let here = Some(values.span());
+                if values.get_ref().is_empty() {
+                    return Err((here, format!("axis '{other}' needs at least one value")));
                 }
-                if other == "load" && s.sweep.values.iter().any(|v| *v <= 0.0) {
-                    return Err((axis_span, "load factors must be positive".into()));
+                for v in values.get_ref() {
+                    let ok = match v {
+                        toml::Value::Float(f) => f.is_finite(),
+                        toml::Value::Integer(_) | toml::Value::String(_) | toml::Value::Boolean(_) => true,
+                        _ => false,
+                    };
+                    if !ok {
+                        return Err((
+                            here,
+                            format!("axis '{other}': value {v} is not a finite number, a string or a boolean"),
+                        ));
+                    }
+                    if other == "load" && !v.as_float().or(v.as_integer().map(|i| i as f64)).is_some_and(|f| f > 0.0) {
+                        return Err((here, format!("load factors must be positive numbers, got {v}")));
+                    }
+                }
+                let xs = self.x_values();
+                if let Some((i, dup)) = xs.iter().enumerate().find(|(i, x)| xs[..*i].contains(x)) {
+                    let _ = i;
+                    return Err((here, format!("axis '{other}': value {dup} is listed twice")));
                 }
             }
-            other => {
-                let mut known = vec!["workload", "load"];
-                known.extend(axes);
-                return Err((
-                    axis_span,
-                    format!(
-                        "unknown axis '{other}', expected one of: {}",
-                        known.join(", ")
-                    ),
-                ));
-            }
         }
-        let series = s.params.series();
-        if series.is_empty() {
-            return Err((None, "the kind's parameters define no series".into()));
+        if s.series.is_empty() {
+            return Err((None, "give at least one series: `series = [\"name\", ...]`".into()));
         }
-        s.params.check(self).map_err(|m| (None, m))?;
         if s.panels.is_empty() {
             return Err((None, "give at least one [[panels]] table".into()));
         }
-        let metrics = s.params.metrics();
+        let metrics = (self.kind.metrics)();
         for (i, p) in s.panels.iter().enumerate() {
             if s.panels[..i].iter().any(|o| o.id == p.id) {
                 return Err((
@@ -502,7 +635,21 @@ impl Experiment {
                     ),
                 ));
             }
+            if let (Some(g), Some(_)) = (&p.gain_over, &p.reduction_over) {
+                return Err((
+                    Some(g.span()),
+                    format!("panel '{}': give `gain_over` or `reduction_over`, not both", p.id),
+                ));
+            }
         }
+        Ok(())
+    }
+
+    /// Checks that need the resolved series: claims name real series,
+    /// panels and x values.
+    fn validate_references(&self) -> Result<(), (Option<Range<usize>>, String)> {
+        let s = &self.spec;
+        let series = self.series();
         let panels: Vec<&str> = s.panels.iter().map(|p| p.id.as_str()).collect();
         let xs = self.x_values();
         for c in &s.claims {
@@ -524,9 +671,9 @@ impl Experiment {
             self.spec
                 .sweep
                 .values
-                .iter()
-                .map(|v| crate::csv::fmt_num(*v))
-                .collect()
+                .as_ref()
+                .map(|v| v.get_ref().iter().map(x_label).collect())
+                .unwrap_or_default()
         }
     }
 
@@ -546,23 +693,13 @@ impl fmt::Debug for Experiment {
     }
 }
 
-impl<P> Spec<P> {
-    /// The same document with its parameters mapped (typed to erased).
-    pub(crate) fn map_params<Q>(self, f: impl FnOnce(P) -> Q) -> Spec<Q> {
-        Spec {
-            id: self.id,
-            title: self.title,
-            paper: self.paper,
-            kind: self.kind,
-            seed: self.seed,
-            repetitions: self.repetitions,
-            confidence: self.confidence,
-            workloads: self.workloads,
-            sweep: self.sweep,
-            params: f(self.params),
-            panels: self.panels,
-            claims: self.claims,
-        }
+/// How an x value is written in data.csv and matched by claims.
+pub(crate) fn x_label(v: &toml::Value) -> String {
+    match v {
+        toml::Value::Integer(i) => crate::csv::fmt_num(*i as f64),
+        toml::Value::Float(f) => crate::csv::fmt_num(*f),
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
     }
 }
 

@@ -19,11 +19,13 @@
 //! use experiments::{run, Experiment, RunOptions, Traces};
 //!
 //! let config = r#"
+//! version = 2
 //! id = "demo/fig1"
 //! title = "FCFS and EASY on a small synthetic workload"
 //! paper = "Mu'alem and Feitelson, IEEE TPDS 12(6), 2001"
 //! kind = "backfilling"
 //! seed = 7
+//! series = ["fcfs", "easy"]
 //!
 //! [[workloads]]
 //! label = "Lublin99"
@@ -32,9 +34,6 @@
 //! [sweep]
 //! axis = "workload"
 //! label = "workload"
-//!
-//! [params]
-//! policies = ["fcfs", "easy"]
 //!
 //! [[panels]]
 //! id = "bsld"
@@ -53,24 +52,21 @@
 //! ```
 #![deny(missing_docs)]
 
-mod adaptive;
-mod backfilling;
 mod claims;
 mod config;
 mod csv;
 mod kind;
-mod pricing;
-mod provisioning;
+mod kinds;
+mod plan;
 mod report;
 mod run;
 mod svg;
-mod utility;
 mod workload;
 
 pub use claims::{Claim, Verdict, check_claims};
-pub use config::{ConfigError, Experiment, TraceRef, derive_seed};
+pub use config::{CONFIG_VERSION, ConfigError, Experiment, TraceRef, derive_seed};
 pub use csv::{CSV_HEADER, CsvError, Row, fmt_num, parse_csv, write_csv};
-pub use kind::names as kinds;
+pub use kinds::names as kinds;
 pub use report::{DocEntry, Provenance, fmt_short, reproduction_doc};
 pub use run::{Progress, Results, RunError, RunOptions, replay, run};
 pub use svg::{Figure, PanelInfo};

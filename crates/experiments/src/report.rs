@@ -292,7 +292,7 @@ impl Results {
         #[derive(Serialize)]
         struct Doc<'a> {
             provenance: Prov<'a>,
-            config: &'a crate::kind::ErasedSpec,
+            config: crate::config::Spec<toml::Table>,
         }
         let doc = Doc {
             provenance: Prov {
@@ -303,7 +303,7 @@ impl Results {
                 stand_in: self.stand_in(),
                 workloads: &self.workloads,
             },
-            config: &experiment.spec,
+            config: experiment.resolved_spec(),
         };
         let body = toml::to_string(&doc).unwrap_or_else(|e| format!("# cannot serialise: {e}\n"));
         let warning = if self.stand_in() {

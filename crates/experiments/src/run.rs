@@ -15,8 +15,9 @@ use profile::{Policy, SimError, Violation};
 
 use crate::claims::{Verdict, check_claims};
 use crate::config::{Experiment, derive_seed};
-use crate::csv::{Row, fmt_num};
-use crate::kind::Cell;
+use crate::csv::Row;
+use crate::kind::{Cell, Outcome, Resolved, gain};
+use crate::plan::Resolution;
 use crate::svg::Figure;
 use crate::workload::{Input, Source, Traces, Workload, WorkloadFacts, prepare};
 
@@ -187,7 +188,7 @@ pub(crate) fn try_par_map<T: Sync, R: Send, E: Send>(
 /// A point on the x axis and the workloads its cells see.
 struct Point {
     x: String,
-    value: Option<f64>,
+    load: Option<f64>,
     workloads: Vec<usize>,
 }
 
@@ -199,11 +200,50 @@ struct Key {
     rep: u32,
 }
 
-struct Task {
+/// One simulation to run: a resolved parameter set at one point and
+/// repetition, with the node whose samples it is measured against.
+struct Node<'a> {
     point: usize,
-    series: usize,
     rep: u32,
+    params: &'a dyn Resolved,
+    reference: Option<usize>,
     label: String,
+}
+
+/// The simulations of an experiment, each once: runs with equal
+/// parameters, workloads and references are one node.
+#[derive(Default)]
+struct Graph<'a> {
+    nodes: Vec<Node<'a>>,
+    index: BTreeMap<(usize, u32, &'a str, Option<usize>), usize>,
+}
+
+impl<'a> Graph<'a> {
+    /// The node of `params` at (`point`, `rep`); `wpoint` identifies the
+    /// point's workloads (points with the same workloads share runs).
+    fn node(
+        &mut self,
+        point: usize,
+        wpoint: usize,
+        rep: u32,
+        r: &'a Resolution,
+        reference: Option<usize>,
+        label: impl FnOnce() -> String,
+    ) -> usize {
+        let key = (wpoint, rep, r.key.as_str(), reference);
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        self.nodes.push(Node {
+            point,
+            rep,
+            params: r.params.as_ref(),
+            reference,
+            label: label(),
+        });
+        self.index.insert(key, self.nodes.len() - 1);
+        self.nodes.len() - 1
+    }
 }
 
 /// Runs `experiment` on the supplied traces.
@@ -213,26 +253,41 @@ pub fn run(
     options: &RunOptions<'_>,
 ) -> Result<Results, RunError> {
     let spec = &experiment.spec;
+    let plan = &experiment.plan;
     let series = experiment.series();
-    let load_axis = spec.sweep.axis.get_ref() == "load";
+    let axis = spec.sweep.axis.get_ref().as_str();
+    let load_axis = axis == "load";
+    let xs = experiment.x_values();
     let points: Vec<Point> = if experiment.is_categorical() {
         (0..spec.workloads.len())
             .map(|i| Point {
-                x: spec.workloads[i].label.get_ref().clone(),
-                value: None,
+                x: xs[i].clone(),
+                load: None,
                 workloads: vec![i],
             })
             .collect()
     } else {
-        spec.sweep
-            .values
-            .iter()
-            .map(|&v| Point {
-                x: fmt_num(v),
-                value: Some(v),
+        let values = spec.sweep.values.as_ref().map(|v| v.get_ref().as_slice());
+        xs.iter()
+            .zip(values.unwrap_or_default())
+            .map(|(x, v)| Point {
+                x: x.clone(),
+                load: if load_axis {
+                    v.as_float().or(v.as_integer().map(|i| i as f64))
+                } else {
+                    None
+                },
                 workloads: (0..spec.workloads.len()).collect(),
             })
             .collect()
+    };
+    // Points that see the same workloads share runs of equal parameters.
+    let wpoint = |p: usize| {
+        if experiment.is_categorical() || load_axis {
+            p
+        } else {
+            0
+        }
     };
     let seeds: Vec<u64> = (0..spec.repetitions)
         .map(|r| experiment.repetition_seed(r))
@@ -293,12 +348,7 @@ pub fn run(
                 &format!("workload/{}", w.label.get_ref()),
             ),
         };
-        let load = if load_axis {
-            points[k.point].value
-        } else {
-            None
-        };
-        prepare(w, &inputs[k.workload], load, seed).map(|(w, f)| (Arc::new(w), f))
+        prepare(w, &inputs[k.workload], points[k.point].load, seed).map(|(w, f)| (Arc::new(w), f))
     })?;
     let prepared: BTreeMap<Key, (Arc<Workload>, WorkloadFacts)> =
         keys.iter().copied().zip(prepared).collect();
@@ -318,82 +368,143 @@ pub fn run(
                 .map(|(_, (w, _))| w.clone())
         })
         .collect();
-    let notes = spec.params.notes(&first);
+    let notes = plan.base.notes(&first);
 
-    // The cells.
-    let mut tasks = Vec::new();
-    for (pi, p) in points.iter().enumerate() {
-        for (si, s) in series.iter().enumerate() {
+    // The runs: every cell, the runs kinds measure cells against, and the
+    // runs relative panels compare with, each once.
+    let label = |what: &str, pi: usize, rep: u32| {
+        let p = &points[pi];
+        let on: Vec<&str> = p
+            .workloads
+            .iter()
+            .map(|&wi| spec.workloads[wi].label.get_ref().as_str())
+            .collect();
+        let mut label = format!("{what} on {}", on.join(" + "));
+        if !experiment.is_categorical() {
+            label += &format!(" at {axis} = {}", p.x);
+        }
+        if spec.repetitions > 1 {
+            label += &format!(" (repetition {})", rep + 1);
+        }
+        label
+    };
+    let mut graph = Graph::default();
+    // cell_nodes[point][series][rep]
+    let mut cell_nodes = vec![vec![Vec::new(); series.len()]; points.len()];
+    for (pi, row) in plan.cells.iter().enumerate() {
+        for (si, cell) in row.iter().enumerate() {
             for rep in 0..spec.repetitions {
-                let on: Vec<&str> = p
-                    .workloads
-                    .iter()
-                    .map(|&wi| spec.workloads[wi].label.get_ref().as_str())
-                    .collect();
-                let mut label = format!("{s} on {}", on.join(" + "));
-                if p.value.is_some() {
-                    label += &format!(" at {} = {}", spec.sweep.axis.get_ref(), p.x);
-                }
-                if spec.repetitions > 1 {
-                    label += &format!(" (repetition {})", rep + 1);
-                }
-                tasks.push(Task {
-                    point: pi,
-                    series: si,
-                    rep,
-                    label,
+                let reference = plan.kind_refs[pi][si].as_ref().map(|r| {
+                    graph.node(pi, wpoint(pi), rep, r, None, || {
+                        label(&format!("reference of {}", series[si]), pi, rep)
+                    })
                 });
+                let n = graph.node(pi, wpoint(pi), rep, cell, reference, || {
+                    label(&series[si], pi, rep)
+                });
+                cell_nodes[pi][si].push(n);
             }
         }
     }
-    let done = AtomicUsize::new(0);
-    let values = try_par_map(&tasks, options.threads, |t| {
-        let start = Instant::now();
-        let p = &points[t.point];
-        let ws: Vec<Arc<Workload>> = p
-            .workloads
-            .iter()
-            .map(|&wi| prepared[&key(wi, t.point, t.rep)].0.clone())
-            .collect();
-        let cell = Cell {
-            workloads: &ws,
-            x: p.value,
-            axis: spec.sweep.axis.get_ref(),
-            series: t.series,
-            seed: seeds[t.rep as usize],
-        };
-        let r = spec.params.run(&cell).map_err(|e| RunError::InCell {
-            cell: t.label.clone(),
-            error: Box::new(e),
-        });
-        if let Some(progress) = options.progress {
-            let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-            progress(&Progress {
-                done,
-                total: tasks.len(),
-                cell: &t.label,
-                seconds: start.elapsed().as_secs_f64(),
-            });
+    // panel_nodes[panel][point][series][rep]
+    let mut panel_nodes = Vec::new();
+    for (qi, by_point) in plan.panel_refs.iter().enumerate() {
+        let mut out = vec![vec![Vec::new(); series.len()]; by_point.len()];
+        for (pi, row) in by_point.iter().enumerate() {
+            for (si, r) in row.iter().enumerate() {
+                let Some(r) = r else { continue };
+                for rep in 0..spec.repetitions {
+                    let n = graph.node(pi, wpoint(pi), rep, r, None, || {
+                        label(
+                            &format!("{} reference of {}", spec.panels[qi].id, series[si]),
+                            pi,
+                            rep,
+                        )
+                    });
+                    out[pi][si].push(n);
+                }
+            }
         }
-        r
-    })?;
+        panel_nodes.push(out);
+    }
+
+    // Runs without a reference first, then the runs that need one.
+    let nodes = &graph.nodes;
+    let total = nodes.len();
+    let done = AtomicUsize::new(0);
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; total];
+    for phase in [false, true] {
+        let todo: Vec<usize> = (0..total)
+            .filter(|&i| nodes[i].reference.is_some() == phase)
+            .collect();
+        let finished = &outcomes;
+        let out = try_par_map(&todo, options.threads, |&i| {
+            let start = Instant::now();
+            let node = &nodes[i];
+            let p = &points[node.point];
+            let ws: Vec<Arc<Workload>> = p
+                .workloads
+                .iter()
+                .map(|&wi| prepared[&key(wi, node.point, node.rep)].0.clone())
+                .collect();
+            let cell = Cell {
+                workloads: &ws,
+                seed: seeds[node.rep as usize],
+            };
+            let reference = node.reference.and_then(|r| finished[r].as_ref());
+            let r = node
+                .params
+                .run(&cell, reference)
+                .map_err(|e| RunError::InCell {
+                    cell: node.label.clone(),
+                    error: Box::new(e),
+                });
+            if let Some(progress) = options.progress {
+                let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+                progress(&Progress {
+                    done,
+                    total,
+                    cell: &node.label,
+                    seconds: start.elapsed().as_secs_f64(),
+                });
+            }
+            r
+        })?;
+        for (i, o) in todo.into_iter().zip(out) {
+            outcomes[i] = Some(o);
+        }
+    }
 
     // Aggregate: panel × x × series over repetitions.
-    let metrics = spec.params.metrics();
-    let reps = spec.repetitions as usize;
+    let metrics = (experiment.kind.metrics)();
     let mut rows = Vec::new();
-    for panel in &spec.panels {
+    for (qi, panel) in spec.panels.iter().enumerate() {
         let m = metrics
             .iter()
             .position(|m| m.name == panel.metric.get_ref())
             .unwrap_or(0);
+        let relative = panel.reference().map(|(_, reduction)| reduction);
         for (pi, p) in points.iter().enumerate() {
             for (si, s) in series.iter().enumerate() {
-                let first = (pi * series.len() + si) * reps;
-                let ys: Vec<f64> = values[first..first + reps]
-                    .iter()
-                    .flat_map(|v| v[m].iter().copied())
-                    .collect();
+                let mut ys = Vec::new();
+                for rep in 0..spec.repetitions as usize {
+                    let n = cell_nodes[pi][si][rep];
+                    let values = value_of(&nodes[n], outcomes[n].as_ref(), m);
+                    let values: Vec<f64> = match relative {
+                        None => values.into_iter().flatten().collect(),
+                        Some(reduction) => {
+                            let r = panel_nodes[qi][pi][si][rep];
+                            let base = value_of(&nodes[r], outcomes[r].as_ref(), m);
+                            values
+                                .iter()
+                                .zip(&base)
+                                .filter_map(|(v, b)| gain((*v)?, (*b)?))
+                                .map(|g| if reduction { -g } else { g })
+                                .collect()
+                        }
+                    };
+                    ys.extend(trimmed(values, spec.trim));
+                }
                 let (y, ci) = mean_ci_at(&ys, spec.confidence.unwrap_or(0.95));
                 rows.push(Row {
                     panel: panel.id.clone(),
@@ -416,6 +527,27 @@ pub fn run(
         figure,
         notes,
     })
+}
+
+fn value_of(node: &Node<'_>, outcome: Option<&Outcome>, metric: usize) -> Vec<Option<f64>> {
+    outcome.map_or_else(Vec::new, |o| node.params.values(o, metric))
+}
+
+/// A run's samples of one metric as the point averages them: with `trim`,
+/// sorted and without the `trim` highest and lowest (all kept if there are
+/// not more than `2·trim`); `[NaN]` if there are none.
+fn trimmed(mut values: Vec<f64>, trim: Option<usize>) -> Vec<f64> {
+    if values.is_empty() {
+        return vec![f64::NAN];
+    }
+    if let Some(trim) = trim
+        && values.len() > 2 * trim
+    {
+        values.sort_by(f64::total_cmp);
+        values.truncate(values.len() - trim);
+        values.drain(..trim);
+    }
+    values
 }
 
 /// Two-sided 95% Student-t quantiles for 1..=30 degrees of freedom.

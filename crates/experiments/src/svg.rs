@@ -254,7 +254,7 @@ impl Figure {
     /// The figure an experiment's panels and sweep describe.
     pub(crate) fn of(experiment: &Experiment) -> Figure {
         let spec = &experiment.spec;
-        let metrics = spec.params.metrics();
+        let metrics = (experiment.kind.metrics)();
         let panels = spec
             .panels
             .iter()
@@ -265,7 +265,22 @@ impl Figure {
                     title: p
                         .title
                         .clone()
-                        .or_else(|| m.map(|m| m.title.to_string()))
+                        .or_else(|| {
+                            let title = m.map(|m| m.title.to_string())?;
+                            Some(match p.reference() {
+                                None => title,
+                                Some((r, reduction)) => {
+                                    let what = if reduction { "reduction" } else { "gain" };
+                                    let of = match r.get_ref() {
+                                        crate::config::ReferenceSpec::Series(s) => s.clone(),
+                                        crate::config::ReferenceSpec::Params { params } => {
+                                            params.to_string().trim().replace('\n', ", ")
+                                        }
+                                    };
+                                    format!("{title}: {what} over {of} (%)")
+                                }
+                            })
+                        })
                         .unwrap_or_default(),
                     y_label: p
                         .y_label
