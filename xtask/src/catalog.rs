@@ -1,12 +1,19 @@
 //! The experiments of the repository: `configs/<paper>/<figure>.toml`, and
 //! how command-line ids select them.
+//!
+//! The papers are the folders of `configs/`; nothing lists them by hand.
+//! `configs/examples/` and folders named `sensitivity*` hold experiments
+//! that are not a paper's figures: `all`, a bare figure name and the
+//! figure-4 job skip them, a full id or a paper-style folder name selects them.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-/// The papers this project reproduces, by short name.
-pub const PAPERS: &[&str] = &["baseline", "adaptive", "pricing", "provisioning", "utility"];
+/// Whether the folder `configs/<name>/` holds a paper's figures.
+pub fn is_paper(name: &str) -> bool {
+    name != "examples" && !name.starts_with("sensitivity")
+}
 
 /// One configuration file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +27,11 @@ pub struct Entry {
 impl Entry {
     fn paper(&self) -> &str {
         self.id.split('/').next().unwrap_or("")
+    }
+
+    /// Whether this is a paper's figure (not an example or a sensitivity run).
+    pub fn is_figure(&self) -> bool {
+        is_paper(self.paper())
     }
 
     fn figure(&self) -> &str {
@@ -71,23 +83,17 @@ pub fn select<'a>(ids: &[String], catalog: &'a [Entry]) -> Result<Vec<&'a Entry>
             .iter()
             .enumerate()
             .filter(|(_, e)| match id.as_str() {
-                "all" => true,
+                "all" => e.is_figure(),
                 i if i.contains('/') => e.id == i,
-                i if PAPERS.contains(&i) || catalog.iter().any(|c| c.paper() == i) => {
-                    e.paper() == i
-                }
-                i => e.figure() == i,
+                i if catalog.iter().any(|c| c.paper() == i) => e.paper() == i,
+                i => e.is_figure() && e.figure() == i,
             })
             .map(|(n, _)| n)
             .collect();
         if hit.is_empty() {
             let valid: Vec<&str> = catalog.iter().map(|e| e.id.as_str()).collect();
-            if PAPERS.contains(&id.as_str()) {
-                bail!(
-                    "paper '{id}' has no experiments yet; valid ids: {}",
-                    valid.join(", ")
-                );
-            }
+            let mut papers: Vec<&str> = catalog.iter().map(Entry::paper).collect();
+            papers.dedup();
             bail!(
                 "unknown experiment '{id}'; valid ids: {} (or a paper: {}; a bare figure name; or all)",
                 if valid.is_empty() {
@@ -95,7 +101,7 @@ pub fn select<'a>(ids: &[String], catalog: &'a [Entry]) -> Result<Vec<&'a Entry>
                 } else {
                     valid.join(", ")
                 },
-                PAPERS.join(", ")
+                papers.join(", ")
             );
         }
         for n in hit {
@@ -119,7 +125,9 @@ mod tests {
             "adaptive/fig3",
             "adaptive/fig4",
             "baseline/backfilling",
+            "examples/fig3",
             "pricing/fig3",
+            "sensitivity-beta/fig3",
         ]
         .iter()
         .map(|id| Entry {
@@ -158,7 +166,9 @@ mod tests {
             &["fig3", "adaptive/fig3"],
             Ok(&["adaptive/fig3", "pricing/fig3"]),
         );
-        check(&["utility"], Err("paper 'utility' has no experiments yet"));
+        check(&["examples"], Ok(&["examples/fig3"]));
+        check(&["sensitivity-beta/fig3"], Ok(&["sensitivity-beta/fig3"]));
+        check(&["utility"], Err("unknown experiment 'utility'"));
         check(
             &["fig9"],
             Err("unknown experiment 'fig9'; valid ids: adaptive/fig3, adaptive/fig4"),

@@ -119,9 +119,10 @@ impl Plan {
         };
         // Where a check's complaint points: the key in [params] if it is
         // written there, else the sweep values or the series entry.
-        let locate = |e: &ParamError, fallback: Option<Range<usize>>| {
+        let locate = |e: &ParamError, def: &SeriesDef, fallback: Option<Range<usize>>| {
             e.key
                 .as_deref()
+                .filter(|k| !(sets_param && *k == axis) && get_path(&def.overrides, k).is_none())
                 .and_then(|k| key_span(text, k))
                 .or(fallback)
         };
@@ -147,7 +148,7 @@ impl Plan {
                 })?;
                 cell.params.check(&setup).map_err(|e| {
                     (
-                        locate(&e, fallback.clone()),
+                        locate(&e, def, fallback.clone()),
                         format!("series '{}'{}: {e}", def.name, at_point(*value)),
                     )
                 })?;

@@ -1,11 +1,13 @@
 //! Integration tests of the experiment pipeline (one binary, several modules).
 
 /// A small, valid experiment on a generated workload; tests edit it.
-const BASE: &str = r#"id = "test/tiny"
+const BASE: &str = r#"version = 2
+id = "test/tiny"
 title = "Tiny"
 paper = "test"
 kind = "backfilling"
 seed = 5
+series = ["fcfs", "easy", "conservative"]
 
 [[workloads]]
 label = "gen"
@@ -16,7 +18,7 @@ axis = "workload"
 label = "workload"
 
 [params]
-policies = ["fcfs", "easy", "conservative"]
+bsld_bound = 10
 
 [[panels]]
 id = "bsld"
@@ -61,99 +63,182 @@ mod config {
         check(
             "seed = 5",
             "seed = 5\ncolour = 1",
-            6,
+            7,
             "unknown field `colour`",
         );
-        check("seed = 5", "seed = -5", 5, "expected u64");
+        check("seed = 5", "seed = -5", 6, "expected u64");
         check(
             "kind = \"backfilling\"",
             "kind = \"backfill\"",
-            4,
+            5,
             "unknown kind 'backfill', expected one of:",
         );
         check(
-            "policies = [\"fcfs\", \"easy\", \"conservative\"]",
-            "policies = [\"fcfs\", \"easy-kx\"]",
-            16,
-            "unknown policy 'easy-kx'",
+            "series = [\"fcfs\", \"easy\", \"conservative\"]",
+            "series = [\"fcfs\", \"easy-kx\"]",
+            7,
+            "series 'easy-kx': unknown policy 'easy-kx'",
         );
         check(
-            "policies = [\"fcfs\", \"easy\", \"conservative\"]",
-            "policies = [\"fcfs\"]\nbound = 3",
-            17,
+            "series = [\"fcfs\", \"easy\", \"conservative\"]",
+            "series = [\"fcfs\", \"easy\", \"fcfs\"]",
+            7,
+            "series 'fcfs' is listed twice",
+        );
+        check(
+            "bsld_bound = 10",
+            "bsld_bound = 10\nbound = 3",
+            19,
             "unknown field `bound`",
+        );
+        check(
+            "bsld_bound = 10",
+            "bsld_bound = 0",
+            18,
+            "params.bsld_bound: 0 is below 1 second",
         );
         check(
             "lublin99 = { procs = 32, jobs = 200 }",
             "lublin99 = { procs = 32, jobs = 200, size = 1 }",
-            9,
+            11,
             "unknown field `size`",
         );
         check(
             "lublin99 = { procs = 32, jobs = 200 }",
             "lublin99 = { procs = 32, jobs = 200 }\nestimate = \"guess\"",
-            10,
+            12,
             "unknown variant `guess`",
         );
         check(
             "lublin99 = { procs = 32, jobs = 200 }",
             "lublin99 = { procs = 32, jobs = 200 }\ntransforms = [{ keep = 3 }]",
-            10,
+            12,
             "unknown variant `keep`",
         );
         check(
             "lublin99 = { procs = 32, jobs = 200 }",
             "trace = \"x\"\nlublin99 = { procs = 32, jobs = 200 }",
-            8,
+            10,
             "exactly one of `trace` or `lublin99`",
         );
         check(
             "axis = \"workload\"",
             "axis = \"deadline\"",
-            12,
-            "unknown axis 'deadline'",
+            14,
+            "axis 'deadline' needs `values",
         );
-        check(
-            "axis = \"workload\"",
-            "axis = \"load\"",
-            12,
-            "needs finite `values",
-        );
+        check("axis = \"workload\"", "axis = \"load\"", 14, "needs `values");
         check(
             "metric = \"mean_bsld\"",
             "metric = \"profit\"",
-            20,
+            22,
             "unknown metric 'profit'",
         );
         check(
             "than = \"fcfs\"",
             "than = \"sjf\"",
-            24,
+            26,
             "unknown series 'sjf'",
         );
         check(
             "panel = \"bsld\"",
             "panel = \"wait\"",
-            24,
+            26,
             "unknown panel 'wait'",
         );
         check(
             "check.below",
             "check.beneath",
-            24,
+            26,
             "unknown variant `beneath`",
         );
         check(
             "series = \"easy\", than",
             "series = \"easy\", at = \"other\", than",
-            24,
+            26,
             "x = other",
         );
         check(
             "id = \"test/tiny\"",
             "id = \"../tiny\"",
-            1,
+            2,
             "must look like",
+        );
+    }
+
+    #[test]
+    fn any_parameter_is_a_sweep_axis_and_bad_values_are_named() {
+        let sweep = |values: &str| {
+            BASE.replacen(
+                "axis = \"workload\"",
+                &format!("axis = \"bsld_bound\"\nvalues = {values}"),
+                1,
+            )
+        };
+        let e = Experiment::parse(&sweep("[10, 60]"), "s.toml").unwrap();
+        assert!(e.resolved_toml().contains("bsld_bound"));
+        let check_sweep = |values: &str, needle: &str| {
+            let err = Experiment::parse(&sweep(values), "s.toml").unwrap_err();
+            let shown = err.to_string();
+            assert!(shown.starts_with("s.toml:15:"), "{shown}");
+            assert!(shown.contains(needle), "{shown}");
+        };
+        check_sweep(
+            "[10, 0]",
+            "series 'fcfs' at bsld_bound = 0: params.bsld_bound: 0 is below 1 second",
+        );
+        check_sweep("[10, \"x\"]", "at bsld_bound = x: invalid type: string");
+        check_sweep("[10, 10]", "value 10 is listed twice");
+        let err = Experiment::parse(
+            &BASE.replacen(
+                "axis = \"workload\"",
+                "axis = \"colour\"\nvalues = [1]",
+                1,
+            ),
+            "s.toml",
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("unknown field `colour`"), "{err}");
+    }
+
+    #[test]
+    fn series_tables_override_any_parameter() {
+        let text = BASE.replacen(
+            "series = [\"fcfs\", \"easy\", \"conservative\"]",
+            "series = [\"fcfs\", { name = \"easy-60\", params = { policy = \"easy\", bsld_bound = 60 } }]",
+            1,
+        )
+        .replacen("than = \"fcfs\"", "than = \"fcfs\"", 1)
+        .replacen("series = \"easy\", than", "series = \"easy-60\", than", 1);
+        let e = Experiment::parse(&text, "t.toml").unwrap();
+        assert_eq!(e.series(), ["fcfs", "easy-60"]);
+        let err = Experiment::parse(
+            &text.replacen("bsld_bound = 60", "bsld_bond = 60", 1),
+            "t.toml",
+        )
+        .unwrap_err();
+        assert!(err.to_string().starts_with("t.toml:7:"), "{err}");
+        assert!(err.to_string().contains("unknown field `bsld_bond`"), "{err}");
+    }
+
+    #[test]
+    fn old_formats_get_their_migration_named() {
+        let err = Experiment::parse(&BASE.replacen("version = 2\n", "", 1), "o.toml").unwrap_err();
+        assert!(err.to_string().starts_with("o.toml:1:"), "{err}");
+        assert!(err.to_string().contains("missing `version = 2`"), "{err}");
+        let err = Experiment::parse(&BASE.replacen("version = 2", "version = 1", 1), "o.toml")
+            .unwrap_err();
+        assert!(err.to_string().contains("config version 1 is not supported"), "{err}");
+        let err = Experiment::parse(
+            &BASE.replacen("bsld_bound = 10", "policies = [\"fcfs\"]", 1),
+            "o.toml",
+        )
+        .unwrap_err();
+        assert!(err.to_string().starts_with("o.toml:18:"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("params.policies was replaced: list the policies as top-level `series"),
+            "{err}"
         );
     }
 
@@ -162,7 +247,7 @@ mod config {
         let err = Experiment::parse(&BASE.replacen("seed = 5", "seed = \"five\"", 1), "f.toml")
             .unwrap_err();
         let shown = err.to_string();
-        assert!(shown.contains("5 | seed = \"five\""), "{shown}");
+        assert!(shown.contains("6 | seed = \"five\""), "{shown}");
         assert!(
             shown.lines().last().unwrap().trim_end().ends_with('^'),
             "{shown}"
