@@ -27,6 +27,16 @@
 //!   message [`Delays`], giving a [`GridRun`] of [`JobRecord`]s that
 //!   [`validate`] checks and [`SystemMetrics`] turns into the paper's
 //!   metrics (eqs. 2–6). [`Scenario`] generates §4.2's workload from a seed.
+//! * **One comparison as a table.** [`Settings`] holds the schedulers to
+//!   compare, the scenario and the grid's configuration as one flat table
+//!   whose [`Default`] is the paper's; [`Settings::scenario`],
+//!   [`Settings::grid`] and [`Settings::check`] turn it into the types
+//!   above. With the optional `serde` feature, [`Settings`],
+//!   [`UtilityKind`] (`"pu"`, `"bu"`, `"mm"`) and the settings enums
+//!   ([`LoadTrigger`], [`RemoteView`], [`TieBreak`], [`ExecEstimate`], in
+//!   kebab case) are `Serialize` and `Deserialize`, with the keys of the
+//!   toolkit's configurations; [`SystemMetrics::get`] reads a metric by
+//!   the name those configurations use.
 //!
 //! Invariants: every utility lies in `[0, 1]`; for the same job and resource
 //! partial ≥ binary ≥ matchmaking; a missing attribute meets no option; a job
@@ -78,6 +88,7 @@ mod metrics;
 mod model;
 mod scenario;
 mod scheduler;
+mod settings;
 mod utility;
 
 pub use error::{GridError, GridViolation, UtilityError};
@@ -93,6 +104,7 @@ pub use metrics::{SystemMetrics, UserMetrics, load_balance, user_metrics};
 pub use model::{Attribute, Requirement, Resource, Value, Want};
 pub use scenario::{GridWorkload, REQUIREMENT_TYPES, Scenario, draw_utility, stream};
 pub use scheduler::{Decision, ExecEstimate, FailReason, GridJob, JobScheduler, TieBreak};
+pub use settings::Settings;
 pub use utility::{BinaryUtility, Matchmaking, PartialUtility, UtilityFunction, UtilityKind};
 
 /// The README's examples, compiled and run as doctests so they stay true.

@@ -199,6 +199,8 @@ pub struct StatusMessage {
 
 /// What a site learns about the others' resources from their messages.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum RemoteView {
     /// The whole resource table (Algorithms 1 and 3: `resTable[v, All]`).
     #[default]

@@ -8,6 +8,8 @@ use crate::machine::{Machine, ResourceStatus, SiteSummary, StatusMessage};
 
 /// How the load limit `lMax` of Algorithm 1 is read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum LoadTrigger {
     /// As printed (`load > lMax`): a message is due after every local
     /// change while the site's utilisation is above `lMax`.

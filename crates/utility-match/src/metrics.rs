@@ -137,6 +137,35 @@ pub fn load_balance(run: &GridRun) -> f64 {
 }
 
 impl SystemMetrics {
+    /// Every metric by name, as a number (the counts converted), in the
+    /// order of the fields; `utility` is called `user_utility` and
+    /// `utility_eq3` `user_utility_eq3`.
+    pub fn named(&self) -> [(&'static str, f64); 12] {
+        [
+            ("success_ratio", self.success_ratio),
+            ("user_utility", self.utility),
+            ("user_utility_eq3", self.utility_eq3),
+            ("served_utility", self.served_utility),
+            ("decided_utility", self.decided_utility),
+            ("submission_time", self.submission_time),
+            ("execution_time", self.execution_time),
+            ("load_balance", self.load_balance),
+            ("forwards_per_job", self.forwards_per_job),
+            ("messages_per_job", self.messages_per_job),
+            ("rejected", self.rejected as f64),
+            ("expired", self.expired as f64),
+        ]
+    }
+
+    /// The metric called `name` (one of [`SystemMetrics::named`]'s), or
+    /// `None` for a name it does not have.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.named()
+            .into_iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v)
+    }
+
     /// The system metrics of a run.
     pub fn of(run: &GridRun) -> SystemMetrics {
         let users = user_metrics(run);
@@ -262,5 +291,48 @@ mod tests {
             ..run
         };
         assert_eq!(load_balance(&idle), 1.0);
+    }
+
+    #[test]
+    fn every_metric_by_name() {
+        let m = SystemMetrics {
+            users: 9,
+            success_ratio: 0.1,
+            utility: 0.2,
+            utility_eq3: 0.3,
+            served_utility: 0.4,
+            decided_utility: 0.5,
+            submission_time: 6.0,
+            execution_time: 7.0,
+            load_balance: 0.8,
+            forwards_per_job: 0.9,
+            messages_per_job: 1.1,
+            rejected: 12,
+            expired: 13,
+        };
+        let want = [
+            ("success_ratio", 0.1),
+            ("user_utility", 0.2),
+            ("user_utility_eq3", 0.3),
+            ("served_utility", 0.4),
+            ("decided_utility", 0.5),
+            ("submission_time", 6.0),
+            ("execution_time", 7.0),
+            ("load_balance", 0.8),
+            ("forwards_per_job", 0.9),
+            ("messages_per_job", 1.1),
+            ("rejected", 12.0),
+            ("expired", 13.0),
+        ];
+        assert_eq!(m.named(), want);
+        for (name, value) in want {
+            assert_eq!(m.get(name), Some(value), "{name}");
+        }
+        assert_eq!(
+            m.get("utility"),
+            None,
+            "the field's name is not the metric's"
+        );
+        assert_eq!(m.get("users"), None);
     }
 }

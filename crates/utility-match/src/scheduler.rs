@@ -32,6 +32,8 @@ pub struct GridJob {
 /// How Algorithm 3's `resMatchMaxUtil` chooses among resources of equal
 /// utility (the paper does not say).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum TieBreak {
     /// The first in table order (site by site, resource by resource).
     TableOrder,
@@ -47,6 +49,8 @@ pub enum TieBreak {
 /// (the paper's "execution time" requirement, a maximum time for job
 /// completion, says no more).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
 pub enum ExecEstimate {
     /// The estimated time from the job's submission to its completion
     /// there: time already spent, the estimated wait from the view, and

@@ -38,8 +38,16 @@ pub struct Matchmaking;
 
 /// The three schedulers of the paper's evaluation by name, as one
 /// [`UtilityFunction`]: `pu` (partial utility), `bu` (binary utility) and
-/// `mm` (matchmaking).
+/// `mm` (matchmaking). [`Display`](fmt::Display) writes the short name and
+/// [`FromStr`] reads it back (or the long one: `partial`, `binary`,
+/// `matchmaking`); with the `serde` feature the kind is (de)serialised as
+/// that string, through the same two.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "String", into = "&'static str")
+)]
 pub enum UtilityKind {
     /// [`PartialUtility`].
     Partial,
@@ -84,6 +92,22 @@ impl FromStr for UtilityKind {
             "mm" | "matchmaking" => Ok(UtilityKind::Matchmaking),
             _ => Err(format!("unknown scheduler '{s}', expected pu, bu or mm")),
         }
+    }
+}
+
+impl TryFrom<String> for UtilityKind {
+    type Error = String;
+
+    /// As [`FromStr`].
+    fn try_from(s: String) -> Result<UtilityKind, String> {
+        s.parse()
+    }
+}
+
+impl From<UtilityKind> for &'static str {
+    /// [`UtilityKind::name`].
+    fn from(kind: UtilityKind) -> &'static str {
+        kind.name()
     }
 }
 
@@ -235,7 +259,16 @@ mod tests {
     fn kinds_by_name() {
         for k in UtilityKind::ALL {
             assert_eq!(k.name().parse::<UtilityKind>(), Ok(k));
+            assert_eq!(
+                k.to_string().parse::<UtilityKind>(),
+                Ok(k),
+                "Display round trip"
+            );
+            assert_eq!(UtilityKind::try_from(k.to_string()), Ok(k));
+            assert_eq!(<&str>::from(k), k.name());
         }
+        let names: Vec<String> = UtilityKind::ALL.iter().map(|k| k.to_string()).collect();
+        assert_eq!(names, ["pu", "bu", "mm"]);
         assert_eq!(
             "matchmaking".parse::<UtilityKind>(),
             Ok(UtilityKind::Matchmaking)

@@ -1,7 +1,7 @@
-//! `kind = "utility"`: Vasques & Veiga's decentralised grid (issue 6): four
-//! virtual organisations whose local schedulers place jobs by partial
-//! utility (`pu`), binary utility (`bu`) or matchmaking (`mm`), forwarding
-//! them between sites; one series per scheduler, every series on the same
+//! `kind = "utility"`: Vasques & Veiga's decentralised grid: four virtual
+//! organisations whose local schedulers place jobs by partial utility
+//! (`pu`), binary utility (`bu`) or matchmaking (`mm`), forwarding them
+//! between sites; one series per scheduler, every series on the same
 //! generated grids and jobs (common random numbers per repetition).
 //!
 //! The kind generates its own workload (§4.2), so its experiments name one
@@ -11,44 +11,16 @@
 //! `mean_interarrival`); the axes `mean_interarrival`, `delay`, `max_ttl`,
 //! `status_period`, `jobs_per_core` and `users` set that parameter to x.
 //!
-//! ```toml
-//! [params]
-//! schedulers = ["pu", "bu", "mm"]
-//! # §4.2 (defaults shown): the grid and its jobs
-//! sites = 4
-//! resources_per_site = 20
-//! users = 70
-//! jobs_per_user = 20
-//! mean_interarrival = 120      # s: "Poisson, mean 2", read in minutes
-//! max_options = 4
-//! os = ["Linux", "MacOS", "Solaris", "Windows"]
-//! arch = [32, 64]
-//! speeds = [1000, 2000, 3000, 4000]        # MIPS per core
-//! exec_times = [300, 600, 900, 1200]        # s, submission to completion
-//! cores = [1, 2, 4, 8]
-//! memory = [1024, 2048, 4096, 8192]         # MB
-//! length = [200000, 1000000]                # MI, uniform
-//! jobs_per_core = 2                         # 0: unbounded resource queues
-//! weights = [1.0, 1.0, 1.0, 1.0]            # β of os, arch, exec time, speed
-//! # The local schedulers (Algorithms 1 and 2)
-//! max_ttl = 3
-//! delay = 1                                 # s between two sites
-//! # delays = [[0, 1, ...], ...]             # or one row per site
-//! status_period = 60                        # s
-//! l_max = 0.8
-//! n_max = 4
-//! load_trigger = "above"                    # or "drift"
-//! remote_view = "full"                      # or "summary"
-//! tie_break = "local-least-loaded"          # or "local-first", "table-order"
-//! local_fallback = false
-//! exec_estimate = "turnaround"              # or "run-time"
-//! ```
+//! `[params]` is `utility_match::Settings`, whose documentation lists every
+//! key with its default (the paper's values): `schedulers` (the series, in
+//! legend order), §4.2's scenario (`sites`, `users`, `mean_interarrival`,
+//! `os`, `speeds`, `jobs_per_core`, `weights`, ...) and the local
+//! schedulers of Algorithms 1 and 2 (`max_ttl`, `delay` or `delays`,
+//! `status_period`, `l_max`, `n_max`, `load_trigger`, `remote_view`,
+//! `tie_break`, `local_fallback`, `exec_estimate`). The metrics are
+//! `utility_match::SystemMetrics`, read by name.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use utility_match::{
-    Delays, ExecEstimate, GridConfig, LoadTrigger, RemoteView, Scenario, SystemMetrics, TieBreak,
-    UpdatePolicy, UtilityKind, simulate, validate,
-};
+use utility_match::{Settings, SystemMetrics, simulate, validate};
 
 use crate::config::Experiment;
 use crate::kind::{Cell, Kind, Metric};
@@ -56,213 +28,6 @@ use crate::run::RunError;
 
 /// The utility-scheduling runner.
 pub(crate) struct Utility;
-
-/// A scheduler written by name in TOML (`"pu"`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct SchedulerName(pub UtilityKind);
-
-impl<'de> Deserialize<'de> for SchedulerName {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse()
-            .map(SchedulerName)
-            .map_err(serde::de::Error::custom)
-    }
-}
-
-impl Serialize for SchedulerName {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.0.name())
-    }
-}
-
-/// Algorithm 1's reading of `lMax`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum TriggerName {
-    /// `load > lMax`, as printed.
-    #[default]
-    Above,
-    /// A change of more than `lMax` since the last message.
-    Drift,
-}
-
-/// What a site learns from the others' messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum ViewName {
-    /// Whole tables.
-    #[default]
-    Full,
-    /// The summary's resources only.
-    Summary,
-}
-
-/// Order among equal utilities.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum TieName {
-    /// Table order.
-    TableOrder,
-    /// Local first.
-    LocalFirst,
-    /// Local first, then least loaded.
-    #[default]
-    LocalLeastLoaded,
-}
-
-/// How the execution-time requirement is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub(crate) enum ExecName {
-    /// Estimated submission-to-completion time, load-aware.
-    #[default]
-    Turnaround,
-    /// Run time on the resource alone.
-    RunTime,
-}
-
-/// `[params]` of a utility experiment; every field but `schedulers` has
-/// the default of [`Scenario::paper`] and [`GridConfig::default`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Params {
-    /// One series per scheduler, in legend order.
-    pub schedulers: Vec<SchedulerName>,
-    #[serde(default = "d::sites")]
-    pub sites: usize,
-    #[serde(default = "d::resources_per_site")]
-    pub resources_per_site: usize,
-    #[serde(default = "d::users")]
-    pub users: usize,
-    #[serde(default = "d::jobs_per_user")]
-    pub jobs_per_user: usize,
-    /// Seconds between one user's submissions, on average.
-    #[serde(default = "d::mean_interarrival")]
-    pub mean_interarrival: f64,
-    #[serde(default = "d::max_options")]
-    pub max_options: usize,
-    #[serde(default = "d::os")]
-    pub os: Vec<String>,
-    #[serde(default = "d::arch")]
-    pub arch: Vec<i64>,
-    #[serde(default = "d::speeds")]
-    pub speeds: Vec<i64>,
-    #[serde(default = "d::exec_times")]
-    pub exec_times: Vec<i64>,
-    #[serde(default = "d::cores")]
-    pub cores: Vec<u32>,
-    #[serde(default = "d::memory")]
-    pub memory: Vec<i64>,
-    /// `[low, high]` million instructions.
-    #[serde(default = "d::length")]
-    pub length: [i64; 2],
-    /// Jobs a resource holds per core; 0 for unbounded queues.
-    #[serde(default = "d::jobs_per_core")]
-    pub jobs_per_core: u32,
-    #[serde(default = "d::weights")]
-    pub weights: [f64; 4],
-    #[serde(default = "d::max_ttl")]
-    pub max_ttl: u32,
-    /// Seconds between any two sites (unless `delays` is given).
-    #[serde(default = "d::delay")]
-    pub delay: i64,
-    /// `delays[from][to]` seconds, one row per site.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub delays: Option<Vec<Vec<i64>>>,
-    #[serde(default = "d::status_period")]
-    pub status_period: i64,
-    #[serde(default = "d::l_max")]
-    pub l_max: f64,
-    #[serde(default = "d::n_max")]
-    pub n_max: u32,
-    #[serde(default)]
-    pub load_trigger: TriggerName,
-    #[serde(default)]
-    pub remote_view: ViewName,
-    #[serde(default)]
-    pub tie_break: TieName,
-    #[serde(default)]
-    pub local_fallback: bool,
-    #[serde(default)]
-    pub exec_estimate: ExecName,
-}
-
-/// Defaults, from the crate's.
-mod d {
-    use utility_match::{GridConfig, Scenario};
-
-    fn s() -> Scenario {
-        Scenario::paper()
-    }
-    fn g() -> GridConfig {
-        GridConfig::default()
-    }
-    pub fn sites() -> usize {
-        s().sites
-    }
-    pub fn resources_per_site() -> usize {
-        s().resources_per_site
-    }
-    pub fn users() -> usize {
-        s().users
-    }
-    pub fn jobs_per_user() -> usize {
-        s().jobs_per_user
-    }
-    pub fn mean_interarrival() -> f64 {
-        s().mean_interarrival
-    }
-    pub fn max_options() -> usize {
-        s().max_options
-    }
-    pub fn os() -> Vec<String> {
-        s().os
-    }
-    pub fn arch() -> Vec<i64> {
-        s().arch
-    }
-    pub fn speeds() -> Vec<i64> {
-        s().speeds
-    }
-    pub fn exec_times() -> Vec<i64> {
-        s().exec_times
-    }
-    pub fn cores() -> Vec<u32> {
-        s().cores
-    }
-    pub fn memory() -> Vec<i64> {
-        s().memory
-    }
-    pub fn length() -> [i64; 2] {
-        let (lo, hi) = s().length;
-        [lo, hi]
-    }
-    pub fn jobs_per_core() -> u32 {
-        s().jobs_per_core.unwrap_or(0)
-    }
-    pub fn weights() -> [f64; 4] {
-        s().weights
-    }
-    pub fn max_ttl() -> u32 {
-        g().max_ttl
-    }
-    pub fn delay() -> i64 {
-        match g().delays {
-            utility_match::Delays::Uniform(d) => d,
-            utility_match::Delays::Matrix(_) => 0,
-        }
-    }
-    pub fn status_period() -> i64 {
-        g().updates.period
-    }
-    pub fn l_max() -> f64 {
-        g().updates.l_max
-    }
-    pub fn n_max() -> u32 {
-        g().updates.n_max
-    }
-}
 
 /// The numeric axes of the kind; each sets the parameter of its name.
 const AXES: &[&str] = &[
@@ -274,90 +39,34 @@ const AXES: &[&str] = &[
     "users",
 ];
 
-impl Params {
-    /// The parameters at `x` on `axis` (unchanged on the workload axis).
-    fn at(&self, axis: &str, x: Option<f64>) -> Result<Params, String> {
-        let mut p = self.clone();
-        let Some(x) = x else { return Ok(p) };
-        let whole = || {
-            if x.fract() == 0.0 && x >= 0.0 && x <= f64::from(u32::MAX) {
-                Ok(x as u32)
-            } else {
-                Err(format!(
-                    "axis '{axis}' takes whole non-negative numbers, got {x}"
-                ))
-            }
-        };
-        match axis {
-            "load" if x > 0.0 => p.mean_interarrival /= x,
-            "mean_interarrival" => p.mean_interarrival = x,
-            "delay" => p.delay = i64::from(whole()?),
-            "max_ttl" => p.max_ttl = whole()?,
-            "status_period" => p.status_period = i64::from(whole()?),
-            "jobs_per_core" => p.jobs_per_core = whole()?,
-            "users" => p.users = whole()? as usize,
-            _ => {
-                return Err(format!(
-                    "axis '{axis}' at {x} is not one of the utility kind's"
-                ));
-            }
+/// The parameters at `x` on `axis` (unchanged on the workload axis).
+fn at(params: &Settings, axis: &str, x: Option<f64>) -> Result<Settings, String> {
+    let mut p = params.clone();
+    let Some(x) = x else { return Ok(p) };
+    let whole = || {
+        if x.fract() == 0.0 && x >= 0.0 && x <= f64::from(u32::MAX) {
+            Ok(x as u32)
+        } else {
+            Err(format!(
+                "axis '{axis}' takes whole non-negative numbers, got {x}"
+            ))
         }
-        Ok(p)
-    }
-
-    /// The §4.2 scenario these parameters describe.
-    fn scenario(&self) -> Scenario {
-        Scenario {
-            sites: self.sites,
-            resources_per_site: self.resources_per_site,
-            users: self.users,
-            jobs_per_user: self.jobs_per_user,
-            mean_interarrival: self.mean_interarrival,
-            max_options: self.max_options,
-            os: self.os.clone(),
-            arch: self.arch.clone(),
-            speeds: self.speeds.clone(),
-            exec_times: self.exec_times.clone(),
-            cores: self.cores.clone(),
-            memory: self.memory.clone(),
-            length: (self.length[0], self.length[1]),
-            jobs_per_core: (self.jobs_per_core > 0).then_some(self.jobs_per_core),
-            weights: self.weights,
+    };
+    match axis {
+        "load" if x > 0.0 => p.mean_interarrival /= x,
+        "mean_interarrival" => p.mean_interarrival = x,
+        "delay" => p.delay = i64::from(whole()?),
+        "max_ttl" => p.max_ttl = whole()?,
+        "status_period" => p.status_period = i64::from(whole()?),
+        "jobs_per_core" => p.jobs_per_core = whole()?,
+        "users" => p.users = whole()? as usize,
+        _ => {
+            return Err(format!(
+                "axis '{axis}' at {x} is not one of the utility kind's"
+            ));
         }
     }
-
-    fn grid(&self) -> GridConfig {
-        GridConfig {
-            max_ttl: self.max_ttl,
-            delays: match &self.delays {
-                Some(m) => Delays::Matrix(m.clone()),
-                None => Delays::Uniform(self.delay),
-            },
-            updates: UpdatePolicy {
-                period: self.status_period,
-                l_max: self.l_max,
-                n_max: self.n_max,
-                load_trigger: match self.load_trigger {
-                    TriggerName::Above => LoadTrigger::Above,
-                    TriggerName::Drift => LoadTrigger::Drift,
-                },
-            },
-            remote_view: match self.remote_view {
-                ViewName::Full => RemoteView::Full,
-                ViewName::Summary => RemoteView::Summary,
-            },
-            tie_break: match self.tie_break {
-                TieName::TableOrder => TieBreak::TableOrder,
-                TieName::LocalFirst => TieBreak::LocalFirst,
-                TieName::LocalLeastLoaded => TieBreak::LocalLeastLoaded,
-            },
-            local_fallback: self.local_fallback,
-            exec_estimate: match self.exec_estimate {
-                ExecName::Turnaround => ExecEstimate::Turnaround,
-                ExecName::RunTime => ExecEstimate::RunTime,
-            },
-        }
-    }
+    Ok(p)
 }
 
 impl Kind for Utility {
@@ -425,17 +134,14 @@ impl Kind for Utility {
             y_label: "jobs",
         },
     ];
-    type Params = Params;
+    /// Every key optional, with the paper's default.
+    type Params = Settings;
 
-    fn series(params: &Params) -> Vec<String> {
-        params
-            .schedulers
-            .iter()
-            .map(|s| s.0.name().to_string())
-            .collect()
+    fn series(params: &Settings) -> Vec<String> {
+        params.schedulers.iter().map(|s| s.to_string()).collect()
     }
 
-    fn check(params: &Params, experiment: &Experiment) -> Result<(), String> {
+    fn check(params: &Settings, experiment: &Experiment) -> Result<(), String> {
         let axis = experiment.spec.sweep.axis.get_ref();
         let xs: Vec<Option<f64>> = if experiment.is_categorical() {
             vec![None]
@@ -449,15 +155,17 @@ impl Kind for Utility {
                 .collect()
         };
         for x in xs {
-            check_params(&params.at(axis, x)?)?;
+            at(params, axis, x)?
+                .check()
+                .map_err(|e| format!("params.{e}"))?;
         }
         Ok(())
     }
 
-    fn run(params: &Params, cell: &Cell<'_>) -> Result<Vec<f64>, RunError> {
+    fn run(params: &Settings, cell: &Cell<'_>) -> Result<Vec<f64>, RunError> {
         let err = |message: String| RunError::Kind { message };
-        let params = params.at(cell.axis, cell.x).map_err(err)?;
-        let kind = params.schedulers[cell.series].0;
+        let params = at(params, cell.axis, cell.x).map_err(err)?;
+        let kind = params.schedulers[cell.series];
         let w = params
             .scenario()
             .generate(cell.seed)
@@ -471,52 +179,15 @@ impl Kind for Utility {
             ))
         })?;
         let m = SystemMetrics::of(&run);
-        Ok(vec![
-            m.success_ratio,
-            m.utility,
-            m.utility_eq3,
-            m.served_utility,
-            m.decided_utility,
-            m.submission_time,
-            m.execution_time,
-            m.load_balance,
-            m.forwards_per_job,
-            m.messages_per_job,
-            m.rejected as f64,
-            m.expired as f64,
-        ])
+        Self::METRICS
+            .iter()
+            .map(|metric| {
+                m.get(metric.name).ok_or_else(|| {
+                    err(format!("utility-match reports no metric '{}'", metric.name))
+                })
+            })
+            .collect()
     }
-}
-
-/// The checks of one point's parameters.
-fn check_params(params: &Params) -> Result<(), String> {
-    params
-        .scenario()
-        .check()
-        .map_err(|e| format!("params.{e}"))?;
-    params
-        .grid()
-        .updates
-        .check()
-        .map_err(|e| format!("params.{e}"))?;
-    if params.max_ttl > 64 {
-        return Err(format!(
-            "params.max_ttl is {}, expected at most 64",
-            params.max_ttl
-        ));
-    }
-    if let Some(m) = &params.delays
-        && (m.len() != params.sites || m.iter().any(|r| r.len() != params.sites))
-    {
-        return Err(format!(
-            "params.delays must have {0} rows of {0} delays, one per site",
-            params.sites
-        ));
-    }
-    if params.delay < 0 || params.delays.iter().flatten().flatten().any(|d| *d < 0) {
-        return Err("params.delay and params.delays must be at least 0 s".into());
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -544,16 +215,11 @@ mod tests {
             assert_eq!(e.series(), ["pu", "bu", "mm"], "{name}");
             assert!(!e.claims().is_empty(), "{name} checks the paper's claims");
             // The written-out values are the crate's defaults.
-            let written: Params = toml::from_str::<toml::Table>(text).unwrap()["params"]
+            let written: Settings = toml::from_str::<toml::Table>(text).unwrap()["params"]
                 .clone()
                 .try_into()
                 .unwrap();
-            let defaults: Params = toml::from_str(r#"schedulers = ["pu", "bu", "mm"]"#).unwrap();
-            assert_eq!(
-                toml::to_string(&written).unwrap(),
-                toml::to_string(&defaults).unwrap(),
-                "{name}"
-            );
+            assert_eq!(written, Settings::default(), "{name}");
         }
     }
 
@@ -641,9 +307,21 @@ mod tests {
         );
         let e = err(base.replace("delay = 1\n", "delay = 1\ndelays = [[0, 1], [1, 0]]\n"));
         assert!(
-            e.contains("params.delays must have 4 rows of 4 delays"),
+            e.contains("params.delays: must have 4 rows of 4 delays"),
             "{e}"
         );
+        let e = err(base.replace("delay = 1\n", "delay = -1\n"));
+        assert!(
+            e.contains("params.delay: is -1 s, expected at least 0 s"),
+            "{e}"
+        );
+        let e = err(base.replace("max_ttl = 3", "max_ttl = 65"));
+        assert!(
+            e.contains("params.max_ttl: is 65, expected at most 64"),
+            "{e}"
+        );
+        let e = err(base.replace("max_ttl = 3", "max_tll = 3"));
+        assert!(e.contains("unknown field `max_tll`"), "{e}");
         let e = err(base.replace("status_period = 60", "status_period = 0"));
         assert!(
             e.contains("params.status_period: is 0 s, expected at least 1 s"),
@@ -659,28 +337,43 @@ mod tests {
     }
 
     #[test]
+    fn every_metric_is_one_the_crate_reports() {
+        let p = Settings {
+            users: 3,
+            jobs_per_user: 2,
+            ..Settings::default()
+        };
+        let w = p.scenario().generate(1).unwrap();
+        let run = simulate(&p.grid(), &p.schedulers[0], &w.machines, &w.jobs).unwrap();
+        let m = SystemMetrics::of(&run);
+        let names: Vec<&str> = Utility::METRICS.iter().map(|metric| metric.name).collect();
+        let reported: Vec<&str> = m.named().iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, reported, "every metric, none left out");
+    }
+
+    #[test]
     fn numeric_axes_set_their_parameter() {
-        let p: Params = toml::from_str(r#"schedulers = ["pu"]"#).unwrap();
-        assert_eq!(p.at("workload", None).unwrap().mean_interarrival, 120.0);
-        assert_eq!(p.at("load", Some(2.0)).unwrap().mean_interarrival, 60.0);
+        let p: Settings = toml::from_str(r#"schedulers = ["pu"]"#).unwrap();
+        assert_eq!(at(&p, "workload", None).unwrap().mean_interarrival, 120.0);
+        assert_eq!(at(&p, "load", Some(2.0)).unwrap().mean_interarrival, 60.0);
         assert_eq!(
-            p.at("mean_interarrival", Some(30.0))
+            at(&p, "mean_interarrival", Some(30.0))
                 .unwrap()
                 .mean_interarrival,
             30.0
         );
-        assert_eq!(p.at("delay", Some(5.0)).unwrap().delay, 5);
-        assert_eq!(p.at("max_ttl", Some(0.0)).unwrap().max_ttl, 0);
+        assert_eq!(at(&p, "delay", Some(5.0)).unwrap().delay, 5);
+        assert_eq!(at(&p, "max_ttl", Some(0.0)).unwrap().max_ttl, 0);
         assert_eq!(
-            p.at("jobs_per_core", Some(0.0))
+            at(&p, "jobs_per_core", Some(0.0))
                 .unwrap()
                 .scenario()
                 .jobs_per_core,
             None
         );
-        assert_eq!(p.at("users", Some(7.0)).unwrap().users, 7);
+        assert_eq!(at(&p, "users", Some(7.0)).unwrap().users, 7);
         assert_eq!(
-            p.at("max_ttl", Some(1.5)).unwrap_err(),
+            at(&p, "max_ttl", Some(1.5)).unwrap_err(),
             "axis 'max_ttl' takes whole non-negative numbers, got 1.5"
         );
     }

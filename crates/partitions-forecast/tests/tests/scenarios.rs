@@ -1,13 +1,21 @@
-//! Hand-computed schedules of partitions, borrowing, priorities and slots.
+//! Hand-computed schedules of EASY and conservative backfilling, partitions,
+//! borrowing, priorities, advance reservations and slots, and configuration
+//! errors.
 
 use partitions_forecast::{
-    Cluster, ClusterConfig, CommitmentKind, Origin, PartitionSpec, Predicate, Priority,
-    ProviderPolicy, ReservationError, RunTimeClass, UNLIMITED, resize_slots,
+    Cluster, ClusterConfig, ClusterError, CommitmentKind, ForecastConfig, Notice, Origin,
+    PartitionSpec, Predicate, Priority, ProviderPolicy, ReservationError, RunTimeClass, UNLIMITED,
+    resize_slots,
 };
 use profile::{FreeSlot, Job, Time};
 
 fn job(id: u64, submit: i64, procs: u32, dur: i64) -> Job {
     Job::new(id, Time(submit), procs, dur, dur)
+}
+
+/// Every job's id and start, in the order they came.
+fn starts(c: &Cluster) -> Vec<(u64, Option<Time>)> {
+    c.records().iter().map(|r| (r.id, r.start)).collect()
 }
 
 /// Runs `jobs` (id, submit, procs, duration, origin) on `config` and checks
@@ -139,8 +147,7 @@ fn local_first_priority_lets_local_jobs_backfill_before_earlier_grid_jobs() {
 #[test]
 fn run_time_partitions_separate_short_from_long_jobs() {
     // ArEbM on 12 processors: short, medium and long partitions of 4.
-    let arebm =
-        || ProviderPolicy::ArEbM.config(12, &partitions_forecast::ForecastConfig::paper(3600));
+    let arebm = || ProviderPolicy::ArEbM.config(12, &ForecastConfig::paper(3600));
     // A long job takes 8 (its 4 and the short partition's, the first of the
     // idle ones). A short job takes the medium partition's 4 at once; the
     // next short job is the short pivot and goes when the first one ends.
@@ -230,5 +237,203 @@ fn a_hold_that_outlives_its_start_cannot_be_committed() {
     assert!(matches!(
         c.abort(Time(6), hold),
         Err(ReservationError::UnknownHold { .. })
+    ));
+}
+
+#[test]
+fn easy_and_conservative_backfill_only_what_delays_no_reservation() {
+    // 10 processors. Job 1 holds 6 over [0, 100). Job 2 (8 procs) must
+    // wait for 100 and becomes the pivot. Job 3 (4 procs, 100 s) fits
+    // now but would overlap job 2's [100, 200) where only 2 are left:
+    // it waits, and goes at 200 under both policies. Job 4 (4 procs,
+    // 50 s) ends before 100: it backfills at once.
+    for pivots in [1, UNLIMITED] {
+        let mut c = Cluster::new(ClusterConfig::single(10, pivots), Time(0)).unwrap();
+        c.submit(Time(0), job(1, 0, 6, 100), Origin::Local).unwrap();
+        c.submit(Time(1), job(2, 1, 8, 100), Origin::Local).unwrap();
+        c.submit(Time(2), job(3, 2, 4, 100), Origin::Local).unwrap();
+        c.submit(Time(3), job(4, 3, 4, 50), Origin::Local).unwrap();
+        let reserved = c.partitions()[0].reserved;
+        assert_eq!(reserved, if pivots == 1 { 1 } else { 2 });
+        c.drain();
+        let s = starts(&c);
+        assert_eq!(
+            s,
+            vec![
+                (1, Some(Time(0))),
+                (2, Some(Time(100))),
+                (3, Some(Time(200))),
+                (4, Some(Time(3)))
+            ],
+            "pivots {pivots}"
+        );
+    }
+}
+
+#[test]
+fn conservative_reserves_every_waiting_job_and_easy_only_the_pivot() {
+    // 4 processors. Job 1 holds 2 over [0, 100); job 2 (4 procs, 10 s)
+    // is the pivot at 100; job 3 (4 procs, 10 s) and job 4 (2 procs,
+    // 200 s) cannot start before. Conservative reserves job 3 at 110
+    // and job 4 after it at 120. EASY reserves job 3 once job 2 has
+    // started (at 110), then job 4 once job 3 has (at 120).
+    let mut easy = Cluster::new(ClusterConfig::single(4, 1), Time(0)).unwrap();
+    let mut cons = Cluster::new(ClusterConfig::single(4, UNLIMITED), Time(0)).unwrap();
+    for c in [&mut easy, &mut cons] {
+        c.submit(Time(0), job(1, 0, 2, 100), Origin::Local).unwrap();
+        c.submit(Time(1), job(2, 1, 4, 10), Origin::Local).unwrap();
+        c.submit(Time(2), job(3, 2, 4, 10), Origin::Local).unwrap();
+        c.submit(Time(3), job(4, 3, 2, 200), Origin::Local).unwrap();
+    }
+    assert_eq!(easy.partitions()[0].reserved, 1);
+    assert_eq!(cons.partitions()[0].reserved, 3);
+    let expected = vec![
+        (1, Some(Time(0))),
+        (2, Some(Time(100))),
+        (3, Some(Time(110))),
+        (4, Some(Time(120))),
+    ];
+    for c in [&mut easy, &mut cons] {
+        c.drain();
+        assert_eq!(starts(c), expected);
+    }
+}
+
+#[test]
+fn a_committed_reservation_starts_exactly_on_time() {
+    let mut c = Cluster::new(ClusterConfig::single(8, UNLIMITED), Time(0)).unwrap();
+    c.submit(Time(0), job(1, 0, 8, 100), Origin::Local).unwrap();
+    let hold = c
+        .request_reservation(Time(10), job(7, 10, 4, 50), Time(300))
+        .unwrap();
+    // A hold already blocks the processors.
+    assert_eq!(c.profile().free_at(Time(320)), 4);
+    c.commit(Time(10), hold).unwrap();
+    assert_eq!(
+        c.commit(Time(10), hold),
+        Err(ReservationError::UnknownHold { hold })
+    );
+    // A local job wanting all 8 for 250 s goes after the reservation.
+    c.submit(Time(20), job(2, 20, 8, 250), Origin::Local)
+        .unwrap();
+    c.drain();
+    let recs = c.records();
+    assert_eq!(recs[1].id, 7);
+    assert_eq!(recs[1].start, Some(Time(300)));
+    assert_eq!(recs[1].reserved_start, Some(Time(300)));
+    assert_eq!(recs[2].start, Some(Time(350)));
+    let notices = c.take_notices();
+    assert!(notices.contains(&Notice::Started {
+        id: 7,
+        at: Time(300)
+    }));
+}
+
+#[test]
+fn a_reservation_is_refused_when_the_slot_is_gone_and_an_abort_frees_it() {
+    let mut c = Cluster::new(ClusterConfig::single(8, UNLIMITED), Time(0)).unwrap();
+    c.submit(Time(0), job(1, 0, 6, 100), Origin::Local).unwrap();
+    let err = c
+        .request_reservation(Time(0), job(9, 0, 4, 10), Time(50))
+        .unwrap_err();
+    assert!(
+        matches!(err, ReservationError::SlotGone { job: 9, .. }),
+        "{err}"
+    );
+    assert!(matches!(
+        c.request_reservation(Time(5), job(9, 0, 4, 10), Time(4)),
+        Err(ReservationError::InThePast { .. })
+    ));
+    let hold = c
+        .request_reservation(Time(5), job(9, 5, 4, 10), Time(100))
+        .unwrap();
+    c.submit(Time(6), job(2, 6, 8, 10), Origin::Local).unwrap();
+    // Job 2 had to go after the hold (110); aborting moves it to 100.
+    c.abort(Time(7), hold).unwrap();
+    c.drain();
+    assert_eq!(starts(&c), vec![(1, Some(Time(0))), (2, Some(Time(100)))]);
+}
+
+#[test]
+fn partitions_borrow_idle_processors_without_delaying_other_pivots() {
+    // 12 processors in three run-time partitions of 4, EASY.
+    let config = ClusterConfig {
+        capacity: 12,
+        partitions: RunTimeClass::ALL
+            .iter()
+            .map(|&c| PartitionSpec::new(format!("{c:?}"), Predicate::RunTime(c), 4, 1))
+            .collect(),
+        priority: Priority::Arrival,
+        borrowing: true,
+        forecast: None,
+    };
+    let mut c = Cluster::new(config, Time(0)).unwrap();
+    // A long job takes 8: its own 4 plus 4 borrowed.
+    c.submit(Time(0), job(1, 0, 8, 20_000), Origin::Local)
+        .unwrap();
+    assert_eq!(c.records()[0].start, Some(Time(0)));
+    // A medium job wanting 6 cannot start (4 free) and becomes the medium pivot.
+    c.submit(Time(1), job(2, 1, 6, 5000), Origin::Local)
+        .unwrap();
+    assert_eq!(c.partitions()[1].reserved, 1);
+    // A short job of 4 borrows the medium partition's idle processors:
+    // it ends long before the medium pivot needs them at 20000.
+    c.submit(Time(2), job(3, 2, 4, 500), Origin::Local).unwrap();
+    assert_eq!(c.records()[2].start, Some(Time(2)));
+    c.drain();
+    assert_eq!(c.records()[1].start, Some(Time(20_000)));
+}
+
+#[test]
+fn resized_slots_keep_a_share() {
+    let slots = [
+        FreeSlot {
+            start: Time(0),
+            end: Time(10),
+            procs: 10,
+        },
+        FreeSlot {
+            start: Time(0),
+            end: Time::MAX,
+            procs: 1,
+        },
+    ];
+    assert_eq!(
+        resize_slots(&slots, 0.35),
+        vec![FreeSlot {
+            start: Time(0),
+            end: Time(10),
+            procs: 3
+        }]
+    );
+    assert!(resize_slots(&slots, 0.0).is_empty());
+}
+
+#[test]
+fn bad_configurations_are_errors() {
+    let mut config = ClusterConfig::single(8, 1);
+    config.partitions[0].size = 7;
+    assert_eq!(
+        Cluster::new(config, Time(0)).unwrap_err(),
+        ClusterError::Sizes {
+            sum: 7,
+            capacity: 8
+        }
+    );
+    let mut config = ClusterConfig::single(8, 1);
+    config.partitions[0].pivots = 0;
+    assert!(Cluster::new(config, Time(0)).is_err());
+    let mut config = ClusterConfig::single(8, 1);
+    config.forecast = Some(ForecastConfig::paper(3600));
+    assert_eq!(
+        Cluster::new(config, Time(0)).unwrap_err(),
+        ClusterError::ForecastPartitions
+    );
+    let mut c = Cluster::new(ClusterConfig::single(8, 1), Time(0)).unwrap();
+    assert!(c.submit(Time(0), job(1, 0, 9, 10), Origin::Local).is_err());
+    c.advance(Time(10)).unwrap();
+    assert!(matches!(
+        c.submit(Time(5), job(2, 5, 1, 10), Origin::Local),
+        Err(ClusterError::Past { .. })
     ));
 }

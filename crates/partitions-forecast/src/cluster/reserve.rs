@@ -1,0 +1,126 @@
+//! Advance reservations in two phases: a hold on the processors, then a
+//! commit (the job starts exactly at its reserved start) or an abort.
+
+use profile::{Job, Time};
+
+use super::{Cluster, Entry, Res, State};
+use crate::error::{HoldId, ReservationError};
+use crate::partition::Origin;
+
+impl Cluster {
+    /// Phase one of an advance reservation: holds the job's processors over
+    /// `[start, start + estimate)`, or refuses if they are not free there.
+    /// The hold lasts until [`commit`](Self::commit) or
+    /// [`abort`](Self::abort); it does not expire on its own.
+    pub fn request_reservation(
+        &mut self,
+        now: Time,
+        job: Job,
+        start: Time,
+    ) -> Result<HoldId, ReservationError> {
+        self.advance(now)
+            .map_err(|error| ReservationError::Job { error })?;
+        let part = self
+            .check_job(&job, Origin::Grid)
+            .map_err(|error| ReservationError::Job { error })?;
+        if start < self.now {
+            return Err(ReservationError::InThePast {
+                job: job.id,
+                start,
+                now: self.now,
+            });
+        }
+        let Some(charge) = self.charge_at(start, job.estimate, job.procs, part) else {
+            return Err(ReservationError::SlotGone {
+                job: job.id,
+                start,
+                procs: job.procs,
+                duration: job.estimate,
+            });
+        };
+        self.apply(&charge, start, job.estimate, true);
+        let i = self.queue.entries.len();
+        self.queue.entries.push(Entry {
+            submit: now,
+            key: (0, 0),
+            origin: Origin::Grid,
+            part,
+            state: State::Held(Res {
+                start,
+                charge,
+                fixed: true,
+            }),
+            reserved_start: Some(start),
+            job,
+        });
+        Ok(HoldId(i as u64))
+    }
+
+    /// Phase two: the hold becomes a reservation the cluster honours (the
+    /// job starts exactly at the reserved start).
+    pub fn commit(&mut self, now: Time, hold: HoldId) -> Result<(), ReservationError> {
+        self.advance(now)
+            .map_err(|error| ReservationError::Job { error })?;
+        let i = self.held(hold)?;
+        let State::Held(res) = std::mem::replace(&mut self.queue.entries[i].state, State::Aborted)
+        else {
+            return Err(ReservationError::UnknownHold { hold });
+        };
+        if res.start < self.now {
+            // The hold outlived its start: it can no longer be honoured.
+            let job = &self.queue.entries[i].job;
+            let (id, est) = (job.id, job.estimate);
+            self.apply(&res.charge, res.start, est, false);
+            self.compress();
+            self.pass();
+            return Err(ReservationError::InThePast {
+                job: id,
+                start: res.start,
+                now: self.now,
+            });
+        }
+        let start = res.start;
+        self.queue.seq += 1;
+        let key = (self.rank(Origin::Grid), self.queue.seq);
+        let e = &mut self.queue.entries[i];
+        e.submit = self.now;
+        e.state = State::Waiting(Some(res));
+        e.key = key;
+        let procs = u64::from(e.job.procs);
+        self.touch();
+        self.accounts.all_demand += procs;
+        self.insert_waiting(i);
+        self.queue.starts.push(start, i);
+        self.pass();
+        Ok(())
+    }
+
+    /// Phase two, the other way: releases the hold.
+    pub fn abort(&mut self, now: Time, hold: HoldId) -> Result<(), ReservationError> {
+        self.advance(now)
+            .map_err(|error| ReservationError::Job { error })?;
+        let i = self.held(hold)?;
+        let State::Held(res) = std::mem::replace(&mut self.queue.entries[i].state, State::Aborted)
+        else {
+            return Err(ReservationError::UnknownHold { hold });
+        };
+        let est = self.queue.entries[i].job.estimate;
+        self.apply(&res.charge, res.start, est, false);
+        self.compress();
+        self.pass();
+        Ok(())
+    }
+
+    /// The entry of a hold neither committed nor aborted.
+    fn held(&self, hold: HoldId) -> Result<usize, ReservationError> {
+        usize::try_from(hold.0)
+            .ok()
+            .filter(|&i| {
+                matches!(
+                    self.queue.entries.get(i).map(|e| &e.state),
+                    Some(State::Held(_))
+                )
+            })
+            .ok_or(ReservationError::UnknownHold { hold })
+    }
+}
