@@ -673,3 +673,51 @@ mod pipeline {
         assert_eq!(r.seeds.len(), 2);
     }
 }
+
+mod every_config {
+    use std::path::{Path, PathBuf};
+
+    use experiments::Experiment;
+
+    fn tomls(dir: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                tomls(&path, out);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// Every committed config parses, and every point of every series (and
+    /// every reference run) resolves and passes its kind's checks: parsing
+    /// does all of that, so a config that parses cannot fail on a parameter.
+    #[test]
+    fn every_config_parses() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
+        let mut files = Vec::new();
+        tomls(&root, &mut files);
+        assert!(files.len() >= 19, "found only {} configs", files.len());
+        let mut kinds = std::collections::BTreeSet::new();
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap();
+            let shown = file.strip_prefix(&root).unwrap().display().to_string();
+            let e = Experiment::parse(&text, &shown).unwrap_or_else(|e| panic!("{e}"));
+            let dir = file.parent().unwrap().file_name().unwrap().to_string_lossy();
+            let stem = file.file_stem().unwrap().to_string_lossy();
+            if dir != "examples" {
+                assert_eq!(e.id(), format!("{dir}/{stem}"), "{shown}: id and path disagree");
+            }
+            assert!(!e.series().is_empty());
+            kinds.insert(e.kind().to_string());
+        }
+        for kind in experiments::kinds() {
+            assert!(kinds.contains(kind), "no config uses kind '{kind}'");
+        }
+    }
+}
