@@ -5,6 +5,8 @@
 //! * the policy crates (`pricing`, `adaptive-requests`, `partitions-forecast`,
 //!   `gateway`, `utility-match`) and `swf-io` depend on no crate of ours but
 //!   `profile`, so each is reusable alone and none knows its siblings;
+//! * a composition crate (`intergrid`) joins named policy crates and depends
+//!   on those and `profile` only;
 //! * `experiments` may use all of them; `xtask` drives `experiments`;
 //! * nothing depends on `xtask`, and only `xtask` on `experiments`.
 //!
@@ -31,14 +33,20 @@ const LEAVES_ON_PROFILE: [&str; 6] = [
     "swf-io",
 ];
 
+/// Crates that compose policy crates, each with the only crates of ours it
+/// may use.
+const COMPOSITIONS: [(&str, &[&str]); 1] =
+    [("intergrid", &["profile", "gateway", "partitions-forecast"])];
+
 /// Every crate of the workspace, so a new one has to be placed in the rule.
-const KNOWN: [&str; 9] = [
+const KNOWN: [&str; 10] = [
     "profile",
     "swf-io",
     "pricing",
     "adaptive-requests",
     "partitions-forecast",
     "gateway",
+    "intergrid",
     "utility-match",
     "experiments",
     "xtask",
@@ -204,6 +212,17 @@ fn policy_crates_and_swf_io_depend_only_on_profile() {
         "policy crates and `swf-io` may depend on `profile` only, never on each other",
         |_, to| to == "profile",
     );
+}
+
+#[test]
+fn composition_crates_depend_only_on_what_they_compose() {
+    for (name, allowed) in COMPOSITIONS {
+        check_edges(
+            &[name],
+            &format!("`{name}` may depend on {allowed:?} only"),
+            |_, to| allowed.contains(&to),
+        );
+    }
 }
 
 #[test]

@@ -1,9 +1,13 @@
-//! `kind = "provisioning"`: Assunção & Buyya's multiple-site provisioning
-//! (issue 5). Five DAS-2 clusters run their local Lublin99 workloads under a
-//! provider policy (`partitions-forecast`); an InterGrid gateway (`gateway`)
-//! places the grid jobs of a trace on them. One series per
-//! `<provider>+<gateway>` pair; every series of a repetition sees the same
-//! local and grid jobs (common random numbers).
+//! `kind = "provisioning"`: Assunção & Buyya's multiple-site provisioning.
+//! Five DAS-2 clusters run their local Lublin99 workloads under a provider
+//! policy; an InterGrid gateway places the grid jobs of a trace on them. One
+//! series per `<provider>+<gateway>` pair; every series of a repetition sees
+//! the same local and grid jobs (common random numbers).
+//!
+//! The simulation, deadlines and metrics are `intergrid`'s; this file only
+//! turns `[params]` into its `Config`, `Scenario` and `Evaluation` (the grid
+//! months of the trace, one Lublin99 stream per cluster, derived seeds) and
+//! its `Metrics` into the named metrics below.
 //!
 //! The kind generates the local workloads itself (one Lublin99 stream per
 //! cluster and repetition); the experiment names one `[[workloads]]` entry,
@@ -36,19 +40,10 @@
 //! base = "areb+least-load"             # for deadlines and the ratio R
 //! ```
 
-use std::collections::HashMap;
-use std::fmt;
-use std::str::FromStr;
-
-use gateway::{Fate, GatewayConfig, GatewayPolicy, GridRun, Information};
-use partitions_forecast::{
-    Cluster, ClusterError, ForecastConfig, JobRecord, LoadMeasure, Notice, Origin, ProviderPolicy,
-    ReservationError, ShareFrom,
-};
-use profile::{FreeSlot, Job, Outcome, Status, Time};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use intergrid::{Config, Evaluation, GatewayKind, Metrics, Scenario, Series};
+use partitions_forecast::{ForecastConfig, LoadMeasure, ProviderPolicy, ShareFrom};
+use profile::{Job, Time};
+use serde::{Deserialize, Serialize};
 use swf_io::lublin99::Lublin99;
 
 use crate::config::{Experiment, derive_seed};
@@ -59,69 +54,6 @@ const DAY: i64 = 86_400;
 
 /// The provisioning runner.
 pub(crate) struct Provisioning;
-
-/// The gateway half of a series name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum GatewayKind {
-    LeastLoad,
-    EarliestAsk,
-    EarliestPartial,
-}
-
-/// `<provider>+<gateway>`, e.g. `arcb+earliest-partial`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct SeriesName {
-    pub provider: ProviderPolicy,
-    pub gateway: GatewayKind,
-}
-
-impl fmt::Display for SeriesName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let g = match self.gateway {
-            GatewayKind::LeastLoad => "least-load",
-            GatewayKind::EarliestAsk => "earliest-ask",
-            GatewayKind::EarliestPartial => "earliest-partial",
-        };
-        write!(f, "{}+{g}", self.provider.name())
-    }
-}
-
-impl FromStr for SeriesName {
-    type Err = String;
-    fn from_str(s: &str) -> Result<SeriesName, String> {
-        let (p, g) = s.split_once('+').ok_or_else(|| {
-            format!(
-                "series '{s}' must look like '<provider>+<gateway>', e.g. 'arcb+earliest-partial'"
-            )
-        })?;
-        let provider = p.parse()?;
-        let gateway = match g {
-            "least-load" => GatewayKind::LeastLoad,
-            "earliest-ask" => GatewayKind::EarliestAsk,
-            "earliest-partial" => GatewayKind::EarliestPartial,
-            _ => {
-                return Err(format!(
-                    "unknown gateway policy '{g}' in '{s}', expected least-load, earliest-ask or earliest-partial"
-                ));
-            }
-        };
-        Ok(SeriesName { provider, gateway })
-    }
-}
-
-impl<'de> Deserialize<'de> for SeriesName {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
-
-impl Serialize for SeriesName {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
 
 /// Algorithm 1's share source, by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -146,7 +78,7 @@ pub(crate) enum LoadName {
 #[serde(deny_unknown_fields)]
 pub(crate) struct Params {
     /// One series per `<provider>+<gateway>` pair, in legend order.
-    pub series: Vec<SeriesName>,
+    pub series: Vec<Series>,
     /// Processors per cluster.
     #[serde(default = "das2")]
     pub clusters: Vec<u32>,
@@ -204,7 +136,7 @@ pub(crate) struct Params {
     pub track_allocations: bool,
     /// The base of deadlines and of the improvement ratio R.
     #[serde(default = "base")]
-    pub base: SeriesName,
+    pub base: Series,
 }
 
 fn das2() -> Vec<u32> {
@@ -243,87 +175,122 @@ fn three() -> u32 {
 fn yes() -> bool {
     true
 }
-fn base() -> SeriesName {
-    SeriesName {
+fn base() -> Series {
+    Series {
         provider: ProviderPolicy::ArEb,
         gateway: GatewayKind::LeastLoad,
     }
 }
 
+/// A metric of `METRICS` and how to read it off a run's [`Metrics`].
+struct MetricDef {
+    metric: Metric,
+    value: fn(&Metrics) -> f64,
+}
+
+const fn def(
+    name: &'static str,
+    title: &'static str,
+    y_label: &'static str,
+    value: fn(&Metrics) -> f64,
+) -> MetricDef {
+    MetricDef {
+        metric: Metric {
+            name,
+            title,
+            y_label,
+        },
+        value,
+    }
+}
+
+const DEFS: &[MetricDef] = &[
+    def(
+        "messages",
+        "Messages between gateway and providers",
+        "messages",
+        |m| m.messages as f64,
+    ),
+    def("violations", "Violations", "violations", |m| {
+        m.violations as f64
+    }),
+    def(
+        "violations_pct",
+        "Violations (% of grid jobs)",
+        "violations (% of grid jobs)",
+        |m| m.violations_pct,
+    ),
+    def(
+        "grid_bsld",
+        "Grid jobs: mean bounded slowdown",
+        "mean bounded slowdown",
+        |m| m.grid_bsld,
+    ),
+    def(
+        "local_bsld",
+        "Local jobs: mean bounded slowdown",
+        "mean bounded slowdown",
+        |m| m.local_bsld,
+    ),
+    def(
+        "grid_r",
+        "Grid jobs: improvement ratio R",
+        "average R",
+        |m| m.grid_r,
+    ),
+    def(
+        "local_r",
+        "Local jobs: improvement ratio R",
+        "average R",
+        |m| m.local_r,
+    ),
+    def(
+        "late_starts",
+        "Late starts (j_pst − j_gst > T)",
+        "jobs",
+        |m| m.late_starts as f64,
+    ),
+    def("refusals", "Refused reservations", "reservations", |m| {
+        m.refusals as f64
+    }),
+    def(
+        "rejected_pct",
+        "Grid jobs rejected",
+        "% of grid jobs",
+        |m| m.rejected_pct,
+    ),
+    def(
+        "held_pct",
+        "Grid jobs held at the gateway for want of a slot",
+        "% of grid jobs",
+        |m| m.held_pct,
+    ),
+    def("grid_jobs", "Grid jobs measured", "jobs", |m| {
+        m.grid_jobs as f64
+    }),
+    def("local_jobs", "Local jobs measured", "jobs", |m| {
+        m.local_jobs as f64
+    }),
+];
+
+const METRICS: [Metric; DEFS.len()] = {
+    let mut out = [DEFS[0].metric; DEFS.len()];
+    let mut i = 0;
+    while i < DEFS.len() {
+        out[i] = DEFS[i].metric;
+        i += 1;
+    }
+    out
+};
+
 impl Kind for Provisioning {
     const NAME: &'static str = "provisioning";
-    const METRICS: &'static [Metric] = &[
-        Metric {
-            name: "messages",
-            title: "Messages between gateway and providers",
-            y_label: "messages",
-        },
-        Metric {
-            name: "violations",
-            title: "Violations",
-            y_label: "violations",
-        },
-        Metric {
-            name: "violations_pct",
-            title: "Violations (% of grid jobs)",
-            y_label: "violations (% of grid jobs)",
-        },
-        Metric {
-            name: "grid_bsld",
-            title: "Grid jobs: mean bounded slowdown",
-            y_label: "mean bounded slowdown",
-        },
-        Metric {
-            name: "local_bsld",
-            title: "Local jobs: mean bounded slowdown",
-            y_label: "mean bounded slowdown",
-        },
-        Metric {
-            name: "grid_r",
-            title: "Grid jobs: improvement ratio R",
-            y_label: "average R",
-        },
-        Metric {
-            name: "local_r",
-            title: "Local jobs: improvement ratio R",
-            y_label: "average R",
-        },
-        Metric {
-            name: "late_starts",
-            title: "Late starts (j_pst − j_gst > T)",
-            y_label: "jobs",
-        },
-        Metric {
-            name: "refusals",
-            title: "Refused reservations",
-            y_label: "reservations",
-        },
-        Metric {
-            name: "rejected_pct",
-            title: "Grid jobs rejected",
-            y_label: "% of grid jobs",
-        },
-        Metric {
-            name: "held_pct",
-            title: "Grid jobs held at the gateway for want of a slot",
-            y_label: "% of grid jobs",
-        },
-        Metric {
-            name: "grid_jobs",
-            title: "Grid jobs measured",
-            y_label: "jobs",
-        },
-        Metric {
-            name: "local_jobs",
-            title: "Local jobs measured",
-            y_label: "jobs",
-        },
-    ];
+    const METRICS: &'static [Metric] = &METRICS;
     const AXES: &'static [&'static str] = &["interval"];
     type Params = Params;
 
     fn series(params: &Params) -> Vec<String> {
-        params.series.iter().map(SeriesName::to_string).collect()
+        params.series.iter().map(Series::to_string).collect()
     }
 
     fn check(params: &Params, experiment: &Experiment) -> Result<(), String> {
@@ -389,16 +356,47 @@ impl Kind for Provisioning {
             _ => params.interval_min,
         };
         let interval = (minutes * 60.0).round() as i64;
-        let scenario = Scenario::build(params, cell)?;
-        let series = params.series[cell.series];
-        let base = simulate(params, &scenario, params.base, interval, None)?;
-        let deadlines = scenario.deadlines(params, &base, cell.seed);
-        let run = if series == params.base && params.deadline_share == 0.0 {
-            base.clone()
-        } else {
-            simulate(params, &scenario, series, interval, Some(&deadlines))?
+        let scenario = scenario(params, cell)?;
+        let evaluation = Evaluation {
+            base: params.base,
+            deadline_share: params.deadline_share,
+            stringency: params.stringency,
+            deadline_seed: derive_seed(cell.seed, "deadlines"),
+            bsld_bound: params.bsld_bound,
         };
-        Ok(run.metrics(&base, &scenario, params.bsld_bound))
+        let series = params.series[cell.series];
+        let metrics =
+            intergrid::evaluate(&config(params, interval), &scenario, series, &evaluation)
+                .map_err(|e| RunError::Kind {
+                    message: e.to_string(),
+                })?;
+        Ok(DEFS.iter().map(|d| (d.value)(&metrics)).collect())
+    }
+}
+
+/// The platform of `params` with slots published every `interval` seconds.
+fn config(params: &Params, interval: i64) -> Config {
+    Config {
+        clusters: params.clusters.clone(),
+        forecast: ForecastConfig {
+            window: params.forecast_window,
+            smoothing: None,
+            interval,
+            checks: params.reallocation_checks,
+            train_from: Time(params.training_from_days * DAY),
+            share_from: match params.share_from {
+                ShareName::Forecast => ShareFrom::Forecast,
+                ShareName::Actual => ShareFrom::Actual,
+            },
+            load: match params.forecast_load {
+                LoadName::Utilisation => LoadMeasure::Utilisation,
+                LoadName::Demand => LoadMeasure::Demand,
+            },
+        },
+        report_every: params.report_every_s,
+        tolerance: params.tolerance_s,
+        horizon: params.horizon_s,
+        track_allocations: params.track_allocations,
     }
 }
 
@@ -417,483 +415,63 @@ fn month_start_unix(year: i64, month: u32) -> i64 {
     (era * 146_097 + doe - 719_468) * DAY
 }
 
-/// The jobs of one repetition: the grid stream and each cluster's local stream.
-struct Scenario {
-    grid: Vec<Job>,
-    local: Vec<Vec<Job>>,
-    /// Jobs submitted earlier are not measured.
-    warmup: Time,
-    /// The last arrival of any workload: periodic messages stop here.
-    last_arrival: Time,
-}
-
-impl Scenario {
-    fn build(params: &Params, cell: &Cell<'_>) -> Result<Scenario, RunError> {
-        let trace = cell.workload()?;
-        let [first, last] = params.grid_months;
-        let offset = params.trace_start_unix + params.trace_utc_offset_s;
-        let from = month_start_unix(params.trace_year, first) - offset;
-        let (ny, nm) = if last == 12 {
-            (params.trace_year + 1, 1)
-        } else {
-            (params.trace_year, last + 1)
-        };
-        let until = month_start_unix(ny, nm) - offset;
-        let grid: Vec<Job> = trace
-            .jobs
-            .iter()
-            .filter(|j| (from..until).contains(&j.submit.0))
-            .map(|j| Job {
-                submit: j.submit - from,
-                deadline: None,
-                ..j.clone()
-            })
-            .collect();
-        if grid.is_empty() {
-            return Err(RunError::Kind {
-                message: format!(
-                    "no grid job of '{}' falls in months {first} to {last}; check params.grid_months and trace_start_unix",
-                    trace.label
-                ),
-            });
-        }
-        let local: Vec<Vec<Job>> = params
-            .clusters
-            .iter()
-            .enumerate()
-            .map(|(k, &procs)| {
-                Lublin99 {
-                    procs,
-                    duration: until - from,
-                    max_jobs: None,
-                    seed: derive_seed(cell.seed, &format!("local/{k}")),
-                    two_class: false,
-                }
-                .jobs()
-            })
-            .collect();
-        let last_arrival = local
-            .iter()
-            .flatten()
-            .chain(&grid)
-            .map(|j| j.submit)
-            .max()
-            .unwrap_or(Time::ZERO);
-        Ok(Scenario {
-            grid,
-            local,
-            warmup: Time(params.warmup_days * DAY),
-            last_arrival,
-        })
-    }
-
-    /// Deadlines per Islam et al.: a random share of grid jobs gets
-    /// `submit + stringency × (response time under the base policy)`.
-    fn deadlines(&self, params: &Params, base: &Simulated, seed: u64) -> Vec<Option<Time>> {
-        let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(seed, "deadlines"));
-        self.grid
-            .iter()
-            .zip(&base.grid)
-            .map(|(job, outcome)| {
-                let pick = rng.random_bool(params.deadline_share);
-                let (_, end) = (*outcome)?;
-                pick.then(|| {
-                    job.submit + ((end - job.submit) as f64 * params.stringency).ceil() as i64
-                })
-            })
-            .collect()
-    }
-}
-
-/// A `partitions-forecast` cluster as the gateway's `Provider`.
-struct Site {
-    cluster: Cluster,
-    /// The first internal error, reported after the run.
-    error: Option<ClusterError>,
-}
-
-impl Site {
-    fn keep(&mut self, r: Result<(), ClusterError>) {
-        if let (Err(e), None) = (r, &self.error) {
-            self.error = Some(e);
-        }
-    }
-}
-
-fn refusal(job: u64, e: ReservationError) -> gateway::Refusal {
-    match e {
-        ReservationError::SlotGone {
-            job,
-            start,
-            procs,
-            duration,
-        } => gateway::Refusal::SlotGone {
-            job,
-            start,
-            procs,
-            duration,
-        },
-        ReservationError::UnknownHold { hold } => gateway::Refusal::UnknownHold {
-            hold: gateway::HoldId(hold.0),
-        },
-        other => gateway::Refusal::Rejected {
-            job,
-            reason: other.to_string(),
-        },
-    }
-}
-
-impl gateway::Provider for Site {
-    fn capacity(&self) -> u32 {
-        self.cluster.capacity()
-    }
-    fn utilisation(&self, _now: Time) -> f64 {
-        self.cluster.utilisation()
-    }
-    fn free_slots(&mut self, now: Time, horizon: Time) -> Vec<FreeSlot> {
-        let r = self.cluster.advance(now);
-        self.keep(r);
-        self.cluster.free_slots(now, horizon)
-    }
-    fn publish(&mut self, now: Time, horizon: Time) -> Option<Vec<FreeSlot>> {
-        match self.cluster.publish(now, horizon) {
-            Ok(slots) => slots,
-            Err(e) => {
-                self.keep(Err(e));
-                None
-            }
-        }
-    }
-    fn submit(&mut self, now: Time, job: Job) -> Result<(), gateway::Refusal> {
-        let id = job.id;
-        self.cluster
-            .submit(now, job, Origin::Grid)
-            .map_err(|e| gateway::Refusal::Rejected {
-                job: id,
-                reason: e.to_string(),
-            })
-    }
-    fn request_reservation(
-        &mut self,
-        now: Time,
-        job: &Job,
-        start: Time,
-    ) -> Result<gateway::HoldId, gateway::Refusal> {
-        self.cluster
-            .request_reservation(now, job.clone(), start)
-            .map(|h| gateway::HoldId(h.0))
-            .map_err(|e| refusal(job.id, e))
-    }
-    fn commit(&mut self, now: Time, hold: gateway::HoldId) -> Result<(), gateway::Refusal> {
-        self.cluster
-            .commit(now, partitions_forecast::HoldId(hold.0))
-            .map_err(|e| refusal(u64::MAX, e))
-    }
-    fn abort(&mut self, now: Time, hold: gateway::HoldId) -> Result<(), gateway::Refusal> {
-        self.cluster
-            .abort(now, partitions_forecast::HoldId(hold.0))
-            .map_err(|e| refusal(u64::MAX, e))
-    }
-    fn next_event(&self) -> Option<Time> {
-        self.cluster.next_event()
-    }
-    fn advance(&mut self, now: Time, reports: &mut Vec<gateway::Report>) {
-        let r = self.cluster.advance(now);
-        self.keep(r);
-        reports.extend(self.cluster.take_notices().into_iter().map(|n| match n {
-            Notice::Started { id, at } => gateway::Report::Started { job: id, at },
-            Notice::Ended { id, end, .. } => gateway::Report::Ended { job: id, at: end },
-            Notice::Published { slots, .. } => gateway::Report::Slots(slots),
-        }));
-    }
-}
-
-/// What one simulation produced.
-#[derive(Clone)]
-struct Simulated {
-    /// Per grid job (input order): (start, end) if it ran.
-    grid: Vec<Option<(Time, Time)>>,
-    /// Per grid job: whether it waited at the gateway before being placed.
-    held: Vec<bool>,
-    /// Per cluster, per local job (stream order): (start, end).
-    local: Vec<Vec<(Time, Time)>>,
-    /// Per grid job: violations counted against it.
-    violations: Vec<u32>,
-    late: Vec<bool>,
-    refusals: Vec<u32>,
-    messages: u64,
-}
-
-/// Runs one `<provider>+<gateway>` pair on the scenario.
-fn simulate(
-    params: &Params,
-    scenario: &Scenario,
-    series: SeriesName,
-    interval: i64,
-    deadlines: Option<&[Option<Time>]>,
-) -> Result<Simulated, RunError> {
-    let fail = |message: String| RunError::Kind {
-        message: format!("{series}: {message}"),
+/// The jobs of one repetition: the grid trace's jobs in `params.grid_months`
+/// (time 0 at the first month's local midnight) and one Lublin99 stream per
+/// cluster over the same span, from the repetition's seed.
+fn scenario(params: &Params, cell: &Cell<'_>) -> Result<Scenario, RunError> {
+    let trace = cell.workload()?;
+    let [first, last] = params.grid_months;
+    let offset = params.trace_start_unix + params.trace_utc_offset_s;
+    let from = month_start_unix(params.trace_year, first) - offset;
+    let (ny, nm) = if last == 12 {
+        (params.trace_year + 1, 1)
+    } else {
+        (params.trace_year, last + 1)
     };
-    let forecast = ForecastConfig {
-        window: params.forecast_window,
-        smoothing: None,
-        interval,
-        checks: params.reallocation_checks,
-        train_from: Time(params.training_from_days * DAY),
-        share_from: match params.share_from {
-            ShareName::Forecast => ShareFrom::Forecast,
-            ShareName::Actual => ShareFrom::Actual,
-        },
-        load: match params.forecast_load {
-            LoadName::Utilisation => LoadMeasure::Utilisation,
-            LoadName::Demand => LoadMeasure::Demand,
-        },
-    };
-    let mut sites = params
-        .clusters
+    let until = month_start_unix(ny, nm) - offset;
+    let grid: Vec<Job> = trace
+        .jobs
         .iter()
-        .zip(&scenario.local)
-        .map(|(&procs, jobs)| {
-            let cluster = Cluster::new(series.provider.config(procs, &forecast), Time::ZERO)?
-                .with_local_jobs(jobs.clone())?;
-            Ok(Site {
-                cluster,
-                error: None,
-            })
-        })
-        .collect::<Result<Vec<Site>, ClusterError>>()
-        .map_err(|e| fail(e.to_string()))?;
-    let policy = match series.gateway {
-        GatewayKind::LeastLoad => GatewayPolicy::LeastLoaded,
-        GatewayKind::EarliestAsk => GatewayPolicy::EarliestStart(Information::Ask),
-        GatewayKind::EarliestPartial => {
-            GatewayPolicy::EarliestStart(Information::Partial { interval })
-        }
-    };
-    let mut config = GatewayConfig::new(policy)
-        .timers_until(scenario.last_arrival)
-        .measure_from(scenario.warmup)
-        .track_allocations(params.track_allocations)
-        .tolerance(params.tolerance_s)
-        .horizon(params.horizon_s);
-    config.report_every = params.report_every_s;
-    let grid: Vec<Job> = match deadlines {
-        Some(d) => scenario
-            .grid
-            .iter()
-            .zip(d)
-            .map(|(j, &deadline)| Job {
-                deadline,
-                ..j.clone()
-            })
-            .collect(),
-        None => scenario.grid.clone(),
-    };
-    let result: GridRun =
-        gateway::run(&config, &mut sites, &grid).map_err(|e| fail(e.to_string()))?;
-    for site in &mut sites {
-        site.cluster.drain();
-        if let Some(e) = site.error.take() {
-            return Err(fail(e.to_string()));
-        }
-    }
-    // Every cluster's schedule must be valid before its numbers count.
-    let mut local = Vec::with_capacity(sites.len());
-    for (k, site) in sites.iter().enumerate() {
-        let records = site.cluster.records();
-        check_schedule(site.cluster.capacity(), &records)
-            .map_err(|m| fail(format!("cluster {k}: {m}")))?;
-        let ran: Vec<(Time, Time)> = records
-            .iter()
-            .filter(|r| r.origin == Origin::Local)
-            .map(|r| {
-                r.start
-                    .zip(r.end)
-                    .ok_or_else(|| fail(format!("cluster {k}: local job {} never ran", r.id)))
-            })
-            .collect::<Result<_, _>>()?;
-        if ran.len() != scenario.local[k].len() {
-            return Err(fail(format!(
-                "cluster {k}: {} local jobs ran, {} were submitted",
-                ran.len(),
-                scenario.local[k].len()
-            )));
-        }
-        local.push(ran);
-    }
-    let index: HashMap<u64, usize> = grid.iter().enumerate().map(|(i, j)| (j.id, i)).collect();
-    let mut violations = vec![0; grid.len()];
-    let mut late = vec![false; grid.len()];
-    let mut refusals = vec![0; grid.len()];
-    for v in result.violations.violations() {
-        let (job, is_late) = match *v {
-            gateway::Violation::LateStart { job, .. } => (job, true),
-            gateway::Violation::ReservationRefused { job, .. } => (job, false),
-        };
-        if let Some(&i) = index.get(&job) {
-            violations[i] += 1;
-            if is_late {
-                late[i] = true;
-            } else {
-                refusals[i] += 1;
-            }
-        }
-    }
-    let held = result
-        .fates
-        .iter()
-        .zip(&grid)
-        .map(|(f, j)| matches!(*f, Fate::Ran { placed, .. } if placed > j.submit))
-        .collect();
-    let grid_ran = result
-        .fates
-        .iter()
-        .map(|f| match *f {
-            Fate::Ran { start, end, .. } => Some((start, end)),
-            Fate::Rejected { .. } => None,
+        .filter(|j| (from..until).contains(&j.submit.0))
+        .map(|j| Job {
+            submit: j.submit - from,
+            deadline: None,
+            ..j.clone()
         })
         .collect();
-    Ok(Simulated {
-        grid: grid_ran,
-        held,
-        local,
-        violations,
-        late,
-        refusals,
-        messages: result.measured.total(),
-    })
-}
-
-/// `profile::validate` on one cluster's jobs (local and grid).
-fn check_schedule(capacity: u32, records: &[JobRecord]) -> Result<(), String> {
-    let mut jobs = Vec::with_capacity(records.len());
-    let mut outcomes = Vec::with_capacity(records.len());
-    for r in records {
-        let (Some(start), Some(end)) = (r.start, r.end) else {
-            return Err(format!("{} job {} never ran", r.origin, r.id));
-        };
-        if let Some(reserved) = r.reserved_start
-            && start != reserved
-        {
-            return Err(format!(
-                "reservation of job {} for {reserved} started at {start}",
-                r.id
-            ));
-        }
-        jobs.push(Job::new(r.id, r.submit, r.procs, r.estimate, r.run_time));
-        let status = if r.run_time > r.estimate {
-            Status::Killed
-        } else {
-            Status::Completed
-        };
-        outcomes.push(Outcome {
-            id: r.id,
-            start,
-            end,
-            status,
+    if grid.is_empty() {
+        return Err(RunError::Kind {
+            message: format!(
+                "no grid job of '{}' falls in months {first} to {last}; check params.grid_months and trace_start_unix",
+                trace.label
+            ),
         });
     }
-    profile::validate(capacity, &jobs, &outcomes).map_err(|v| v.to_string())
-}
-
-fn bsld(submit: Time, (start, end): (Time, Time), bound: i64) -> f64 {
-    let run = end - start;
-    ((end - submit) as f64 / run.max(bound) as f64).max(1.0)
-}
-
-/// Lawson & Smirni's ratio, eq. 2.
-fn ratio(base: f64, new: f64) -> f64 {
-    (base - new) / base.min(new)
-}
-
-fn mean(xs: &[f64]) -> f64 {
-    if xs.is_empty() {
-        f64::NAN
-    } else {
-        xs.iter().sum::<f64>() / xs.len() as f64
-    }
-}
-
-impl Simulated {
-    /// The values of `METRICS` for this run against `base`, over the jobs
-    /// submitted after the warm-up.
-    fn metrics(&self, base: &Simulated, scenario: &Scenario, bound: i64) -> Vec<f64> {
-        let measured = |j: &Job| j.submit >= scenario.warmup;
-        let (mut grid_s, mut grid_r) = (Vec::new(), Vec::new());
-        let (mut n_grid, mut rejected, mut held) = (0usize, 0usize, 0usize);
-        let (mut violations, mut late, mut refusals) = (0u64, 0u64, 0u64);
-        for (i, job) in scenario
-            .grid
-            .iter()
-            .enumerate()
-            .filter(|(_, j)| measured(j))
-        {
-            n_grid += 1;
-            violations += u64::from(self.violations[i]);
-            late += u64::from(self.late[i]);
-            refusals += u64::from(self.refusals[i]);
-            held += usize::from(self.held[i]);
-            let Some(ran) = self.grid[i] else {
-                rejected += 1;
-                continue;
-            };
-            let s = bsld(job.submit, ran, bound);
-            grid_s.push(s);
-            if let Some(b) = base.grid[i] {
-                grid_r.push(ratio(bsld(job.submit, b, bound), s));
+    let local: Vec<Vec<Job>> = params
+        .clusters
+        .iter()
+        .enumerate()
+        .map(|(k, &procs)| {
+            Lublin99 {
+                procs,
+                duration: until - from,
+                max_jobs: None,
+                seed: derive_seed(cell.seed, &format!("local/{k}")),
+                two_class: false,
             }
-        }
-        let (mut local_s, mut local_r) = (Vec::new(), Vec::new());
-        for (k, jobs) in scenario.local.iter().enumerate() {
-            for (i, job) in jobs.iter().enumerate().filter(|(_, j)| measured(j)) {
-                let s = bsld(job.submit, self.local[k][i], bound);
-                local_s.push(s);
-                local_r.push(ratio(bsld(job.submit, base.local[k][i], bound), s));
-            }
-        }
-        let pct = |n: f64| {
-            if n_grid == 0 {
-                0.0
-            } else {
-                100.0 * n / n_grid as f64
-            }
-        };
-        vec![
-            self.messages as f64,
-            violations as f64,
-            pct(violations as f64),
-            mean(&grid_s),
-            mean(&local_s),
-            mean(&grid_r),
-            mean(&local_r),
-            late as f64,
-            refusals as f64,
-            pct(rejected as f64),
-            pct(held as f64),
-            n_grid as f64,
-            local_s.len() as f64,
-        ]
-    }
+            .jobs()
+        })
+        .collect();
+    Ok(Scenario {
+        grid,
+        local,
+        warmup: Time(params.warmup_days * DAY),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn series_names_round_trip() {
-        for s in [
-            "arcb+earliest-ask",
-            "arebmf+earliest-partial",
-            "areb+least-load",
-        ] {
-            assert_eq!(s.parse::<SeriesName>().unwrap().to_string(), s);
-        }
-        assert!("arcb".parse::<SeriesName>().is_err());
-        assert!("arcb+nearest".parse::<SeriesName>().is_err());
-        assert!("arxx+least-load".parse::<SeriesName>().is_err());
-    }
 
     #[test]
     fn month_boundaries() {
@@ -904,111 +482,50 @@ mod tests {
         assert_eq!(month_start_unix(2000, 3), 951_868_800);
     }
 
-    /// A small grid: two clusters with Lublin99 local load, a Lublin99 grid
-    /// stream, one day of warm-up.
-    fn small() -> (Params, Scenario) {
-        let params: Params = toml::from_str(
-            r#"series = ["arcb+earliest-ask"]
-               clusters = [16, 8]
-               trace_start_unix = 0
-               trace_year = 1970
-               warmup_days = 1
-               training_from_days = 0"#,
-        )
-        .unwrap();
-        let lublin = |procs: u32, seed: u64| {
-            Lublin99 {
-                procs,
-                duration: 5 * DAY,
-                max_jobs: None,
-                seed,
-                two_class: false,
-            }
-            .jobs()
-        };
-        let grid: Vec<Job> = lublin(8, 3)
-            .into_iter()
-            .map(|j| Job {
-                id: j.id + 1_000_000,
-                ..j
-            })
-            .collect();
-        let local = vec![lublin(16, 1), lublin(8, 2)];
-        let last_arrival = local
-            .iter()
-            .flatten()
-            .chain(&grid)
-            .map(|j| j.submit)
-            .max()
-            .unwrap();
-        (
-            params,
-            Scenario {
-                grid,
-                local,
-                warmup: Time(DAY),
-                last_arrival,
-            },
-        )
-    }
-
-    fn metric(values: &[f64], name: &str) -> f64 {
-        values[Provisioning::METRICS
-            .iter()
-            .position(|m| m.name == name)
-            .unwrap()]
+    fn params(extra: &str) -> Params {
+        toml::from_str(&format!(
+            "series = [\"arcb+earliest-ask\"]\ntrace_start_unix = 0\ntrace_year = 1970\n{extra}"
+        ))
+        .unwrap()
     }
 
     #[test]
-    fn the_base_against_itself_gives_r_zero_and_runs_are_deterministic() {
-        let (params, scenario) = small();
-        let a = simulate(&params, &scenario, params.base, 3600, None).unwrap();
-        let b = simulate(&params, &scenario, params.base, 3600, None).unwrap();
-        let (ma, mb) = (a.metrics(&a, &scenario, 10), b.metrics(&a, &scenario, 10));
-        assert_eq!(ma, mb);
-        assert_eq!(metric(&ma, "grid_r"), 0.0);
-        assert_eq!(metric(&ma, "local_r"), 0.0);
-        assert!(metric(&ma, "grid_jobs") > 50.0 && metric(&ma, "local_jobs") > 100.0);
-    }
-
-    #[test]
-    fn ask_costs_two_messages_per_provider_and_one_submission_per_job_and_is_never_late() {
-        let (params, scenario) = small();
-        let series: SeriesName = "arcb+earliest-ask".parse().unwrap();
-        let run = simulate(&params, &scenario, series, 3600, None).unwrap();
-        let base = simulate(&params, &scenario, params.base, 3600, None).unwrap();
-        let m = run.metrics(&base, &scenario, 10);
-        let measured = scenario
-            .grid
-            .iter()
-            .filter(|j| j.submit >= scenario.warmup)
-            .count() as f64;
-        assert_eq!(metric(&m, "messages"), measured * (2.0 * 2.0 + 1.0));
-        assert_eq!(metric(&m, "violations"), 0.0);
-        // Deadlines from the base run (stringency 5) are met by reservations.
-        let deadlines = scenario.deadlines(
-            &Params {
-                deadline_share: 1.0,
-                ..params.clone()
-            },
-            &base,
-            9,
+    fn defaults_and_names_reach_the_platform() {
+        let p = params("");
+        assert_eq!(p.base.to_string(), "areb+least-load");
+        let c = config(&p, 7200);
+        assert_eq!(c.clusters, [144, 64, 64, 64, 64]);
+        assert_eq!(c.interval(), 7200);
+        assert_eq!(c.forecast.train_from, Time(7 * DAY));
+        assert_eq!(
+            (c.forecast.share_from, c.forecast.load),
+            (ShareFrom::Forecast, LoadMeasure::Utilisation)
         );
-        assert!(deadlines.iter().all(Option::is_some));
-        let run = simulate(&params, &scenario, series, 3600, Some(&deadlines)).unwrap();
-        for ((job, d), ran) in scenario.grid.iter().zip(&deadlines).zip(&run.grid) {
-            if let (Some(d), Some((_, end))) = (d, ran) {
-                assert!(end <= d, "job {} ends at {end}, deadline {d}", job.id);
-            }
-        }
+        assert_eq!((c.report_every, c.tolerance, c.horizon), (600, 20, None));
+        let p = params(
+            "share_from = \"actual\"\nforecast_load = \"demand\"\nhorizon_s = 86400\nbase = \"ArCb+earliest-partial\"",
+        );
+        let c = config(&p, 60);
+        assert_eq!(
+            (c.forecast.share_from, c.forecast.load, c.horizon),
+            (ShareFrom::Actual, LoadMeasure::Demand, Some(86_400))
+        );
+        assert_eq!(p.base.to_string(), "arcb+earliest-partial");
+        let bad = toml::from_str::<Params>(
+            "series = [\"arcb+nearest\"]\ntrace_start_unix = 0\ntrace_year = 1970",
+        );
+        let message = bad.unwrap_err().to_string();
+        assert!(
+            message.contains("unknown gateway policy 'nearest'"),
+            "{message}"
+        );
     }
 
     #[test]
-    fn ratio_is_symmetric_in_sign() {
-        assert_eq!(ratio(4.0, 2.0), 1.0);
-        assert_eq!(ratio(2.0, 4.0), -1.0);
-        assert_eq!(ratio(3.0, 3.0), 0.0);
-        assert_eq!(bsld(Time(0), (Time(90), Time(100)), 10), 10.0);
-        assert_eq!(bsld(Time(0), (Time(0), Time(5)), 10), 1.0);
+    fn every_metric_has_a_distinct_name() {
+        let mut names: Vec<&str> = METRICS.iter().map(|m| m.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), DEFS.len());
     }
 }

@@ -1,0 +1,47 @@
+//! The check every cluster's schedule passes before its numbers count.
+
+use partitions_forecast::JobRecord;
+use profile::{Job, Outcome, Status};
+
+use crate::error::ScheduleError;
+
+/// Checks one cluster's finished schedule, local and grid jobs together:
+/// every job ran, every reservation started exactly at its reserved start,
+/// and `profile::validate` holds (never more processors busy than
+/// `capacity`, no start before submission, each job ends after its run time
+/// or is killed at its estimate).
+pub fn check_schedule(capacity: u32, records: &[JobRecord]) -> Result<(), ScheduleError> {
+    let mut jobs = Vec::with_capacity(records.len());
+    let mut outcomes = Vec::with_capacity(records.len());
+    for r in records {
+        let (Some(start), Some(end)) = (r.start, r.end) else {
+            return Err(ScheduleError::NeverRan {
+                origin: r.origin,
+                job: r.id,
+            });
+        };
+        if let Some(reserved) = r.reserved_start
+            && start != reserved
+        {
+            return Err(ScheduleError::ReservationMoved {
+                job: r.id,
+                reserved,
+                start,
+            });
+        }
+        jobs.push(Job::new(r.id, r.submit, r.procs, r.estimate, r.run_time));
+        let status = if r.run_time > r.estimate {
+            Status::Killed
+        } else {
+            Status::Completed
+        };
+        outcomes.push(Outcome {
+            id: r.id,
+            start,
+            end,
+            status,
+        });
+    }
+    profile::validate(capacity, &jobs, &outcomes)
+        .map_err(|violation| ScheduleError::Invalid { violation })
+}

@@ -1,0 +1,331 @@
+//! One scenario under one series: the clusters, the gateway, and what
+//! happened to every job.
+
+use std::collections::HashMap;
+
+use gateway::{Fate, GatewayConfig, PAPER_TOLERANCE};
+use partitions_forecast::{Cluster, ForecastConfig, Origin};
+use profile::{Job, Time};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::error::IntergridError;
+use crate::schedule::check_schedule;
+use crate::series::Series;
+use crate::site::Site;
+
+/// The platform and the knobs of a run, shared by every series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Processors per cluster, one entry per cluster.
+    pub clusters: Vec<u32>,
+    /// The forecast policy's settings (used by ArEbMf only). Its `interval`
+    /// is also the publication interval of `earliest-partial`.
+    pub forecast: ForecastConfig,
+    /// Seconds between utilisation reports (`least-load`).
+    pub report_every: i64,
+    /// Violation tolerance T in seconds.
+    pub tolerance: u32,
+    /// How far ahead the free time slots reach, in seconds; `None` for no limit.
+    pub horizon: Option<i64>,
+    /// Whether the gateway books its own placements in its copy of the
+    /// slots until the next publication.
+    pub track_allocations: bool,
+}
+
+impl Config {
+    /// The paper's settings for these clusters and a publication interval
+    /// in seconds: utilisation reports every 10 minutes, tolerance 20 s,
+    /// slots without horizon, the gateway booking its own placements, and
+    /// the forecast of [`ForecastConfig::paper`].
+    pub fn paper(clusters: Vec<u32>, interval: i64) -> Config {
+        Config {
+            clusters,
+            forecast: ForecastConfig::paper(interval),
+            report_every: 600,
+            tolerance: PAPER_TOLERANCE,
+            horizon: None,
+            track_allocations: true,
+        }
+    }
+
+    /// The publication interval in seconds.
+    pub fn interval(&self) -> i64 {
+        self.forecast.interval
+    }
+}
+
+/// The jobs of one repetition: the grid stream and each cluster's local
+/// stream. Every series of a repetition runs the same scenario (common
+/// random numbers).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// Grid jobs, sorted by submit time, with ids distinct from every local job.
+    pub grid: Vec<Job>,
+    /// Local jobs per cluster, in the order of [`Config::clusters`].
+    pub local: Vec<Vec<Job>>,
+    /// Jobs submitted before this time are simulated but not measured, and
+    /// messages sent before it are not counted.
+    pub warmup: Time,
+}
+
+impl Scenario {
+    /// The last submission of any job: periodic messages (utilisation
+    /// reports, publications) stop here.
+    pub fn last_arrival(&self) -> Time {
+        self.local
+            .iter()
+            .flatten()
+            .chain(&self.grid)
+            .map(|j| j.submit)
+            .max()
+            .unwrap_or(Time::ZERO)
+    }
+
+    /// Deadlines after Islam et al.: each grid job, with probability
+    /// `share`, gets `submit + ⌈stringency × response time under base⌉`;
+    /// a job `base` rejected gets none. The draws come from
+    /// `ChaCha8Rng::seed_from_u64(seed)`, one per grid job in order whether
+    /// or not it ran, so the same seed picks the same jobs under any base.
+    pub fn deadlines(
+        &self,
+        base: &Run,
+        share: f64,
+        stringency: f64,
+        seed: u64,
+    ) -> Result<Vec<Option<Time>>, IntergridError> {
+        if !(0.0..=1.0).contains(&share) {
+            return Err(IntergridError::DeadlineShare { share });
+        }
+        if !(stringency.is_finite() && stringency > 0.0) {
+            return Err(IntergridError::Stringency { stringency });
+        }
+        base.fits(self)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        Ok(self
+            .grid
+            .iter()
+            .zip(&base.grid)
+            .map(|(job, outcome)| {
+                let pick = rng.random_bool(share);
+                let (_, end) = (*outcome)?;
+                pick.then(|| job.submit + ((end - job.submit) as f64 * stringency).ceil() as i64)
+            })
+            .collect())
+    }
+}
+
+/// What one simulation produced, job by job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// Per grid job (scenario order): (start, end) if it ran.
+    pub(crate) grid: Vec<Option<(Time, Time)>>,
+    /// Per grid job: whether it waited at the gateway before being placed.
+    pub(crate) held: Vec<bool>,
+    /// Per cluster, per local job (scenario order): (start, end).
+    pub(crate) local: Vec<Vec<(Time, Time)>>,
+    /// Per grid job: violations counted against it.
+    pub(crate) violations: Vec<u32>,
+    /// Per grid job: whether it started later than planned by more than T.
+    pub(crate) late: Vec<bool>,
+    /// Per grid job: reservations refused.
+    pub(crate) refusals: Vec<u32>,
+    /// Messages sent after the warm-up.
+    pub(crate) messages: u64,
+}
+
+impl Run {
+    /// Per grid job, in scenario order: its (start, end), or `None` if the
+    /// gateway rejected it.
+    pub fn grid(&self) -> &[Option<(Time, Time)>] {
+        &self.grid
+    }
+
+    /// Per grid job: whether it waited at the gateway for want of a slot.
+    pub fn held(&self) -> &[bool] {
+        &self.held
+    }
+
+    /// Per cluster, per local job in scenario order: its (start, end).
+    pub fn local(&self) -> &[Vec<(Time, Time)>] {
+        &self.local
+    }
+
+    /// Per grid job: the violations counted against it (late starts and
+    /// refused reservations).
+    pub fn violations(&self) -> &[u32] {
+        &self.violations
+    }
+
+    /// Per grid job: whether it started later than planned by more than the
+    /// tolerance.
+    pub fn late(&self) -> &[bool] {
+        &self.late
+    }
+
+    /// Per grid job: its refused reservations.
+    pub fn refusals(&self) -> &[u32] {
+        &self.refusals
+    }
+
+    /// Messages between the gateway and the providers after the warm-up.
+    pub fn messages(&self) -> u64 {
+        self.messages
+    }
+
+    /// Whether this run has one entry per job of `scenario`.
+    pub(crate) fn fits(&self, scenario: &Scenario) -> Result<(), IntergridError> {
+        let foreign = |what, expected, found| IntergridError::ForeignRun {
+            what,
+            expected,
+            found,
+        };
+        if self.grid.len() != scenario.grid.len() {
+            return Err(foreign("grid jobs", scenario.grid.len(), self.grid.len()));
+        }
+        if self.local.len() != scenario.local.len() {
+            return Err(foreign("clusters", scenario.local.len(), self.local.len()));
+        }
+        for (ran, jobs) in self.local.iter().zip(&scenario.local) {
+            if ran.len() != jobs.len() {
+                return Err(foreign("local jobs on a cluster", jobs.len(), ran.len()));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs `scenario` with every cluster under `series.provider` and the
+/// gateway under `series.gateway`. With `deadlines` (one per grid job), each
+/// grid job's deadline is replaced; without, the jobs keep their own.
+///
+/// Every cluster's schedule passes [`check_schedule`] and every local job
+/// must have run before the run counts; anything else is an error.
+pub fn simulate(
+    config: &Config,
+    scenario: &Scenario,
+    series: Series,
+    deadlines: Option<&[Option<Time>]>,
+) -> Result<Run, IntergridError> {
+    if config.clusters.len() != scenario.local.len() {
+        return Err(IntergridError::ClusterCount {
+            clusters: config.clusters.len(),
+            local: scenario.local.len(),
+        });
+    }
+    if let Some(d) = deadlines
+        && d.len() != scenario.grid.len()
+    {
+        return Err(IntergridError::ForeignRun {
+            what: "grid jobs",
+            expected: scenario.grid.len(),
+            found: d.len(),
+        });
+    }
+    let cluster_error = |cluster, error| IntergridError::Cluster {
+        series,
+        cluster,
+        error,
+    };
+    let mut sites = config
+        .clusters
+        .iter()
+        .zip(&scenario.local)
+        .enumerate()
+        .map(|(k, (&procs, jobs))| {
+            Cluster::new(series.provider.config(procs, &config.forecast), Time::ZERO)
+                .and_then(|c| c.with_local_jobs(jobs.clone()))
+                .map(Site::new)
+                .map_err(|e| cluster_error(k, e))
+        })
+        .collect::<Result<Vec<Site>, _>>()?;
+    let mut gateway_config = GatewayConfig::new(series.gateway.policy(config.interval()))
+        .timers_until(scenario.last_arrival())
+        .measure_from(scenario.warmup)
+        .track_allocations(config.track_allocations)
+        .tolerance(config.tolerance)
+        .horizon(config.horizon);
+    gateway_config.report_every = config.report_every;
+    let grid: Vec<Job> = match deadlines {
+        Some(d) => scenario
+            .grid
+            .iter()
+            .zip(d)
+            .map(|(j, &deadline)| Job {
+                deadline,
+                ..j.clone()
+            })
+            .collect(),
+        None => scenario.grid.clone(),
+    };
+    let result = gateway::run(&gateway_config, &mut sites, &grid)
+        .map_err(|error| IntergridError::Gateway { series, error })?;
+    // Every cluster's schedule must be valid before its numbers count.
+    let mut local = Vec::with_capacity(sites.len());
+    for (k, site) in sites.into_iter().enumerate() {
+        let cluster = site.finish().map_err(|e| cluster_error(k, e))?;
+        let records = cluster.records();
+        check_schedule(cluster.capacity(), &records).map_err(|error| {
+            IntergridError::InvalidSchedule {
+                series,
+                cluster: k,
+                error,
+            }
+        })?;
+        let ran: Vec<(Time, Time)> = records
+            .iter()
+            .filter(|r| r.origin == Origin::Local)
+            .filter_map(|r| r.start.zip(r.end))
+            .collect();
+        if ran.len() != scenario.local[k].len() {
+            return Err(IntergridError::LocalJobsLost {
+                series,
+                cluster: k,
+                ran: ran.len(),
+                submitted: scenario.local[k].len(),
+            });
+        }
+        local.push(ran);
+    }
+    let index: HashMap<u64, usize> = grid.iter().enumerate().map(|(i, j)| (j.id, i)).collect();
+    let mut violations = vec![0; grid.len()];
+    let mut late = vec![false; grid.len()];
+    let mut refusals = vec![0; grid.len()];
+    for v in result.violations.violations() {
+        let (job, is_late) = match *v {
+            gateway::Violation::LateStart { job, .. } => (job, true),
+            gateway::Violation::ReservationRefused { job, .. } => (job, false),
+        };
+        if let Some(&i) = index.get(&job) {
+            violations[i] += 1;
+            if is_late {
+                late[i] = true;
+            } else {
+                refusals[i] += 1;
+            }
+        }
+    }
+    let held = result
+        .fates
+        .iter()
+        .zip(&grid)
+        .map(|(f, j)| matches!(*f, Fate::Ran { placed, .. } if placed > j.submit))
+        .collect();
+    let grid_ran = result
+        .fates
+        .iter()
+        .map(|f| match *f {
+            Fate::Ran { start, end, .. } => Some((start, end)),
+            Fate::Rejected { .. } => None,
+        })
+        .collect();
+    Ok(Run {
+        grid: grid_ran,
+        held,
+        local,
+        violations,
+        late,
+        refusals,
+        messages: result.measured.total(),
+    })
+}

@@ -1,0 +1,110 @@
+//! The provider adapter and the refusal mapping.
+
+use gateway::{HoldId, Provider, Refusal, Report};
+use intergrid::{Site, refusal};
+use partitions_forecast::{Cluster, ForecastConfig, Origin, ProviderPolicy, ReservationError};
+use profile::{Job, Time};
+
+fn arcb(procs: u32, local: Vec<Job>) -> Site {
+    let config = ProviderPolicy::ArCb.config(procs, &ForecastConfig::paper(3600));
+    Site::new(
+        Cluster::new(config, Time(0))
+            .unwrap()
+            .with_local_jobs(local)
+            .unwrap(),
+    )
+}
+
+#[test]
+fn refusals_keep_their_meaning_and_the_rest_are_rejections() {
+    let gone = ReservationError::SlotGone {
+        job: 7,
+        start: Time(100),
+        procs: 4,
+        duration: 50,
+    };
+    assert_eq!(
+        refusal(7, gone),
+        Refusal::SlotGone {
+            job: 7,
+            start: Time(100),
+            procs: 4,
+            duration: 50
+        }
+    );
+    assert_eq!(
+        refusal(
+            7,
+            ReservationError::UnknownHold {
+                hold: partitions_forecast::HoldId(3)
+            }
+        ),
+        Refusal::UnknownHold { hold: HoldId(3) }
+    );
+    let past = ReservationError::InThePast {
+        job: 7,
+        start: Time(5),
+        now: Time(10),
+    };
+    assert_eq!(
+        refusal(7, past.clone()),
+        Refusal::Rejected {
+            job: 7,
+            reason: past.to_string()
+        }
+    );
+}
+
+#[test]
+fn a_site_is_a_provider_with_two_phase_reservations() {
+    let mut site = arcb(8, vec![Job::new(1, Time(0), 6, 100, 100)]);
+    assert_eq!(site.capacity(), 8);
+    // The local job arrives at 0: 2 processors free now, all 8 from 100 s.
+    let slots = site.free_slots(Time(0), Time::MAX);
+    assert_eq!(
+        (slots[0].procs, slots[1].start, slots[1].procs),
+        (2, Time(100), 8)
+    );
+    let grid = Job::new(7, Time(10), 4, 50, 50);
+    let hold = site
+        .request_reservation(Time(10), &grid, Time(100))
+        .unwrap();
+    site.commit(Time(10), hold).unwrap();
+    // The hold is spent: committing it again is an unknown hold.
+    assert_eq!(
+        site.commit(Time(10), hold),
+        Err(Refusal::UnknownHold { hold })
+    );
+    // Eight processors at 50 s are taken by the local job.
+    let wide = Job::new(8, Time(20), 8, 30, 30);
+    assert!(matches!(
+        site.request_reservation(Time(20), &wide, Time(50)),
+        Err(Refusal::SlotGone { job: 8, .. })
+    ));
+    // Too wide for the cluster: a rejection that names the job.
+    let huge = Job::new(9, Time(20), 16, 30, 30);
+    assert!(matches!(
+        site.submit(Time(20), huge),
+        Err(Refusal::Rejected { job: 9, .. })
+    ));
+    let mut reports = Vec::new();
+    while let Some(t) = site.next_event() {
+        site.advance(t, &mut reports);
+    }
+    assert!(reports.contains(&Report::Started {
+        job: 7,
+        at: Time(100)
+    }));
+    assert!(reports.contains(&Report::Ended {
+        job: 7,
+        at: Time(150)
+    }));
+    let cluster = site.finish().unwrap();
+    let records = cluster.records();
+    let grid = records.iter().find(|r| r.id == 7).unwrap();
+    assert_eq!(
+        (grid.origin, grid.reserved_start, grid.start),
+        (Origin::Grid, Some(Time(100)), Some(Time(100)))
+    );
+    intergrid::check_schedule(cluster.capacity(), &records).unwrap();
+}
