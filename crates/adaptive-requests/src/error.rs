@@ -159,3 +159,62 @@ impl fmt::Display for SchedError {
 }
 
 impl std::error::Error for SchedError {}
+
+/// Why a name is not a [`Variant`](crate::Variant).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum VariantError {
+    /// The name is not `<policy>-<flexibility>` with a known policy and
+    /// flexibility.
+    Unknown {
+        /// The name given.
+        name: String,
+    },
+}
+
+impl fmt::Display for VariantError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VariantError::Unknown { name } => write!(
+                f,
+                "unknown series '{name}', expected <fifo|mdf>-<rigid|preemptive|moldable|preemptive-moldable>, e.g. 'mdf-moldable'"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for VariantError {}
+
+/// Why [`Table1::requests`](crate::Table1::requests) cannot build the
+/// requests of an interval.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Table1Error {
+    /// A share the draws use is outside `[0, 1]` (or NaN).
+    Share {
+        /// Which field of [`Table1`](crate::Table1).
+        field: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A job does not give a valid request.
+    Job {
+        /// The job's id.
+        id: u64,
+        /// What is wrong with its request.
+        error: ReqError,
+    },
+}
+
+impl fmt::Display for Table1Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Table1Error::Share { field, value } => {
+                write!(f, "Table 1 {field} is {value}, expected a share in [0, 1]")
+            }
+            Table1Error::Job { id, error } => write!(f, "job {id}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for Table1Error {}

@@ -19,15 +19,30 @@
 //!   preemptive requests); [`BudgetRule`] says how `B` binds.
 //! * [`verify`] checks any schedule: no over-commitment, every SLA met,
 //!   every subrequest well formed.
+//! * The paper's experiment, as a library: a [`Variant`] is a policy with a
+//!   request flexibility, named `<policy>-<flexibility>` (`fifo-rigid`,
+//!   `mdf-preemptive-moldable`, ...); [`Table1`] (its [`Default`] is the
+//!   paper's Table 1) turns the [`profile::Job`]s of one interval into
+//!   requests with [`Table1::requests`], drawing from two seeded ChaCha8
+//!   streams ([`RequestSeeds`]) so that every variant sees the same draws;
+//!   [`IntervalStats::of`] measures the schedule (profit, response time,
+//!   rejections, molding, splitting, utilisation).
+//!
+//! The optional `serde` feature derives `Serialize`/`Deserialize` for
+//! [`Table1`] (every field defaults, unknown fields are errors), [`Variant`]
+//! (by name) and [`Policy`], [`BudgetRule`], [`Fallback`] and
+//! [`Rescheduling`] (by lower-case name: `mdf`, `limit`, `reject`, `full`).
 //!
 //! Invariants: time is whole seconds; `1 <= R^min <= R^max`; every accepted
 //! request completes by its deadline within its budget, on allowed shapes,
 //! its subrequests never overlapping, at most `N` of them at multiples of
 //! `I`, together running exactly its work; an accepted request is never
 //! dropped or made late by a later rescheduling. A request's deadline `D` is
-//! relative to its submission. `adaptive-requests` knows nothing about
-//! traces, workload files or other papers' policies: it depends on
-//! `profile` alone.
+//! relative to its submission. [`Table1::requests`] draws the same requests
+//! for every variant from the same seeds. `adaptive-requests` knows nothing
+//! about trace files, workload configs, how seeds are derived or other
+//! papers' policies: among this workspace's crates it depends on `profile`
+//! alone (plus `rand`/`rand_chacha`, and `serde` if asked for).
 //!
 //! ```
 //! use adaptive_requests::{
@@ -65,9 +80,12 @@ mod price;
 mod req;
 mod sched;
 mod split;
+mod stats;
+mod table1;
+mod variant;
 mod verify;
 
-pub use error::{ReqError, SchedError};
+pub use error::{ReqError, SchedError, Table1Error, VariantError};
 pub use fmol::{LinearFmol, Moldability, r_min_share, table1_r_min};
 pub use place::{Part, Placement, place, share_duration};
 pub use price::{BudgetRule, PriceFunction, within_budget};
@@ -76,6 +94,9 @@ pub use sched::{
     Decision, Fallback, Policy, Request, RequestOutcome, Rescheduling, Scheduler, SchedulerConfig,
     schedule,
 };
+pub use stats::IntervalStats;
+pub use table1::{RequestSeeds, Table1};
+pub use variant::Variant;
 pub use verify::{ScheduleViolation, verify};
 
 /// The README's examples, compiled and run as doctests so they stay true.

@@ -163,8 +163,14 @@ impl Default for PriceFunction {
     }
 }
 
-/// How the budget `B` binds.
+/// How the budget `B` binds. With the `serde` feature it is written by
+/// name: `limit` or `cap`.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum BudgetRule {
     /// A placement whose price exceeds `B` is not acceptable: the request is
     /// placed elsewhere (later, or on another shape) or rejected. The price

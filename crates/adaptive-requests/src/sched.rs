@@ -9,8 +9,14 @@ use crate::place::{Placement, Target, fits, place_target};
 use crate::price::{BudgetRule, PriceFunction, Tariff, Terms};
 use crate::req::Req;
 
-/// Which scheduler.
+/// Which scheduler. With the `serde` feature it is written by name: `fifo`
+/// or `mdf` (as [`Policy::name`] gives it).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum Policy {
     /// First in, first out with conservative backfilling: each request is
     /// placed on arrival (Algorithm 1, or the splitter for a preemptive
@@ -33,8 +39,14 @@ impl Policy {
 }
 
 /// What MDF does when placing every waiting request again, together with
-/// the new one, leaves one of them without a feasible placement.
+/// the new one, leaves one of them without a feasible placement. With the
+/// `serde` feature it is written by name: `reject` or `append`.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum Fallback {
     /// Reject the new request and keep the previous schedule.
     #[default]
@@ -44,8 +56,14 @@ pub enum Fallback {
     Append,
 }
 
-/// How MDF places the waiting requests again on an arrival.
+/// How MDF places the waiting requests again on an arrival. With the `serde`
+/// feature it is written by name: `full` or `incremental`.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum Rescheduling {
     /// Every waiting request is placed again from scratch, in slack order:
     /// the paper's MDF.

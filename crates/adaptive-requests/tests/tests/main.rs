@@ -2,4 +2,9 @@
 
 mod props;
 mod schedules;
+#[cfg(feature = "serde")]
+mod serde_names;
+mod stats;
+mod table1;
 mod twin;
+mod variant;

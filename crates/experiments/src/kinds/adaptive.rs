@@ -35,13 +35,10 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use adaptive_requests::{
-    BudgetRule, Fallback, LinearFmol, Policy, Preemption, PriceFunction, Req, Request,
-    RequestOutcome, Rescheduling, SchedulerConfig, r_min_share, schedule, verify,
+    BudgetRule, Fallback, IntervalStats, RequestSeeds, Rescheduling, SchedulerConfig, Table1,
+    Variant, schedule, verify,
 };
-use profile::Job;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use crate::config::{Experiment, derive_seed};
 use crate::kind::{Cell, Kind, Metric};
@@ -74,24 +71,21 @@ pub(crate) struct Params {
     pub incentive: f64,
     /// How budgets bind.
     #[serde(default)]
-    pub budget: BudgetName,
+    pub budget: BudgetRule,
     /// What MDF does when rescheduling with a new request fails.
     #[serde(default)]
-    pub mdf_fallback: FallbackName,
+    pub mdf_fallback: Fallback,
     /// How MDF reschedules.
     #[serde(default)]
-    pub mdf_rescheduling: ReschedulingName,
-    /// Table 1: how trace jobs become requests.
+    pub mdf_rescheduling: Rescheduling,
+    /// Table 1: how trace jobs become requests (`T^min` is the job's
+    /// estimate: its run time with `estimate = "actual"`).
     #[serde(default)]
     pub table1: Table1,
 }
 
 fn fifo_rigid() -> Variant {
-    Variant {
-        policy: Policy::Fifo,
-        preemptive: false,
-        moldable: false,
-    }
+    Variant::FIFO_RIGID
 }
 
 fn fifteen() -> u32 {
@@ -100,174 +94,6 @@ fn fifteen() -> u32 {
 
 fn four() -> usize {
     4
-}
-
-/// Table 1 of the paper: how a trace job (`R^max` = its processors,
-/// `T^min` = its run time) becomes an adaptive request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub(crate) struct Table1 {
-    /// `R^min` as a percentage of `R^max` (rounded up).
-    pub r_min_percent: u32,
-    /// Requests for up to this many processors are not moldable.
-    pub rigid_up_to: u32,
-    /// Share of the requests drawn as preemptive.
-    pub preemptive_share: f64,
-    /// Requests shorter than this (seconds) are never split.
-    pub preemptive_min_run: i64,
-    /// `N` of `Sp`.
-    pub sp_parts: u32,
-    /// `I` of `Sp`, in percent of the work.
-    pub sp_percent: u32,
-    /// `M` of `Sp`.
-    pub sp_mold_each: bool,
-    /// Share of the requests in the high price profile.
-    pub high_share: f64,
-    /// The high price profile (the low one is 1).
-    pub high_profile: f64,
-    /// `D = T^min · deadline_factor` (+ `low_extra` for the low profile).
-    pub deadline_factor: i64,
-    /// Seconds added to the deadline of low-profile requests.
-    pub low_extra: i64,
-    /// $ per processor-hour.
-    pub rate: f64,
-    /// Largest share of the price a late completion takes off.
-    pub max_discount: f64,
-}
-
-impl Default for Table1 {
-    fn default() -> Self {
-        Table1 {
-            r_min_percent: 80,
-            rigid_up_to: 10,
-            preemptive_share: 0.2,
-            preemptive_min_run: 3600,
-            sp_parts: 10,
-            sp_percent: 10,
-            sp_mold_each: true,
-            high_share: 0.2,
-            high_profile: 3.0,
-            deadline_factor: 5,
-            low_extra: 3 * 86_400,
-            rate: 1.0,
-            max_discount: 0.6,
-        }
-    }
-}
-
-/// A scheduler with a request flexibility: `mdf-preemptive-moldable`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Variant {
-    pub policy: Policy,
-    pub preemptive: bool,
-    pub moldable: bool,
-}
-
-impl Variant {
-    fn name(&self) -> String {
-        let flex = match (self.preemptive, self.moldable) {
-            (false, false) => "rigid",
-            (true, false) => "preemptive",
-            (false, true) => "moldable",
-            (true, true) => "preemptive-moldable",
-        };
-        format!("{}-{flex}", self.policy.name())
-    }
-}
-
-impl std::str::FromStr for Variant {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || {
-            format!(
-                "unknown series '{s}', expected <fifo|mdf>-<rigid|preemptive|moldable|preemptive-moldable>, e.g. 'mdf-moldable'"
-            )
-        };
-        let (policy, flex) = s.split_once('-').ok_or_else(bad)?;
-        let policy = match policy {
-            "fifo" => Policy::Fifo,
-            "mdf" => Policy::Mdf,
-            _ => return Err(bad()),
-        };
-        let (preemptive, moldable) = match flex {
-            "rigid" => (false, false),
-            "preemptive" => (true, false),
-            "moldable" => (false, true),
-            "preemptive-moldable" => (true, true),
-            _ => return Err(bad()),
-        };
-        Ok(Variant {
-            policy,
-            preemptive,
-            moldable,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for Variant {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
-
-impl Serialize for Variant {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.name())
-    }
-}
-
-/// Declares a unit-variant enum written in TOML by lower-case name.
-macro_rules! named_enum {
-    ($name:ident => $target:ty { $($variant:ident => $value:expr),+ $(,)? }) => {
-        #[doc = concat!("[`", stringify!($target), "`] written by name in TOML.")]
-        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub(crate) enum $name {
-            #[default]
-            $($variant),+
-        }
-
-        impl $name {
-            fn get(self) -> $target {
-                match self {
-                    $($name::$variant => $value),+
-                }
-            }
-        }
-    };
-}
-
-named_enum!(BudgetName => BudgetRule { Limit => BudgetRule::Limit, Cap => BudgetRule::Cap });
-named_enum!(FallbackName => Fallback { Reject => Fallback::Reject, Append => Fallback::Append });
-named_enum!(ReschedulingName => Rescheduling { Full => Rescheduling::Full, Incremental => Rescheduling::Incremental });
-
-/// What one interval's simulation yields.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-struct IntervalStats {
-    requests: usize,
-    accepted: usize,
-    profit: f64,
-    response_sum: f64,
-    moldable_accepted: usize,
-    molded: usize,
-    /// Sum over accepted moldable requests of how far they were molded (%).
-    modification_sum: f64,
-    preemptive_accepted: usize,
-    split: usize,
-    busy: f64,
-    span: i64,
-}
-
-impl IntervalStats {
-    fn rejected(&self) -> usize {
-        self.requests - self.accepted
-    }
-
-    fn response(&self) -> Option<f64> {
-        (self.accepted > 0).then(|| self.response_sum / self.accepted as f64)
-    }
 }
 
 /// `(series − base) / base` in percent, if the base is positive.
@@ -413,7 +239,7 @@ impl Kind for Adaptive {
     type Params = Params;
 
     fn series(params: &Params) -> Vec<String> {
-        params.series.iter().map(Variant::name).collect()
+        params.series.iter().map(Variant::to_string).collect()
     }
 
     fn check(params: &Params, experiment: &Experiment) -> Result<(), String> {
@@ -589,7 +415,7 @@ impl Runs<'_> {
         let key = format!(
             "{:x}/{}/{:?}/{:?}/{}/{}/{:?}/{:?}/{:?}/{:?}",
             self.fingerprint,
-            variant.name(),
+            variant,
             self.load,
             incentive,
             self.seed,
@@ -609,147 +435,50 @@ impl Runs<'_> {
 
     fn simulate(&self, variant: Variant, incentive: f64) -> Result<Vec<IntervalStats>, RunError> {
         let p = self.params;
-        let omega = PriceFunction::new(p.table1.rate, p.table1.max_discount, incentive / 100.0)
+        let omega = p
+            .table1
+            .price_function(incentive / 100.0)
             .map_err(|e| RunError::Kind {
                 message: format!("params: {e}"),
             })?;
         let config = SchedulerConfig::new(self.workload.capacity, variant.policy)
             .price(omega)
-            .budget(p.budget.get())
-            .fallback(p.mdf_fallback.get())
-            .rescheduling(p.mdf_rescheduling.get());
+            .budget(p.budget)
+            .fallback(p.mdf_fallback)
+            .rescheduling(p.mdf_rescheduling);
         let intervals = swf_io::split_intervals(&self.workload.jobs, p.interval_days);
         intervals
             .iter()
             .enumerate()
             .map(|(i, jobs)| {
                 let jobs = swf_io::scale_load(jobs.clone(), 1.0 + self.load / 100.0);
-                let requests = requests(&p.table1, variant, &jobs, &omega, self.seed, i)?;
+                let requests = p
+                    .table1
+                    .requests(variant, &jobs, &omega, request_seeds(self.seed, i))
+                    .map_err(|e| RunError::Kind { message: e.to_string() })?;
                 let outcomes = schedule(config, &requests).map_err(|e| RunError::Kind { message: format!("interval {i}: {e}") })?;
                 verify(&config, &requests, &outcomes).map_err(|e| RunError::Kind {
-                    message: format!("{} produced an invalid schedule in interval {i} ({e}); this is a scheduler bug, please report it", variant.name()),
+                    message: format!("{variant} produced an invalid schedule in interval {i} ({e}); this is a scheduler bug, please report it"),
                 })?;
-                Ok(stats(self.workload.capacity, &requests, &outcomes))
+                Ok(IntervalStats::of(self.workload.capacity, &requests, &outcomes))
             })
             .collect()
     }
 }
 
-/// Table 1: the requests of one interval for `variant`. The draws depend on
-/// the interval and the job's position only, never on the variant or load.
-fn requests(
-    t: &Table1,
-    variant: Variant,
-    jobs: &[Job],
-    omega: &PriceFunction,
-    seed: u64,
-    interval: usize,
-) -> Result<Vec<Request>, RunError> {
-    let mut split_rng = ChaCha8Rng::seed_from_u64(derive_seed(
-        seed,
-        &format!("adaptive/preemptive/{interval}"),
-    ));
-    let mut profile_rng = ChaCha8Rng::seed_from_u64(derive_seed(
-        seed,
-        &format!("adaptive/price-profile/{interval}"),
-    ));
-    let sp = Preemption {
-        max_parts: Some(t.sp_parts),
-        split_percent: t.sp_percent,
-        mold_each: t.sp_mold_each,
-    };
-    jobs.iter()
-        .map(|j| {
-            // T^min is the job's estimate: its run time with `estimate = "actual"`.
-            let t_min = j.estimate.max(1);
-            let splittable =
-                split_rng.random_bool(t.preemptive_share) && t_min >= t.preemptive_min_run;
-            let high = profile_rng.random_bool(t.high_share);
-            let profile = if high { t.high_profile } else { 1.0 };
-            let r_max = j.procs;
-            let r_min = if variant.moldable {
-                r_min_share(r_max, t.r_min_percent, t.rigid_up_to)
-            } else {
-                r_max
-            };
-            let deadline = t_min
-                .saturating_mul(t.deadline_factor)
-                .saturating_add(if high { 0 } else { t.low_extra });
-            let budget = omega.full_price(i64::from(r_max).saturating_mul(t_min), profile);
-            let sp = (variant.preemptive && splittable).then_some(sp);
-            let bad = |e: adaptive_requests::ReqError| RunError::Kind {
-                message: format!("job {}: {e}", j.id),
-            };
-            let req = LinearFmol::new(r_min, r_max, t_min)
-                .and_then(|f| Req::linear(f, deadline, budget, sp))
-                .and_then(|r| r.with_price_profile(profile))
-                .map_err(bad)?;
-            Ok(Request {
-                id: j.id,
-                submit: j.submit,
-                req,
-            })
-        })
-        .collect()
-}
-
-/// The metrics' raw material from one interval's outcomes.
-fn stats(capacity: u32, requests: &[Request], outcomes: &[RequestOutcome]) -> IntervalStats {
-    let mut s = IntervalStats {
-        requests: requests.len(),
-        ..IntervalStats::default()
-    };
-    let first = requests.iter().map(|r| r.submit).min();
-    let mut last = first;
-    for (r, o) in requests.iter().zip(outcomes) {
-        let Some(p) = &o.placement else { continue };
-        s.accepted += 1;
-        s.profit += o.price;
-        s.response_sum += (p.completion() - r.submit) as f64;
-        s.busy += p.proc_seconds() as f64;
-        last = last.max(Some(p.completion()));
-        if r.req.is_moldable() {
-            s.moldable_accepted += 1;
-            let (r_min, r_max) = (f64::from(r.req.r_min()), f64::from(r.req.r_max()));
-            // How far from R^max towards R^min, weighted by each part's share of the work.
-            let degree: f64 = p
-                .parts()
-                .iter()
-                .map(|q| f64::from(q.to - q.from) * (r_max - f64::from(q.procs)) / (r_max - r_min))
-                .sum();
-            if p.parts().iter().any(|q| q.procs < r.req.r_max()) {
-                s.molded += 1;
-                s.modification_sum += degree;
-            }
-        }
-        if r.req.is_preemptive() {
-            s.preemptive_accepted += 1;
-            s.split += usize::from(p.is_split());
-        }
+/// The seeds of interval `interval`'s draws (which requests may be split,
+/// which pay the high price profile), derived from the repetition seed: the
+/// same for every variant and load.
+fn request_seeds(seed: u64, interval: usize) -> RequestSeeds {
+    RequestSeeds {
+        preemptive: derive_seed(seed, &format!("adaptive/preemptive/{interval}")),
+        price_profile: derive_seed(seed, &format!("adaptive/price-profile/{interval}")),
     }
-    if let (Some(first), Some(last)) = (first, last) {
-        s.span = (last - first) * i64::from(capacity);
-    }
-    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn series_names_round_trip() {
-        for name in [
-            "fifo-rigid",
-            "mdf-preemptive",
-            "fifo-moldable",
-            "mdf-preemptive-moldable",
-        ] {
-            assert_eq!(name.parse::<Variant>().unwrap().name(), name);
-        }
-        assert!("lifo-rigid".parse::<Variant>().is_err());
-        assert!("mdf-flexible".parse::<Variant>().is_err());
-    }
 
     #[test]
     fn trimming_drops_both_tails() {
@@ -759,69 +488,32 @@ mod tests {
         assert!(trimmed(Vec::new(), 4)[0].is_nan());
     }
 
-    /// Table 1 by hand, and the same draws for every variant.
+    /// Each interval has its own streams: another interval draws other
+    /// price profiles from the same repetition seed.
     #[test]
-    fn table1_requests() {
-        let t = Table1::default();
-        let omega = PriceFunction::TABLE1;
-        let jobs: Vec<Job> = (0..4000u64)
-            .map(|i| {
-                Job::new(
-                    i,
-                    profile::Time(i as i64),
-                    1 + (i % 40) as u32,
-                    60 + (i as i64 % 7) * 1000,
-                    1,
-                )
-            })
+    fn intervals_draw_differently() {
+        let jobs: Vec<profile::Job> = (0..400u64)
+            .map(|i| profile::Job::new(i, profile::Time(i as i64), 16, 7200, 7200))
             .collect();
-        let all = |v: &str| requests(&t, v.parse().unwrap(), &jobs, &omega, 7, 3).unwrap();
-        let (rigid, flexible) = (all("fifo-rigid"), all("mdf-preemptive-moldable"));
-        let (mut high, mut split, mut long) = (0, 0, 0);
-        for ((j, r), f) in jobs.iter().zip(&rigid).zip(&flexible) {
-            assert_eq!((r.req.r_min(), r.req.r_max()), (j.procs, j.procs));
-            assert!(r.req.preemption().is_none());
-            assert_eq!(f.req.r_min(), adaptive_requests::table1_r_min(j.procs));
-            assert_eq!(f.req.t_min(), j.estimate);
-            // Same price profile and deadline in every variant.
-            assert_eq!(r.req.price_profile(), f.req.price_profile());
-            assert_eq!(r.req.deadline(), f.req.deadline());
-            let is_high = f.req.price_profile() == 3.0;
-            let extra = if is_high { 0 } else { 3 * 86_400 };
-            assert_eq!(f.req.deadline(), 5 * j.estimate + extra);
-            let budget = omega.full_price(i64::from(j.procs) * j.estimate, f.req.price_profile());
-            assert_eq!(f.req.budget(), budget);
-            high += usize::from(is_high);
-            long += usize::from(j.estimate >= 3600);
-            if f.req.is_preemptive() {
-                assert!(j.estimate >= 3600, "short requests are never split");
-                assert_eq!(f.req.preemption(), Some(Preemption::TABLE1));
-                split += 1;
-            }
-        }
-        let share = |n: usize, of: usize| n as f64 / of as f64;
-        assert!((share(high, jobs.len()) - 0.2).abs() < 0.03, "{high}");
-        assert!((share(split, long) - 0.2).abs() < 0.03, "{split} of {long}");
-        // Another interval draws differently.
-        let other = requests(
-            &t,
-            "mdf-preemptive-moldable".parse().unwrap(),
-            &jobs,
-            &omega,
-            7,
-            4,
-        )
-        .unwrap();
-        assert_ne!(
-            other
+        let omega = adaptive_requests::PriceFunction::TABLE1;
+        let profiles = |interval: usize| -> Vec<f64> {
+            Table1::default()
+                .requests(
+                    "mdf-preemptive-moldable".parse().unwrap(),
+                    &jobs,
+                    &omega,
+                    request_seeds(7, interval),
+                )
+                .unwrap()
                 .iter()
                 .map(|r| r.req.price_profile())
-                .collect::<Vec<_>>(),
-            flexible
-                .iter()
-                .map(|r| r.req.price_profile())
-                .collect::<Vec<_>>()
-        );
+                .collect()
+        };
+        assert_eq!(profiles(3), profiles(3));
+        assert_ne!(profiles(3), profiles(4));
+        let (a, b) = (request_seeds(7, 3), request_seeds(7, 4));
+        assert_ne!(a.preemptive, a.price_profile, "two streams per interval");
+        assert_ne!(a, b);
     }
 
     #[test]
