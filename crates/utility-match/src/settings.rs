@@ -1,5 +1,5 @@
-//! A comparison of schedulers on §4.2's generated grid as one flat table of
-//! settings, with the keys the configurations write.
+//! One simulation of §4.2's generated grid as one flat table of settings,
+//! with the keys the configurations write.
 
 use crate::error::GridError;
 use crate::grid::{Delays, GridConfig};
@@ -12,18 +12,20 @@ use crate::utility::UtilityKind;
 /// The largest `max_ttl` [`Settings::check`] accepts.
 const MAX_TTL: u32 = 64;
 
-/// A comparison of schedulers on §4.2's grid, every setting in one flat
-/// table: the [`UtilityKind`]s to run, the [`Scenario`] that generates the
-/// grid and its jobs ([`Settings::scenario`]), and the local schedulers'
+/// One simulation of §4.2's grid, every setting in one flat table: the
+/// [`UtilityKind`] the local schedulers use, the [`Scenario`] that generates
+/// the grid and its jobs ([`Settings::scenario`]), and the local schedulers'
 /// [`GridConfig`] ([`Settings::grid`]). [`Settings::default`] is the
-/// paper's: the three schedulers, [`Scenario::paper`] and
-/// [`GridConfig::default`].
+/// paper's setup under its own scheduler: partial utility,
+/// [`Scenario::paper`] and [`GridConfig::default`]. To compare schedulers,
+/// run the same settings and seed with each `scheduler` (every scheduler
+/// then sees the same grid and jobs).
 ///
 /// With the `serde` feature it reads and writes these keys (the defaults
 /// shown); a missing key keeps its default and an unknown key is an error:
 ///
 /// ```toml
-/// schedulers = ["pu", "bu", "mm"]
+/// scheduler = "pu"                          # or "bu", "mm"
 /// sites = 4
 /// resources_per_site = 20
 /// users = 70
@@ -58,8 +60,8 @@ const MAX_TTL: u32 = 64;
     serde(default, deny_unknown_fields)
 )]
 pub struct Settings {
-    /// The schedulers to compare, in order (`"pu"`, `"bu"`, `"mm"`).
-    pub schedulers: Vec<UtilityKind>,
+    /// The local schedulers' utility function (`"pu"`, `"bu"` or `"mm"`).
+    pub scheduler: UtilityKind,
     /// [`Scenario::sites`].
     pub sites: usize,
     /// [`Scenario::resources_per_site`].
@@ -119,11 +121,10 @@ pub struct Settings {
 }
 
 impl Default for Settings {
-    /// The paper's: `pu`, `bu` and `mm` on [`Scenario::paper`] with
-    /// [`GridConfig::default`].
+    /// The paper's: `pu` on [`Scenario::paper`] with [`GridConfig::default`].
     fn default() -> Settings {
         Settings::new(
-            UtilityKind::ALL.to_vec(),
+            UtilityKind::Partial,
             &Scenario::paper(),
             &GridConfig::default(),
         )
@@ -131,16 +132,16 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The settings that compare `schedulers` on `scenario` with `grid`
-    /// (the inverse of [`Settings::scenario`] and [`Settings::grid`]; with
-    /// a delay matrix, `delay` is 0).
-    pub fn new(schedulers: Vec<UtilityKind>, scenario: &Scenario, grid: &GridConfig) -> Settings {
+    /// The settings that run `scheduler` on `scenario` with `grid` (the
+    /// inverse of [`Settings::scenario`] and [`Settings::grid`]; with a
+    /// delay matrix, `delay` is 0).
+    pub fn new(scheduler: UtilityKind, scenario: &Scenario, grid: &GridConfig) -> Settings {
         let (delay, delays) = match &grid.delays {
             Delays::Uniform(d) => (*d, None),
             Delays::Matrix(m) => (0, Some(m.clone())),
         };
         Settings {
-            schedulers,
+            scheduler,
             sites: scenario.sites,
             resources_per_site: scenario.resources_per_site,
             users: scenario.users,
@@ -254,7 +255,7 @@ mod tests {
     #[test]
     fn the_default_is_the_papers() {
         let s = Settings::default();
-        assert_eq!(s.schedulers, UtilityKind::ALL);
+        assert_eq!(s.scheduler, UtilityKind::Partial);
         assert_eq!(s.scenario(), Scenario::paper());
         assert_eq!(s.grid(), GridConfig::default());
         assert_eq!(s.check(), Ok(()));
@@ -282,7 +283,8 @@ mod tests {
             local_fallback: true,
             exec_estimate: ExecEstimate::RunTime,
         };
-        let s = Settings::new(vec![UtilityKind::Binary], &scenario, &grid);
+        let s = Settings::new(UtilityKind::Binary, &scenario, &grid);
+        assert_eq!(s.scheduler, UtilityKind::Binary);
         assert_eq!((s.jobs_per_core, s.length, s.delay), (0, [5, 9], 0));
         assert_eq!(s.scenario(), scenario);
         assert_eq!(s.grid(), grid);
@@ -339,7 +341,7 @@ mod tests {
         use super::*;
 
         const DEFAULTS: &str = r#"
-            schedulers = ["pu", "bu", "mm"]
+            scheduler = "pu"
             sites = 4
             resources_per_site = 20
             users = 70
@@ -392,7 +394,7 @@ mod tests {
         #[test]
         fn every_name_round_trips() {
             let all = Settings {
-                schedulers: vec![UtilityKind::Matchmaking, UtilityKind::Partial],
+                scheduler: UtilityKind::Matchmaking,
                 delays: Some(vec![vec![0, 1, 2, 3]; 4]),
                 load_trigger: LoadTrigger::Drift,
                 remote_view: RemoteView::Summary,
@@ -402,7 +404,7 @@ mod tests {
             };
             let text = toml::to_string(&all).unwrap();
             for line in [
-                r#"schedulers = ["mm", "pu"]"#,
+                r#"scheduler = "mm""#,
                 r#"load_trigger = "drift""#,
                 r#"remote_view = "summary""#,
                 r#"tie_break = "local-first""#,
@@ -417,15 +419,20 @@ mod tests {
             assert_eq!(parse(&text), Ok(all));
             let table_order = parse(r#"tie_break = "table-order""#).unwrap();
             assert_eq!(table_order.tie_break, TieBreak::TableOrder);
-            let long = parse(r#"schedulers = ["partial", "binary", "matchmaking"]"#).unwrap();
-            assert_eq!(long.schedulers, UtilityKind::ALL);
+            for (long, kind) in ["partial", "binary", "matchmaking"]
+                .into_iter()
+                .zip(UtilityKind::ALL)
+            {
+                let s = parse(&format!("scheduler = \"{long}\"")).unwrap();
+                assert_eq!(s.scheduler, kind);
+            }
         }
 
         #[test]
         fn bad_keys_and_names_are_errors() {
             let e = parse("sitez = 4").unwrap_err();
             assert!(e.contains("unknown field `sitez`"), "{e}");
-            let e = parse(r#"schedulers = ["xx"]"#).unwrap_err();
+            let e = parse(r#"scheduler = "xx""#).unwrap_err();
             assert!(
                 e.contains("unknown scheduler 'xx', expected pu, bu or mm"),
                 "{e}"
