@@ -1,6 +1,10 @@
-//! The crate's error type.
+//! The crate's error types: [`PricingError`] for the mechanisms,
+//! [`PolicyError`] for a whole policy run, [`ParseSeriesError`] for a series
+//! name.
 
 use std::fmt;
+
+use profile::{SimError, Violation};
 
 /// Why a price or cost could not be computed.
 ///
@@ -56,6 +60,16 @@ pub enum PricingError {
         /// Why, and what to choose instead.
         reason: &'static str,
     },
+    /// A number outside the range its meaning allows (a percentage above
+    /// 100, say).
+    OutOfRange {
+        /// The parameter's name.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// What is accepted, in words.
+        expected: &'static str,
+    },
 }
 
 impl fmt::Display for PricingError {
@@ -94,11 +108,134 @@ impl fmt::Display for PricingError {
                 "time {at} s is before the cluster's clock ({now} s); a cluster only moves forward"
             ),
             PricingError::InvalidControl { reason } => write!(f, "invalid job control: {reason}"),
+            PricingError::OutOfRange {
+                name,
+                value,
+                expected,
+            } => write!(f, "{name} is {value}, expected {expected}"),
         }
     }
 }
 
 impl std::error::Error for PricingError {}
+
+/// Why a policy run ([`run_policy`](crate::run_policy),
+/// [`backfill`](crate::backfill), [`time_shared`](crate::time_shared))
+/// failed.
+///
+/// The first three variants are bad input; the last two would be bugs in
+/// this crate, reported rather than counted.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum PolicyError {
+    /// The pricing mechanisms refused their input (an invalid factor or
+    /// cluster, jobs out of arrival order, ...).
+    Pricing {
+        /// What they said.
+        error: PricingError,
+    },
+    /// A backfilling baseline could not price a job with [`Flat`](crate::Flat).
+    Cost {
+        /// The job's identifier.
+        job: u64,
+        /// Why.
+        error: PricingError,
+    },
+    /// The backfilling simulator (`profile`) refused its input.
+    Simulation {
+        /// What it said.
+        error: SimError,
+    },
+    /// A backfilling schedule broke the machine's rules (`profile::validate`).
+    InvalidSchedule {
+        /// What the validation found.
+        violation: Violation,
+    },
+    /// An accepted job never finished on the time-shared cluster.
+    Unfinished {
+        /// The job's identifier.
+        job: u64,
+    },
+    /// An accepted job finished sooner than its work allows on one processor.
+    TooFast {
+        /// The job's identifier.
+        job: u64,
+        /// Its run time, in seconds.
+        run_time: i64,
+        /// Seconds from its arrival to its finish.
+        took: i64,
+    },
+}
+
+impl fmt::Display for PolicyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PolicyError::Pricing { error } => write!(f, "{error}"),
+            PolicyError::Cost { job, error } => write!(f, "job {job}: {error}"),
+            PolicyError::Simulation { error } => write!(f, "{error}"),
+            PolicyError::InvalidSchedule { violation } => write!(
+                f,
+                "invalid schedule ({violation}); this is a bug in the scheduler, please report it"
+            ),
+            PolicyError::Unfinished { job } => write!(
+                f,
+                "accepted job {job} never finished; this is a bug in `pricing`"
+            ),
+            PolicyError::TooFast {
+                job,
+                run_time,
+                took,
+            } => write!(
+                f,
+                "job {job} ran {run_time} s of work in {took} s; this is a bug in `pricing`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PolicyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PolicyError::Pricing { error } | PolicyError::Cost { error, .. } => Some(error),
+            PolicyError::Simulation { error } => Some(error),
+            PolicyError::InvalidSchedule { violation } => Some(violation),
+            PolicyError::Unfinished { .. } | PolicyError::TooFast { .. } => None,
+        }
+    }
+}
+
+impl From<PricingError> for PolicyError {
+    fn from(error: PricingError) -> Self {
+        PolicyError::Pricing { error }
+    }
+}
+
+/// A series name that is not one of `fcfs-bf`, `sjf-bf`, `edf-bf`, `libra`,
+/// `libra+$` or `libra+$-b<β>` (see [`Series`](crate::Series)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSeriesError {
+    pub(crate) text: String,
+}
+
+impl ParseSeriesError {
+    /// The text that did not parse.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for ParseSeriesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown policy '{}', expected fcfs-bf, sjf-bf, edf-bf, libra, libra+$ or \
+             libra+$-b<β> (e.g. libra+$-b0.5)",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for ParseSeriesError {}
 
 /// `Ok(value)` if `value` is finite and non-negative.
 pub(crate) fn factor(name: &'static str, value: f64) -> Result<f64, PricingError> {

@@ -26,15 +26,32 @@
 //! do, and [`Metrics`] computes Job QoS Satisfaction and Cluster
 //! Profitability (eq. 7 and 8).
 //!
+//! The paper's comparison (§VII) is here too, over any list of jobs:
+//!
+//! * **Workload** — [`QosWorkload`] turns `profile` jobs into [`QosJob`]s
+//!   with an estimate (runtime inaccuracy), a deadline and a budget.
+//! * **Baselines** — [`backfill`] runs FCFS-BF, SJF-BF or EDF-BF
+//!   ([`Baseline`]): EASY backfilling on the machine space-shared, a waiting
+//!   job dropped by a [`DropRule`], a flat charge for a job that ends in time.
+//! * **Policies and series** — a [`Series`] parses the names `fcfs-bf`,
+//!   `sjf-bf`, `edf-bf`, `libra`, `libra+$` and `libra+$-b<β>` into a
+//!   [`Policy`]; [`run_policy`] runs one with the shared settings of a
+//!   [`RunConfig`] (Libra and Libra+$ through [`time_shared`]) and returns
+//!   [`RunStats`]: the [`Metrics`], the [`Rejections`] by type and the late
+//!   jobs, or a [`PolicyError`].
+//!
 //! Invariants: a price exists only where the node has free capacity
 //! (`RESFree > 0`), otherwise the answer is [`PricingError::NoFreeCapacity`];
 //! the Libra+$ rate rises with committed load and falls with a longer
 //! deadline for the same work, and never drops below `α·PBase`; an accepted
 //! job's cost is within its budget; the rates on a node never sum to more
 //! than one processor; with exact estimates every accepted job meets its
-//! deadline; bad input is an error, never a panic. Money is `f64`; time is
+//! deadline; a backfilling baseline never starts a job that cannot end by its
+//! deadline under [`DropRule::Hopeless`], so with exact estimates none is
+//! late; bad input is an error, never a panic. Money is `f64`; time is
 //! integer seconds. `pricing` knows nothing about gateways, traces,
-//! workload files or experiments: it depends on `profile` alone.
+//! workload files or experiment configurations: it depends on `profile`
+//! alone.
 //!
 //! The paper's worked example (§V-B): a job needs 10 units of memory on a
 //! node with 100 free units per hour of deadline, 90 of them committed, at
@@ -80,28 +97,36 @@
 #![deny(missing_docs)]
 
 mod admission;
+mod baseline;
 mod cluster;
 mod control;
 mod error;
 mod price;
 mod qos;
+mod run;
+mod series;
 mod spec;
+mod workload;
 
 pub use admission::{Allocation, Decision, NodeLoad, Rejection, admit};
+pub use baseline::{Baseline, DropRule, backfill};
 pub use cluster::{
     Cluster, ClusterConfig, Committed, JobOutcome, NodeSpec, Submission, TaskView, simulate,
 };
 pub use control::{JobControl, Late, Spare, partition, rates};
-pub use error::PricingError;
+pub use error::{ParseSeriesError, PolicyError, PricingError};
 pub use price::{
     Demand, Flat, LibraDollar, LibraStatic, PriceFunction, Quote, libra_dollar_rate,
     libra_static_cost, utilisation_rate,
 };
 pub use qos::{Metrics, QosDraw, Urgency, UrgencyModel};
+pub use run::{Rejections, RunConfig, RunStats, run_policy, time_shared};
+pub use series::{Policy, Series};
 pub use spec::{
     JobDetails, JobSpec, NoExtension, Objective, QoSConstraints, QoSOptimization,
     ResourceRequirements,
 };
+pub use workload::{QosJob, QosWorkload};
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

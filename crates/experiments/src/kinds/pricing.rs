@@ -25,26 +25,27 @@
 //! drop = "hopeless"      # backfilling drops a waiting job: hopeless | lapsed
 //! ```
 //!
-//! Series: `fcfs-bf`, `sjf-bf`, `edf-bf` (EASY with that queue order, on
-//! the machine space-shared), `libra` (Libra's static cost), `libra+$` (β
-//! from `beta`, or the x value on the `beta` axis) and `libra+$-b<β>`
-//! (a fixed β). Libra and Libra+$ run on the same machine time-shared, one
-//! node per processor. Numeric axes: `arrival_delay`, `beta`,
-//! `high_urgency`, `inaccuracy`; each replaces the parameter of its name.
+//! Series (`pricing::Series`): `fcfs-bf`, `sjf-bf`, `edf-bf` (EASY with
+//! that queue order, on the machine space-shared), `libra` (Libra's static
+//! cost), `libra+$` (β from `beta`, or the x value on the `beta` axis) and
+//! `libra+$-b<β>` (a fixed β). Libra and Libra+$ run on the same machine
+//! time-shared, one node per processor. Numeric axes: `arrival_delay`,
+//! `beta`, `high_urgency`, `inaccuracy`; each replaces the parameter of its
+//! name. The policies, the QoS workload and the measurements are the
+//! `pricing` crate's (`run_policy`, `QosWorkload`, `RunStats`); this module
+//! maps `[params]` and the x value onto them.
 //!
 //! The deadlines and budgets are drawn per repetition from a stream derived
 //! from the repetition seed, so every series and every x value sees the same
 //! jobs (common random numbers).
 
-use std::fmt;
 use std::sync::Arc;
 
 use ::pricing::{
-    ClusterConfig, Committed, Flat, JobControl, JobSpec, Late, LibraDollar, LibraStatic, Metrics,
-    NodeSpec, PriceFunction, Quote, Spare, Submission, UrgencyModel,
+    Committed, DropRule, JobControl, Late, PolicyError, QosJob, QosWorkload, RunConfig, Series,
+    Spare, UrgencyModel, run_policy,
 };
-use profile::{Job, Overrun, Policy, QueueOrder, SchedulerConfig, Status, Time};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use crate::config::{Experiment, derive_seed};
 use crate::kind::{Cell, Kind, Metric};
@@ -54,102 +55,12 @@ use crate::workload::Workload;
 /// The pricing runner.
 pub(crate) struct Pricing;
 
-/// A series: a policy written by name in TOML.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct PolicyName {
-    name: String,
-    policy: PolicyKind,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum PolicyKind {
-    /// EASY backfilling, space-shared, with this queue order.
-    Backfill(Order),
-    /// Libra: proportional share, static cost.
-    Libra,
-    /// Libra+$ with this β, or `params.beta` (and the `beta` axis) if `None`.
-    LibraDollar(Option<f64>),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Order {
-    Fcfs,
-    Sjf,
-    Edf,
-}
-
-impl std::str::FromStr for PolicyName {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let policy = match s {
-            "fcfs-bf" => PolicyKind::Backfill(Order::Fcfs),
-            "sjf-bf" => PolicyKind::Backfill(Order::Sjf),
-            "edf-bf" => PolicyKind::Backfill(Order::Edf),
-            "libra" => PolicyKind::Libra,
-            "libra+$" => PolicyKind::LibraDollar(None),
-            _ => {
-                let beta = s
-                    .strip_prefix("libra+$-b")
-                    .and_then(|b| b.parse::<f64>().ok())
-                    .filter(|b| b.is_finite() && *b >= 0.0)
-                    .ok_or_else(|| {
-                        format!(
-                            "unknown policy '{s}', expected fcfs-bf, sjf-bf, edf-bf, libra, \
-                             libra+$ or libra+$-b<β> (e.g. libra+$-b0.5)"
-                        )
-                    })?;
-                PolicyKind::LibraDollar(Some(beta))
-            }
-        };
-        Ok(PolicyName {
-            name: s.to_string(),
-            policy,
-        })
-    }
-}
-
-impl<'de> Deserialize<'de> for PolicyName {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
-    }
-}
-
-impl Serialize for PolicyName {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.name)
-    }
-}
-
-/// When a backfilling baseline gives up on a waiting job.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum DropRule {
-    /// As soon as it can no longer finish by its deadline (`now + RE > DT`):
-    /// `profile`'s `drop_expired`.
-    #[default]
-    Hopeless,
-    /// Only once its deadline has passed (`now > DT`), the paper's words
-    /// read literally: a job that cannot make it may still be started.
-    Lapsed,
-}
-
-impl fmt::Display for DropRule {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            DropRule::Hopeless => "hopeless",
-            DropRule::Lapsed => "lapsed",
-        })
-    }
-}
-
 /// `[params]` of a pricing experiment; defaults are the paper's Table I.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Params {
     /// One series per policy, in legend order.
-    pub policies: Vec<PolicyName>,
+    pub policies: Vec<Series>,
     /// Libra+$'s static factor α.
     #[serde(default = "one")]
     pub alpha: f64,
@@ -283,218 +194,67 @@ impl Settings {
     }
 }
 
-/// One job of a cell: the trace job with its QoS.
-#[derive(Debug, Clone, Copy)]
-struct QosJob {
-    id: u64,
-    submit: Time,
-    procs: u32,
-    /// `R_i`, at least one second.
-    run_time: i64,
-    /// `RE_i`.
-    estimate: i64,
-    /// `D_i`.
-    deadline: i64,
-    /// `B_i`.
-    budget: f64,
-}
-
-impl QosJob {
-    fn deadline_time(&self) -> Time {
-        self.submit.saturating_add(self.deadline)
-    }
-}
-
-/// The jobs of `workload` as one cell sees them.
+/// The jobs of `workload` as one cell sees them: arrivals compressed by
+/// the arrival delay factor, deadlines and budgets drawn from the
+/// repetition's `pricing/qos` stream.
 fn qos_jobs(
     params: &Params,
     s: &Settings,
     workload: &Workload,
     seed: u64,
 ) -> Result<Vec<QosJob>, RunError> {
-    let model = UrgencyModel {
-        high_fraction: s.high_urgency / 100.0,
-        deadline_low_mean: params.deadline_low_mean,
-        deadline_ratio: params.deadline_ratio,
-        budget_low_mean: params.budget_low_mean,
-        budget_ratio: params.budget_ratio,
-        spread: params.spread,
+    let qos = QosWorkload {
+        urgency: UrgencyModel {
+            high_fraction: s.high_urgency / 100.0,
+            deadline_low_mean: params.deadline_low_mean,
+            deadline_ratio: params.deadline_ratio,
+            budget_low_mean: params.budget_low_mean,
+            budget_ratio: params.budget_ratio,
+            spread: params.spread,
+        },
+        inaccuracy: s.inaccuracy,
+        base_price: params.base_price,
     };
-    let draws = model
-        .draw(workload.jobs.len(), derive_seed(seed, "pricing/qos"))
+    let jobs = swf_io::scale_load(workload.jobs.clone(), 1.0 / s.arrival_delay);
+    qos.jobs(&jobs, derive_seed(seed, "pricing/qos"))
         .map_err(|e| RunError::Kind {
             message: format!("the QoS model: {e}"),
-        })?;
-    let jobs = swf_io::scale_load(workload.jobs.clone(), 1.0 / s.arrival_delay);
-    Ok(jobs
-        .iter()
-        .zip(draws)
-        .map(|(j, q)| {
-            let run_time = j.run_time.max(1);
-            let estimate = ((run_time as f64 * (1.0 - s.inaccuracy / 100.0)).round() as i64).max(1);
-            let c = q.constraints(run_time, params.base_price);
-            QosJob {
-                id: j.id,
-                submit: j.submit,
-                procs: j.procs,
-                run_time,
-                estimate,
-                deadline: c.deadline,
-                budget: c.budget,
-            }
         })
-        .collect())
 }
 
-/// What one run measured.
-struct Measured {
-    metrics: Metrics,
-    rejected: [usize; 3],
-    late: usize,
-}
-
-/// EASY backfilling on the space-shared machine; a job that ends by its
-/// deadline pays `RE · PBase`.
-fn backfill(
-    params: &Params,
-    order: Order,
-    capacity: u32,
-    jobs: &[QosJob],
-) -> Result<Measured, RunError> {
-    let name = match order {
-        Order::Fcfs => "fcfs-bf",
-        Order::Sjf => "sjf-bf",
-        Order::Edf => "edf-bf",
-    };
-    // `drop_expired` drops a waiting job when `now + estimate > deadline`;
-    // for the `lapsed` rule the deadline it sees is moved by the estimate,
-    // and EDF orders by the true deadline.
-    let shift = |j: &QosJob| match params.drop {
-        DropRule::Hopeless => 0,
-        DropRule::Lapsed => j.estimate,
-    };
-    let profile_jobs: Vec<Job> = jobs
-        .iter()
-        .map(|j| {
-            Job::new(j.id, j.submit, j.procs, j.estimate, j.run_time)
-                .with_deadline(j.deadline_time().saturating_add(shift(j)))
-        })
-        .collect();
-    let queue = match (order, params.drop) {
-        (Order::Fcfs, _) => QueueOrder::Arrival,
-        (Order::Sjf, _) => QueueOrder::ShortestEstimate,
-        (Order::Edf, DropRule::Hopeless) => QueueOrder::EarliestDeadline,
-        (Order::Edf, DropRule::Lapsed) => QueueOrder::Custom(Arc::new(|a: &Job, b: &Job| {
-            let true_deadline = |j: &Job| j.deadline.map(|d| d.0.saturating_sub(j.estimate));
-            true_deadline(a).cmp(&true_deadline(b))
-        })),
-    };
-    let config = SchedulerConfig::new(capacity, Policy::EASY)
-        .order(queue)
-        .overrun(Overrun::Continue)
-        .drop_expired(true);
-    let outcomes =
-        profile::simulate(&config, &profile_jobs).map_err(|error| RunError::Simulation {
-            policy: name.into(),
-            error,
-        })?;
-    profile::validate(capacity, &profile_jobs, &outcomes).map_err(|violation| {
-        RunError::InvalidSchedule {
-            policy: name.into(),
-            violation,
-        }
-    })?;
-    let mut m = Measured {
-        metrics: Metrics::default(),
-        rejected: [0; 3],
-        late: 0,
-    };
-    for (j, o) in jobs.iter().zip(&outcomes) {
-        let started = o.status != Status::Dropped;
-        let on_time = started && o.end <= j.deadline_time();
-        let quote = Quote {
-            runtime_estimate: j.estimate,
-            deadline: j.deadline,
-            base_price: params.base_price,
-            res_max: j.deadline,
-            committed: 0,
-        };
-        let cost = Flat.cost(&quote).map_err(|e| RunError::Kind {
-            message: format!("{name}: job {}: {e}", j.id),
-        })?;
-        let qos = (on_time && cost <= j.budget).then_some(cost);
-        m.metrics.record(j.budget, started, qos);
-        m.late += usize::from(started && !on_time);
-        // A dropped job is the baselines' only rejection: its deadline.
-        m.rejected[1] += usize::from(!started);
-    }
-    Ok(m)
-}
-
-/// Libra or Libra+$ on the time-shared machine.
-fn time_shared(
-    params: &Params,
-    name: &str,
-    price: &dyn PriceFunction,
-    capacity: u32,
-    jobs: &[QosJob],
-) -> Result<Measured, RunError> {
-    let config = ClusterConfig {
-        nodes: vec![NodeSpec::new(params.rating, params.base_price); capacity as usize],
-        reference_rating: params.rating,
+/// The policies' shared settings in one cell.
+fn run_config(params: &Params, s: &Settings) -> RunConfig {
+    RunConfig {
+        alpha: params.alpha,
+        beta: s.beta,
+        gamma: params.gamma,
+        delta: params.delta,
+        base_price: params.base_price,
+        rating: params.rating,
         control: JobControl {
             spare: params.spare,
             late: params.late,
         },
         committed: params.committed,
-    };
-    let submissions: Vec<Submission> = jobs
-        .iter()
-        .map(|j| Submission {
-            id: j.id,
-            arrival: j.submit,
-            spec: JobSpec::new(j.estimate, j.procs, j.deadline, j.budget),
-            run_time: j.run_time,
-        })
-        .collect();
-    let outcomes =
-        ::pricing::simulate(&config, &submissions, price).map_err(|e| RunError::Kind {
-            message: format!("{name}: {e}"),
-        })?;
-    let mut m = Measured {
-        metrics: Metrics::of(&outcomes),
-        rejected: [0; 3],
-        late: 0,
-    };
-    for (j, o) in jobs.iter().zip(&outcomes) {
-        if let Some(r) = o.decision.rejection() {
-            let k = match r.reason() {
-                "cannot_meet_resources" => 0,
-                "cannot_meet_deadline" => 1,
-                _ => 2,
-            };
-            m.rejected[k] += 1;
-            continue;
-        }
-        let finish = o.finish.ok_or_else(|| RunError::Kind {
-            message: format!(
-                "{name}: accepted job {} never finished; this is a bug in `pricing`",
-                j.id
-            ),
-        })?;
-        if finish - j.submit < j.run_time {
-            return Err(RunError::Kind {
-                message: format!(
-                    "{name}: job {} ran {} s of work in {} s; this is a bug in `pricing`",
-                    j.id,
-                    j.run_time,
-                    finish - j.submit
-                ),
-            });
-        }
-        m.late += usize::from(!o.met_deadline());
+        drop: params.drop,
     }
-    Ok(m)
+}
+
+/// A failed run of series `name` as the pipeline reports it.
+fn run_error(name: &str, e: PolicyError) -> RunError {
+    match e {
+        PolicyError::Simulation { error } => RunError::Simulation {
+            policy: name.into(),
+            error,
+        },
+        PolicyError::InvalidSchedule { violation } => RunError::InvalidSchedule {
+            policy: name.into(),
+            violation,
+        },
+        e => RunError::Kind {
+            message: format!("{name}: {e}"),
+        },
+    }
 }
 
 impl Kind for Pricing {
@@ -545,7 +305,7 @@ impl Kind for Pricing {
     type Params = Params;
 
     fn series(params: &Params) -> Vec<String> {
-        params.policies.iter().map(|p| p.name.clone()).collect()
+        params.policies.iter().map(Series::to_string).collect()
     }
 
     fn notes(_params: &Params, workloads: &[Arc<Workload>]) -> Vec<String> {
@@ -607,35 +367,22 @@ impl Kind for Pricing {
             return Err(RunError::Kind { message: p });
         }
         let jobs = qos_jobs(params, &s, workload, cell.seed)?;
-        let policy = &params.policies[cell.series];
-        let capacity = workload.capacity;
-        let m = match policy.policy {
-            PolicyKind::Backfill(order) => backfill(params, order, capacity, &jobs)?,
-            PolicyKind::Libra => {
-                let price = LibraStatic {
-                    gamma: params.gamma,
-                    delta: params.delta,
-                };
-                time_shared(params, &policy.name, &price, capacity, &jobs)?
-            }
-            PolicyKind::LibraDollar(beta) => {
-                let price = LibraDollar {
-                    alpha: params.alpha,
-                    beta: beta.unwrap_or(s.beta),
-                };
-                time_shared(params, &policy.name, &price, capacity, &jobs)?
-            }
-        };
-        let n = m.metrics.submitted.max(1) as f64;
-        let pct = |k: usize| 100.0 * k as f64 / n;
+        let series = &params.policies[cell.series];
+        let m = run_policy(
+            series.policy(),
+            &run_config(params, &s),
+            workload.capacity,
+            &jobs,
+        )
+        .map_err(|e| run_error(series.name(), e))?;
         Ok(vec![
             100.0 * m.metrics.qos_satisfaction(),
             100.0 * m.metrics.profitability(),
-            pct(m.metrics.accepted),
-            pct(m.rejected[0]),
-            pct(m.rejected[1]),
-            pct(m.rejected[2]),
-            pct(m.late),
+            m.percent(m.metrics.accepted),
+            m.percent(m.rejected.resources),
+            m.percent(m.rejected.deadline),
+            m.percent(m.rejected.budget),
+            m.percent(m.late),
             m.metrics.submitted as f64,
         ])
     }
@@ -667,22 +414,7 @@ fn workload_statistics(workload: &Workload) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn policy_names() {
-        let p: PolicyName = "libra+$-b0.5".parse().unwrap();
-        assert_eq!(p.policy, PolicyKind::LibraDollar(Some(0.5)));
-        assert_eq!(p.name, "libra+$-b0.5");
-        let p: PolicyName = "libra+$".parse().unwrap();
-        assert_eq!(p.policy, PolicyKind::LibraDollar(None));
-        assert_eq!(
-            "edf-bf".parse::<PolicyName>().unwrap().policy,
-            PolicyKind::Backfill(Order::Edf)
-        );
-        for bad in ["easy", "libra+$-b", "libra+$-b-1", "libra+$-bx"] {
-            assert!(bad.parse::<PolicyName>().is_err(), "{bad}");
-        }
-    }
+    use profile::{Job, Time};
 
     fn params() -> Params {
         toml::from_str("policies = [\"libra\"]").unwrap()
@@ -741,6 +473,14 @@ mod tests {
     }
 
     #[test]
+    fn the_beta_axis_reaches_the_run_config() {
+        let p = params();
+        let c = run_config(&p, &Settings::of(&p, "beta", Some(0.7)));
+        assert_eq!((c.alpha, c.beta, c.rating), (1.0, 0.7, 168));
+        assert_eq!(run_config(&p, &Settings::of(&p, "beta", None)).beta, 0.1);
+    }
+
+    #[test]
     fn arrivals_are_compressed_and_zero_run_times_count_as_one_second() {
         let workload = Workload {
             label: "w".into(),
@@ -764,95 +504,5 @@ mod tests {
             [0, 10, 20]
         );
         assert_eq!((q[2].run_time, q[2].estimate), (1, 1));
-    }
-
-    /// Three jobs on a 2-processor machine, worked by hand (see the comments).
-    #[test]
-    fn both_machines_by_hand() {
-        let job = |id, submit, procs, r, deadline, budget| QosJob {
-            id,
-            submit: Time(submit),
-            procs,
-            run_time: r,
-            estimate: r,
-            deadline,
-            budget,
-        };
-        let jobs = [
-            job(1, 0, 2, 100, 150, 300.0),
-            job(2, 10, 1, 50, 60, 40.0),
-            job(3, 20, 1, 30, 200, 100.0),
-        ];
-        let p = params();
-        // FCFS-BF: job 1 runs [0, 100]; job 2 waits and is dropped at 100
-        // (100 + 50 > 70); job 3 runs [100, 130]. Both pay RE · $1.
-        let bf = backfill(&p, Order::Fcfs, 2, &jobs).unwrap();
-        assert_eq!(
-            (
-                bf.metrics.qos_met,
-                bf.metrics.accepted,
-                bf.rejected[1],
-                bf.late
-            ),
-            (2, 2, 1, 0)
-        );
-        assert_eq!(bf.metrics.earned, 130.0);
-        assert_eq!(bf.metrics.budgets, 440.0);
-        // Libra: job 1 takes 2/3 of both nodes (cost 100 + 100/150); at 10
-        // it needs 90/140 and job 2's 50/60 does not fit; at 20 job 3's 0.15
-        // fits beside 80/130 (cost 30 + 30/200). Sharing node 0 in
-        // proportion to 0.615 : 0.15, job 1 ends at 120 and job 3 at 131.
-        let libra = LibraStatic {
-            gamma: 1.0,
-            delta: 1.0,
-        };
-        let ts = time_shared(&p, "libra", &libra, 2, &jobs).unwrap();
-        assert_eq!(
-            (
-                ts.metrics.qos_met,
-                ts.metrics.accepted,
-                ts.rejected,
-                ts.late
-            ),
-            (2, 2, [0, 1, 0], 0)
-        );
-        let earned = 100.0 + 100.0 / 150.0 + 30.0 + 30.0 / 200.0;
-        assert!(
-            (ts.metrics.earned - earned).abs() < 1e-9,
-            "{}",
-            ts.metrics.earned
-        );
-        // Libra+$ with β = 1 on an idle node: RESFree = 150 − 100 = 50,
-        // P = 1 + 150/50 = 4, cost 400 > 300.
-        let dollar = LibraDollar {
-            alpha: 1.0,
-            beta: 1.0,
-        };
-        let ts = time_shared(&p, "libra+$", &dollar, 2, &jobs).unwrap();
-        // Job 2: P = 1 + 60/10 = 7, cost 350 > 40. Job 3: P = 1 + 200/170, cost 65.3.
-        assert_eq!(
-            (ts.rejected[2], ts.metrics.qos_met),
-            (2, 1),
-            "jobs 1 and 2 are priced out"
-        );
-    }
-
-    #[test]
-    fn under_estimates_shrink_the_estimate_only() {
-        let workload = Workload {
-            label: "w".into(),
-            capacity: 4,
-            jobs: vec![Job::new(1, Time(0), 1, 1000, 1000)],
-        };
-        let p = params();
-        let s = Settings::of(&p, "inaccuracy", Some(30.0));
-        let q = qos_jobs(&p, &s, &workload, 1).unwrap();
-        let exact = qos_jobs(&p, &Settings::of(&p, "inaccuracy", Some(0.0)), &workload, 1).unwrap();
-        assert_eq!((q[0].estimate, q[0].run_time), (700, 1000));
-        // Deadline and budget come from the real run time, so they do not move.
-        assert_eq!(
-            (q[0].deadline, q[0].budget),
-            (exact[0].deadline, exact[0].budget)
-        );
     }
 }

@@ -6,8 +6,8 @@ use proptest::test_runner::TestCaseError;
 
 use pricing::{
     Cluster, ClusterConfig, Committed, Decision, Demand, Flat, JobControl, JobOutcome, JobSpec,
-    Late, LibraDollar, LibraStatic, NodeLoad, PriceFunction, Quote, Rejection, Spare, Submission,
-    admit, libra_dollar_rate, simulate,
+    Late, LibraDollar, LibraStatic, NodeLoad, PriceFunction, Quote, Rejection, Rejections, Spare,
+    Submission, admit, libra_dollar_rate, simulate,
 };
 use profile::Time;
 
@@ -395,17 +395,17 @@ fn a_long_seeded_run_exercises_every_path() {
     let out = c.outcomes();
     check_accounting(&jobs, &out).unwrap();
     check_deadlines(&out).unwrap();
-    let count = |reason: &str| {
-        out.iter()
-            .filter(|o| o.decision.rejection().is_some_and(|r| r.reason() == reason))
-            .count()
-    };
+    let mut rejected = Rejections::default();
+    for r in out.iter().filter_map(|o| o.decision.rejection()) {
+        rejected.record(r);
+    }
     let accepted = out.iter().filter(|o| o.cost().is_some()).count();
+    assert_eq!(accepted + rejected.total(), out.len());
     let counts = [
         accepted,
-        count("cannot_meet_resources"),
-        count("cannot_meet_deadline"),
-        count("cannot_meet_budget"),
+        rejected.resources,
+        rejected.deadline,
+        rejected.budget,
     ];
     assert!(
         counts.iter().all(|&n| n > 0),

@@ -1,0 +1,230 @@
+//! The paper's backfilling baselines (§VII-B): FCFS-BF, SJF-BF and EDF-BF,
+//! EASY backfilling on the machine space-shared, with "generous admission
+//! control" and a flat charge.
+//!
+//! Every job enters the queue; a waiting job the baseline can no longer use
+//! is dropped by the [`DropRule`]; a running job is never stopped, and a job
+//! that outlives its estimate runs on (the paper kills no job). A job that
+//! ends by its deadline pays `RE_i · PBase` ([`Flat`]), and counts for Job
+//! QoS Satisfaction if that is within its budget: there is no budget test
+//! before it starts. The schedule is simulated by `profile` and checked with
+//! `profile::validate` before it is counted.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use profile::{Job, Overrun, Policy as EasyPolicy, QueueOrder, SchedulerConfig, Status};
+
+use crate::error::PolicyError;
+use crate::price::{Flat, PriceFunction, Quote};
+use crate::qos::Metrics;
+use crate::run::RunStats;
+use crate::workload::QosJob;
+
+/// A backfilling baseline: EASY with one reservation and this queue order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Baseline {
+    /// `fcfs-bf`: arrival order.
+    FcfsBf,
+    /// `sjf-bf`: shortest estimate first.
+    SjfBf,
+    /// `edf-bf`: earliest deadline first.
+    EdfBf,
+}
+
+impl Baseline {
+    /// All three, in the paper's legend order.
+    pub const ALL: [Baseline; 3] = [Baseline::FcfsBf, Baseline::SjfBf, Baseline::EdfBf];
+
+    /// The series name: `fcfs-bf`, `sjf-bf` or `edf-bf`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Baseline::FcfsBf => "fcfs-bf",
+            Baseline::SjfBf => "sjf-bf",
+            Baseline::EdfBf => "edf-bf",
+        }
+    }
+}
+
+impl fmt::Display for Baseline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// When a backfilling baseline gives up on a waiting job: the paper's "not
+/// to run any waiting jobs that have exceeded their deadlines", read two
+/// ways.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropRule {
+    /// As soon as it can no longer finish by its deadline (`now + RE > DT`):
+    /// `profile`'s `drop_expired`. The default.
+    #[default]
+    Hopeless,
+    /// Only once its deadline has passed (`now > DT`), the paper's words
+    /// read literally: a job that cannot make it may still be started, and
+    /// wastes processors.
+    Lapsed,
+}
+
+impl fmt::Display for DropRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DropRule::Hopeless => "hopeless",
+            DropRule::Lapsed => "lapsed",
+        })
+    }
+}
+
+impl DropRule {
+    /// `job` as `profile` schedules it. `drop_expired` drops a waiting job
+    /// when `now + estimate > deadline`; for [`DropRule::Lapsed`] the
+    /// deadline it is given is moved later by the estimate, so the test
+    /// becomes `now > DT`.
+    fn profile_job(self, job: &QosJob) -> Job {
+        let shift = match self {
+            DropRule::Hopeless => 0,
+            DropRule::Lapsed => job.estimate,
+        };
+        Job::new(job.id, job.submit, job.procs, job.estimate, job.run_time)
+            .with_deadline(job.deadline_time().saturating_add(shift))
+    }
+
+    /// The queue order of `baseline`; EDF orders by the true deadline
+    /// whatever the shift of [`DropRule::profile_job`].
+    fn queue(self, baseline: Baseline) -> QueueOrder {
+        match (baseline, self) {
+            (Baseline::FcfsBf, _) => QueueOrder::Arrival,
+            (Baseline::SjfBf, _) => QueueOrder::ShortestEstimate,
+            (Baseline::EdfBf, DropRule::Hopeless) => QueueOrder::EarliestDeadline,
+            (Baseline::EdfBf, DropRule::Lapsed) => {
+                QueueOrder::Custom(Arc::new(|a: &Job, b: &Job| {
+                    let true_deadline =
+                        |j: &Job| j.deadline.map(|d| d.0.saturating_sub(j.estimate));
+                    true_deadline(a).cmp(&true_deadline(b))
+                }))
+            }
+        }
+    }
+}
+
+/// Runs `baseline` with `drop` on a space-shared machine of `capacity`
+/// processors, charging `RE_i · base_price` to each job that ends by its
+/// deadline.
+///
+/// In the result a dropped job is the baselines' only rejection, counted
+/// under [`Rejections::deadline`](crate::Rejections::deadline); a started
+/// job counts as accepted, and as late if it ends after its deadline.
+///
+/// ```
+/// use pricing::{backfill, Baseline, DropRule, QosJob};
+/// use profile::Time;
+///
+/// // Three jobs that each need the whole 2-processor machine; jobs 1 and 2
+/// // arrive while job 0 runs.
+/// let job = |id, submit, run_time, deadline| QosJob {
+///     id, submit: Time(submit), procs: 2, run_time, estimate: run_time, deadline, budget: 500.0,
+/// };
+/// let jobs = [job(0, 0, 50, 1000), job(1, 10, 100, 300), job(2, 20, 100, 150)];
+/// // FCFS starts job 1 at 50; job 2 could then end at 250 > 170: dropped.
+/// let fcfs = backfill(Baseline::FcfsBf, DropRule::Hopeless, 2, 1.0, &jobs)?;
+/// assert_eq!((fcfs.metrics.qos_met, fcfs.rejected.deadline), (2, 1));
+/// // EDF starts job 2 first, and job 1 still ends by 310.
+/// let edf = backfill(Baseline::EdfBf, DropRule::Hopeless, 2, 1.0, &jobs)?;
+/// assert_eq!((edf.metrics.qos_met, edf.metrics.earned), (3, 250.0));
+/// # Ok::<(), pricing::PolicyError>(())
+/// ```
+pub fn backfill(
+    baseline: Baseline,
+    drop: DropRule,
+    capacity: u32,
+    base_price: f64,
+    jobs: &[QosJob],
+) -> Result<RunStats, PolicyError> {
+    let profile_jobs: Vec<Job> = jobs.iter().map(|j| drop.profile_job(j)).collect();
+    let config = SchedulerConfig::new(capacity, EasyPolicy::EASY)
+        .order(drop.queue(baseline))
+        .overrun(Overrun::Continue)
+        .drop_expired(true);
+    let outcomes = profile::simulate(&config, &profile_jobs)
+        .map_err(|error| PolicyError::Simulation { error })?;
+    profile::validate(capacity, &profile_jobs, &outcomes)
+        .map_err(|violation| PolicyError::InvalidSchedule { violation })?;
+    let mut stats = RunStats {
+        metrics: Metrics::default(),
+        ..RunStats::default()
+    };
+    for (j, o) in jobs.iter().zip(&outcomes) {
+        let started = o.status != Status::Dropped;
+        let on_time = started && o.end <= j.deadline_time();
+        let quote = Quote {
+            runtime_estimate: j.estimate,
+            deadline: j.deadline,
+            base_price,
+            res_max: j.deadline,
+            committed: 0,
+        };
+        let cost = Flat
+            .cost(&quote)
+            .map_err(|error| PolicyError::Cost { job: j.id, error })?;
+        let qos = (on_time && cost <= j.budget).then_some(cost);
+        stats.metrics.record(j.budget, started, qos);
+        stats.late += usize::from(started && !on_time);
+        stats.rejected.deadline += usize::from(!started);
+    }
+    Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use profile::Time;
+
+    fn job(id: u64, estimate: i64, deadline: i64) -> QosJob {
+        QosJob {
+            id,
+            submit: Time(0),
+            procs: 1,
+            run_time: estimate,
+            estimate,
+            deadline,
+            budget: 1.0,
+        }
+    }
+
+    #[test]
+    fn lapsed_moves_the_deadline_profile_sees_by_the_estimate() {
+        let j = job(1, 30, 100);
+        assert_eq!(DropRule::Hopeless.profile_job(&j).deadline, Some(Time(100)));
+        assert_eq!(DropRule::Lapsed.profile_job(&j).deadline, Some(Time(130)));
+    }
+
+    #[test]
+    fn lapsed_edf_orders_by_the_true_deadline() {
+        // True deadlines 100 and 110; shifted by the estimates, 190 and 120.
+        let (a, b) = (job(1, 90, 100), job(2, 10, 110));
+        let (pa, pb) = (
+            DropRule::Lapsed.profile_job(&a),
+            DropRule::Lapsed.profile_job(&b),
+        );
+        let QueueOrder::Custom(cmp) = DropRule::Lapsed.queue(Baseline::EdfBf) else {
+            panic!("lapsed EDF needs its own order");
+        };
+        assert_eq!(cmp(&pa, &pb), std::cmp::Ordering::Less);
+        assert!(matches!(
+            DropRule::Hopeless.queue(Baseline::EdfBf),
+            QueueOrder::EarliestDeadline
+        ));
+    }
+
+    #[test]
+    fn names() {
+        let names: Vec<String> = Baseline::ALL.iter().map(|b| b.to_string()).collect();
+        assert_eq!(names, ["fcfs-bf", "sjf-bf", "edf-bf"]);
+        assert_eq!(DropRule::default().to_string(), "hopeless");
+        assert_eq!(DropRule::Lapsed.to_string(), "lapsed");
+    }
+}
