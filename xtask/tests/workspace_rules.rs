@@ -2,18 +2,22 @@
 //! cannot rot silently (docs/ARCHITECTURE.md):
 //!
 //! * `profile` depends on no crate of ours;
-//! * the policy crates (`pricing`, `adaptive-requests`, `partitions-forecast`,
-//!   `gateway`, `utility-match`) and `swf-io` depend on no crate of ours but
+//! * every other crate under `crates/` but `experiments` is a *leaf* (the
+//!   policy crates and `swf-io`): it depends on no crate of ours but
 //!   `profile`, so each is reusable alone and none knows its siblings;
-//! * a composition crate (`intergrid`) joins named policy crates and depends
-//!   on those and `profile` only;
+//! * unless its manifest declares `[package.metadata.usched] role =
+//!   "composition"` (`intergrid`): then it may use `profile` and leaves, and
+//!   only `experiments` may use it;
 //! * `experiments` may use all of them; `xtask` drives `experiments`;
 //! * nothing depends on `xtask`, and only `xtask` on `experiments`.
 //!
-//! The rule covers normal, build and dev dependencies alike. It also checks
-//! that every library crate under `crates/` can be adopted alone: a
-//! description, a license and a readme in its manifest, and the README file
-//! on disk.
+//! Crates are named by their directory, so the rule holds whatever the
+//! packages are called on crates.io, and a new leaf needs no edit here. The
+//! rule covers normal, build and dev dependencies alike. It also checks that
+//! every library crate under `crates/` can be adopted alone (a description,
+//! a license and a readme in its manifest, and the README file on disk), and
+//! the size limits: no file under `crates/*/src/` over 800 lines, no kind
+//! adapter (`crates/experiments/src/kinds/`) over 400.
 //!
 //! The JSON is read by the small parser at the bottom of this file, so the
 //! test needs nothing beyond std.
@@ -23,34 +27,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// Crates that may use `profile` and nothing else of ours.
-const LEAVES_ON_PROFILE: [&str; 6] = [
-    "pricing",
-    "adaptive-requests",
-    "partitions-forecast",
-    "gateway",
-    "utility-match",
-    "swf-io",
-];
+/// Library crates with a fixed place in the rule; every other crate under
+/// `crates/` is a leaf or (declared in its manifest) a composition.
+const PROFILE: &str = "profile";
+const EXPERIMENTS: &str = "experiments";
+const XTASK: &str = "xtask";
 
-/// Crates that compose policy crates, each with the only crates of ours it
-/// may use.
-const COMPOSITIONS: [(&str, &[&str]); 1] =
-    [("intergrid", &["profile", "gateway", "partitions-forecast"])];
-
-/// Every crate of the workspace, so a new one has to be placed in the rule.
-const KNOWN: [&str; 10] = [
-    "profile",
-    "swf-io",
-    "pricing",
-    "adaptive-requests",
-    "partitions-forecast",
-    "gateway",
-    "intergrid",
-    "utility-match",
-    "experiments",
-    "xtask",
-];
+/// Size limits, counted in whole lines (inline test modules included).
+const MAX_SRC_LINES: usize = 800;
+const MAX_KIND_LINES: usize = 400;
 
 fn root() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -72,7 +57,11 @@ fn relative(path: &Path) -> String {
 /// One workspace package, as far as these rules care.
 #[derive(Debug)]
 struct Package {
+    /// The directory name (`crates/<name>` or `xtask`): the crate's name in
+    /// these rules, whatever its package is called on crates.io.
     name: String,
+    /// `[package.metadata.usched] role`, if any (`"composition"`).
+    role: Option<String>,
     manifest_dir: PathBuf,
     description: Option<String>,
     license: Option<String>,
@@ -109,25 +98,35 @@ fn read_packages(json: &json::Value) -> BTreeMap<String, Package> {
         .expect("no `packages` array");
     let text =
         |v: &json::Value, key: &str| v.get(key).and_then(json::Value::as_str).map(str::to_owned);
+    let dir_name = |dir: &Path| {
+        dir.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     // First pass: where each workspace package lives, to recognise path dependencies.
     let mut by_dir = BTreeMap::new();
     for p in list {
-        let name = text(p, "name").expect("package without a name");
         let manifest = text(p, "manifest_path").expect("package without a manifest_path");
         let dir = Path::new(&manifest)
             .parent()
             .expect("manifest_path has a parent")
             .to_path_buf();
-        by_dir.insert(dir, name);
+        by_dir.insert(dir.clone(), dir_name(&dir));
     }
     let mut packages = BTreeMap::new();
     for p in list {
-        let name = text(p, "name").unwrap_or_default();
         let manifest = text(p, "manifest_path").unwrap_or_default();
         let manifest_dir = Path::new(&manifest)
             .parent()
             .unwrap_or(Path::new(""))
             .to_path_buf();
+        let name = dir_name(&manifest_dir);
+        let role = p
+            .get("metadata")
+            .and_then(|m| m.get("usched"))
+            .and_then(|m| m.get("role"))
+            .and_then(json::Value::as_str)
+            .map(str::to_owned);
         let is_lib = p
             .get("targets")
             .and_then(json::Value::as_array)
@@ -162,6 +161,7 @@ fn read_packages(json: &json::Value) -> BTreeMap<String, Package> {
             name.clone(),
             Package {
                 name,
+                role,
                 manifest_dir,
                 description: text(p, "description"),
                 license: text(p, "license"),
@@ -196,50 +196,81 @@ fn check_edges(froms: &[&str], rule: &str, allowed: impl Fn(&str, &str) -> bool)
     );
 }
 
+/// The crates under `crates/` other than `profile` and `experiments`, split
+/// into leaves and compositions (by their manifest's declared role).
+fn roles() -> (Vec<&'static str>, Vec<&'static str>) {
+    let crates_dir = root().join("crates");
+    let mut leaves = Vec::new();
+    let mut compositions = Vec::new();
+    for p in packages().values() {
+        if !p.manifest_dir.starts_with(&crates_dir) || p.name == PROFILE || p.name == EXPERIMENTS
+        {
+            continue;
+        }
+        match p.role.as_deref() {
+            Some("composition") => compositions.push(p.name.as_str()),
+            Some(other) => panic!(
+                "crate `{}` declares role `{other}`; the only role is `composition` (leaves declare none)",
+                p.name
+            ),
+            None => leaves.push(p.name.as_str()),
+        }
+    }
+    (leaves, compositions)
+}
+
 #[test]
 fn profile_depends_on_no_crate_of_ours() {
     check_edges(
-        &["profile"],
+        &[PROFILE],
         "`profile` is the bottom layer and depends on no crate of ours",
         |_, _| false,
     );
 }
 
 #[test]
-fn policy_crates_and_swf_io_depend_only_on_profile() {
+fn leaf_crates_depend_only_on_profile() {
+    let (leaves, _) = roles();
+    assert!(leaves.len() >= 6, "expected the six leaf crates, found {leaves:?}");
     check_edges(
-        &LEAVES_ON_PROFILE,
-        "policy crates and `swf-io` may depend on `profile` only, never on each other",
-        |_, to| to == "profile",
+        &leaves,
+        "leaf crates (policy crates and `swf-io`) may depend on `profile` only, never on each other; \
+         a crate that composes leaves declares `[package.metadata.usched] role = \"composition\"`",
+        |_, to| to == PROFILE,
     );
 }
 
 #[test]
-fn composition_crates_depend_only_on_what_they_compose() {
-    for (name, allowed) in COMPOSITIONS {
-        check_edges(
-            &[name],
-            &format!("`{name}` may depend on {allowed:?} only"),
-            |_, to| allowed.contains(&to),
-        );
-    }
+fn composition_crates_compose_leaves_and_only_experiments_uses_them() {
+    let (leaves, compositions) = roles();
+    check_edges(
+        &compositions,
+        "a composition crate may depend on `profile` and leaf crates only",
+        |_, to| to == PROFILE || leaves.contains(&to),
+    );
+    let names: Vec<&str> = packages().keys().map(String::as_str).collect();
+    check_edges(
+        &names,
+        "only `experiments` uses a composition crate",
+        |from, to| !compositions.contains(&to) || from == EXPERIMENTS,
+    );
 }
 
 #[test]
 fn experiments_uses_the_crates_below_it_and_xtask_drives_experiments() {
     check_edges(
-        &["experiments"],
+        &[EXPERIMENTS],
         "`experiments` may not depend on `xtask`",
-        |_, to| to != "xtask",
+        |_, to| to != XTASK,
     );
     let xtask = packages()
-        .get("xtask")
+        .get(XTASK)
         .expect("crate `xtask` is missing from the workspace");
     assert!(
         xtask
             .deps
             .iter()
-            .any(|(to, kind)| to == "experiments" && *kind == "normal"),
+            .any(|(to, kind)| to == EXPERIMENTS && *kind == "normal"),
         "dependency rule broken: `xtask` must depend on `experiments` (it drives it); found {:?}",
         xtask.deps
     );
@@ -251,28 +282,76 @@ fn only_xtask_uses_experiments_and_nothing_uses_xtask() {
     check_edges(
         &names,
         "only `xtask` depends on `experiments`, and nothing depends on `xtask`",
-        |from, to| to != "xtask" && (to != "experiments" || from == "xtask"),
+        |from, to| to != XTASK && (to != EXPERIMENTS || from == XTASK),
     );
 }
 
 #[test]
 fn every_crate_is_placed_in_the_rule() {
-    let unknown: Vec<&String> = packages()
-        .keys()
-        .filter(|n| !KNOWN.contains(&n.as_str()))
+    let crates_dir = root().join("crates");
+    let outside: Vec<&String> = packages()
+        .values()
+        .filter(|p| !p.manifest_dir.starts_with(&crates_dir) && p.name != XTASK)
+        .map(|p| &p.name)
         .collect();
     assert!(
-        unknown.is_empty(),
-        "workspace crates {unknown:?} are not placed in the dependency rule; \
-         add them to xtask/tests/workspace_rules.rs and docs/ARCHITECTURE.md"
+        outside.is_empty(),
+        "workspace crates {outside:?} live outside crates/ and xtask/"
     );
-    let missing: Vec<&&str> = KNOWN
-        .iter()
-        .filter(|n| !packages().contains_key(**n))
-        .collect();
+    for name in [PROFILE, EXPERIMENTS, XTASK] {
+        assert!(
+            packages().contains_key(name),
+            "crate `{name}` is missing from the workspace"
+        );
+    }
+}
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn source_files_stay_small() {
+    let crates_dir = root().join("crates");
+    let kinds_dir = crates_dir.join("experiments/src/kinds");
+    let mut files = Vec::new();
+    for p in packages().values() {
+        if p.manifest_dir.starts_with(&crates_dir) {
+            rust_files(&p.manifest_dir.join("src"), &mut files);
+        }
+    }
+    files.sort();
+    assert!(files.len() > 20, "found only {} source files", files.len());
+    let mut bad = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
+        let lines = text.lines().count();
+        let limit = if file.starts_with(&kinds_dir) {
+            MAX_KIND_LINES
+        } else {
+            MAX_SRC_LINES
+        };
+        if lines > limit {
+            bad.push(format!("{}: {lines} lines (limit {limit})", relative(file)));
+        }
+    }
     assert!(
-        missing.is_empty(),
-        "crates {missing:?} are missing from the workspace"
+        bad.is_empty(),
+        "files over the size limit (move tests to tests/, split by concern, or move domain \
+         logic out of a kind adapter):\n  {}",
+        bad.join("\n  ")
     );
 }
 
@@ -285,7 +364,7 @@ fn every_library_crate_can_be_adopted_alone() {
         .filter(|p| p.is_lib && p.manifest_dir.starts_with(&crates_dir))
         .collect();
     assert!(
-        libraries.len() >= KNOWN.len() - 1,
+        libraries.len() >= 9,
         "expected every crate but xtask under {}, found {:?}",
         crates_dir.display(),
         libraries.iter().map(|p| &p.name).collect::<Vec<_>>()

@@ -27,9 +27,9 @@
 //!   message [`Delays`], giving a [`GridRun`] of [`JobRecord`]s that
 //!   [`validate`] checks and [`SystemMetrics`] turns into the paper's
 //!   metrics (eqs. 2–6). [`Scenario`] generates §4.2's workload from a seed.
-//! * **One comparison as a table.** [`Settings`] holds the schedulers to
-//!   compare, the scenario and the grid's configuration as one flat table
-//!   whose [`Default`] is the paper's; [`Settings::scenario`],
+//! * **One simulation as a table.** [`Settings`] holds the scheduler, the
+//!   scenario and the grid's configuration as one flat table whose
+//!   [`Default`] is the paper's setup under `pu`; [`Settings::scenario`],
 //!   [`Settings::grid`] and [`Settings::check`] turn it into the types
 //!   above. With the optional `serde` feature, [`Settings`],
 //!   [`UtilityKind`] (`"pu"`, `"bu"`, `"mm"`) and the settings enums
