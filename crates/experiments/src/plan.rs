@@ -119,12 +119,16 @@ impl Plan {
         };
         // Where a check's complaint points: the key in [params] if it is
         // written there, else the sweep values or the series entry.
-        let locate = |e: &ParamError, def: &SeriesDef, fallback: Option<Range<usize>>| {
-            e.key
-                .as_deref()
-                .filter(|k| !(sets_param && *k == axis) && get_path(&def.overrides, k).is_none())
-                .and_then(|k| key_span(text, k))
-                .or(fallback)
+        let locate = |e: &ParamError,
+                      def: &SeriesDef,
+                      entry: Range<usize>,
+                      fallback: Option<Range<usize>>| {
+            match e.key.as_deref() {
+                Some(k) if get_path(&def.overrides, k).is_some() => Some(entry),
+                Some(k) if sets_param && k == axis => values_span.clone(),
+                Some(k) => key_span(text, k).or(fallback),
+                None => fallback,
+            }
         };
 
         let mut cells = Vec::new();
@@ -148,7 +152,7 @@ impl Plan {
                 })?;
                 cell.params.check(&setup).map_err(|e| {
                     (
-                        locate(&e, def, fallback.clone()),
+                        locate(&e, def, entry.span(), fallback.clone()),
                         format!("series '{}'{}: {e}", def.name, at_point(*value)),
                     )
                 })?;

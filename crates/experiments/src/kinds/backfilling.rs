@@ -83,7 +83,7 @@ impl Kind for Backfilling {
         &[("policies", "list the policies as top-level `series = [...]`")];
 
     fn series(name: &str) -> Result<toml::Table, String> {
-        let policy: Policy = name.parse().map_err(|e| format!("{e}"))?;
+        let policy: Policy = name.parse()?;
         Ok(overrides([("policy", policy.name().into())]))
     }
 
