@@ -208,7 +208,6 @@ mod config {
             "series = [\"fcfs\", { name = \"easy-60\", params = { policy = \"easy\", bsld_bound = 60 } }]",
             1,
         )
-        .replacen("than = \"fcfs\"", "than = \"fcfs\"", 1)
         .replacen("series = \"easy\", than", "series = \"easy-60\", than", 1);
         let e = Experiment::parse(&text, "t.toml").unwrap();
         assert_eq!(e.series(), ["fcfs", "easy-60"]);
@@ -721,3 +720,241 @@ mod every_config {
         }
     }
 }
+
+mod utility_kind {
+    use experiments::{Experiment, Results, RunOptions, Traces, run};
+    use utility_match::{Settings, SystemMetrics, simulate};
+
+    const FIGS: [(&str, &str); 4] = [
+        ("fig3", include_str!("../../../configs/utility/fig3.toml")),
+        ("fig4", include_str!("../../../configs/utility/fig4.toml")),
+        ("fig5", include_str!("../../../configs/utility/fig5.toml")),
+        ("fig6", include_str!("../../../configs/utility/fig6.toml")),
+    ];
+
+    /// A figure's configuration shrunk to a few users and repetitions.
+    fn small(text: &str) -> String {
+        text.replace("users = 70", "users = 6")
+            .replace("repetitions = 10", "repetitions = 3")
+    }
+
+    fn parse_err(text: &str) -> String {
+        Experiment::parse(text, "f.toml").unwrap_err().to_string()
+    }
+
+    fn results(e: &Experiment, threads: usize) -> Results {
+        let options = RunOptions {
+            threads,
+            ..RunOptions::default()
+        };
+        run(e, &Traces::new(), &options).unwrap()
+    }
+
+    #[test]
+    fn the_paper_configurations_parse_with_every_default_written_out() {
+        for (name, text) in FIGS {
+            let e = Experiment::parse(text, name).unwrap();
+            assert_eq!(e.series(), ["pu", "bu", "mm"], "{name}");
+            assert!(!e.claims().is_empty(), "{name} checks the paper's claims");
+            // The written-out values are the crate's defaults.
+            let written: Settings = toml::from_str::<toml::Table>(text).unwrap()["params"]
+                .clone()
+                .try_into()
+                .unwrap();
+            assert_eq!(written, Settings::default(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_small_grid_runs_end_to_end_and_reproducibly() {
+        let e = Experiment::parse(&small(FIGS[1].1), "fig4").unwrap();
+        let a = results(&e, 2);
+        // 3 panels × 1 x × 3 schedulers.
+        assert_eq!(a.rows.len(), 9);
+        assert!(a.rows.iter().all(|r| r.runs == 3 && r.ci.is_some()));
+        let b = results(&e, 1);
+        assert_eq!(
+            a.csv(),
+            b.csv(),
+            "same seeds, same numbers, any thread count"
+        );
+        let u = |s: &str| {
+            a.rows
+                .iter()
+                .find(|r| r.panel == "utility" && r.series == s)
+                .unwrap()
+                .y
+        };
+        assert!((0.0..=1.0).contains(&u("pu")) && (0.0..=1.0).contains(&u("mm")));
+        // A FAILed claim's explanation is shown under the claims, and only then.
+        let summary = a.summary(&e);
+        for v in &a.verdicts {
+            let shown = v
+                .explanation
+                .as_ref()
+                .is_some_and(|x| summary.contains(x.as_str()));
+            assert_eq!(shown, !v.pass && v.explanation.is_some(), "{}", v.text);
+        }
+        assert!(summary.contains("90% confidence intervals"));
+        assert!(summary.contains("the grid scenario of §4.2"));
+    }
+
+    #[test]
+    fn ninety_percent_intervals_are_narrower() {
+        let text = small(FIGS[0].1);
+        let e90 = Experiment::parse(&text, "fig3").unwrap();
+        let e95 = Experiment::parse(
+            &text.replace("confidence = 0.90", "confidence = 0.95"),
+            "fig3",
+        )
+        .unwrap();
+        let width = |e: &Experiment| {
+            let r = results(e, 2);
+            let row = r
+                .rows
+                .iter()
+                .find(|r| r.panel == "success" && r.series == "mm")
+                .unwrap()
+                .clone();
+            row.ci.map(|(lo, hi)| hi - lo).unwrap()
+        };
+        let (w90, w95) = (width(&e90), width(&e95));
+        assert!(w90 < w95 || w95 == 0.0, "90% {w90} vs 95% {w95}");
+    }
+
+    #[test]
+    fn any_setting_is_a_sweep_axis_with_integer_values_for_integer_keys() {
+        let sweep = |axis: &str, values: &str| {
+            small(FIGS[0].1)
+                .replace(
+                    "axis = \"workload\"\n",
+                    &format!("axis = \"{axis}\"\nvalues = {values}\n"),
+                )
+                .replace("max_ttl = 3\n", "")
+                .replace("mean_interarrival = 120", "")
+        };
+        let e = Experiment::parse(&sweep("max_ttl", "[0, 3]"), "ttl").unwrap();
+        let r = results(&e, 2);
+        let xs: Vec<&str> = r.rows.iter().map(|row| row.x.as_str()).collect();
+        assert_eq!(xs[..6], ["0", "0", "0", "3", "3", "3"]);
+        // Without forwarding a job whose best resource is remote fails, so
+        // no scheduler serves more than with three forwards.
+        let success = |series: &str, x: &str| {
+            r.rows
+                .iter()
+                .find(|row| row.panel == "success" && row.series == series && row.x == x)
+                .unwrap()
+                .y
+        };
+        for s in ["pu", "bu", "mm"] {
+            assert!(success(s, "0") <= success(s, "3"), "{s}");
+        }
+        let e = parse_err(&sweep("max_ttl", "[0, 1.5]"));
+        assert!(e.contains("series 'pu' at max_ttl = 1.5"), "{e}");
+        assert!(e.contains("expected u32"), "{e}");
+        let e = parse_err(&sweep("max_ttl", "[3, 65]"));
+        assert!(
+            e.contains("params.max_ttl: is 65, expected at most 64"),
+            "{e}"
+        );
+        Experiment::parse(&sweep("mean_interarrival", "[60, 120.5]"), "f").unwrap();
+    }
+
+    #[test]
+    fn bad_parameters_are_named() {
+        let base = FIGS[0].1;
+        let series = r#"series = ["pu", "bu", "mm"]"#;
+        let e = parse_err(&base.replace(series, r#"series = ["pu", "pu"]"#));
+        assert!(e.contains("series 'pu' is listed twice"), "{e}");
+        let e = parse_err(&base.replace(series, r#"series = ["xx"]"#));
+        assert!(
+            e.contains("unknown scheduler 'xx', expected pu, bu or mm"),
+            "{e}"
+        );
+        let e = parse_err(&base.replace("[params]\n", "[params]\nschedulers = [\"pu\"]\n"));
+        assert!(
+            e.contains(
+                "params.schedulers was replaced: list the schedulers as top-level `series = [...]`"
+            ),
+            "{e}"
+        );
+        let e = parse_err(&base.replace(
+            "axis = \"workload\"\n",
+            "axis = \"load\"\nvalues = [1, 2]\n",
+        ));
+        assert!(e.contains("sweep `mean_interarrival` instead"), "{e}");
+        let e = parse_err(&base.replace(
+            "generated_by_kind = ",
+            "lublin99 = { procs = 8, jobs = 10 }\n# ",
+        ));
+        assert!(e.contains("generates its own grid and jobs"), "{e}");
+        let e = parse_err(&base.replace("delay = 1\n", "delay = 1\ndelays = [[0, 1], [1, 0]]\n"));
+        assert!(
+            e.contains("params.delays: must have 4 rows of 4 delays"),
+            "{e}"
+        );
+        let e = parse_err(&base.replace("delay = 1\n", "delay = -1\n"));
+        assert!(
+            e.contains("params.delay: is -1 s, expected at least 0 s"),
+            "{e}"
+        );
+        let e = parse_err(&base.replace("max_ttl = 3", "max_ttl = 65"));
+        assert!(
+            e.contains("params.max_ttl: is 65, expected at most 64"),
+            "{e}"
+        );
+        let e = parse_err(&base.replace("max_ttl = 3", "max_tll = 3"));
+        assert!(e.contains("unknown field `max_tll`"), "{e}");
+        let e = parse_err(&base.replace("status_period = 60", "status_period = 0"));
+        assert!(
+            e.contains("params.status_period: is 0 s, expected at least 1 s"),
+            "{e}"
+        );
+        let e = parse_err(&base.replace("speeds = [1000, 2000, 3000, 4000]", "speeds = []"));
+        assert!(e.contains("params.speeds: is empty"), "{e}");
+        let e = parse_err(&base.replace(
+            "tie_break = \"local-least-loaded\"",
+            "tie_break = \"random\"",
+        ));
+        assert!(e.contains("unknown variant `random`"), "{e}");
+    }
+
+    #[test]
+    fn every_metric_is_one_the_crate_reports() {
+        let p = Settings {
+            users: 3,
+            jobs_per_user: 2,
+            ..Settings::default()
+        };
+        let w = p.scenario().generate(1).unwrap();
+        let run = simulate(&p.grid(), &p.scheduler, &w.machines, &w.jobs).unwrap();
+        let reported: Vec<&str> = SystemMetrics::of(&run)
+            .named()
+            .iter()
+            .map(|(name, _)| *name)
+            .collect();
+        // An unknown metric's error lists the kind's metrics.
+        let e = parse_err(
+            &FIGS[0]
+                .1
+                .replace("metric = \"success_ratio\"", "metric = \"nope\""),
+        );
+        let listed = e.split("expected one of: ").nth(1).unwrap_or_default();
+        let listed: Vec<&str> = listed
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .split(", ")
+            .collect();
+        assert_eq!(listed, reported, "every metric, none left out");
+    }
+}
+
+#[path = "kinds/adaptive.rs"]
+mod adaptive_kind;
+
+#[path = "kinds/provisioning.rs"]
+mod provisioning_kind;
+
+#[path = "kinds/pricing.rs"]
+mod pricing_kind;

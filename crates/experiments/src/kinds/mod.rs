@@ -6,12 +6,22 @@
 //! module here and add `entry::<YourKind>()` to [`KINDS`]. The framework
 //! modules reach the kinds only through this registry.
 
+mod adaptive;
 mod backfilling;
+mod pricing;
+mod provisioning;
+mod utility;
 
 use crate::kind::{KindEntry, entry};
 
 /// Every kind, by name.
-const KINDS: &[KindEntry] = &[entry::<backfilling::Backfilling>()];
+const KINDS: &[KindEntry] = &[
+    entry::<adaptive::Adaptive>(),
+    entry::<backfilling::Backfilling>(),
+    entry::<pricing::Pricing>(),
+    entry::<provisioning::Provisioning>(),
+    entry::<utility::Utility>(),
+];
 
 /// The kind called `name`.
 pub(crate) fn lookup(name: &str) -> Option<&'static KindEntry> {

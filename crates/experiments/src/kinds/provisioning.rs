@@ -1,53 +1,42 @@
 //! `kind = "provisioning"`: Assunção & Buyya's multiple-site provisioning.
 //! Five DAS-2 clusters run their local Lublin99 workloads under a provider
-//! policy; an InterGrid gateway places the grid jobs of a trace on them. One
-//! series per `<provider>+<gateway>` pair; every series of a repetition sees
+//! policy; an InterGrid gateway places the grid jobs of a trace on them. A
+//! run is one `<provider>+<gateway>` policy; every run of a repetition sees
 //! the same local and grid jobs (common random numbers).
 //!
-//! The simulation, deadlines and metrics are `intergrid`'s; this file only
-//! turns `[params]` into its `Config`, `Scenario` and `Evaluation` (the grid
-//! months of the trace, one Lublin99 stream per cluster, derived seeds) and
-//! its `Metrics` into the named metrics below.
+//! Every run is measured against the base series (`base`, ArEb +
+//! least-load by default): the pipeline runs the base once per point and
+//! repetition (its [`Kind::reference`]); a share of grid jobs gets deadlines
+//! from the base's response times, and the improvement ratio R compares
+//! with the base's slowdowns. The simulation, deadlines and metrics are
+//! `intergrid`'s; this file only turns `[params]` into its `Config` and
+//! `Scenario` (the grid months of the trace, one Lublin99 stream per
+//! cluster, derived seeds) and its `Metrics` into the named metrics below.
 //!
-//! The kind generates the local workloads itself (one Lublin99 stream per
-//! cluster and repetition); the experiment names one `[[workloads]]` entry,
-//! the grid trace. On the `interval` axis x is the publication interval in
-//! minutes; on the categorical `workload` axis the interval is
-//! `params.interval_min` and the bars of a figure are the series.
+//! The experiment names one `[[workloads]]` entry, the grid trace. Any
+//! parameter can be the sweep axis (`interval_min`, `deadline_share`, ...);
+//! the defaults (documented on [`Params`]) are the paper's setup on the
+//! DAS2-fs1-2003-1 trace.
 //!
 //! ```toml
+//! series = ["arcb+earliest-ask", "arcb+earliest-partial"]  # each sets `policy`
 //! [params]
-//! series = ["arcb+earliest-ask", "arcb+earliest-partial"]
-//! clusters = [144, 64, 64, 64, 64]     # processors (DAS-2)
-//! grid_months = [9, 12]                # months of the grid trace, inclusive
-//! trace_start_unix = 1041377305        # the trace's UnixStartTime
-//! trace_year = 2003                    # the calendar year it starts in
-//! trace_utc_offset_s = 3600            # its time zone (CET, no DST)
-//! interval_min = 120                   # publication interval off the interval axis
-//! report_every_s = 600                 # least-load utilisation reports
-//! warmup_days = 14                     # jobs submitted earlier are not measured
-//! training_from_days = 7               # the forecast learns from here
+//! interval_min = 120                   # slot publication interval, minutes
 //! deadline_share = 0.2                 # grid jobs with a deadline
 //! stringency = 5.0                     # deadline = submit + 5 × base response
-//! tolerance_s = 20                     # violation tolerance T
-//! bsld_bound = 10                      # bounded slowdown bound, s
-//! # horizon_s = 86400                  # slot horizon; absent = unlimited
-//! forecast_window = 25                 # intervals
-//! reallocation_checks = 3              # per interval
-//! share_from = "forecast"              # or "actual" (Algorithm 1 line 8 as printed)
-//! forecast_load = "utilisation"        # or "demand" (running + waiting local jobs)
-//! track_allocations = true             # the gateway books its own placements
 //! base = "areb+least-load"             # for deadlines and the ratio R
 //! ```
 
-use intergrid::{Config, Evaluation, GatewayKind, Metrics, Scenario, Series};
-use partitions_forecast::{ForecastConfig, LoadMeasure, ProviderPolicy, ShareFrom};
+use std::sync::Arc;
+
+use intergrid::{Config, Metrics, Run, Scenario, Series};
+use partitions_forecast::{ForecastConfig, LoadMeasure, ShareFrom};
 use profile::{Job, Time};
 use serde::{Deserialize, Serialize};
 use swf_io::lublin99::Lublin99;
 
-use crate::config::{Experiment, derive_seed};
-use crate::kind::{Cell, Kind, Metric};
+use crate::config::derive_seed;
+use crate::kind::{Cell, Kind, Metric, ParamError, Setup, overrides};
 use crate::run::RunError;
 
 const DAY: i64 = 86_400;
@@ -55,343 +44,274 @@ const DAY: i64 = 86_400;
 /// The provisioning runner.
 pub(crate) struct Provisioning;
 
-/// Algorithm 1's share source, by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum ShareName {
-    #[default]
+/// Algorithm 1's share source, by name (`"forecast"`, `"actual"`).
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "ShareFrom", rename_all = "snake_case")]
+enum ShareFromName {
     Forecast,
     Actual,
 }
 
-/// The forecast's load measure, by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum LoadName {
-    #[default]
+/// The forecast's load measure, by name (`"utilisation"`, `"demand"`).
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "LoadMeasure", rename_all = "snake_case")]
+enum LoadMeasureName {
     Utilisation,
     Demand,
 }
 
 /// `[params]` of a provisioning experiment.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub(crate) struct Params {
-    /// One series per `<provider>+<gateway>` pair, in legend order.
-    pub series: Vec<Series>,
+    /// The provider and gateway policies of this run (each series sets it).
+    pub policy: Series,
+    /// The base of deadlines and of the improvement ratio R.
+    pub base: Series,
     /// Processors per cluster.
-    #[serde(default = "das2")]
     pub clusters: Vec<u32>,
     /// First and last month (1–12) of the grid trace to replay.
-    #[serde(default = "months")]
     pub grid_months: [u32; 2],
     /// The trace's UnixStartTime (its time 0).
     pub trace_start_unix: i64,
     /// The calendar year the trace starts in.
     pub trace_year: i64,
     /// The trace's offset from UTC in seconds (month boundaries are local midnights).
-    #[serde(default)]
     pub trace_utc_offset_s: i64,
-    /// Publication interval in minutes when the x axis is not `interval`.
-    #[serde(default = "two_hours")]
+    /// Slot publication interval in minutes (also the forecast's interval).
     pub interval_min: f64,
     /// Seconds between utilisation reports (least-load).
-    #[serde(default = "ten_minutes")]
     pub report_every_s: i64,
     /// Jobs submitted in the first days are not measured.
-    #[serde(default = "fourteen")]
     pub warmup_days: i64,
     /// The forecast observes loads from this day on.
-    #[serde(default = "seven")]
     pub training_from_days: i64,
     /// Share of grid jobs given a deadline.
-    #[serde(default)]
     pub deadline_share: f64,
     /// Deadline = submit + stringency × response time under the base policy.
-    #[serde(default = "five")]
     pub stringency: f64,
     /// Violation tolerance T in seconds.
-    #[serde(default = "twenty")]
     pub tolerance_s: u32,
     /// Bounded-slowdown bound in seconds.
-    #[serde(default = "ten")]
     pub bsld_bound: i64,
     /// Slot horizon in seconds; absent for unlimited.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub horizon_s: Option<i64>,
     /// Forecast window in intervals.
-    #[serde(default = "twenty_five")]
     pub forecast_window: usize,
     /// Reallocation checks per interval (ArEbMf).
-    #[serde(default = "three")]
     pub reallocation_checks: u32,
     /// Which load sets the share ArEbMf offers.
-    #[serde(default)]
-    pub share_from: ShareName,
+    #[serde(with = "ShareFromName")]
+    pub share_from: ShareFrom,
     /// How ArEbMf measures the local load it forecasts.
-    #[serde(default)]
-    pub forecast_load: LoadName,
+    #[serde(with = "LoadMeasureName")]
+    pub forecast_load: LoadMeasure,
     /// Whether the gateway books its own placements in its copy of the slots.
-    #[serde(default = "yes")]
     pub track_allocations: bool,
-    /// The base of deadlines and of the improvement ratio R.
-    #[serde(default = "base")]
-    pub base: Series,
 }
 
-fn das2() -> Vec<u32> {
-    vec![144, 64, 64, 64, 64]
-}
-fn months() -> [u32; 2] {
-    [9, 12]
-}
-fn two_hours() -> f64 {
-    120.0
-}
-fn ten_minutes() -> i64 {
-    600
-}
-fn fourteen() -> i64 {
-    14
-}
-fn seven() -> i64 {
-    7
-}
-fn five() -> f64 {
-    5.0
-}
-fn twenty() -> u32 {
-    20
-}
-fn ten() -> i64 {
-    10
-}
-fn twenty_five() -> usize {
-    25
-}
-fn three() -> u32 {
-    3
-}
-fn yes() -> bool {
-    true
-}
-fn base() -> Series {
-    Series {
-        provider: ProviderPolicy::ArEb,
-        gateway: GatewayKind::LeastLoad,
-    }
-}
-
-/// A metric of `METRICS` and how to read it off a run's [`Metrics`].
-struct MetricDef {
-    metric: Metric,
-    value: fn(&Metrics) -> f64,
-}
-
-const fn def(
-    name: &'static str,
-    title: &'static str,
-    y_label: &'static str,
-    value: fn(&Metrics) -> f64,
-) -> MetricDef {
-    MetricDef {
-        metric: Metric {
-            name,
-            title,
-            y_label,
-        },
-        value,
-    }
-}
-
-const DEFS: &[MetricDef] = &[
-    def(
-        "messages",
-        "Messages between gateway and providers",
-        "messages",
-        |m| m.messages as f64,
-    ),
-    def("violations", "Violations", "violations", |m| {
-        m.violations as f64
-    }),
-    def(
-        "violations_pct",
-        "Violations (% of grid jobs)",
-        "violations (% of grid jobs)",
-        |m| m.violations_pct,
-    ),
-    def(
-        "grid_bsld",
-        "Grid jobs: mean bounded slowdown",
-        "mean bounded slowdown",
-        |m| m.grid_bsld,
-    ),
-    def(
-        "local_bsld",
-        "Local jobs: mean bounded slowdown",
-        "mean bounded slowdown",
-        |m| m.local_bsld,
-    ),
-    def(
-        "grid_r",
-        "Grid jobs: improvement ratio R",
-        "average R",
-        |m| m.grid_r,
-    ),
-    def(
-        "local_r",
-        "Local jobs: improvement ratio R",
-        "average R",
-        |m| m.local_r,
-    ),
-    def(
-        "late_starts",
-        "Late starts (j_pst − j_gst > T)",
-        "jobs",
-        |m| m.late_starts as f64,
-    ),
-    def("refusals", "Refused reservations", "reservations", |m| {
-        m.refusals as f64
-    }),
-    def(
-        "rejected_pct",
-        "Grid jobs rejected",
-        "% of grid jobs",
-        |m| m.rejected_pct,
-    ),
-    def(
-        "held_pct",
-        "Grid jobs held at the gateway for want of a slot",
-        "% of grid jobs",
-        |m| m.held_pct,
-    ),
-    def("grid_jobs", "Grid jobs measured", "jobs", |m| {
-        m.grid_jobs as f64
-    }),
-    def("local_jobs", "Local jobs measured", "jobs", |m| {
-        m.local_jobs as f64
-    }),
-];
-
-const METRICS: [Metric; DEFS.len()] = {
-    let mut out = [DEFS[0].metric; DEFS.len()];
-    let mut i = 0;
-    while i < DEFS.len() {
-        out[i] = DEFS[i].metric;
-        i += 1;
-    }
-    out
+/// ArEb + least-load, the paper's base.
+const BASE: Series = Series {
+    provider: partitions_forecast::ProviderPolicy::ArEb,
+    gateway: intergrid::GatewayKind::LeastLoad,
 };
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            policy: BASE,
+            base: BASE,
+            clusters: vec![144, 64, 64, 64, 64],
+            grid_months: [9, 12],
+            trace_start_unix: 1_041_377_305,
+            trace_year: 2003,
+            trace_utc_offset_s: 3600,
+            interval_min: 120.0,
+            report_every_s: 600,
+            warmup_days: 14,
+            training_from_days: 7,
+            deadline_share: 0.0,
+            stringency: 5.0,
+            tolerance_s: 20,
+            bsld_bound: 10,
+            horizon_s: None,
+            forecast_window: 25,
+            reallocation_checks: 3,
+            share_from: ShareFrom::Forecast,
+            forecast_load: LoadMeasure::Utilisation,
+            track_allocations: true,
+        }
+    }
+}
+
+/// What one run measured, and the run itself for the runs measured against
+/// it (a base run's grid-job outcomes set their deadlines and ratios).
+#[derive(Debug, Clone)]
+pub(crate) struct Sample {
+    /// The simulated run.
+    pub run: Arc<Run>,
+    /// Its metrics against the base run (a base run against itself).
+    pub metrics: Metrics,
+}
+
+/// Metrics named after the fields of a sample's [`Metrics`] they read.
+macro_rules! metrics {
+    ($($field:ident: $title:literal, $y_label:literal;)*) => {
+        &[$(Metric::new(stringify!($field), $title, $y_label, |s| Some(s.metrics.$field as f64))),*]
+    };
+}
 
 impl Kind for Provisioning {
     const NAME: &'static str = "provisioning";
-    const METRICS: &'static [Metric] = &METRICS;
-    const AXES: &'static [&'static str] = &["interval"];
     type Params = Params;
+    type Sample = Sample;
+    const METRICS: &'static [Metric<Sample>] = metrics! {
+        messages: "Messages between gateway and providers", "messages";
+        violations: "Violations", "violations";
+        violations_pct: "Violations (% of grid jobs)", "violations (% of grid jobs)";
+        grid_bsld: "Grid jobs: mean bounded slowdown", "mean bounded slowdown";
+        local_bsld: "Local jobs: mean bounded slowdown", "mean bounded slowdown";
+        grid_r: "Grid jobs: improvement ratio R", "average R";
+        local_r: "Local jobs: improvement ratio R", "average R";
+        late_starts: "Late starts (j_pst − j_gst > T)", "jobs";
+        refusals: "Refused reservations", "reservations";
+        rejected_pct: "Grid jobs rejected", "% of grid jobs";
+        held_pct: "Grid jobs held at the gateway for want of a slot", "% of grid jobs";
+        grid_jobs: "Grid jobs measured", "jobs";
+        local_jobs: "Local jobs measured", "jobs";
+    };
+    const RENAMED: &'static [(&'static str, &'static str)] = &[(
+        "series",
+        "list the policies as top-level `series = [...]` (each sets `policy`)",
+    )];
 
-    fn series(params: &Params) -> Vec<String> {
-        params.series.iter().map(Series::to_string).collect()
+    fn series(name: &str) -> Result<toml::Table, String> {
+        let series = name.parse::<Series>().map_err(|e| e.to_string())?;
+        Ok(overrides([("policy", series.to_string().into())]))
     }
 
-    fn check(params: &Params, experiment: &Experiment) -> Result<(), String> {
-        if experiment.spec.workloads.len() != 1 {
-            return Err("a provisioning experiment takes exactly one workload: the grid trace (local workloads are generated)".into());
+    fn check(p: &Params, setup: &Setup<'_>) -> Result<(), ParamError> {
+        if setup.workloads != 1 {
+            return Err(ParamError::general(
+                "a provisioning experiment takes exactly one workload: the grid trace (local workloads are generated)",
+            ));
         }
-        if params.clusters.is_empty() || params.clusters.contains(&0) {
-            return Err(
-                "params.clusters needs at least one cluster, each with at least 1 processor".into(),
-            );
+        let bad = |key: &str, message: String| Err(ParamError::key(key, message));
+        if p.clusters.is_empty() || p.clusters.contains(&0) {
+            let expected = "expected at least one cluster, each of at least 1 processor";
+            return bad("clusters", format!("is {:?}, {expected}", p.clusters));
         }
-        let [first, last] = params.grid_months;
+        let [first, last] = p.grid_months;
         if !(1..=12).contains(&first) || !(first..=12).contains(&last) {
-            return Err(format!(
-                "params.grid_months is [{first}, {last}], expected two months 1-12 in order"
-            ));
+            let expected = "expected two months 1-12 in order";
+            return bad("grid_months", format!("is [{first}, {last}], {expected}"));
         }
-        if !(0.0..=1.0).contains(&params.deadline_share) {
-            return Err(format!(
-                "params.deadline_share is {}, expected a share in [0, 1]",
-                params.deadline_share
-            ));
+        if !(p.interval_min.is_finite() && p.interval_min * 60.0 >= 1.0) {
+            let expected = "expected at least one second";
+            return bad("interval_min", format!("is {}, {expected}", p.interval_min));
         }
-        if !(params.stringency.is_finite() && params.stringency >= 1.0) {
-            return Err(format!(
-                "params.stringency is {}, expected a factor of at least 1",
-                params.stringency
-            ));
-        }
-        let positive = [
-            ("params.report_every_s", params.report_every_s),
-            ("params.bsld_bound", params.bsld_bound),
-            ("params.warmup_days", params.warmup_days + 1),
-            ("params.training_from_days", params.training_from_days + 1),
+        // Each value in [min, max]; `top` is no upper bound.
+        let top = f64::MAX;
+        let ranges = [
+            ("deadline_share", p.deadline_share, 0.0, 1.0),
+            ("stringency", p.stringency, 1.0, top),
+            ("report_every_s", p.report_every_s as f64, 1.0, top),
+            ("bsld_bound", p.bsld_bound as f64, 1.0, top),
+            ("warmup_days", p.warmup_days as f64, 0.0, top),
+            ("training_from_days", p.training_from_days as f64, 0.0, top),
+            ("forecast_window", p.forecast_window as f64, 1.0, top),
+            (
+                "reallocation_checks",
+                p.reallocation_checks.into(),
+                1.0,
+                top,
+            ),
         ];
-        if let Some((name, v)) = positive.iter().find(|(_, v)| *v < 1) {
-            return Err(format!("{name} is {v}, expected a positive number"));
+        match ranges.iter().find(|(_, v, lo, hi)| !(lo..=hi).contains(&v)) {
+            None => Ok(()),
+            Some((key, v, lo, hi)) if *hi < top => {
+                bad(key, format!("is {v}, expected a value in [{lo}, {hi}]"))
+            }
+            Some((key, v, lo, _)) => bad(key, format!("is {v}, expected at least {lo}")),
         }
-        let intervals: Vec<f64> = if experiment.spec.sweep.axis.get_ref() == "interval" {
-            experiment.spec.sweep.values.clone()
-        } else {
-            vec![params.interval_min]
-        };
-        if let Some(v) = intervals
-            .iter()
-            .find(|v| !(v.is_finite() && **v * 60.0 >= 1.0))
-        {
-            return Err(format!(
-                "publication interval {v} min is not a positive number of seconds"
-            ));
-        }
-        if params.forecast_window == 0 || params.reallocation_checks == 0 {
-            return Err(
-                "params.forecast_window and params.reallocation_checks must be at least 1".into(),
-            );
-        }
-        Ok(())
     }
 
-    fn run(params: &Params, cell: &Cell<'_>) -> Result<Vec<f64>, RunError> {
-        let minutes = match (cell.axis, cell.x) {
-            ("interval", Some(x)) => x,
-            _ => params.interval_min,
+    /// This run's parameters with the base's policy and without deadlines:
+    /// the base runs on the same platform, and runs that differ only in
+    /// their deadlines share one base run.
+    fn reference(params: &Params) -> Option<toml::Table> {
+        let base = Params {
+            policy: params.base,
+            deadline_share: 0.0,
+            stringency: Params::default().stringency,
+            ..params.clone()
         };
-        let interval = (minutes * 60.0).round() as i64;
+        toml::Table::try_from(base).ok()
+    }
+
+    /// Without `reference`, the run is a base run: no deadlines, measured
+    /// against itself. With it, a share of grid jobs gets deadlines from the
+    /// base run, and the run is measured against the base; the base series
+    /// without deadlines is the base run itself, not simulated again.
+    fn run(
+        params: &Params,
+        cell: &Cell<'_>,
+        reference: Option<&[Sample]>,
+    ) -> Result<Vec<Sample>, RunError> {
+        let config = config(params);
         let scenario = scenario(params, cell)?;
-        let evaluation = Evaluation {
-            base: params.base,
-            deadline_share: params.deadline_share,
-            stringency: params.stringency,
-            deadline_seed: derive_seed(cell.seed, "deadlines"),
-            bsld_bound: params.bsld_bound,
+        let simulate = |deadlines: &[Option<Time>]| {
+            intergrid::simulate(&config, &scenario, params.policy, Some(deadlines)).map(Arc::new)
         };
-        let series = params.series[cell.series];
-        let metrics =
-            intergrid::evaluate(&config(params, interval), &scenario, series, &evaluation)
-                .map_err(|e| RunError::Kind {
-                    message: e.to_string(),
-                })?;
-        Ok(DEFS.iter().map(|d| (d.value)(&metrics)).collect())
+        let (run, base) = match reference {
+            None => {
+                let run = simulate(&vec![None; scenario.grid.len()]).map_err(kind_error)?;
+                (run.clone(), run)
+            }
+            Some([base]) => {
+                let seed = derive_seed(cell.seed, "deadlines");
+                let deadlines = scenario
+                    .deadlines(&base.run, params.deadline_share, params.stringency, seed)
+                    .map_err(kind_error)?;
+                let run = if params.policy == params.base && params.deadline_share == 0.0 {
+                    base.run.clone()
+                } else {
+                    simulate(&deadlines).map_err(kind_error)?
+                };
+                (run, base.run.clone())
+            }
+            Some(other) => {
+                return Err(RunError::Kind {
+                    message: format!("expected one base run, got {}", other.len()),
+                });
+            }
+        };
+        let metrics = run
+            .metrics(&base, &scenario, params.bsld_bound)
+            .map_err(kind_error)?;
+        Ok(vec![Sample { run, metrics }])
     }
 }
 
-/// The platform of `params` with slots published every `interval` seconds.
-fn config(params: &Params, interval: i64) -> Config {
+fn kind_error(e: intergrid::IntergridError) -> RunError {
+    RunError::Kind {
+        message: e.to_string(),
+    }
+}
+
+/// The platform of `params`.
+fn config(params: &Params) -> Config {
     Config {
         clusters: params.clusters.clone(),
         forecast: ForecastConfig {
             window: params.forecast_window,
             smoothing: None,
-            interval,
+            interval: (params.interval_min * 60.0).round() as i64,
             checks: params.reallocation_checks,
             train_from: Time(params.training_from_days * DAY),
-            share_from: match params.share_from {
-                ShareName::Forecast => ShareFrom::Forecast,
-                ShareName::Actual => ShareFrom::Actual,
-            },
-            load: match params.forecast_load {
-                LoadName::Utilisation => LoadMeasure::Utilisation,
-                LoadName::Demand => LoadMeasure::Demand,
-            },
+            share_from: params.share_from,
+            load: params.forecast_load,
         },
         report_every: params.report_every_s,
         tolerance: params.tolerance_s,
@@ -467,65 +387,4 @@ fn scenario(params: &Params, cell: &Cell<'_>) -> Result<Scenario, RunError> {
         local,
         warmup: Time(params.warmup_days * DAY),
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn month_boundaries() {
-        assert_eq!(month_start_unix(1970, 1), 0);
-        // 2003-09-01 00:00 UTC and 2004-01-01 00:00 UTC.
-        assert_eq!(month_start_unix(2003, 9), 1_062_374_400);
-        assert_eq!(month_start_unix(2004, 1), 1_072_915_200);
-        assert_eq!(month_start_unix(2000, 3), 951_868_800);
-    }
-
-    fn params(extra: &str) -> Params {
-        toml::from_str(&format!(
-            "series = [\"arcb+earliest-ask\"]\ntrace_start_unix = 0\ntrace_year = 1970\n{extra}"
-        ))
-        .unwrap()
-    }
-
-    #[test]
-    fn defaults_and_names_reach_the_platform() {
-        let p = params("");
-        assert_eq!(p.base.to_string(), "areb+least-load");
-        let c = config(&p, 7200);
-        assert_eq!(c.clusters, [144, 64, 64, 64, 64]);
-        assert_eq!(c.interval(), 7200);
-        assert_eq!(c.forecast.train_from, Time(7 * DAY));
-        assert_eq!(
-            (c.forecast.share_from, c.forecast.load),
-            (ShareFrom::Forecast, LoadMeasure::Utilisation)
-        );
-        assert_eq!((c.report_every, c.tolerance, c.horizon), (600, 20, None));
-        let p = params(
-            "share_from = \"actual\"\nforecast_load = \"demand\"\nhorizon_s = 86400\nbase = \"ArCb+earliest-partial\"",
-        );
-        let c = config(&p, 60);
-        assert_eq!(
-            (c.forecast.share_from, c.forecast.load, c.horizon),
-            (ShareFrom::Actual, LoadMeasure::Demand, Some(86_400))
-        );
-        assert_eq!(p.base.to_string(), "arcb+earliest-partial");
-        let bad = toml::from_str::<Params>(
-            "series = [\"arcb+nearest\"]\ntrace_start_unix = 0\ntrace_year = 1970",
-        );
-        let message = bad.unwrap_err().to_string();
-        assert!(
-            message.contains("unknown gateway policy 'nearest'"),
-            "{message}"
-        );
-    }
-
-    #[test]
-    fn every_metric_has_a_distinct_name() {
-        let mut names: Vec<&str> = METRICS.iter().map(|m| m.name).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), DEFS.len());
-    }
 }
