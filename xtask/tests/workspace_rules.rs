@@ -203,8 +203,7 @@ fn roles() -> (Vec<&'static str>, Vec<&'static str>) {
     let mut leaves = Vec::new();
     let mut compositions = Vec::new();
     for p in packages().values() {
-        if !p.manifest_dir.starts_with(&crates_dir) || p.name == PROFILE || p.name == EXPERIMENTS
-        {
+        if !p.manifest_dir.starts_with(&crates_dir) || p.name == PROFILE || p.name == EXPERIMENTS {
             continue;
         }
         match p.role.as_deref() {
@@ -231,7 +230,10 @@ fn profile_depends_on_no_crate_of_ours() {
 #[test]
 fn leaf_crates_depend_only_on_profile() {
     let (leaves, _) = roles();
-    assert!(leaves.len() >= 6, "expected the six leaf crates, found {leaves:?}");
+    assert!(
+        leaves.len() >= 6,
+        "expected the six leaf crates, found {leaves:?}"
+    );
     check_edges(
         &leaves,
         "leaf crates (policy crates and `swf-io`) may depend on `profile` only, never on each other; \

@@ -83,7 +83,6 @@ fn one() -> u32 {
     1
 }
 
-
 /// Where a workload's jobs come from, and how they are transformed.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -366,7 +365,9 @@ impl Experiment {
                 if let Some((k, _)) = params.get_key_value(*old) {
                     return Err(at(
                         Some(k.span()),
-                        format!("params.{old} was replaced: {new} (CHANGELOG.md has the migration)"),
+                        format!(
+                            "params.{old} was replaced: {new} (CHANGELOG.md has the migration)"
+                        ),
                     ));
                 }
             }
@@ -383,8 +384,8 @@ impl Experiment {
         experiment
             .validate_common()
             .map_err(|(span, message)| at(span, message))?;
-        experiment.plan = Plan::resolve(&experiment, text)
-            .map_err(|(span, message)| at(span, message))?;
+        experiment.plan =
+            Plan::resolve(&experiment, text).map_err(|(span, message)| at(span, message))?;
         experiment
             .validate_references()
             .map_err(|(span, message)| at(span, message))?;
@@ -589,17 +590,29 @@ impl Experiment {
                 for v in values.get_ref() {
                     let ok = match v {
                         toml::Value::Float(f) => f.is_finite(),
-                        toml::Value::Integer(_) | toml::Value::String(_) | toml::Value::Boolean(_) => true,
+                        toml::Value::Integer(_)
+                        | toml::Value::String(_)
+                        | toml::Value::Boolean(_) => true,
                         _ => false,
                     };
                     if !ok {
                         return Err((
                             here,
-                            format!("axis '{other}': value {v} is not a finite number, a string or a boolean"),
+                            format!(
+                                "axis '{other}': value {v} is not a finite number, a string or a boolean"
+                            ),
                         ));
                     }
-                    if other == "load" && !v.as_float().or(v.as_integer().map(|i| i as f64)).is_some_and(|f| f > 0.0) {
-                        return Err((here, format!("load factors must be positive numbers, got {v}")));
+                    if other == "load"
+                        && !v
+                            .as_float()
+                            .or(v.as_integer().map(|i| i as f64))
+                            .is_some_and(|f| f > 0.0)
+                    {
+                        return Err((
+                            here,
+                            format!("load factors must be positive numbers, got {v}"),
+                        ));
                     }
                 }
                 let xs = self.x_values();
@@ -610,7 +623,10 @@ impl Experiment {
             }
         }
         if s.series.is_empty() {
-            return Err((None, "give at least one series: `series = [\"name\", ...]`".into()));
+            return Err((
+                None,
+                "give at least one series: `series = [\"name\", ...]`".into(),
+            ));
         }
         if s.panels.is_empty() {
             return Err((None, "give at least one [[panels]] table".into()));
@@ -638,7 +654,10 @@ impl Experiment {
             if let (Some(g), Some(_)) = (&p.gain_over, &p.reduction_over) {
                 return Err((
                     Some(g.span()),
-                    format!("panel '{}': give `gain_over` or `reduction_over`, not both", p.id),
+                    format!(
+                        "panel '{}': give `gain_over` or `reduction_over`, not both",
+                        p.id
+                    ),
                 ));
             }
         }

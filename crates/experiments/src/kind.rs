@@ -151,7 +151,7 @@ pub(crate) trait Kind: 'static {
     const NAME: &'static str;
     /// The `[params]` table: `Default` gives every documented default, and
     /// the serde container uses `deny_unknown_fields` and `default`.
-    type Params: DeserializeOwned + Serialize + Default + Send + Sync + 'static;
+    type Params: DeserializeOwned + Serialize + Default + Clone + Send + Sync + 'static;
     /// What one run measures; a run returns one sample, or one per
     /// independent unit it measures itself (the intervals of a split
     /// trace, say), and the point averages every sample of every repetition.
@@ -169,6 +169,11 @@ pub(crate) trait Kind: 'static {
     fn check(_params: &Self::Params, _setup: &Setup<'_>) -> Result<(), ParamError> {
         Ok(())
     }
+
+    /// Resets parameters that cannot change this run (an incentive on a
+    /// request that is never preemptive, say), so that runs which are the
+    /// same simulation have the same identity and run once. None by default.
+    fn canonical(_params: &mut Self::Params) {}
 
     /// The parameter overrides of the run this run is measured against, if
     /// the kind needs one (its deadlines or ratios come from it). The
@@ -216,8 +221,10 @@ pub(crate) trait Resolved: Send + Sync {
     /// The value of metric `metric` in each sample of `outcome`.
     fn values(&self, outcome: &Outcome, metric: usize) -> Vec<Option<f64>>;
     fn notes(&self, workloads: &[Arc<Workload>]) -> Vec<String>;
-    /// The parameters with every default filled in (also the identity of a run).
+    /// The parameters with every default filled in.
     fn to_toml(&self) -> toml::Table;
+    /// What identifies the run: the parameters after [`Kind::canonical`].
+    fn identity(&self) -> toml::Table;
 }
 
 struct Typed<K: Kind>(K::Params);
@@ -248,6 +255,11 @@ impl<K: Kind> Resolved for Typed<K> {
     }
     fn to_toml(&self) -> toml::Table {
         toml::Table::try_from(&self.0).unwrap_or_default()
+    }
+    fn identity(&self) -> toml::Table {
+        let mut params = self.0.clone();
+        K::canonical(&mut params);
+        toml::Table::try_from(&params).unwrap_or_default()
     }
 }
 
@@ -285,8 +297,5 @@ pub(crate) fn gain(series: f64, base: f64) -> Option<f64> {
 
 /// Overrides from `(key, value)` pairs, for [`Kind::series`].
 pub(crate) fn overrides<const N: usize>(pairs: [(&str, toml::Value); N]) -> toml::Table {
-    pairs
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), v))
-        .collect()
+    pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
 }

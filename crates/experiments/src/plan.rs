@@ -72,10 +72,7 @@ impl Plan {
         let setup = Setup {
             axis: spec.sweep.axis.get_ref(),
             workloads: spec.workloads.len(),
-            generated: spec
-                .workloads
-                .iter()
-                .all(|w| w.generated_by_kind.is_some()),
+            generated: spec.workloads.iter().all(|w| w.generated_by_kind.is_some()),
         };
         let axis = spec.sweep.axis.get_ref().as_str();
         let sets_param = axis != "workload" && axis != "load";
@@ -200,7 +197,10 @@ impl Plan {
                                 None => (kind.series)(name).map_err(|m| {
                                     (
                                         span.clone(),
-                                        format!("panel '{}': reference series '{name}': {m}", panel.id),
+                                        format!(
+                                            "panel '{}': reference series '{name}': {m}",
+                                            panel.id
+                                        ),
                                     )
                                 })?,
                             };
@@ -244,7 +244,7 @@ impl Plan {
 
 fn resolve(kind: &KindEntry, table: toml::Table) -> Result<Resolution, String> {
     let params = (kind.resolve)(table.clone())?;
-    let key = toml::to_string(&params.to_toml()).unwrap_or_default();
+    let key = toml::to_string(&params.identity()).unwrap_or_default();
     Ok(Resolution { params, key, table })
 }
 

@@ -127,7 +127,12 @@ mod config {
             14,
             "axis 'deadline' needs `values",
         );
-        check("axis = \"workload\"", "axis = \"load\"", 14, "needs `values");
+        check(
+            "axis = \"workload\"",
+            "axis = \"load\"",
+            14,
+            "needs `values",
+        );
         check(
             "metric = \"mean_bsld\"",
             "metric = \"profit\"",
@@ -190,11 +195,7 @@ mod config {
         check_sweep("[10, \"x\"]", "at bsld_bound = x: invalid type: string");
         check_sweep("[10, 10]", "value 10 is listed twice");
         let err = Experiment::parse(
-            &BASE.replacen(
-                "axis = \"workload\"",
-                "axis = \"colour\"\nvalues = [1]",
-                1,
-            ),
+            &BASE.replacen("axis = \"workload\"", "axis = \"colour\"\nvalues = [1]", 1),
             "s.toml",
         )
         .unwrap_err();
@@ -217,7 +218,10 @@ mod config {
         )
         .unwrap_err();
         assert!(err.to_string().starts_with("t.toml:7:"), "{err}");
-        assert!(err.to_string().contains("unknown field `bsld_bond`"), "{err}");
+        assert!(
+            err.to_string().contains("unknown field `bsld_bond`"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -227,7 +231,11 @@ mod config {
         assert!(err.to_string().contains("missing `version = 2`"), "{err}");
         let err = Experiment::parse(&BASE.replacen("version = 2", "version = 1", 1), "o.toml")
             .unwrap_err();
-        assert!(err.to_string().contains("config version 1 is not supported"), "{err}");
+        assert!(
+            err.to_string()
+                .contains("config version 1 is not supported"),
+            "{err}"
+        );
         let err = Experiment::parse(
             &BASE.replacen("bsld_bound = 10", "policies = [\"fcfs\"]", 1),
             "o.toml",
@@ -707,10 +715,19 @@ mod every_config {
             let text = std::fs::read_to_string(file).unwrap();
             let shown = file.strip_prefix(&root).unwrap().display().to_string();
             let e = Experiment::parse(&text, &shown).unwrap_or_else(|e| panic!("{e}"));
-            let dir = file.parent().unwrap().file_name().unwrap().to_string_lossy();
+            let dir = file
+                .parent()
+                .unwrap()
+                .file_name()
+                .unwrap()
+                .to_string_lossy();
             let stem = file.file_stem().unwrap().to_string_lossy();
             if dir != "examples" {
-                assert_eq!(e.id(), format!("{dir}/{stem}"), "{shown}: id and path disagree");
+                assert_eq!(
+                    e.id(),
+                    format!("{dir}/{stem}"),
+                    "{shown}: id and path disagree"
+                );
             }
             assert!(!e.series().is_empty());
             kinds.insert(e.kind().to_string());

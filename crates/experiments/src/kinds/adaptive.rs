@@ -201,6 +201,13 @@ impl Kind for Adaptive {
         ]))
     }
 
+    /// The incentive only changes the price of preemptive requests.
+    fn canonical(params: &mut Params) {
+        if !params.preemptive {
+            params.incentive = 0.0;
+        }
+    }
+
     fn check(params: &Params, setup: &Setup<'_>) -> Result<(), ParamError> {
         ensure(params.interval_days > 0, "interval_days", || {
             "is 0, expected at least 1 day".into()

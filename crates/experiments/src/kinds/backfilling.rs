@@ -79,8 +79,10 @@ impl Kind for Backfilling {
         }),
         Metric::new("jobs", "Jobs simulated", "jobs", |s| Some(s.jobs as f64)),
     ];
-    const RENAMED: &'static [(&'static str, &'static str)] =
-        &[("policies", "list the policies as top-level `series = [...]`")];
+    const RENAMED: &'static [(&'static str, &'static str)] = &[(
+        "policies",
+        "list the policies as top-level `series = [...]`",
+    )];
 
     fn series(name: &str) -> Result<toml::Table, String> {
         let policy: Policy = name.parse()?;

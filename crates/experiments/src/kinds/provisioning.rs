@@ -247,6 +247,7 @@ impl Kind for Provisioning {
             stringency: Params::default().stringency,
             ..params.clone()
         };
+        // Cannot fail: every field of `Params` is a TOML value.
         toml::Table::try_from(base).ok()
     }
 

@@ -82,7 +82,7 @@ fn bad_values_and_old_keys_are_named() {
     check(
         "policy = \"libra+$\", beta = 1.0",
         "policy = \"libra+$-b0.5\"",
-        15,
+        7, // the series that sets the key, not the sweep
         "series 'spelled' at spread = 0.1: params.policy: 'libra+$-b0.5' fixes beta; write policy = \"libra+$\" and beta = 0.5",
     );
     check(
