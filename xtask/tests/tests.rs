@@ -234,11 +234,13 @@ mod cli {
 
     use super::*;
 
-    const CONFIG: &str = r#"id = "test/tiny"
+    const CONFIG: &str = r#"version = 2
+id = "test/tiny"
 title = "Tiny end-to-end run"
 paper = "none"
 kind = "backfilling"
 seed = 3
+series = ["fcfs", "easy", "conservative"]
 
 [[workloads]]
 label = "tiny"
@@ -247,9 +249,6 @@ trace = "tiny.swf"
 [sweep]
 axis = "workload"
 label = "trace"
-
-[params]
-policies = ["fcfs", "easy", "conservative"]
 
 [[panels]]
 id = "util"
@@ -397,7 +396,7 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         let out = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
         assert_eq!(out.status.code(), Some(1));
         assert!(
-            text(&out.stderr).contains("exp.toml:6:1: unknown field `sede`"),
+            text(&out.stderr).contains("exp.toml:7:1: unknown field `sede`"),
             "{}",
             text(&out.stderr)
         );
