@@ -199,7 +199,29 @@ fn dispatch(args: &[String], settings: &mut Settings) -> Result<ExitCode> {
                 ],
                 &["--lenient"],
             )?;
-            simulate::simulate(settings, &a)
+            let opts = simulate::SimulateOptions {
+                trace: a
+                    .value("--trace")
+                    .ok_or_else(|| anyhow::anyhow!("simulate needs --trace <name or path>"))?
+                    .to_string(),
+                policy: a
+                    .value("--policy")
+                    .ok_or_else(|| anyhow::anyhow!("simulate needs --policy <name>"))?
+                    .parse()
+                    .map_err(|e: String| anyhow::anyhow!(e))?,
+                estimate: a.value("--estimate").unwrap_or("requested").to_string(),
+                lenient: a.has("--lenient"),
+                seed: a
+                    .value("--seed")
+                    .map_or(Ok(1), str::parse)
+                    .map_err(|_| anyhow::anyhow!("--seed expects an unsigned integer"))?,
+                schedule_out: a.value("--schedule-out").map(PathBuf::from),
+                jobs_csv: None,
+                gantt: None,
+                timeline: None,
+                window: None,
+            };
+            simulate::simulate(settings, &opts)
         }
         "bench" => {
             let a = Args::parse(rest, &["--runs"], &[])?;

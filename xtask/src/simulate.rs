@@ -1,6 +1,6 @@
 //! `cargo xtask simulate`: one trace, one policy, the usual metrics.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -10,7 +10,7 @@ use profile::Policy;
 use swf_io::Estimate;
 
 use crate::traces::{load, resolve};
-use crate::{Args, Settings, output};
+use crate::{Settings, output};
 
 /// The bounded-slowdown threshold, seconds.
 const BOUND: i64 = 10;
@@ -33,24 +33,41 @@ pub fn parse_estimate(s: &str) -> Result<Estimate> {
     }
 }
 
+/// What `cargo xtask simulate` was asked for (the command line parses
+/// into this; the command runs from it).
+#[derive(Debug, Clone)]
+pub struct SimulateOptions {
+    /// A trace name or a path to a `.swf`/`.swf.gz` file.
+    pub trace: String,
+    /// The scheduling policy.
+    pub policy: Policy,
+    /// The estimate as written (`requested`, `actual`, `under-estimate:F`).
+    pub estimate: String,
+    /// Skip (and count) malformed trace lines.
+    pub lenient: bool,
+    /// Seed of a stand-in workload.
+    pub seed: u64,
+    /// Write the simulated schedule as SWF.
+    pub schedule_out: Option<PathBuf>,
+    /// Write the simulated schedule as Batsim's `jobs.csv`.
+    pub jobs_csv: Option<PathBuf>,
+    /// Write a Gantt chart (processors by time) as SVG.
+    pub gantt: Option<PathBuf>,
+    /// Write utilisation and queue length over time as SVG.
+    pub timeline: Option<PathBuf>,
+    /// Restrict the pictures to `[start, end)` seconds of the trace's submit-time scale.
+    pub window: Option<(i64, i64)>,
+}
+
 /// Runs the command.
-pub fn simulate(settings: &Settings, args: &Args) -> Result<ExitCode> {
+pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode> {
     let start = Instant::now();
-    let trace = args
-        .value("--trace")
-        .ok_or_else(|| anyhow!("simulate needs --trace <name or path>"))?;
-    let policy: Policy = args
-        .value("--policy")
-        .ok_or_else(|| anyhow!("simulate needs --policy <name>"))?
-        .parse()
-        .map_err(|e: String| anyhow!(e))?;
-    let estimate = parse_estimate(args.value("--estimate").unwrap_or("requested"))?;
-    let seed: u64 = args
-        .value("--seed")
-        .map_or(Ok(1), str::parse)
-        .map_err(|_| anyhow!("--seed expects an unsigned integer"))?;
+    let trace = opts.trace.as_str();
+    let policy = opts.policy;
+    let estimate = parse_estimate(&opts.estimate)?;
+    let seed = opts.seed;
     let found = resolve(trace, Path::new("."), &settings.traces)?;
-    let source = load(&found, args.has("--lenient"))?;
+    let source = load(&found, opts.lenient)?;
     let name = known_trace(trace).map_or(trace, |k| k.name);
     let (workload, facts) = workload_from(
         &source,
@@ -75,7 +92,7 @@ pub fn simulate(settings: &Settings, args: &Args) -> Result<ExitCode> {
     println!(
         "policy                 {} (estimate: {})",
         policy.name(),
-        args.value("--estimate").unwrap_or("requested")
+        opts.estimate
     );
     println!(
         "jobs simulated         {} ({} records dropped as unreplayable, {} wider than the machine, {} without a requested time)",
@@ -93,7 +110,7 @@ pub fn simulate(settings: &Settings, args: &Args) -> Result<ExitCode> {
         start.elapsed().as_secs_f64()
     );
 
-    if let Some(out) = args.value("--schedule-out") {
+    if let Some(out) = &opts.schedule_out {
         let records = swf_io::schedule_records(&workload.jobs, &outcomes);
         let mut header = match &source {
             Source::Trace { trace, .. } => trace.header.clone(),
@@ -108,8 +125,12 @@ pub fn simulate(settings: &Settings, args: &Args) -> Result<ExitCode> {
         let mut bytes = Vec::new();
         swf_io::write_swf(&mut bytes, &header, &records)
             .context("cannot format the schedule as SWF")?;
-        output::write_file(Path::new(out), &bytes)?;
-        println!("schedule               {out} ({} records)", records.len());
+        output::write_file(out, &bytes)?;
+        println!(
+            "schedule               {} ({} records)",
+            out.display(),
+            records.len()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
