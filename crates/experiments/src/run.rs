@@ -518,7 +518,7 @@ pub fn run(
         }
     }
     let verdicts = check_claims(&spec.claims, &rows);
-    let figure = Figure::of(experiment);
+    let figure = Figure::of(experiment, &workloads);
     Ok(Results {
         rows,
         verdicts,

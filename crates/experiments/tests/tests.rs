@@ -505,6 +505,9 @@ mod outputs {
                     y_label: "wait (s)".into(),
                     log_y: false,
                 }],
+                confidence: 0.95,
+                repetitions: 3,
+                notice: None,
             };
             let svg = fig.render(&rows());
             assert_eq!(svg, fig.render(&rows()));
@@ -660,6 +663,11 @@ mod pipeline {
             config_file: "t.toml".into(),
         };
         assert!(r.summary(&e).contains("NOT comparable to the paper"));
+        let svg = r.svg();
+        assert!(
+            svg.contains("STAND-IN WORKLOAD: not comparable to the paper"),
+            "{svg}"
+        );
         let run_toml = r.run_toml(&e, &prov);
         assert!(
             run_toml.contains("stand_in = true") && run_toml.contains("NOT comparable"),
