@@ -12,7 +12,9 @@ use experiments::{
 
 use crate::Settings;
 use crate::catalog::{self, Entry};
+use crate::cli::EXIT_CLAIM_FAILED;
 use crate::output;
+use crate::progress::{self, Reporter, Verbosity};
 use crate::traces::{load, resolve};
 
 /// Reads and parses a configuration; errors name the file, line and column.
@@ -46,24 +48,33 @@ pub fn list(settings: &Settings) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `git rev-parse HEAD` in the repository, or `unknown`.
-fn git_revision(root: &Path) -> String {
-    Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["rev-parse", "HEAD"])
+/// The repository's revision (`git rev-parse HEAD`, 12 digits if `short`),
+/// if git can tell.
+pub fn git_revision(root: &Path, short: bool) -> Option<String> {
+    let mut git = Command::new("git");
+    git.arg("-C").arg(root).arg("rev-parse");
+    if short {
+        git.arg("--short=12");
+    }
+    git.arg("HEAD")
         .output()
         .ok()
         .filter(|o| o.status.success())
         .and_then(|o| String::from_utf8(o.stdout).ok())
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "unknown".into())
 }
 
 /// Runs one configuration and writes its results; returns the number of
-/// FAILed claims. `expected_id` is checked against the file's `id`.
-pub fn run_one(settings: &Settings, path: &Path, expected_id: Option<&str>) -> Result<usize> {
+/// FAILed claims. `expected_id` is checked against the file's `id`;
+/// `index` is the experiment's place in the batch `report` shows.
+pub fn run_one(
+    settings: &Settings,
+    report: &Reporter,
+    index: usize,
+    path: &Path,
+    expected_id: Option<&str>,
+) -> Result<usize> {
     let start = Instant::now();
     let name = shown(settings, path);
     let experiment = read_config(path, &name)?;
@@ -71,26 +82,21 @@ pub fn run_one(settings: &Settings, path: &Path, expected_id: Option<&str>) -> R
     if let Some(want) = expected_id.filter(|w| *w != id) {
         bail!("{name}: id is '{id}' but the file's place says '{want}'; make them agree");
     }
+    report.start(index, &id, experiment.title(), settings.threads);
     let base = path.parent().unwrap_or(Path::new("."));
-    let mut traces = Traces::new();
-    for t in experiment.traces() {
-        let found = resolve(&t.name, base, &settings.traces)
-            .with_context(|| format!("{id}: cannot find trace '{}'", t.name))?;
-        let source = load(&found, t.lenient)
-            .with_context(|| format!("{id}: cannot load trace '{}'", t.name))?;
-        traces.insert(t.name, source);
-    }
-    eprintln!(
-        "{id}: {} ({} threads)",
-        experiment.title(),
-        settings.threads
-    );
-    let progress = |p: &Progress<'_>| {
-        eprintln!(
-            "[{}/{}] {id}: {} ... {:.1} s",
-            p.done, p.total, p.cell, p.seconds
-        )
-    };
+    // Resolution prints its own warnings (downloads, stand-ins).
+    let traces = report.suspend(|| -> Result<Traces> {
+        let mut traces = Traces::new();
+        for t in experiment.traces() {
+            let found = resolve(&t.name, base, &settings.traces)
+                .with_context(|| format!("{id}: cannot find trace '{}'", t.name))?;
+            let source = load(&found, t.lenient)
+                .with_context(|| format!("{id}: cannot load trace '{}'", t.name))?;
+            traces.insert(t.name, source);
+        }
+        Ok(traces)
+    })?;
+    let progress = |p: &Progress<'_>| report.cell(p);
     let options = RunOptions {
         threads: settings.threads,
         progress: Some(&progress),
@@ -98,19 +104,21 @@ pub fn run_one(settings: &Settings, path: &Path, expected_id: Option<&str>) -> R
     let results =
         experiments::run(&experiment, &traces, &options).with_context(|| format!("{id} failed"))?;
     let provenance = Provenance {
-        git_revision: git_revision(&settings.root),
+        git_revision: git_revision(&settings.root, false).unwrap_or_else(|| "unknown".into()),
         config_file: name,
     };
     let dir = settings.results.join(&id);
     output::write_dir(&dir, &results.files(&experiment, &provenance))?;
-    println!("{}", results.summary(&experiment));
-    eprintln!(
-        "{id}: wrote {} in {:.1} s",
+    report.suspend(|| println!("{}", results.summary(&experiment)));
+    report.info(&format!(
+        "{id}: wrote {} in {}",
         dir.display(),
-        start.elapsed().as_secs_f64()
-    );
+        progress::human(start.elapsed().as_secs_f64())
+    ));
     if results.stand_in() {
-        eprintln!("{id}: WARNING: stand-in workload used; results are NOT comparable to the paper");
+        report.warn(&format!(
+            "{id}: WARNING: stand-in workload used; results are NOT comparable to the paper"
+        ));
     }
     Ok(results.verdicts.iter().filter(|v| !v.pass).count())
 }
@@ -122,18 +130,24 @@ fn run_all(
     strict: bool,
 ) -> Result<ExitCode> {
     let start = Instant::now();
+    let report = Reporter::new(settings.verbosity, jobs.len());
     let mut failed = Vec::new();
     let mut failed_claims = 0;
-    for (path, id) in jobs {
-        match run_one(settings, path, id.as_deref()) {
+    for (index, (path, id)) in jobs.iter().enumerate() {
+        match run_one(settings, &report, index, path, id.as_deref()) {
             Ok(n) => failed_claims += n,
             Err(e) => {
-                eprintln!("error: {e:#}");
+                report.warn(&format!("error: {e:#}"));
                 failed.push(id.clone().unwrap_or_else(|| path.display().to_string()));
             }
         }
     }
-    eprintln!("total wall time {:.1} s", start.elapsed().as_secs_f64());
+    report.finish();
+    report.info(&format!(
+        "{} experiment(s), total wall time {}",
+        jobs.len(),
+        progress::human(start.elapsed().as_secs_f64())
+    ));
     if !failed.is_empty() {
         bail!(
             "{} of {} experiments failed: {}",
@@ -149,10 +163,14 @@ fn claims_status(failed_claims: usize, strict: bool) -> Result<ExitCode> {
     if failed_claims > 0 {
         eprintln!(
             "{failed_claims} claim(s) FAILed{}",
-            if strict { " (--strict-claims)" } else { "" }
+            if strict {
+                " (--strict-claims: exit status 3)"
+            } else {
+                ""
+            }
         );
         if strict {
-            return Ok(ExitCode::from(2));
+            return Ok(ExitCode::from(EXIT_CLAIM_FAILED));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -169,9 +187,8 @@ pub fn reproduce(settings: &Settings, ids: &[String], strict: bool) -> Result<Ex
 }
 
 /// `cargo xtask run <config.toml>...`.
-pub fn run_configs(settings: &Settings, files: &[String], strict: bool) -> Result<ExitCode> {
-    let jobs: Vec<(PathBuf, Option<String>)> =
-        files.iter().map(|f| (PathBuf::from(f), None)).collect();
+pub fn run_configs(settings: &Settings, files: &[PathBuf], strict: bool) -> Result<ExitCode> {
+    let jobs: Vec<(PathBuf, Option<String>)> = files.iter().map(|f| (f.clone(), None)).collect();
     run_all(settings, &jobs, strict)
 }
 
@@ -210,19 +227,48 @@ fn relative(from: &Path, path: &Path) -> String {
 }
 
 /// `cargo xtask verify [id]...`: re-checks claims from existing results and
-/// regenerates the reproduction document from every result present.
-pub fn verify(settings: &Settings, ids: &[String], doc: &Path, strict: bool) -> Result<ExitCode> {
+/// writes the reproduction document from every result present.
+///
+/// The document `doc` (default `docs/REPRODUCTION.md`) is rewritten only when
+/// every paper figure of the catalog has results, so partial results never
+/// shrink it; otherwise the partial document goes to
+/// `<results>/REPRODUCTION.md`, and a line says so.
+pub fn verify(
+    settings: &Settings,
+    ids: &[String],
+    doc: Option<&Path>,
+    strict: bool,
+) -> Result<ExitCode> {
     let entries = catalog(settings)?;
     let selected: Vec<&Entry> = if ids.is_empty() {
         entries.iter().collect()
     } else {
         catalog::select(ids, &entries)?
     };
+    let csv_of = |e: &Entry| settings.results.join(&e.id).join("data.csv");
+    let figures = entries.iter().filter(|e| e.is_figure()).count();
+    let absent: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.is_figure() && !csv_of(e).is_file())
+        .map(|e| e.id.as_str())
+        .collect();
+    let complete = absent.is_empty();
+    let target = doc.map_or_else(
+        || settings.root.join("docs").join("REPRODUCTION.md"),
+        Path::to_path_buf,
+    );
+    let doc = if complete {
+        target.clone()
+    } else {
+        settings.results.join("REPRODUCTION.md")
+    };
     let doc_dir = doc.parent().unwrap_or(Path::new("."));
+    // The papers' notes live beside the full document.
+    let notes_dir = target.parent().unwrap_or(Path::new("."));
     let (mut docs, mut missing, mut failed_claims) = (Vec::new(), Vec::new(), 0);
     for e in &entries {
         let dir = settings.results.join(&e.id);
-        let csv = dir.join("data.csv");
+        let csv = csv_of(e);
         let wanted = selected.contains(&e);
         if !csv.is_file() {
             if wanted && !ids.is_empty() {
@@ -245,10 +291,11 @@ pub fn verify(settings: &Settings, ids: &[String], doc: &Path, strict: bool) -> 
             print_verdicts(&e.id, &verdicts);
             failed_claims += verdicts.iter().filter(|v| !v.pass).count();
         }
-        // Results are git-ignored; a copy of the figure beside the document
-        // keeps its link alive in a fresh clone.
         let mut figure = dir.join("figure.svg");
-        if let Ok(svg) = std::fs::read(&figure) {
+        // Results are git-ignored; a copy of the figure beside the full
+        // document keeps its link alive in a fresh clone. The partial
+        // document lives among the results and links to them.
+        if complete && let Ok(svg) = std::fs::read(&figure) {
             figure = doc_dir
                 .join("figures")
                 .join(format!("{}.svg", e.id.replace('/', "-")));
@@ -261,23 +308,38 @@ pub fn verify(settings: &Settings, ids: &[String], doc: &Path, strict: bool) -> 
             figure: relative(doc_dir, &figure),
             verdicts,
             stand_in: stand_in(&dir.join("run.toml")),
-            notes: paper_notes(doc_dir, &e.id),
+            notes: paper_notes(notes_dir, doc_dir, &e.id),
         });
     }
     output::write_file(
-        doc,
+        &doc,
         experiments::reproduction_doc(&docs, &missing).as_bytes(),
     )?;
-    eprintln!("wrote {}", doc.display());
+    if settings.verbosity > Verbosity::Quiet {
+        if complete {
+            eprintln!("wrote {}", shown(settings, &doc));
+        } else {
+            eprintln!(
+                "results for {} of {figures} paper figures in {} (missing: {}); {} is \
+                 regenerated only from a complete set and was left unchanged; wrote the \
+                 partial document to {}",
+                figures - absent.len(),
+                settings.results.display(),
+                absent.join(", "),
+                shown(settings, &target),
+                doc.display()
+            );
+        }
+    }
     claims_status(failed_claims, strict)
 }
 
-/// `<paper>.md` beside the document (docs/adaptive.md for adaptive/fig4),
-/// if it exists, as a link relative to the document.
-fn paper_notes(doc_dir: &Path, id: &str) -> Option<String> {
+/// `<paper>.md` in `notes_dir` (docs/adaptive.md for adaptive/fig4), if it
+/// exists, as a link relative to the document's directory `doc_dir`.
+fn paper_notes(notes_dir: &Path, doc_dir: &Path, id: &str) -> Option<String> {
     let paper = id.split('/').next()?;
-    let name = format!("{paper}.md");
-    doc_dir.join(&name).is_file().then_some(name)
+    let notes = notes_dir.join(format!("{paper}.md"));
+    notes.is_file().then(|| relative(doc_dir, &notes))
 }
 
 /// Whether a run.toml records a stand-in workload (unreadable counts as yes).

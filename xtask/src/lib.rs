@@ -2,21 +2,29 @@
 //! of experiments: finding and reading traces, reading configurations,
 //! writing results atomically. The logic lives in the `experiments` crate.
 //!
-//! Commands: `list`, `reproduce <id>...`, `run <config.toml>`, `verify [id]...`,
-//! `simulate --trace T --policy P`, `bench`. See `cargo xtask help`.
+//! Commands: `list`, `reproduce <id>...`, `run <config.toml>...`,
+//! `verify [id]...`, `simulate --trace T --policy P`, `bench`; the command
+//! line is declared in [`cli`] (`cargo xtask --help`, `cargo xtask <command>
+//! --help`). Exit status: 0 success, 1 error, 2 usage error, 3 a claim did
+//! not pass under `--strict-claims` (see [`cli::EXIT_CLAIM_FAILED`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
+use clap::{CommandFactory, FromArgMatches};
 
 pub mod bench;
 pub mod catalog;
+pub mod cli;
 pub mod commands;
 pub mod output;
+pub mod progress;
 pub mod simulate;
 pub mod traces;
 
+use cli::{Cli, Command};
+use progress::Verbosity;
 use traces::TraceSettings;
 
 /// Everything a command needs from the environment.
@@ -30,6 +38,8 @@ pub struct Settings {
     pub traces: TraceSettings,
     /// Worker threads.
     pub threads: usize,
+    /// How much to print on stderr (`-q`, `-v`).
+    pub verbosity: Verbosity,
 }
 
 impl Settings {
@@ -43,76 +53,27 @@ impl Settings {
             results: root.join("results"),
             traces: TraceSettings::from_env(&root),
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            verbosity: Verbosity::Normal,
             root,
         }
     }
 }
 
-const HELP: &str = "\
-usage: cargo xtask <command> [options]
-
-commands:
-  list                          every experiment with its title and paper
-  reproduce <id>... [--out DIR] [--strict-claims] [--threads N]
-                                run experiments: <paper>/<figure>, a paper name,
-                                a bare figure name (every paper's), or `all`
-  run <config.toml> [--out DIR] [--strict-claims] [--threads N]
-                                run your own configuration
-  verify [id]... [--out DIR] [--doc FILE] [--strict-claims]
-                                re-check claims from existing results and
-                                regenerate docs/REPRODUCTION.md
-  simulate --trace <name|path> --policy <fcfs|easy|easy-kN|easy-kinf|conservative>
-           [--estimate requested|actual] [--schedule-out FILE.swf] [--lenient] [--seed N]
-                                one simulation with its metrics
-  bench [--runs N]              release-build speed and memory benchmarks
-
-environment: TRACES_DIR (traces, searched first), TRACES_CACHE (download cache,
-default traces/cache), TRACES_MIRROR (download base URL, default the Parallel
-Workloads Archive).
-exit status: 0 success (a FAILed claim is a result), 1 error,
-2 a claim FAILed under --strict-claims.";
-
-/// Parsed options: positional arguments and `--flag [value]` pairs.
-#[derive(Debug, Default)]
+/// Flag values handed to [`bench::bench`] as `(flag, value)` pairs
+/// (`--runs`); the command line itself is parsed by [`cli`].
+#[derive(Debug, Default, Clone)]
 pub struct Args {
-    /// Positional arguments, in order.
-    pub positional: Vec<String>,
     values: Vec<(String, String)>,
-    switches: Vec<String>,
 }
 
 impl Args {
-    /// Parses `args`; `valued` flags take a value, `switches` do not.
-    pub fn parse(args: &[String], valued: &[&str], switches: &[&str]) -> Result<Args> {
-        let mut out = Args::default();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            if valued.contains(&a.as_str()) {
-                let Some(v) = it.next() else {
-                    bail!("{a} needs a value")
-                };
-                out.values.push((a.clone(), v.clone()));
-            } else if switches.contains(&a.as_str()) {
-                out.switches.push(a.clone());
-            } else if a.starts_with("--") {
-                let mut known: Vec<&str> = valued.to_vec();
-                known.extend(switches);
-                bail!(
-                    "unknown option {a}; this command takes: {}",
-                    if known.is_empty() {
-                        "no options".into()
-                    } else {
-                        known.join(", ")
-                    }
-                );
-            } else {
-                out.positional.push(a.clone());
-            }
-        }
-        Ok(out)
+    /// These values and `flag` set to `value`.
+    pub fn with(mut self, flag: &str, value: impl ToString) -> Args {
+        self.values.push((flag.to_string(), value.to_string()));
+        self
     }
 
-    /// The value of a valued flag (the last one given).
+    /// The value of `flag` (the last one given).
     pub fn value(&self, flag: &str) -> Option<&str> {
         self.values
             .iter()
@@ -120,118 +81,75 @@ impl Args {
             .find(|(f, _)| f == flag)
             .map(|(_, v)| v.as_str())
     }
-
-    /// Whether a switch was given.
-    pub fn has(&self, flag: &str) -> bool {
-        self.switches.iter().any(|s| s == flag)
-    }
 }
 
 /// Runs the command line `args` (without the program name).
 pub fn main_with(args: &[String], mut settings: Settings) -> ExitCode {
-    match dispatch(args, &mut settings) {
+    let asks_version = args.iter().any(|a| a == "--version" || a == "-V");
+    let revision = asks_version
+        .then(|| commands::git_revision(&settings.root, true))
+        .flatten();
+    // Once per process: clap keeps the version as a `&'static str`.
+    let version: &'static str = Box::leak(cli::version(revision.as_deref()).into_boxed_str());
+    let command = Cli::command().version(version);
+    let argv = std::iter::once("xtask".to_string()).chain(args.iter().cloned());
+    let parsed = command
+        .try_get_matches_from(argv)
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version print to stdout and exit 0; usage errors exit 2.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(cli::EXIT_USAGE));
+        }
+    };
+    match dispatch(cli, &mut settings) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(1)
+            ExitCode::from(cli::EXIT_ERROR)
         }
     }
 }
 
-fn dispatch(args: &[String], settings: &mut Settings) -> Result<ExitCode> {
-    let Some((command, rest)) = args.split_first() else {
-        println!("{HELP}");
-        return Ok(ExitCode::SUCCESS);
+fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
+    settings.verbosity = Verbosity::from_counts(cli.quiet, cli.verbose);
+    if cli.no_stand_in {
+        settings.traces.no_stand_in = true;
+    }
+    let run_flags = |settings: &mut Settings, run: &cli::RunFlags| {
+        if let Some(out) = &run.out {
+            settings.results.clone_from(out);
+        }
+        if let Some(n) = run.threads {
+            settings.threads = n as usize;
+        }
+        run.strict_claims
     };
-    let common = |settings: &mut Settings, a: &Args| -> Result<()> {
-        if let Some(out) = a.value("--out") {
-            settings.results = PathBuf::from(out);
+    match cli.command {
+        Command::List => commands::list(settings),
+        Command::Reproduce { ids, run } => {
+            let strict = run_flags(settings, &run);
+            commands::reproduce(settings, &ids, strict)
         }
-        if let Some(n) = a.value("--threads") {
-            settings.threads = n.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
-                anyhow::anyhow!("--threads is '{n}', expected a positive integer")
-            })?;
+        Command::Run { configs, run } => {
+            let strict = run_flags(settings, &run);
+            commands::run_configs(settings, &configs, strict)
         }
-        Ok(())
-    };
-    match command.as_str() {
-        "list" => {
-            Args::parse(rest, &[], &[])?;
-            commands::list(settings)
-        }
-        "reproduce" | "run" => {
-            let a = Args::parse(rest, &["--out", "--threads"], &["--strict-claims"])?;
-            common(settings, &a)?;
-            if a.positional.is_empty() {
-                bail!(
-                    "{command} needs at least one {}",
-                    if command == "run" {
-                        "configuration file"
-                    } else {
-                        "experiment id (or `all`)"
-                    }
-                );
+        Command::Verify {
+            ids,
+            out,
+            doc,
+            strict_claims,
+        } => {
+            if let Some(out) = out {
+                settings.results = out;
             }
-            if command == "run" {
-                commands::run_configs(settings, &a.positional, a.has("--strict-claims"))
-            } else {
-                commands::reproduce(settings, &a.positional, a.has("--strict-claims"))
-            }
+            commands::verify(settings, &ids, doc.as_deref(), strict_claims)
         }
-        "verify" => {
-            let a = Args::parse(rest, &["--out", "--doc"], &["--strict-claims"])?;
-            common(settings, &a)?;
-            let doc = a.value("--doc").map_or_else(
-                || settings.root.join("docs").join("REPRODUCTION.md"),
-                PathBuf::from,
-            );
-            commands::verify(settings, &a.positional, &doc, a.has("--strict-claims"))
-        }
-        "simulate" => {
-            let a = Args::parse(
-                rest,
-                &[
-                    "--trace",
-                    "--policy",
-                    "--estimate",
-                    "--schedule-out",
-                    "--seed",
-                ],
-                &["--lenient"],
-            )?;
-            let opts = simulate::SimulateOptions {
-                trace: a
-                    .value("--trace")
-                    .ok_or_else(|| anyhow::anyhow!("simulate needs --trace <name or path>"))?
-                    .to_string(),
-                policy: a
-                    .value("--policy")
-                    .ok_or_else(|| anyhow::anyhow!("simulate needs --policy <name>"))?
-                    .parse()
-                    .map_err(|e: String| anyhow::anyhow!(e))?,
-                estimate: a.value("--estimate").unwrap_or("requested").to_string(),
-                lenient: a.has("--lenient"),
-                seed: a
-                    .value("--seed")
-                    .map_or(Ok(1), str::parse)
-                    .map_err(|_| anyhow::anyhow!("--seed expects an unsigned integer"))?,
-                schedule_out: a.value("--schedule-out").map(PathBuf::from),
-                jobs_csv: None,
-                gantt: None,
-                timeline: None,
-                window: None,
-            };
-            simulate::simulate(settings, &opts)
-        }
-        "bench" => {
-            let a = Args::parse(rest, &["--runs"], &[])?;
-            bench::bench(settings, &a)
-        }
-        "bench-child" => bench::child(rest),
-        "help" | "--help" | "-h" => {
-            println!("{HELP}");
-            Ok(ExitCode::SUCCESS)
-        }
-        other => bail!("unknown command '{other}'\n\n{HELP}"),
+        Command::Simulate(args) => simulate::simulate(settings, &args.options()),
+        Command::Bench { runs } => bench::bench(settings, &Args::default().with("--runs", runs)),
+        Command::BenchChild { args } => bench::child(&args),
     }
 }

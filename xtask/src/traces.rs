@@ -1,16 +1,32 @@
-//! Finding and reading traces.
+//! Finding, verifying and reading traces.
 //!
 //! A trace named in a configuration or on the command line is looked for,
-//! in order: a path to an existing `.swf`/`.swf.gz` file; `$TRACES_DIR`;
-//! the cache (`traces/cache/`, or `$TRACES_CACHE`); a download of a known
-//! trace into the cache with `curl -fsSL` from `$TRACES_MIRROR/<name>.swf.gz`
-//! (default: the Parallel Workloads Archive's directory for that trace),
-//! kept only if its SHA-256 matches the table in `experiments`; and, last, a
-//! seeded Lublin99 stand-in of the same machine size and job count,
-//! announced loudly as NOT comparable to the paper.
+//! in order:
+//!
+//! 1. a path to an existing `.swf`/`.swf.gz` file (used as it is);
+//! 2. `$TRACES_DIR`;
+//! 3. the repository's `traces/`, where the logs the reproductions need are
+//!    committed;
+//! 4. the cache (`traces/cache/`, or `$TRACES_CACHE`);
+//! 5. a download of a known trace into the cache with `curl` from
+//!    `$TRACES_MIRROR/<name>.swf.gz` (default: the Parallel Workloads
+//!    Archive's directory for that trace), tried at most once per trace per
+//!    process, with connect and total timeouts;
+//! 6. a seeded Lublin99 stand-in of the same machine size over the log's
+//!    span, announced loudly as NOT comparable to the paper, unless
+//!    stand-ins are refused (`TRACES_NO_STAND_IN=1`).
+//!
+//! A known trace is verified by the SHA-256 of its SWF text (after
+//! decompression), so the archive's `.swf.gz`, a recompressed copy and a
+//! plain `.swf` all verify; a copy with other content is skipped with a
+//! warning and the search goes on.
 
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::SystemTime;
 
 use anyhow::{Context, Result, bail};
 use experiments::{KNOWN_TRACES, KnownTrace, Source, known_trace, sha256_hex};
@@ -18,30 +34,54 @@ use experiments::{KNOWN_TRACES, KnownTrace, Source, known_trace, sha256_hex};
 /// The Parallel Workloads Archive.
 pub const ARCHIVE: &str = "http://www.cs.huji.ac.il/labs/parallel/workload/";
 
+/// `curl --connect-timeout`, seconds.
+pub const CONNECT_TIMEOUT_S: u32 = 10;
+/// `curl --max-time` (the whole transfer), seconds. The largest known
+/// trace is 4 MB compressed.
+pub const MAX_TIME_S: u32 = 300;
+
 /// Where traces are looked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TraceSettings {
     /// `$TRACES_DIR`, searched first.
     pub traces_dir: Option<PathBuf>,
-    /// The download cache.
+    /// The repository's `traces/` (the committed logs), searched second.
+    pub repo_traces: Option<PathBuf>,
+    /// The download cache, searched third.
     pub cache: PathBuf,
     /// `$TRACES_MIRROR`: base URL replacing the archive (flat layout).
     pub mirror: Option<String>,
-    /// Whether a missing known trace may be replaced by a stand-in.
+    /// Whether the caller can use a stand-in at all (`bench` needs the
+    /// real file).
     pub allow_stand_in: bool,
+    /// The user refuses stand-ins (`--no-stand-in`, or
+    /// `TRACES_NO_STAND_IN=1`): a missing known trace is an error that
+    /// lists where it was looked for.
+    pub no_stand_in: bool,
 }
 
 impl TraceSettings {
-    /// Settings from the environment, with the cache under `root`.
+    /// Settings from the environment, for the repository at `root`.
     pub fn from_env(root: &Path) -> TraceSettings {
         let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
         TraceSettings {
             traces_dir: var("TRACES_DIR").map(PathBuf::from),
+            repo_traces: Some(root.join("traces")),
             cache: var("TRACES_CACHE")
                 .map_or_else(|| root.join("traces").join("cache"), PathBuf::from),
             mirror: var("TRACES_MIRROR"),
             allow_stand_in: true,
+            no_stand_in: var("TRACES_NO_STAND_IN").is_some_and(|v| v != "0"),
         }
+    }
+
+    /// The directories searched, in order, with how they are named in messages.
+    fn dirs(&self) -> [(&'static str, Option<&Path>); 3] {
+        [
+            ("TRACES_DIR", self.traces_dir.as_deref()),
+            ("the repository's traces/", self.repo_traces.as_deref()),
+            ("the cache", Some(self.cache.as_path())),
+        ]
     }
 }
 
@@ -52,7 +92,7 @@ pub enum Found {
     File {
         /// Its path.
         path: PathBuf,
-        /// The known trace it is, if any.
+        /// The known trace it is, if any (then its content was verified).
         known: Option<&'static KnownTrace>,
     },
     /// Nothing found: a generated stand-in.
@@ -63,11 +103,94 @@ fn looks_like_path(name: &str) -> bool {
     name.contains('/') || name.contains('\\') || name.ends_with(".swf") || name.ends_with(".swf.gz")
 }
 
-fn in_dir(dir: &Path, name: &str) -> Option<PathBuf> {
-    [format!("{name}.swf.gz"), format!("{name}.swf")]
+/// The files in `dir` that may hold trace `stem`, compressed first.
+fn candidates(dir: &Path, stem: &str) -> Vec<PathBuf> {
+    [format!("{stem}.swf.gz"), format!("{stem}.swf")]
         .into_iter()
         .map(|f| dir.join(f))
-        .find(|p| p.is_file())
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+/// Locks a process-wide table; a panic elsewhere does not poison it.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A trace file's SWF text and checksums.
+struct Content {
+    /// The SWF text (decompressed if the file is gzip).
+    text: Vec<u8>,
+    /// SHA-256 of `text`.
+    sha256: String,
+    /// SHA-256 of the file's own bytes.
+    file_sha256: String,
+}
+
+/// Reads a trace file, decompressing it if it starts with the gzip magic
+/// bytes (whatever it is called).
+fn read_content(path: &Path) -> Result<Content> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read trace {}", path.display()))?;
+    let file_sha256 = sha256_hex(&bytes);
+    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut text = Vec::with_capacity(bytes.len() * 5);
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_end(&mut text)
+            .with_context(|| format!("{} is not a valid gzip file", path.display()))?;
+        text
+    } else {
+        bytes
+    };
+    let sha256 = sha256_hex(&text);
+    Ok(Content {
+        text,
+        sha256,
+        file_sha256,
+    })
+}
+
+/// A file's identity for the checksum memo: path, length and mtime.
+type FileKey = (PathBuf, u64, Option<SystemTime>);
+
+/// Content checksums computed in this process, so a trace used by many
+/// experiments is decompressed and hashed for verification once.
+static CONTENT_SHA: Mutex<BTreeMap<FileKey, String>> = Mutex::new(BTreeMap::new());
+
+fn file_key(path: &Path) -> Option<FileKey> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((path.to_path_buf(), meta.len(), meta.modified().ok()))
+}
+
+/// SHA-256 of the SWF text of `path` (decompressed if gzip).
+pub fn content_sha256(path: &Path) -> Result<String> {
+    let key = file_key(path);
+    if let Some(sha) = key
+        .as_ref()
+        .and_then(|k| lock(&CONTENT_SHA).get(k).cloned())
+    {
+        return Ok(sha);
+    }
+    let sha = read_content(path)?.sha256;
+    if let Some(k) = key {
+        lock(&CONTENT_SHA).insert(k, sha.clone());
+    }
+    Ok(sha)
+}
+
+/// Checks that `path` holds the SWF text of `known`; the error says what
+/// was found instead.
+pub fn verify(path: &Path, known: &KnownTrace) -> Result<()> {
+    let sha = content_sha256(path)?;
+    if sha != known.content_sha256 {
+        bail!(
+            "{} is not {}: the sha256 of its SWF text is {sha}, expected {}",
+            path.display(),
+            known.name,
+            known.content_sha256
+        );
+    }
+    Ok(())
 }
 
 /// Finds the trace `name` (a known name, another name in the search
@@ -85,49 +208,91 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         );
     }
     let stem = known.map_or(name, |k| k.name);
-    let dirs = settings
-        .traces_dir
-        .iter()
-        .chain(std::iter::once(&settings.cache));
-    if let Some(path) = dirs.filter_map(|d| in_dir(d, stem)).next() {
-        return Ok(Found::File { path, known });
+    let mut looked = Vec::new();
+    for (label, dir) in settings.dirs() {
+        let Some(dir) = dir else {
+            looked.push(format!("{label}: not set"));
+            continue;
+        };
+        let files = candidates(dir, stem);
+        if files.is_empty() {
+            looked.push(format!(
+                "{label} ({}): no {stem}.swf.gz or {stem}.swf",
+                dir.display()
+            ));
+        }
+        for path in files {
+            let Some(known) = known else {
+                return Ok(Found::File { path, known: None });
+            };
+            match verify(&path, known) {
+                Ok(()) => {
+                    return Ok(Found::File {
+                        path,
+                        known: Some(known),
+                    });
+                }
+                Err(e) => {
+                    eprintln!("warning: skipped: {e:#}");
+                    looked.push(format!("{label}: {e:#}"));
+                }
+            }
+        }
     }
     let Some(known) = known else {
         let names: Vec<&str> = KNOWN_TRACES.iter().map(|t| t.name).collect();
         bail!(
-            "trace '{name}' is not in TRACES_DIR or {} and is not a known trace ({}); give a path to a .swf/.swf.gz file",
-            settings.cache.display(),
-            names.join(", ")
+            "trace '{name}' was not found and is not a known trace ({}); give a path to a .swf/.swf.gz file. Looked in:\n  {}",
+            names.join(", "),
+            looked.join("\n  ")
         );
     };
-    match download(known, settings) {
+    let url = download_url(known, settings.mirror.as_deref());
+    match download_once(known, settings) {
         Ok(path) => {
             return Ok(Found::File {
                 path,
                 known: Some(known),
             });
         }
-        Err(e) => eprintln!("warning: {e:#}"),
+        Err(e) => looked.push(format!("download from {url}: {e}")),
     }
-    if !settings.allow_stand_in {
+    if settings.no_stand_in || !settings.allow_stand_in {
+        let why = if settings.no_stand_in {
+            "stand-ins are refused (--no-stand-in or TRACES_NO_STAND_IN)"
+        } else {
+            "this command needs the real log"
+        };
         bail!(
-            "trace {} is not available; set TRACES_DIR to a directory holding {}",
+            "trace {} is not available and {why}. Looked in:\n  {}\nset TRACES_DIR to a directory holding {} (or .swf), or run from a clone whose traces/ has it",
             known.name,
+            looked.join("\n  "),
             known.file_name()
         );
     }
-    eprintln!("{}", stand_in_banner(known));
+    if lock(&ANNOUNCED).insert(known.name) {
+        eprintln!("{}", stand_in_banner(known));
+        eprintln!("looked in:\n  {}", looked.join("\n  "));
+    } else {
+        eprintln!(
+            "STAND-IN for {} (NOT comparable to the paper; see the warning above)",
+            known.name
+        );
+    }
     Ok(Found::StandIn(known))
 }
+
+/// Known traces whose stand-in banner this process has printed.
+static ANNOUNCED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
 
 /// The loud announcement of a stand-in.
 pub fn stand_in_banner(known: &KnownTrace) -> String {
     let line = "!".repeat(78);
     format!(
-        "{line}\n!! STAND-IN: {} not found (TRACES_DIR, cache, download all failed).\n!! Using a seeded Lublin99 workload of {} procs and {} jobs instead.\n!! Results are NOT comparable to the paper. Set TRACES_DIR to the real traces.\n{line}",
+        "{line}\n!! STAND-IN: {} not found (TRACES_DIR, traces/, cache, download all failed).\n!! Using a seeded Lublin99 workload of {} procs over the log's {} days instead.\n!! Results are NOT comparable to the paper. Set TRACES_DIR to the real traces,\n!! or set TRACES_NO_STAND_IN=1 to make a missing trace an error.\n{line}",
         known.file_name(),
         known.procs,
-        known.jobs
+        known.span_days()
     )
 }
 
@@ -139,73 +304,116 @@ pub fn download_url(known: &KnownTrace, mirror: Option<&str>) -> String {
     }
 }
 
-/// Downloads a known trace into the cache; the file is kept only if its
-/// SHA-256 matches.
-fn download(known: &KnownTrace, settings: &TraceSettings) -> Result<PathBuf> {
+/// Downloads tried in this process, by URL, with their outcome (the path,
+/// or why it failed). The lock is held during a download, so threads that
+/// want the same trace wait for the one attempt instead of starting another.
+static DOWNLOADS: Mutex<BTreeMap<String, Result<PathBuf, String>>> = Mutex::new(BTreeMap::new());
+
+/// How many times this process has run curl for each URL.
+static ATTEMPTS: Mutex<BTreeMap<String, usize>> = Mutex::new(BTreeMap::new());
+
+/// How many times this process has run curl for `url` (at most 1).
+pub fn download_attempts(url: &str) -> usize {
+    lock(&ATTEMPTS).get(url).copied().unwrap_or(0)
+}
+
+/// Downloads a known trace into the cache, once per process: a failure is
+/// remembered and returned again without a new attempt.
+fn download_once(known: &KnownTrace, settings: &TraceSettings) -> Result<PathBuf, String> {
     let url = download_url(known, settings.mirror.as_deref());
-    std::fs::create_dir_all(&settings.cache)
-        .with_context(|| format!("cannot create the trace cache {}", settings.cache.display()))?;
-    let dest = settings.cache.join(known.file_name());
-    let tmp = settings.cache.join(format!(
+    let mut downloads = lock(&DOWNLOADS);
+    if let Some(outcome) = downloads.get(&url) {
+        return match outcome {
+            Ok(path) if path.is_file() => Ok(path.clone()),
+            Ok(path) => Err(format!(
+                "downloaded earlier in this run to {}, which is gone; not downloading again",
+                path.display()
+            )),
+            Err(e) => Err(format!("{e} (earlier in this run; not tried again)")),
+        };
+    }
+    // A failure is reported by the caller, with everything else it tried.
+    let outcome = download(known, &url, &settings.cache).map_err(|e| format!("{e:#}"));
+    downloads.insert(url, outcome.clone());
+    outcome
+}
+
+/// Downloads `url` into the cache as `known`'s file; it is kept only if its
+/// SWF text has the known checksum.
+fn download(known: &KnownTrace, url: &str, cache: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(cache)
+        .with_context(|| format!("cannot create the trace cache {}", cache.display()))?;
+    let dest = cache.join(known.file_name());
+    let tmp = cache.join(format!(
         ".{}.part-{}",
         known.file_name(),
         std::process::id()
     ));
-    eprintln!("downloading {url} ...");
-    let status = Command::new("curl")
-        .arg("-fsSL")
-        .arg("-o")
+    *lock(&ATTEMPTS).entry(url.to_string()).or_insert(0) += 1;
+    eprintln!(
+        "downloading {url} (timeouts: connect {CONNECT_TIMEOUT_S} s, total {MAX_TIME_S} s) ..."
+    );
+    let output = Command::new("curl")
+        .args(["--fail", "--silent", "--show-error", "--location"])
+        .args(["--connect-timeout", &CONNECT_TIMEOUT_S.to_string()])
+        .args(["--max-time", &MAX_TIME_S.to_string()])
+        .arg("--output")
         .arg(&tmp)
-        .arg(&url)
-        .status();
-    let ok = matches!(status, Ok(s) if s.success());
-    if !ok {
+        .arg(url)
+        .output();
+    let output = match output {
+        Ok(o) => o,
+        Err(e) => bail!("cannot run curl ({e}); install curl or set TRACES_DIR"),
+    };
+    if !output.status.success() {
         let _ = std::fs::remove_file(&tmp);
-        bail!("download of {url} failed (is curl installed and the mirror reachable?)");
-    }
-    let bytes = std::fs::read(&tmp)
-        .with_context(|| format!("cannot read the download {}", tmp.display()))?;
-    let sha = sha256_hex(&bytes);
-    if sha != known.sha256 {
-        let _ = std::fs::remove_file(&tmp);
+        let said = String::from_utf8_lossy(&output.stderr);
+        let said = said.trim();
+        let said = if said.is_empty() { "curl failed" } else { said };
         bail!(
-            "{url} has sha256 {sha}, expected {}; the download was deleted",
-            known.sha256
+            "{said} ({}); check the network or TRACES_MIRROR, or set TRACES_DIR",
+            output.status
         );
+    }
+    if let Err(e) = verify(&tmp, known) {
+        let _ = std::fs::remove_file(&tmp);
+        bail!("{e:#}; the download was deleted");
     }
     std::fs::rename(&tmp, &dest)
         .with_context(|| format!("cannot move the download to {}", dest.display()))?;
-    eprintln!("saved {} (sha256 verified)", dest.display());
+    eprintln!("saved {} (SWF text sha256 verified)", dest.display());
     Ok(dest)
 }
 
-/// Reads a found trace. A known `.swf.gz` whose checksum differs from the
-/// archive's is used, with a warning carried into the outputs.
+/// Reads a found trace. The reported checksum is that of its SWF text; the
+/// file's own checksum is kept for provenance.
 pub fn load(found: &Found, lenient: bool) -> Result<Source> {
     let (path, known) = match found {
         Found::StandIn(known) => return Ok(Source::stand_in(known)),
         Found::File { path, known } => (path, known),
     };
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read trace {}", path.display()))?;
-    let sha256 = sha256_hex(&bytes);
-    drop(bytes);
+    let content = read_content(path)?;
+    if let Some(key) = file_key(path) {
+        lock(&CONTENT_SHA).insert(key, content.sha256.clone());
+    }
     let mode = if lenient {
         swf_io::Mode::Lenient
     } else {
         swf_io::Mode::Strict
     };
     // The error names the file, line and field.
-    let trace = swf_io::read_trace(path, mode)?;
+    let trace = swf_io::SwfReader::new(&content.text[..], path.display().to_string(), mode)?
+        .into_trace()?;
     let file = path.file_name().map_or_else(
         || path.display().to_string(),
         |f| f.to_string_lossy().into_owned(),
     );
+    // `resolve` verified known traces; this catches a file changed since.
     let note = match known {
-        Some(k) if file.ends_with(".gz") && sha256 != k.sha256 => {
+        Some(k) if content.sha256 != k.content_sha256 => {
             let note = format!(
-                "sha256 of {file} differs from the archive's ({}); results may not match",
-                k.sha256
+                "sha256 of the SWF text of {file} differs from the archive's ({}); results may not match",
+                k.content_sha256
             );
             eprintln!("warning: {note}");
             Some(note)
@@ -226,5 +434,5 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
             eprintln!("  ... and {} more", trace.skipped.len() - SHOWN);
         }
     }
-    Ok(Source::trace(file, sha256, trace, note))
+    Ok(Source::trace(file, content.sha256, trace, note).with_file_sha256(content.file_sha256))
 }

@@ -67,9 +67,11 @@ mod resolution {
         std::fs::create_dir_all(&dir).unwrap();
         TraceSettings {
             traces_dir: traces_dir.then_some(dir),
+            repo_traces: None,
             cache: tmp.path().join("cache"),
             mirror,
             allow_stand_in: true,
+            no_stand_in: false,
         }
     }
 
@@ -303,10 +305,11 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
             stdout.contains("**PASS**") && stdout.contains("**FAIL**"),
             "{stdout}"
         );
+        // Not a terminal: a plain line when the experiment's runs are done.
+        let stderr = text(&out.stderr);
         assert!(
-            text(&out.stderr).contains("[3/3] test/tiny:"),
-            "{}",
-            text(&out.stderr)
+            stderr.contains("[1/1] test/tiny: 3/3 runs (100%)") && !stderr.contains("[3/3]"),
+            "{stderr}"
         );
         let dir = tmp.path().join("res/test/tiny");
         assert_eq!(
@@ -339,14 +342,18 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
             &[
                 "run",
                 "exp.toml",
-                "--out",
-                "res",
+                "--out=res",
                 "--strict-claims",
-                "--threads",
-                "1",
+                "--threads=1",
+                "-v",
             ],
         );
-        assert_eq!(strict.status.code(), Some(2), "{}", text(&strict.stderr));
+        // -v: one line per run.
+        let stderr = text(&strict.stderr);
+        for n in 1..=3 {
+            assert!(stderr.contains(&format!("[{n}/3] test/tiny: ")), "{stderr}");
+        }
+        assert_eq!(strict.status.code(), Some(3), "{}", text(&strict.stderr));
         let second: Vec<Vec<u8>> = ["data.csv", "figure.svg", "summary.md"]
             .iter()
             .map(|f| read(f))
@@ -459,9 +466,9 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         assert!(text(&bad.stderr).contains("unknown policy 'sjf'"));
     }
 
-    #[test]
-    fn verify_rechecks_claims_and_writes_the_document() {
-        let tmp = setup("verify");
+    /// Writes results for `baseline/backfilling` (one claim PASSes, one
+    /// FAILs) into `res/`, with a figure.
+    fn baseline_results(tmp: &TempDir) {
         let dir = tmp.path().join("res/baseline/backfilling");
         std::fs::create_dir_all(&dir).unwrap();
         let mut csv = String::from("panel,series,x,y,ci_lo,ci_hi,runs\n");
@@ -472,34 +479,244 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         }
         std::fs::write(dir.join("data.csv"), csv).unwrap();
         std::fs::write(dir.join("run.toml"), "[provenance]\nstand_in = false\n").unwrap();
-        let out = xtask(
-            &tmp,
-            &[
-                "verify",
-                "baseline/backfilling",
-                "--out",
-                "res",
-                "--doc",
-                "docs/REPRODUCTION.md",
-                "--strict-claims",
-            ],
-        );
-        let stdout = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        std::fs::write(dir.join("figure.svg"), "<svg/>").unwrap();
+    }
+
+    const VERIFY: [&str; 7] = [
+        "verify",
+        "baseline/backfilling",
+        "--out",
+        "res",
+        "--doc",
+        "docs/REPRODUCTION.md",
+        "--strict-claims",
+    ];
+
+    #[test]
+    fn verify_with_partial_results_leaves_the_document_alone() {
+        let tmp = setup("verify-partial");
+        baseline_results(&tmp);
+        let tracked = tmp.path().join("docs/REPRODUCTION.md");
+        std::fs::create_dir_all(tracked.parent().unwrap()).unwrap();
+        std::fs::write(&tracked, "the complete document\n").unwrap();
+
+        let out = xtask(&tmp, &VERIFY);
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(3), "{stderr}");
         assert!(
             stdout.contains("FAIL")
                 && stdout.contains("easy 90 vs fcfs 80 at KTH-SP2")
                 && stdout.contains("PASS"),
             "{stdout}"
         );
-        let doc = std::fs::read_to_string(tmp.path().join("docs/REPRODUCTION.md")).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&tracked).unwrap(),
+            "the complete document\n"
+        );
+        assert!(!tmp.path().join("docs/figures").exists());
         assert!(
-            doc.contains("../res/baseline/backfilling/figure.svg") && doc.contains("| 1 / 2 |"),
+            stderr.contains("docs/REPRODUCTION.md is regenerated only from a complete set")
+                && stderr.contains("left unchanged")
+                && stderr.contains("res/REPRODUCTION.md")
+                && stderr.contains("missing: adaptive/fig4"),
+            "{stderr}"
+        );
+        let partial = std::fs::read_to_string(tmp.path().join("res/REPRODUCTION.md")).unwrap();
+        assert!(
+            partial.contains("(baseline/backfilling/figure.svg)")
+                && partial.contains("| 1 / 2 |")
+                && partial.contains("| claim | paper value | our value | verdict |"),
+            "{partial}"
+        );
+
+        // Without --strict-claims a FAIL is a result: exit 0.
+        let out = xtask(&tmp, &VERIFY[..6]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(
+            std::fs::read_to_string(&tracked).unwrap(),
+            "the complete document\n"
+        );
+    }
+
+    #[test]
+    fn verify_with_every_figure_regenerates_the_document() {
+        let tmp = setup("verify-complete");
+        let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        let figures: Vec<String> = xtask::catalog::scan(&configs)
+            .unwrap()
+            .into_iter()
+            .filter(|e| e.is_figure())
+            .map(|e| e.id)
+            .collect();
+        assert!(figures.len() > 10, "{figures:?}");
+        for id in &figures {
+            let dir = tmp.path().join("res").join(id);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("data.csv"), "panel,series,x,y,ci_lo,ci_hi,runs\n").unwrap();
+        }
+        baseline_results(&tmp);
+        let tracked = tmp.path().join("docs/REPRODUCTION.md");
+        std::fs::create_dir_all(tracked.parent().unwrap()).unwrap();
+        std::fs::write(&tracked, "an old document\n").unwrap();
+
+        let out = xtask(&tmp, &VERIFY);
+        assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+        let doc = std::fs::read_to_string(&tracked).unwrap();
+        assert!(
+            doc.contains("(figures/baseline-backfilling.svg)") && doc.contains("| 1 / 2 |"),
             "{doc}"
         );
-        assert!(
-            doc.contains("| claim | paper value | our value | verdict |"),
-            "{doc}"
+        for id in &figures {
+            assert!(doc.contains(id.as_str()), "{id} missing from\n{doc}");
+        }
+        assert_eq!(
+            std::fs::read(tmp.path().join("docs/figures/baseline-backfilling.svg")).unwrap(),
+            b"<svg/>"
         );
+        assert!(!tmp.path().join("res/REPRODUCTION.md").exists());
+    }
+
+    #[test]
+    fn quiet_keeps_the_report_and_drops_progress() {
+        let tmp = setup("quiet");
+        let out = xtask(&tmp, &["-q", "run", "exp.toml", "--out", "res"]);
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert!(out.status.success(), "{stderr}");
+        assert!(stdout.contains("**PASS**"), "{stdout}");
+        assert!(
+            !stderr.contains("runs (") && !stderr.contains("wrote") && !stderr.contains("Tiny"),
+            "{stderr}"
+        );
+        // A FAILed claim is still said, as it decides --strict-claims.
+        assert!(stderr.contains("1 claim(s) FAILed"), "{stderr}");
+    }
+
+    #[test]
+    fn help_version_and_usage_errors() {
+        let tmp = setup("help");
+        for sub in subcommands(&tmp) {
+            let out = xtask(&tmp, &[sub.as_str(), "--help"]);
+            assert_eq!(out.status.code(), Some(0), "{sub} --help");
+            assert!(
+                text(&out.stdout).contains(&format!("Usage: cargo xtask {sub}")),
+                "{}",
+                text(&out.stdout)
+            );
+        }
+        let out = xtask(&tmp, &["--version"]);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(
+            text(&out.stdout).starts_with(&format!("xtask {}", env!("CARGO_PKG_VERSION"))),
+            "{}",
+            text(&out.stdout)
+        );
+
+        let out = xtask(&tmp, &["reproduse", "fig4"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("a similar subcommand exists: 'reproduce'"),
+            "{}",
+            text(&out.stderr)
+        );
+        let out = xtask(&tmp, &["run", "exp.toml", "--stric-claims"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("--strict-claims"),
+            "{}",
+            text(&out.stderr)
+        );
+        let out = xtask(&tmp, &["run", "exp.toml", "--threads", "0"]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(!tmp.path().join("results").exists());
+    }
+
+    /// The subcommands `cargo xtask --help` lists.
+    fn subcommands(tmp: &TempDir) -> Vec<String> {
+        let help = text(&xtask(tmp, &["--help"]).stdout);
+        let list: Vec<String> = help
+            .lines()
+            .skip_while(|l| !l.starts_with("Commands:"))
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+            .collect();
+        assert!(list.len() >= 6, "{help}");
+        list
+    }
+
+    /// Every `--long-flag` in `text`.
+    fn long_flags(text: &str) -> std::collections::BTreeSet<String> {
+        let mut out = std::collections::BTreeSet::new();
+        let b = text.as_bytes();
+        let mut i = 0;
+        while let Some(at) = text[i..].find("--") {
+            let start = i + at;
+            let mut end = start + 2;
+            while end < b.len() && (b[end].is_ascii_lowercase() || b[end] == b'-') {
+                end += 1;
+            }
+            let flag = text[start..end].trim_end_matches('-');
+            let after_word = start > 0 && b[start - 1].is_ascii_alphanumeric();
+            if flag.len() > 2 && !after_word {
+                out.insert(flag.to_string());
+            }
+            i = end.max(start + 2);
+        }
+        out
+    }
+
+    /// `## <heading>` of the README, up to the next `## `.
+    fn readme_section(heading: &str) -> String {
+        let readme =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
+                .unwrap();
+        let start = readme
+            .find(&format!("\n## {heading}\n"))
+            .unwrap_or_else(|| panic!("README.md has no '## {heading}'"));
+        let rest = &readme[start + 4..];
+        rest[..rest.find("\n## ").unwrap_or(rest.len())].to_string()
+    }
+
+    #[test]
+    fn readme_and_help_agree() {
+        let tmp = setup("readme");
+        let section = readme_section("Other commands");
+        let documented = long_flags(&section);
+        let top = text(&xtask(&tmp, &["--help"]).stdout);
+        let mut printed = long_flags(&top);
+        for sub in subcommands(&tmp) {
+            printed.extend(long_flags(&text(
+                &xtask(&tmp, &[sub.as_str(), "--help"]).stdout,
+            )));
+        }
+        let undocumented: Vec<&String> = printed.difference(&documented).collect();
+        assert!(
+            undocumented.is_empty(),
+            "flags in --help but not in README's 'Other commands': {undocumented:?}"
+        );
+        let unknown: Vec<&String> = documented.difference(&printed).collect();
+        assert!(
+            unknown.is_empty(),
+            "flags in README's 'Other commands' that no --help prints: {unknown:?}"
+        );
+        // The environment variables and exit statuses --help lists, too.
+        let env: Vec<&str> = top
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|w| w.starts_with("TRACES_"))
+            .collect();
+        assert!(env.len() >= 4, "{top}");
+        for var in env {
+            assert!(
+                section.contains(&format!("| `{var}` |")),
+                "{var} not in README"
+            );
+        }
+        for code in 0..=3 {
+            assert!(
+                section.contains(&format!("\n| {code} | ")),
+                "exit status {code}"
+            );
+        }
     }
 }

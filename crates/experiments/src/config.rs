@@ -114,20 +114,27 @@ pub(crate) struct WorkloadSpec {
 
 /// A Lublin99 generator.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub(crate) struct Lublin99Spec {
     /// Machine size in processors.
     pub procs: u32,
     /// Number of jobs to generate.
     pub jobs: usize,
     /// Batch and interactive classes (the reference program's default).
-    #[serde(default = "yes")]
     pub two_class: bool,
 }
 
-fn yes() -> bool {
-    true
+impl Default for Lublin99Spec {
+    /// No machine and no jobs (both must be given), two classes.
+    fn default() -> Self {
+        Lublin99Spec {
+            procs: 0,
+            jobs: 0,
+            two_class: true,
+        }
+    }
 }
+
 
 /// The scheduler's run-time estimate.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]

@@ -25,8 +25,19 @@ pub struct KnownTrace {
     pub procs: u32,
     /// Data lines in the file.
     pub jobs: usize,
-    /// SHA-256 of the archive's `.swf.gz`, lower-case hex.
-    pub sha256: &'static str,
+    /// SHA-256 of the decompressed SWF text, lower-case hex. This is what
+    /// a copy is verified against, so a recompressed `.swf.gz` or a plain
+    /// `.swf` with the same text is accepted.
+    pub content_sha256: &'static str,
+    /// SHA-256 of the `.swf.gz` this project keeps (the archive's own gzip
+    /// stream, except `DAS2-fs1-2003-1`, compressed here with `gzip -9 -n`);
+    /// provenance only, never used to accept or refuse a copy.
+    pub file_sha256: &'static str,
+    /// The header's `UnixStartTime`: submit time 0 of the log.
+    pub start_unix: i64,
+    /// The last submit time in the log (seconds after `start_unix`): a
+    /// stand-in covers the same span.
+    pub last_submit: i64,
 }
 
 impl KnownTrace {
@@ -34,65 +45,95 @@ impl KnownTrace {
     pub fn file_name(&self) -> String {
         format!("{}.swf.gz", self.name)
     }
+
+    /// Days from the log's start to its last submission, rounded up.
+    pub fn span_days(&self) -> i64 {
+        (self.last_submit + 86_399) / 86_400
+    }
 }
 
-/// The traces this project uses, with the checksums of `shared/traces/SOURCES.md`.
+/// The traces this project uses, with the checksums and header facts of
+/// the files in `traces/` (and `shared/traces/SOURCES.md`).
 pub const KNOWN_TRACES: &[KnownTrace] = &[
     KnownTrace {
         name: "SDSC-SP2-1998-4.2-cln",
         archive_dir: "l_sdsc_sp2",
         procs: 128,
         jobs: 59_715,
-        sha256: "e03fe48be50c4ab04d6bb2285296d9c3399e9c1f27ee79b754ad32a14abd9bac",
+        content_sha256: "2bb635f4b5793f52bd49ccb8fd913d95f9c5be6346925162cadcaf0117e28cf2",
+        file_sha256: "e03fe48be50c4ab04d6bb2285296d9c3399e9c1f27ee79b754ad32a14abd9bac",
+        start_unix: 893_466_664,
+        last_submit: 63_582_293,
     },
     KnownTrace {
         name: "DAS2-fs1-2003-1",
         archive_dir: "l_das2",
         procs: 64,
         jobs: 40_315,
-        sha256: "f5a195674b25767355b8ecfa94d71da872ff08925255d225fdb30881e5819440",
+        content_sha256: "9ca5b9e94026112e9025f8ff78b55a78ca59b5f04771c5973d9ddd7729ac0211",
+        file_sha256: "f5a195674b25767355b8ecfa94d71da872ff08925255d225fdb30881e5819440",
+        start_unix: 1_041_377_305,
+        last_submit: 31_077_267,
     },
     KnownTrace {
         name: "CTC-SP2-1996-3.1-cln",
         archive_dir: "l_ctc_sp2",
         procs: 338,
         jobs: 77_222,
-        sha256: "9fa28ac16c4386fb81b72a91d8bd8888281df2948a9d912769d387c5ee285bb4",
+        content_sha256: "8e33a9b597e1ddda2d2164347bac08c9444e1a2620a7947df52f0a1622ec4cde",
+        file_sha256: "9fa28ac16c4386fb81b72a91d8bd8888281df2948a9d912769d387c5ee285bb4",
+        start_unix: 835_823_160,
+        last_submit: 29_299_062,
     },
     KnownTrace {
         name: "KTH-SP2-1996-2.1-cln",
         archive_dir: "l_kth_sp2",
         procs: 100,
         jobs: 28_476,
-        sha256: "3e152f201fd2e96808a735bced6ea6eb0bb07fdc447689cafb0750d87b264c0b",
+        content_sha256: "fba36494c4e4257f72182e8b629ebb0bcb054b3b82851ef957445bd627adcc87",
+        file_sha256: "3e152f201fd2e96808a735bced6ea6eb0bb07fdc447689cafb0750d87b264c0b",
+        start_unix: 843_480_031,
+        last_submit: 29_363_618,
     },
     KnownTrace {
         name: "LANL-CM5-1994-4.1-cln",
         archive_dir: "l_lanl_cm5",
         procs: 1024,
         jobs: 122_060,
-        sha256: "71ff3dfa301b3ee1bd30ebc63c5363b5e8ec488e75f1f9398aa46d485ef23c3c",
+        content_sha256: "4766a62dabcc7403ec0a55534aff297203e692ddbf6637bd40100a3800f6354a",
+        file_sha256: "71ff3dfa301b3ee1bd30ebc63c5363b5e8ec488e75f1f9398aa46d485ef23c3c",
+        start_unix: 781_275_672,
+        last_submit: 62_288_828,
     },
     KnownTrace {
         name: "SDSC-BLUE-2000-4.2-cln",
         archive_dir: "l_sdsc_blue",
         procs: 1152,
         jobs: 243_306,
-        sha256: "9aab21f3cfa108f3ecefa52391b384d996dcf4216f920186f47a734646b2c658",
+        content_sha256: "13892839f430583231a14bb811fd50a31b5b529eb37faacdbbefb71e73390e3e",
+        file_sha256: "9aab21f3cfa108f3ecefa52391b384d996dcf4216f920186f47a734646b2c658",
+        start_unix: 956_700_003,
+        last_submit: 84_590_739,
     },
     KnownTrace {
         name: "HPC2N-2002-2.2-cln",
         archive_dir: "l_hpc2n",
         procs: 240,
         jobs: 202_871,
-        sha256: "3c534857d6065cfd9cc35aac8d064c9c17172be7acf336de835006f43a626e64",
+        content_sha256: "77b8993c73ae438385f6c0015708251f52dc316267b03ac19a406fbea2802afa",
+        file_sha256: "3c534857d6065cfd9cc35aac8d064c9c17172be7acf336de835006f43a626e64",
+        start_unix: 1_027_839_845,
+        last_submit: 109_583_573,
     },
     KnownTrace {
         name: "SDSC-Par-1996-3.1-cln",
         archive_dir: "l_sdsc_par",
         procs: 400,
         jobs: 32_135,
-        sha256: "cb1aab02b5e3c34659d1c1d6f73c002d415229c59f40c03fab4e20331abdaff7",
+        content_sha256: "fcb46fa6462b7ac460963025749f604f28b2e813101edd082a720842e80a7aa8",
+        file_sha256: "cb1aab02b5e3c34659d1c1d6f73c002d415229c59f40c03fab4e20331abdaff7",
+        start_unix: 820_090_437,
+        last_submit: 32_014_059,
     },
 ];
 
@@ -110,8 +151,12 @@ pub enum Source {
     Trace {
         /// The file name (no directories), as reported in outputs.
         file: String,
-        /// SHA-256 of the file's bytes, lower-case hex.
+        /// SHA-256 of the SWF text (after decompression), lower-case hex:
+        /// the same for a `.swf` and any `.swf.gz` of it.
         sha256: String,
+        /// SHA-256 of the file's own bytes, if the caller computed it
+        /// (provenance: which compressed copy was read).
+        file_sha256: Option<String>,
         /// The parsed trace.
         trace: Box<Trace>,
         /// A warning to carry into the outputs (e.g. a checksum that differs
@@ -119,8 +164,8 @@ pub enum Source {
         note: Option<String>,
     },
     /// The trace could not be found: a seeded Lublin99 workload of the same
-    /// machine size and job count takes its place. Results are NOT
-    /// comparable to the paper.
+    /// machine size, over the same span of time, takes its place. Results
+    /// are NOT comparable to the paper.
     StandIn {
         /// The trace it replaces.
         known: &'static KnownTrace,
@@ -128,14 +173,24 @@ pub enum Source {
 }
 
 impl Source {
-    /// A parsed trace with its checksum.
+    /// A parsed trace with the checksum of its SWF text.
     pub fn trace(file: String, sha256: String, trace: Trace, note: Option<String>) -> Source {
         Source::Trace {
             file,
             sha256,
+            file_sha256: None,
             trace: Box::new(trace),
             note,
         }
+    }
+
+    /// Records the checksum of the file's own bytes (kept for provenance in
+    /// `run.toml`); a stand-in is returned unchanged.
+    pub fn with_file_sha256(mut self, sha256: String) -> Source {
+        if let Source::Trace { file_sha256, .. } = &mut self {
+            *file_sha256 = Some(sha256);
+        }
+        self
     }
 
     /// A Lublin99 stand-in for a known trace.
@@ -170,9 +225,12 @@ pub struct WorkloadFacts {
     pub label: String,
     /// The trace file, or a description of the generator.
     pub source: String,
-    /// SHA-256 of the trace file, if it is one.
+    /// SHA-256 of the trace's SWF text (decompressed), if it is a trace.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
+    /// SHA-256 of the trace file's own bytes (compressed or not), if known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_sha256: Option<String>,
     /// Whether a generated stand-in replaced a missing trace.
     pub stand_in: bool,
     /// The kind generates its own jobs from its `[params]`: the trace
@@ -245,6 +303,23 @@ fn generate(procs: u32, jobs: usize, two_class: bool, seed: u64) -> Vec<SwfRecor
     .generate()
 }
 
+/// The records of a stand-in for `known`: the two-class Lublin99 model on
+/// the same machine, with arrivals over the same span as the real log
+/// (submit times from 0, the log's `UnixStartTime`, to its last submission).
+/// Covering the span, rather than the log's job count, keeps every
+/// calendar window of the real log populated: kinds that cut a window by
+/// date (months 9 to 12 of `DAS2-fs1-2003-1`, say) find jobs in it.
+fn stand_in_records(known: &KnownTrace, seed: u64) -> Vec<SwfRecord> {
+    Lublin99 {
+        procs: known.procs,
+        duration: known.last_submit + 1,
+        max_jobs: None,
+        seed,
+        two_class: true,
+    }
+    .generate()
+}
+
 pub(crate) fn convert(
     input: &Input<'_>,
     label: &str,
@@ -256,6 +331,7 @@ pub(crate) fn convert(
         label: label.to_string(),
         source: String::new(),
         sha256: None,
+        file_sha256: None,
         stand_in: false,
         generated_by_kind: false,
         seed: None,
@@ -273,11 +349,13 @@ pub(crate) fn convert(
         Input::Read(Source::Trace {
             file,
             sha256,
+            file_sha256,
             trace,
             note,
         }) => {
             facts.source = file.clone();
             facts.sha256 = Some(sha256.clone());
+            facts.file_sha256.clone_from(file_sha256);
             facts.note = note.clone();
             facts.skipped_lines = trace.skipped.iter().map(|s| s.line).collect();
             (
@@ -286,18 +364,22 @@ pub(crate) fn convert(
             )
         }
         Input::Read(Source::StandIn { known }) => {
-            generated = generate(known.procs, known.jobs, true, seed);
+            generated = stand_in_records(known, seed);
             facts.source = format!(
-                "Lublin99 stand-in for {} ({} procs, {} jobs)",
-                known.name, known.procs, known.jobs
+                "Lublin99 stand-in for {} ({} procs, {} jobs over its {} days)",
+                known.name,
+                known.procs,
+                generated.len(),
+                known.span_days()
             );
             facts.stand_in = true;
             facts.seed = Some(seed);
             facts.note = Some(format!(
-                "{} was not found; a seeded Lublin99 workload of {} procs and {} jobs replaced it",
+                "{} was not found; a seeded Lublin99 workload of {} procs over the log's {} days ({} jobs) replaced it",
                 known.file_name(),
                 known.procs,
-                known.jobs
+                known.span_days(),
+                generated.len()
             ));
             (&generated, Some(u64::from(known.procs)))
         }
@@ -366,4 +448,87 @@ pub(crate) fn prepare(
         return Err(RunError::EmptyWorkload { label: w.label });
     }
     Ok((w, facts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: i64 = 86_400;
+
+    fn check_stand_in_span(name: &str) {
+        let known = known_trace(name).unwrap();
+        let records = stand_in_records(known, 11);
+        let submits: Vec<i64> = records.iter().filter_map(|r| r.submit).collect();
+        assert_eq!(
+            submits.len(),
+            records.len(),
+            "{name}: every record has a submit time"
+        );
+        let (first, last) = (submits[0], submits[submits.len() - 1]);
+        assert!((0..DAY).contains(&first), "{name}: first submit {first}");
+        assert!(
+            last <= known.last_submit && last > known.last_submit - 5 * DAY,
+            "{name}: last submit {last}, the log's is {}",
+            known.last_submit
+        );
+        let (workload, facts) = workload_from(&Source::stand_in(known), name, Estimate::Actual, 11);
+        assert!(facts.stand_in && facts.sha256.is_none());
+        assert_eq!(workload.capacity, known.procs);
+        assert_eq!(facts.records, records.len());
+        assert!(
+            facts.source.contains(&format!(
+                "{} jobs over its {} days",
+                records.len(),
+                known.span_days()
+            )),
+            "{}",
+            facts.source
+        );
+    }
+
+    #[test]
+    fn a_stand_in_covers_the_span_of_the_log_it_replaces() {
+        // Lublin99 at 64 processors makes 40,315 jobs in about 241 days; the
+        // DAS-2 log's 40,315 run for 359, and months 9 to 12 must not be empty.
+        check_stand_in_span("DAS2-fs1-2003-1");
+        check_stand_in_span("KTH-SP2-1996-2.1-cln");
+        check_stand_in_span("SDSC-SP2-1998-4.2-cln");
+    }
+
+    #[test]
+    fn the_known_trace_table_is_consistent() {
+        for k in KNOWN_TRACES {
+            for sha in [k.content_sha256, k.file_sha256] {
+                assert_eq!(sha.len(), 64, "{}", k.name);
+                assert!(
+                    sha.bytes()
+                        .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+                );
+            }
+            assert_ne!(k.content_sha256, k.file_sha256, "{}", k.name);
+            assert!(
+                k.start_unix > 0 && k.last_submit > 0 && k.procs > 0,
+                "{}",
+                k.name
+            );
+            assert_eq!(known_trace(&k.file_name()), Some(k));
+            assert_eq!(known_trace(&format!("{}.swf", k.name)), Some(k));
+        }
+    }
+
+    #[test]
+    fn a_trace_source_reports_both_checksums() {
+        let text = "; MaxProcs: 4\n1 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n";
+        let trace = swf_io::SwfReader::new(text.as_bytes(), "t.swf", swf_io::Mode::Strict)
+            .unwrap()
+            .into_trace()
+            .unwrap();
+        let source = Source::trace("t.swf.gz".into(), "c".repeat(64), trace, None)
+            .with_file_sha256("f".repeat(64));
+        let (_, facts) = workload_from(&source, "t", Estimate::Requested, 1);
+        assert_eq!(facts.sha256, Some("c".repeat(64)));
+        assert_eq!(facts.file_sha256, Some("f".repeat(64)));
+        assert!(!facts.stand_in);
+    }
 }

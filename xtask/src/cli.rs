@@ -1,0 +1,338 @@
+//! The command line, declared with clap's derive API: every subcommand,
+//! flag and help text lives here, and nothing else parses arguments.
+//!
+//! `README.md` documents the same flags; a test (`xtask/tests/tests.rs`,
+//! module `cli_docs`) keeps the two in agreement.
+
+use std::path::PathBuf;
+
+use clap::{ArgAction, Args, Parser, Subcommand};
+use profile::Policy;
+
+use crate::simulate::{SimulateOptions, parse_estimate};
+
+/// Exit status: success (a FAILed claim is a result, not an error).
+pub const EXIT_OK: u8 = 0;
+/// Exit status: an error (a trace, a configuration, a failed run).
+pub const EXIT_ERROR: u8 = 1;
+/// Exit status: a usage error (unknown command or flag, bad value): clap's.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit status: a claim did not pass under `--strict-claims`.
+pub const EXIT_CLAIM_FAILED: u8 = 3;
+
+/// The help heading of the flags every subcommand takes.
+const GLOBAL: &str = "Global options";
+
+const AFTER_HELP: &str = "\
+Environment:
+  TRACES_DIR          directory searched first for traces (<name>.swf.gz or <name>.swf)
+  TRACES_CACHE        download cache (default traces/cache)
+  TRACES_MIRROR       download base URL (default the Parallel Workloads Archive)
+  TRACES_NO_STAND_IN  set to 1 to refuse stand-in workloads, as --no-stand-in does
+
+Exit status:
+  0  success (a FAILed claim is a result)
+  1  error
+  2  usage error (unknown command or flag, bad value)
+  3  a claim did not pass under --strict-claims";
+
+/// Reproduces the figures of four utility-driven scheduling papers from TOML
+/// configurations, and runs single simulations.
+#[derive(Debug, Parser)]
+#[command(
+    name = "xtask",
+    bin_name = "cargo xtask",
+    about = "Reproduce the papers' figures from configs/, run your own experiments, simulate one trace",
+    after_help = AFTER_HELP,
+    disable_help_subcommand = true,
+    arg_required_else_help = true,
+    max_term_width = 100
+)]
+pub struct Cli {
+    /// Less output: no progress, no informational lines (warnings and errors stay)
+    #[arg(short, long, global = true, action = ArgAction::Count, help_heading = GLOBAL)]
+    pub quiet: u8,
+    /// More output: -v prints one line per finished run
+    #[arg(short, long, global = true, action = ArgAction::Count, help_heading = GLOBAL)]
+    pub verbose: u8,
+    /// Fail instead of replacing a missing trace by a synthetic stand-in
+    /// (also: TRACES_NO_STAND_IN=1)
+    #[arg(long, global = true, help_heading = GLOBAL)]
+    pub no_stand_in: bool,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Every experiment id with its title and paper
+    List,
+    /// Run experiments from configs/ and write their results
+    #[command(
+        long_about = "Run experiments from configs/ and write data.csv, figure.svg, summary.md and \
+                      run.toml for each, printing every result table and claim verdict on stdout.\n\n\
+                      An id is <paper>/<figure> (adaptive/fig4), a paper name (adaptive: all its \
+                      figures), a bare figure name (fig4: that figure of every paper), or `all` \
+                      (every paper's figures; configs/examples and sensitivity runs are selected \
+                      only by their own names)."
+    )]
+    Reproduce {
+        /// Experiment ids: PAPER/FIGURE, a paper, a bare figure name, or `all`
+        #[arg(required = true, value_name = "ID")]
+        ids: Vec<String>,
+        #[command(flatten)]
+        run: RunFlags,
+    },
+    /// Run configuration files of your own and write their results
+    Run {
+        /// Configuration files (TOML, `version = 2`)
+        #[arg(required = true, value_name = "CONFIG.toml")]
+        configs: Vec<PathBuf>,
+        #[command(flatten)]
+        run: RunFlags,
+    },
+    /// Re-check claims of existing results; regenerate docs/REPRODUCTION.md
+    #[command(
+        long_about = "Re-check the claims of existing results (no simulation) and write the \
+                      reproduction document.\n\n\
+                      The document (docs/REPRODUCTION.md, or --doc FILE) is regenerated only when \
+                      results exist for every paper figure; with partial results it is left \
+                      unchanged and the partial document is written to <out>/REPRODUCTION.md \
+                      instead (this is not an error)."
+    )]
+    Verify {
+        /// Experiment ids whose verdicts to print (default: every result present)
+        #[arg(value_name = "ID")]
+        ids: Vec<String>,
+        /// Results directory to read [default: results]
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// The document to regenerate [default: docs/REPRODUCTION.md]
+        #[arg(long, value_name = "FILE")]
+        doc: Option<PathBuf>,
+        /// Exit with status 3 if a claim does not pass
+        #[arg(long)]
+        strict_claims: bool,
+    },
+    /// One trace, one policy: print the usual metrics, optionally write the schedule
+    Simulate(SimulateArgs),
+    /// Release-build speed and memory benchmarks (medians of fresh processes)
+    Bench {
+        /// Runs per case
+        #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+        runs: u32,
+    },
+    /// One benchmark measurement (started by `bench`)
+    #[command(name = "bench-child", hide = true)]
+    BenchChild {
+        /// The case and its arguments
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+}
+
+/// Flags shared by `reproduce` and `run`.
+#[derive(Debug, Args)]
+pub struct RunFlags {
+    /// Results directory [default: results]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Exit with status 3 if a claim does not pass
+    #[arg(long)]
+    pub strict_claims: bool,
+    /// Worker threads [default: the number of CPUs]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+}
+
+/// `cargo xtask simulate`.
+#[derive(Debug, Args)]
+pub struct SimulateArgs {
+    /// A known trace name (found like an experiment's) or a path to a .swf or .swf.gz file
+    #[arg(long, value_name = "NAME|PATH")]
+    pub trace: String,
+    /// fcfs, easy, easy-kN (EASY protecting the first N waiting jobs), easy-kinf or conservative
+    #[arg(long, value_name = "POLICY", value_parser = clap::value_parser!(Policy))]
+    pub policy: Policy,
+    /// The run-time estimate the scheduler sees: requested, actual or under-estimate:F
+    #[arg(long, value_name = "ESTIMATE", default_value = "requested", value_parser = estimate)]
+    pub estimate: String,
+    /// Skip (and count) malformed trace lines instead of failing
+    #[arg(long)]
+    pub lenient: bool,
+    /// Seed of a stand-in workload
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Write the simulated schedule as SWF (every input field kept)
+    #[arg(long, value_name = "FILE.swf")]
+    pub schedule_out: Option<PathBuf>,
+    /// Write the simulated schedule as Batsim's jobs.csv, with processor allocations
+    #[arg(long, value_name = "FILE.csv")]
+    pub jobs_csv: Option<PathBuf>,
+    /// Write a Gantt chart (processors by time, one rectangle per job) as SVG
+    #[arg(long, value_name = "FILE.svg")]
+    pub gantt: Option<PathBuf>,
+    /// Write utilisation and queue length over time as SVG
+    #[arg(long, value_name = "FILE.svg")]
+    pub timeline: Option<PathBuf>,
+    /// Restrict the pictures to [START, END) seconds on the trace's submit-time scale
+    #[arg(long, value_name = "START:END", value_parser = window)]
+    pub window: Option<(i64, i64)>,
+}
+
+impl SimulateArgs {
+    /// The options `simulate` runs from.
+    pub fn options(self) -> SimulateOptions {
+        SimulateOptions {
+            trace: self.trace,
+            policy: self.policy,
+            estimate: self.estimate,
+            lenient: self.lenient,
+            seed: self.seed,
+            schedule_out: self.schedule_out,
+            jobs_csv: self.jobs_csv,
+            gantt: self.gantt,
+            timeline: self.timeline,
+            window: self.window,
+        }
+    }
+}
+
+/// Checks an `--estimate` value, keeping it as written.
+fn estimate(s: &str) -> Result<String, String> {
+    parse_estimate(s)
+        .map(|_| s.to_string())
+        .map_err(|e| e.to_string())
+}
+
+/// Parses `START:END` (integer seconds, START < END).
+pub fn window(s: &str) -> Result<(i64, i64), String> {
+    let (a, b) = s
+        .split_once(':')
+        .ok_or_else(|| format!("'{s}' is not START:END (integer seconds, e.g. 0:86400)"))?;
+    let num = |v: &str, what: &str| {
+        v.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("{what} '{v}' is not an integer number of seconds"))
+    };
+    let (start, end) = (num(a, "START")?, num(b, "END")?);
+    if start >= end {
+        return Err(format!("START {start} must be less than END {end}"));
+    }
+    Ok((start, end))
+}
+
+/// The version line: the crate's version and, when git can tell, the
+/// repository's revision.
+pub fn version(revision: Option<&str>) -> String {
+    let v = env!("CARGO_PKG_VERSION");
+    match revision {
+        Some(r) => format!("{v} (git {r})"),
+        None => v.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_declaration_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    fn check_window(s: &str, expected: Result<(i64, i64), &str>) {
+        match (window(s), expected) {
+            (Ok(got), Ok(want)) => assert_eq!(got, want, "{s}"),
+            (Err(e), Err(want)) => assert!(e.contains(want), "{s}: {e}"),
+            (got, want) => panic!("{s}: got {got:?}, want {want:?}"),
+        }
+    }
+
+    #[test]
+    fn windows() {
+        check_window("0:86400", Ok((0, 86400)));
+        check_window("-10:10", Ok((-10, 10)));
+        check_window(" 5 : 6 ", Ok((5, 6)));
+        check_window("10:10", Err("must be less than END"));
+        check_window("10", Err("is not START:END"));
+        check_window("a:10", Err("START 'a'"));
+        check_window("1:2.5", Err("END '2.5'"));
+    }
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("xtask").chain(args.iter().copied()))
+    }
+
+    #[test]
+    fn flags_take_equals_and_globals_go_anywhere() {
+        let cli = parse(&["reproduce", "fig4", "--out=/tmp/x", "-vv", "--threads=2"]).unwrap();
+        assert_eq!(cli.verbose, 2);
+        let Command::Reproduce { ids, run } = cli.command else {
+            panic!("{cli:?}")
+        };
+        assert_eq!(ids, ["fig4"]);
+        assert_eq!(run.out, Some(PathBuf::from("/tmp/x")));
+        assert_eq!(run.threads, Some(2));
+        let cli = parse(&["-q", "--no-stand-in", "list"]).unwrap();
+        assert!(cli.quiet == 1 && cli.no_stand_in);
+    }
+
+    #[test]
+    fn simulate_fills_its_options() {
+        let cli = parse(&[
+            "simulate",
+            "--trace=KTH-SP2-1996-2.1-cln",
+            "--policy",
+            "easy-k3",
+            "--window",
+            "100:200",
+            "--gantt",
+            "g.svg",
+            "--jobs-csv",
+            "jobs.csv",
+        ])
+        .unwrap();
+        let Command::Simulate(args) = cli.command else {
+            panic!("{cli:?}")
+        };
+        let o = args.options();
+        assert_eq!(o.policy, Policy::Easy { reservations: 3 });
+        assert_eq!(o.window, Some((100, 200)));
+        assert_eq!(o.estimate, "requested");
+        assert_eq!(o.seed, 1);
+        assert_eq!(o.gantt, Some(PathBuf::from("g.svg")));
+        assert_eq!(o.jobs_csv, Some(PathBuf::from("jobs.csv")));
+        assert!(o.schedule_out.is_none() && o.timeline.is_none() && !o.lenient);
+    }
+
+    #[test]
+    fn usage_errors_are_clap_errors() {
+        for args in [
+            &["reproduse", "fig4"][..],
+            &["reproduce"],
+            &["run", "x.toml", "--threads", "0"],
+            &["simulate", "--trace", "t", "--policy", "sjf"],
+            &[
+                "simulate",
+                "--trace",
+                "t",
+                "--policy",
+                "easy",
+                "--estimate",
+                "guess",
+            ],
+            &[
+                "simulate", "--trace", "t", "--policy", "easy", "--window", "5:1",
+            ],
+            &["bench", "--runs", "0"],
+        ] {
+            let e = parse(args).unwrap_err();
+            assert_eq!(e.exit_code(), i32::from(EXIT_USAGE), "{args:?}: {e}");
+        }
+    }
+}
