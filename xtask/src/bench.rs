@@ -19,8 +19,8 @@ use experiments::{Source, workload_from};
 use profile::{Policy, SchedulerConfig};
 use swf_io::Estimate;
 
+use crate::Settings;
 use crate::traces::{Found, TraceSettings, resolve};
-use crate::{Args, Settings};
 
 const TRACE: &str = "SDSC-SP2-1998-4.2-cln";
 const BIG_JOBS: usize = 1_000_000;
@@ -44,11 +44,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// Runs `cargo xtask bench`.
-pub fn bench(settings: &Settings, args: &Args) -> Result<ExitCode> {
-    let runs: usize = args
-        .value("--runs")
-        .map_or(Ok(5), str::parse)
-        .map_err(|_| anyhow!("--runs expects a positive integer"))?;
+pub fn bench(settings: &Settings, runs: usize) -> Result<ExitCode> {
     if runs == 0 {
         bail!("--runs must be at least 1");
     }

@@ -59,30 +59,6 @@ impl Settings {
     }
 }
 
-/// Flag values handed to [`bench::bench`] as `(flag, value)` pairs
-/// (`--runs`); the command line itself is parsed by [`cli`].
-#[derive(Debug, Default, Clone)]
-pub struct Args {
-    values: Vec<(String, String)>,
-}
-
-impl Args {
-    /// These values and `flag` set to `value`.
-    pub fn with(mut self, flag: &str, value: impl ToString) -> Args {
-        self.values.push((flag.to_string(), value.to_string()));
-        self
-    }
-
-    /// The value of `flag` (the last one given).
-    pub fn value(&self, flag: &str) -> Option<&str> {
-        self.values
-            .iter()
-            .rev()
-            .find(|(f, _)| f == flag)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
 /// Runs the command line `args` (without the program name).
 pub fn main_with(args: &[String], mut settings: Settings) -> ExitCode {
     let asks_version = args.iter().any(|a| a == "--version" || a == "-V");
@@ -149,7 +125,7 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
             commands::verify(settings, &ids, doc.as_deref(), strict_claims)
         }
         Command::Simulate(args) => simulate::simulate(settings, &args.options()),
-        Command::Bench { runs } => bench::bench(settings, &Args::default().with("--runs", runs)),
+        Command::Bench { runs } => bench::bench(settings, runs as usize),
         Command::BenchChild { args } => bench::child(&args),
     }
 }
