@@ -983,3 +983,6 @@ mod provisioning_kind;
 
 #[path = "kinds/pricing.rs"]
 mod pricing_kind;
+
+#[path = "svg/figure.rs"]
+mod figure_svg;
