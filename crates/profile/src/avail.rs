@@ -4,6 +4,14 @@ use std::fmt;
 
 use crate::Time;
 
+/// The length of `[from, to)` for `from <= to`, exact over all of `i64`
+/// (it may exceed `i64::MAX`); as cheap as a plain subtraction.
+#[inline]
+fn span(from: Time, to: Time) -> u64 {
+    debug_assert!(from <= to);
+    to.0.wrapping_sub(from.0) as u64
+}
+
 /// A free time slot: `procs` processors free over `[start, end)`.
 ///
 /// [`Profile::free_slots`] returns the maximal such rectangles, so every free
@@ -178,7 +186,7 @@ impl Profile {
                     return None;
                 }
                 cand = end;
-            } else if end == Time::MAX || end - cand >= duration {
+            } else if end == Time::MAX || span(cand, end) >= duration.unsigned_abs() {
                 return Some(cand);
             }
             i += 1;
@@ -285,7 +293,7 @@ impl Profile {
             return Ok(());
         };
         let most = self.max_free(start, end);
-        if most + procs > self.capacity {
+        if u64::from(most) + u64::from(procs) > u64::from(self.capacity) {
             return Err(ProfileError::OverRelease {
                 start,
                 end,

@@ -139,9 +139,23 @@ pub struct SchedulerConfig {
     /// Remove a waiting job (status [`Dropped`](crate::Status::Dropped)) as
     /// soon as `now + estimate > deadline`, i.e. it can no longer finish in time.
     pub drop_expired: bool,
+    /// With [`Overrun::Continue`], the prediction extensions allowed per job
+    /// on average (default [`SchedulerConfig::EXTENSIONS_PER_JOB`]). A job
+    /// whose run time is `r` times its estimate is extended `⌊r⌋` times,
+    /// each a scheduling event; [`simulate`](crate::simulate) refuses a
+    /// workload whose first `k` jobs need more than
+    /// `extensions_per_job × k + EXTENSION_GRACE` extensions, so the events
+    /// of a run stay proportional to its jobs.
+    pub extensions_per_job: u32,
 }
 
 impl SchedulerConfig {
+    /// Default of [`SchedulerConfig::extensions_per_job`].
+    pub const EXTENSIONS_PER_JOB: u32 = 64;
+    /// Prediction extensions allowed on top of `extensions_per_job × jobs`,
+    /// so a few badly estimated jobs in a small workload still run: 2^20.
+    pub const EXTENSION_GRACE: u64 = 1 << 20;
+
     /// A machine of `capacity` processors under `policy`, arrival order,
     /// kill at estimate, no dropping.
     pub fn new(capacity: u32, policy: Policy) -> SchedulerConfig {
@@ -151,6 +165,7 @@ impl SchedulerConfig {
             order: QueueOrder::Arrival,
             overrun: Overrun::Kill,
             drop_expired: false,
+            extensions_per_job: SchedulerConfig::EXTENSIONS_PER_JOB,
         }
     }
 
@@ -169,6 +184,12 @@ impl SchedulerConfig {
     /// Sets whether expired waiting jobs are dropped.
     pub fn drop_expired(mut self, drop: bool) -> Self {
         self.drop_expired = drop;
+        self
+    }
+
+    /// Sets the prediction extensions allowed per job under [`Overrun::Continue`].
+    pub fn extensions_per_job(mut self, per_job: u32) -> Self {
+        self.extensions_per_job = per_job;
         self
     }
 }

@@ -1,6 +1,8 @@
 //! Rigid parallel jobs and what happened to them in a schedule.
 
-use crate::Time;
+use std::fmt;
+
+use crate::{MAX_DURATION, Time};
 
 /// A rigid parallel job as a backfilling scheduler sees it.
 ///
@@ -26,7 +28,11 @@ pub struct Job {
 }
 
 impl Job {
-    /// A job without a deadline.
+    /// A job without a deadline, unchecked: any values are stored as given.
+    ///
+    /// [`Job::builder`] is the checked entry; [`simulate`](crate::simulate)
+    /// and [`validate`](crate::validate) check jobs made here too, with
+    /// [`Job::check`], and refuse out-of-range ones with an error.
     pub fn new(id: u64, submit: Time, procs: u32, estimate: i64, run_time: i64) -> Job {
         Job {
             id,
@@ -38,12 +44,242 @@ impl Job {
         }
     }
 
+    /// The checked entry: a builder with named fields whose
+    /// [`build`](JobBuilder::build) returns an error for a missing field or
+    /// a value outside the model's domain (see [`Job::check`]).
+    ///
+    /// ```
+    /// use profile::{Job, JobError, JobField, Time};
+    ///
+    /// let job = Job::builder(7)
+    ///     .submit(Time(60))
+    ///     .procs(16)
+    ///     .estimate(3600)
+    ///     .run_time(1800)
+    ///     .build()?;
+    /// assert_eq!(job, Job::new(7, Time(60), 16, 3600, 1800));
+    ///
+    /// let zero = Job::builder(8).submit(Time(0)).procs(0).estimate(1).run_time(1).build();
+    /// assert!(matches!(zero, Err(JobError::OutOfRange { field: JobField::Procs, .. })));
+    /// # Ok::<(), JobError>(())
+    /// ```
+    pub fn builder(id: u64) -> JobBuilder {
+        JobBuilder {
+            id,
+            submit: None,
+            procs: None,
+            estimate: None,
+            run_time: None,
+            deadline: None,
+        }
+    }
+
     /// The same job with a deadline.
     pub fn with_deadline(mut self, deadline: Time) -> Job {
         self.deadline = Some(deadline);
         self
     }
+
+    /// Checks that every field lies in the model's domain: submit time and
+    /// deadline in `[-LIMIT, LIMIT]` ([`Time::LIMIT`] = 2^40 s), at least one
+    /// processor, an estimate in `[1, MAX_DURATION]` and a run time in
+    /// `[0, MAX_DURATION]` ([`MAX_DURATION`] = 2^40 s). The first field out
+    /// of range, in declaration order, is reported.
+    pub fn check(&self) -> Result<(), JobError> {
+        let range = |field, value: i64, min: i64, max: i64| {
+            if (min..=max).contains(&value) {
+                Ok(())
+            } else {
+                Err(JobError::OutOfRange {
+                    id: self.id,
+                    field,
+                    value,
+                    min,
+                    max,
+                })
+            }
+        };
+        let limit = Time::LIMIT.secs();
+        range(JobField::Submit, self.submit.secs(), -limit, limit)?;
+        range(
+            JobField::Procs,
+            i64::from(self.procs),
+            1,
+            i64::from(u32::MAX),
+        )?;
+        range(JobField::Estimate, self.estimate, 1, MAX_DURATION)?;
+        range(JobField::RunTime, self.run_time, 0, MAX_DURATION)?;
+        if let Some(d) = self.deadline {
+            range(JobField::Deadline, d.secs(), -limit, limit)?;
+        }
+        Ok(())
+    }
 }
+
+/// Builds a [`Job`] from named fields; see [`Job::builder`]. Submit time,
+/// processors, estimate and run time must be set; the deadline is optional.
+#[derive(Clone, Debug)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct JobBuilder {
+    id: u64,
+    submit: Option<Time>,
+    procs: Option<u32>,
+    estimate: Option<i64>,
+    run_time: Option<i64>,
+    deadline: Option<Time>,
+}
+
+impl JobBuilder {
+    /// When the job enters the waiting queue.
+    pub fn submit(mut self, submit: Time) -> Self {
+        self.submit = Some(submit);
+        self
+    }
+
+    /// Processors used for the whole run (at least 1).
+    pub fn procs(mut self, procs: u32) -> Self {
+        self.procs = Some(procs);
+        self
+    }
+
+    /// The run-time estimate in seconds (at least 1).
+    pub fn estimate(mut self, estimate: i64) -> Self {
+        self.estimate = Some(estimate);
+        self
+    }
+
+    /// The actual run time in seconds (at least 0).
+    pub fn run_time(mut self, run_time: i64) -> Self {
+        self.run_time = Some(run_time);
+        self
+    }
+
+    /// An optional deadline.
+    pub fn deadline(mut self, deadline: Time) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// The job, or the first missing or out-of-range field (see [`Job::check`]).
+    pub fn build(self) -> Result<Job, JobError> {
+        let id = self.id;
+        let missing = |field| JobError::Missing { id, field };
+        let job = Job {
+            id,
+            submit: self.submit.ok_or(missing(JobField::Submit))?,
+            procs: self.procs.ok_or(missing(JobField::Procs))?,
+            estimate: self.estimate.ok_or(missing(JobField::Estimate))?,
+            run_time: self.run_time.ok_or(missing(JobField::RunTime))?,
+            deadline: self.deadline,
+        };
+        job.check()?;
+        Ok(job)
+    }
+}
+
+/// A field of a [`Job`], as errors name it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum JobField {
+    /// [`Job::submit`].
+    Submit,
+    /// [`Job::procs`].
+    Procs,
+    /// [`Job::estimate`].
+    Estimate,
+    /// [`Job::run_time`].
+    RunTime,
+    /// [`Job::deadline`].
+    Deadline,
+}
+
+impl JobField {
+    /// The field's name in the code: `submit`, `procs`, `estimate`,
+    /// `run_time`, `deadline`.
+    pub fn name(self) -> &'static str {
+        match self {
+            JobField::Submit => "submit",
+            JobField::Procs => "procs",
+            JobField::Estimate => "estimate",
+            JobField::RunTime => "run_time",
+            JobField::Deadline => "deadline",
+        }
+    }
+}
+
+impl fmt::Display for JobField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why a [`Job`] is not in the model's domain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JobError {
+    /// [`JobBuilder::build`] was called without setting a required field.
+    Missing {
+        /// The job's id.
+        id: u64,
+        /// The field not set.
+        field: JobField,
+    },
+    /// A field lies outside its accepted range `[min, max]`.
+    OutOfRange {
+        /// The job's id.
+        id: u64,
+        /// The offending field.
+        field: JobField,
+        /// Its value (seconds, or processors).
+        value: i64,
+        /// The least accepted value.
+        min: i64,
+        /// The greatest accepted value.
+        max: i64,
+    },
+}
+
+impl fmt::Display for JobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            JobError::Missing { id, field } => {
+                write!(
+                    f,
+                    "job {id}: {field} is not set; call .{field}(..) before .build()"
+                )
+            }
+            JobError::OutOfRange {
+                id,
+                field,
+                value,
+                min,
+                max,
+            } => {
+                let (unit, what) = match field {
+                    JobField::Procs => (" processors", "a job needs at least 1 processor"),
+                    JobField::Submit | JobField::Deadline => (
+                        " s",
+                        "times must lie within 2^40 s (about 34,800 years) of the origin; rebase the workload or drop the job",
+                    ),
+                    JobField::Estimate => (
+                        " s",
+                        "the estimate must be at least 1 s and at most 2^40 s (about 34,800 years)",
+                    ),
+                    JobField::RunTime => (
+                        " s",
+                        "the run time must be at least 0 s and at most 2^40 s (about 34,800 years)",
+                    ),
+                };
+                write!(
+                    f,
+                    "job {id}: {field} is {value}{unit}, outside [{min}, {max}]; {what}"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for JobError {}
 
 /// How a job left the system.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -82,5 +318,97 @@ impl Outcome {
         let run = self.end - self.start;
         let response = self.end - job.submit;
         (response as f64 / run.max(bound) as f64).max(1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `build()` of a builder with every field set from `(submit, procs, estimate, run)`.
+    fn build(submit: i64, procs: u32, estimate: i64, run_time: i64) -> Result<Job, JobError> {
+        Job::builder(1)
+            .submit(Time(submit))
+            .procs(procs)
+            .estimate(estimate)
+            .run_time(run_time)
+            .build()
+    }
+
+    /// The field `build` rejects, or `None` if it accepts.
+    fn rejected(submit: i64, procs: u32, estimate: i64, run_time: i64) -> Option<JobField> {
+        match build(submit, procs, estimate, run_time) {
+            Ok(job) => {
+                assert_eq!(job, Job::new(1, Time(submit), procs, estimate, run_time));
+                None
+            }
+            Err(JobError::OutOfRange { field, .. }) => Some(field),
+            Err(e) => panic!("unexpected {e}"),
+        }
+    }
+
+    /// `(submit, procs, estimate, run time)`.
+    type Fields = (i64, u32, i64, i64);
+
+    #[test]
+    fn build_accepts_the_domain_and_rejects_its_outside() {
+        let (lim, dur) = (Time::LIMIT.secs(), MAX_DURATION);
+        let cases: &[(Fields, Option<JobField>)] = &[
+            ((0, 1, 1, 0), None),
+            ((lim, u32::MAX, dur, dur), None),
+            ((-lim, 1, 1, 0), None),
+            ((lim + 1, 1, 1, 0), Some(JobField::Submit)),
+            ((-lim - 1, 1, 1, 0), Some(JobField::Submit)),
+            ((i64::MAX, 1, 1, 0), Some(JobField::Submit)),
+            ((i64::MIN, 1, 1, 0), Some(JobField::Submit)),
+            ((0, 0, 1, 0), Some(JobField::Procs)),
+            ((0, 1, 0, 0), Some(JobField::Estimate)),
+            ((0, 1, -1, 0), Some(JobField::Estimate)),
+            ((0, 1, dur + 1, 0), Some(JobField::Estimate)),
+            ((0, 1, i64::MAX, 0), Some(JobField::Estimate)),
+            ((0, 1, 1, -1), Some(JobField::RunTime)),
+            ((0, 1, 1, dur + 1), Some(JobField::RunTime)),
+            ((0, 1, 1, i64::MIN), Some(JobField::RunTime)),
+        ];
+        for &((s, p, e, r), want) in cases {
+            assert_eq!(rejected(s, p, e, r), want, "({s}, {p}, {e}, {r})");
+        }
+    }
+
+    #[test]
+    fn build_names_missing_fields_and_bad_deadlines() {
+        let err = Job::builder(3).submit(Time(0)).procs(1).run_time(5).build();
+        assert_eq!(
+            err,
+            Err(JobError::Missing {
+                id: 3,
+                field: JobField::Estimate
+            })
+        );
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "job 3: estimate is not set; call .estimate(..) before .build()"
+        );
+        let late = Job::builder(4)
+            .submit(Time(0))
+            .procs(1)
+            .estimate(1)
+            .run_time(1)
+            .deadline(Time(i64::MAX))
+            .build()
+            .unwrap_err();
+        assert!(matches!(
+            late,
+            JobError::OutOfRange {
+                id: 4,
+                field: JobField::Deadline,
+                ..
+            }
+        ));
+        assert_eq!(
+            late.to_string(),
+            "job 4: deadline is 9223372036854775807 s, outside [-1099511627776, 1099511627776]; \
+             times must lie within 2^40 s (about 34,800 years) of the origin; rebase the workload or drop the job"
+        );
     }
 }

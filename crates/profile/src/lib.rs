@@ -10,9 +10,15 @@
 //!   conservative backfilling with schedule compression, in any queue order.
 //! * [`validate`] checks any schedule: capacity never exceeded, no job starts
 //!   before submission, every job runs its run time or is reported killed.
+//! * [`first_fit`] gives a validated schedule concrete processor ids, as
+//!   [`ProcSet`]s (Batsim's interval sets), for Gantt charts and `jobs.csv`.
 //!
 //! Invariants: time is an integer; equal-time events resolve in a fixed
-//! order; the same input gives the same schedule, always.
+//! order; the same input gives the same schedule, always. Every entry point
+//! checks its input against the time domain (times within ±2^40 s of the
+//! origin, durations up to 2^40 s; see [`Time`]) and answers out-of-range
+//! values with an error naming the job and field: no input panics, wraps or
+//! loops without end. [`Job::builder`] is the checked way to make a job.
 //!
 //! ```
 //! use profile::{simulate, validate, Job, Policy, SchedulerConfig, Time};
@@ -20,11 +26,15 @@
 //! // A 4-processor machine: job 1 fills it for 10 s, job 2 waits for it,
 //! // job 3 is short and narrow enough to backfill before job 2's reservation... but
 //! // the machine is full, so it waits too; EASY starts it at 10 with job 2.
-//! let jobs = vec![
-//!     Job::new(1, Time(0), 4, 10, 10),
-//!     Job::new(2, Time(1), 2, 5, 5),
-//!     Job::new(3, Time(2), 2, 3, 3),
-//! ];
+//! let job = |id, submit, procs, secs| {
+//!     Job::builder(id)
+//!         .submit(Time(submit))
+//!         .procs(procs)
+//!         .estimate(secs)
+//!         .run_time(secs)
+//!         .build()
+//! };
+//! let jobs = vec![job(1, 0, 4, 10)?, job(2, 1, 2, 5)?, job(3, 2, 2, 3)?];
 //! let config = SchedulerConfig::new(4, Policy::EASY);
 //! let outcomes = simulate(&config, &jobs)?;
 //! assert_eq!(outcomes[1].start, Time(10));
@@ -34,6 +44,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod alloc;
 mod avail;
 mod config;
 mod job;
@@ -42,12 +53,13 @@ mod stats;
 mod time;
 mod validate;
 
+pub use alloc::{AllocError, ProcSet, ProcSetParseError, first_fit};
 pub use avail::{FreeSlot, Profile, ProfileError};
 pub use config::{JobOrdering, Overrun, Policy, QueueOrder, SchedulerConfig};
-pub use job::{Job, Outcome, Status};
+pub use job::{Job, JobBuilder, JobError, JobField, Outcome, Status};
 pub use sched::{NoObserver, Observer, SimError, simulate, simulate_observed};
 pub use stats::ScheduleStats;
-pub use time::{EventQueue, Time};
+pub use time::{EventQueue, MAX_DURATION, Time};
 pub use validate::{Violation, validate};
 
 /// The README's examples, compiled and run as doctests.

@@ -8,10 +8,12 @@
 use std::fmt;
 
 use crate::{
-    EventQueue, Job, Outcome, Overrun, Policy, Profile, QueueOrder, SchedulerConfig, Status, Time,
+    EventQueue, Job, JobError, Outcome, Overrun, Policy, Profile, QueueOrder, SchedulerConfig,
+    Status, Time,
 };
 
-/// Why a simulation could not run. Input is checked before anything runs.
+/// Why a simulation could not run. Input is checked before anything runs,
+/// except [`SimError::BeyondLatest`], which a run finds on its way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum SimError {
@@ -24,7 +26,7 @@ pub enum SimError {
         /// Its id.
         id: u64,
     },
-    /// A job asks for no processors or for more than the machine has.
+    /// A job asks for more processors than the machine has.
     BadWidth {
         /// Position in the input.
         index: usize,
@@ -35,16 +37,40 @@ pub enum SimError {
         /// Machine size.
         capacity: u32,
     },
-    /// A job's estimate is below one second or its run time is negative.
-    BadDuration {
+    /// A job's field lies outside the model's domain (see [`Job::check`]):
+    /// a time beyond ±2^40 s, an estimate below 1 s, a negative run time, a
+    /// duration beyond 2^40 s, or no processors.
+    InvalidJob {
+        /// Position in the input.
+        index: usize,
+        /// What is wrong, with the job's id and the field.
+        error: JobError,
+    },
+    /// With [`Overrun::Continue`], the jobs up to this one would need more
+    /// prediction extensions than [`SchedulerConfig::extensions_per_job`] allows.
+    TooManyExtensions {
         /// Position in the input.
         index: usize,
         /// Its id.
         id: u64,
-        /// The estimate.
+        /// Its estimate.
         estimate: i64,
-        /// The run time.
+        /// Its run time.
         run_time: i64,
+        /// Extensions the jobs up to and including this one need.
+        needed: u64,
+        /// Extensions allowed for that many jobs.
+        allowed: u64,
+    },
+    /// A job would end (or be reserved to end) after [`Time::LATEST`]: the
+    /// workload holds more work than a schedule can represent.
+    BeyondLatest {
+        /// Position in the input.
+        index: usize,
+        /// Its id.
+        id: u64,
+        /// The end it would get.
+        end: Time,
     },
 }
 
@@ -65,14 +91,22 @@ impl fmt::Display for SimError {
                 f,
                 "job {id} (position {index}) asks for {procs} processors but the machine has {capacity}; drop or cap such jobs first"
             ),
-            SimError::BadDuration {
+            SimError::InvalidJob { index, ref error } => write!(f, "position {index}: {error}"),
+            SimError::TooManyExtensions {
                 index,
                 id,
                 estimate,
                 run_time,
+                needed,
+                allowed,
             } => write!(
                 f,
-                "job {id} (position {index}) has estimate {estimate} s and run time {run_time} s; the estimate must be at least 1 s and the run time at least 0 s"
+                "job {id} (position {index}) runs {run_time} s on an estimate of {estimate} s: under overrun 'continue' the jobs up to it need {needed} prediction extensions, more than the {allowed} allowed; give better estimates, kill at the estimate, or raise extensions_per_job"
+            ),
+            SimError::BeyondLatest { index, id, end } => write!(
+                f,
+                "job {id} (position {index}) would end at {end}, after the latest instant a schedule can hold ({}); the workload is too long to simulate: split it",
+                Time::LATEST
             ),
         }
     }
@@ -87,6 +121,13 @@ pub trait Observer {
     fn reserved(&mut self, _now: Time, _job: usize, _start: Time) {}
     /// `job` started at `now`.
     fn started(&mut self, _now: Time, _job: usize) {}
+    /// One step of the event loop ran at `now`: a submission, a
+    /// termination, the expired predictions of one instant, or a due
+    /// reservation, each followed by a scheduling pass. A run of `n` jobs
+    /// takes at most `3n + x + m` steps, where `x` is the number of
+    /// prediction extensions and `m <= n` the number of jobs that outrun
+    /// their estimate (both zero unless [`Overrun::Continue`]).
+    fn step(&mut self, _now: Time) {}
 }
 
 /// An [`Observer`] that ignores everything.
@@ -96,6 +137,13 @@ impl Observer for NoObserver {}
 
 /// Replays `jobs` (sorted by submit time) on the configured machine and
 /// returns one [`Outcome`] per job, in input order.
+///
+/// Every job must pass [`Job::check`] and fit the machine, and with
+/// [`Overrun::Continue`] the workload must stay within the extension budget
+/// ([`SchedulerConfig::extensions_per_job`]); otherwise the result is a
+/// [`SimError`] naming the first offending job, before anything runs. A
+/// workload whose schedule would pass [`Time::LATEST`] is refused with
+/// [`SimError::BeyondLatest`]. No input panics.
 pub fn simulate(config: &SchedulerConfig, jobs: &[Job]) -> Result<Vec<Outcome>, SimError> {
     simulate_observed(config, jobs, &mut NoObserver)
 }
@@ -106,9 +154,9 @@ pub fn simulate_observed(
     jobs: &[Job],
     observer: &mut dyn Observer,
 ) -> Result<Vec<Outcome>, SimError> {
-    check_input(config.capacity, jobs)?;
+    check_input(config, jobs)?;
     let mut sim = Sim::new(config, jobs, observer);
-    sim.run();
+    sim.run()?;
     Ok(sim
         .outcomes
         .into_iter()
@@ -116,17 +164,33 @@ pub fn simulate_observed(
         .collect())
 }
 
-fn check_input(capacity: u32, jobs: &[Job]) -> Result<(), SimError> {
+/// Prediction extensions a job gets under [`Overrun::Continue`]: one each
+/// time its prediction expires while it still runs, i.e. `⌊run / estimate⌋`
+/// when it outruns its estimate (`estimate >= 1` was checked).
+fn extensions(job: &Job) -> u64 {
+    if job.run_time > job.estimate {
+        (job.run_time / job.estimate).unsigned_abs()
+    } else {
+        0
+    }
+}
+
+fn check_input(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), SimError> {
+    let capacity = config.capacity;
     if capacity == 0 {
         return Err(SimError::NoCapacity);
     }
+    let continues = config.overrun == Overrun::Continue;
+    let mut needed: u64 = 0;
     let mut last = Time(i64::MIN);
     for (index, j) in jobs.iter().enumerate() {
+        j.check()
+            .map_err(|error| SimError::InvalidJob { index, error })?;
         if j.submit < last {
             return Err(SimError::Unsorted { index, id: j.id });
         }
         last = j.submit;
-        if j.procs == 0 || j.procs > capacity {
+        if j.procs > capacity {
             return Err(SimError::BadWidth {
                 index,
                 id: j.id,
@@ -134,13 +198,21 @@ fn check_input(capacity: u32, jobs: &[Job]) -> Result<(), SimError> {
                 capacity,
             });
         }
-        if j.estimate < 1 || j.run_time < 0 {
-            return Err(SimError::BadDuration {
-                index,
-                id: j.id,
-                estimate: j.estimate,
-                run_time: j.run_time,
-            });
+        if continues {
+            needed = needed.saturating_add(extensions(j));
+            let allowed = u64::from(config.extensions_per_job)
+                .saturating_mul(index as u64 + 1)
+                .saturating_add(SchedulerConfig::EXTENSION_GRACE);
+            if needed > allowed {
+                return Err(SimError::TooManyExtensions {
+                    index,
+                    id: j.id,
+                    estimate: j.estimate,
+                    run_time: j.run_time,
+                    needed,
+                    allowed,
+                });
+            }
         }
     }
     Ok(())
@@ -201,7 +273,7 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn run(&mut self) {
+    fn run(&mut self) -> Result<(), SimError> {
         let mut next = 0;
         loop {
             let t_sub = self.jobs.get(next).map(|j| j.submit);
@@ -213,27 +285,51 @@ impl<'a> Sim<'a> {
             let earliest = [t_over, t_sub, t_end, t_start].into_iter().flatten().min();
             let Some(t) = earliest else { break };
             self.now = t;
+            self.observer.step(t);
             self.profile.advance(t);
             if t_over == Some(t) {
                 // Every expired prediction at this instant before any decision:
                 // the scheduler must not hand out processors still in use.
                 while self.overruns.peek_time() == Some(t) {
                     let (_, j) = self.overruns.pop().expect("peeked");
-                    self.prediction_over(j);
+                    self.prediction_over(j)?;
                 }
             } else if t_sub == Some(t) {
-                self.submit(next);
+                self.submit(next)?;
                 next += 1;
             } else if t_end == Some(t) {
                 let (_, j) = self.ends.pop().expect("peeked");
-                self.terminate(j);
+                self.terminate(j)?;
             }
             // Otherwise a reserved start is due: the pass below starts it.
-            self.schedule();
+            self.schedule()?;
+        }
+        Ok(())
+    }
+
+    /// `start + duration` for job `j`, or [`SimError::BeyondLatest`] if that
+    /// passes [`Time::LATEST`]. Every time the simulation stores is at most
+    /// `LATEST` and every duration at most `MAX_DURATION`, so the sum is exact.
+    #[inline]
+    fn end_of(&self, j: usize, start: Time, duration: i64) -> Result<Time, SimError> {
+        let end = Time(start.0 + duration);
+        if end > Time::LATEST {
+            return Err(self.beyond_latest(j, end));
+        }
+        Ok(end)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn beyond_latest(&self, j: usize, end: Time) -> SimError {
+        SimError::BeyondLatest {
+            index: j,
+            id: self.jobs[j].id,
+            end,
         }
     }
 
-    fn submit(&mut self, j: usize) {
+    fn submit(&mut self, j: usize) -> Result<(), SimError> {
         let job = &self.jobs[j];
         let pos = match self.config.order {
             QueueOrder::Arrival => self.queue.len(),
@@ -246,12 +342,13 @@ impl<'a> Sim<'a> {
         };
         self.queue.insert(pos, j);
         if self.config.policy == Policy::Conservative {
-            let start = self.place(j);
+            let start = self.place(j)?;
             self.reserved[j] = start;
         }
+        Ok(())
     }
 
-    fn terminate(&mut self, j: usize) {
+    fn terminate(&mut self, j: usize) -> Result<(), SimError> {
         let run = self.running[j].take().expect("only running jobs end");
         let job = &self.jobs[j];
         if run.predicted_end > self.now {
@@ -260,19 +357,22 @@ impl<'a> Sim<'a> {
                 .release(self.now, run.predicted_end - self.now, job.procs)
                 .expect("a running job's tail is reserved");
             if self.config.policy == Policy::Conservative {
-                self.compress(false);
+                self.compress(false)?;
             }
         }
+        Ok(())
     }
 
     /// Overrun::Continue: the job outlived its prediction; extend it.
-    fn prediction_over(&mut self, j: usize) {
+    fn prediction_over(&mut self, j: usize) -> Result<(), SimError> {
         let job = &self.jobs[j];
-        let Some(run) = self.running[j].as_mut() else {
-            return;
-        };
-        let new_end = self.now + job.estimate;
-        run.predicted_end = new_end;
+        if self.running[j].is_none() {
+            return Ok(());
+        }
+        let new_end = self.end_of(j, self.now, job.estimate)?;
+        if let Some(run) = self.running[j].as_mut() {
+            run.predicted_end = new_end;
+        }
         self.overruns.push(new_end, j);
         let conservative = self.config.policy == Policy::Conservative;
         if conservative {
@@ -288,13 +388,14 @@ impl<'a> Sim<'a> {
             .reserve(self.now, job.estimate, job.procs)
             .expect("running job fits");
         if conservative {
-            self.compress(true);
+            self.compress(true)?;
         }
+        Ok(())
     }
 
     /// Conservative: re-place every waiting job, in queue order, at its
     /// earliest slot. With `lifted`, the reservations were already removed.
-    fn compress(&mut self, lifted: bool) {
+    fn compress(&mut self, lifted: bool) -> Result<(), SimError> {
         let now = self.now;
         for k in 0..self.queue.len() {
             let w = self.queue[k];
@@ -313,29 +414,32 @@ impl<'a> Sim<'a> {
                     .release(old, job.estimate, job.procs)
                     .expect("reserved");
             }
-            let start = self.place(w);
+            let start = self.place(w)?;
             debug_assert!(lifted || start <= old, "compression never postpones");
             self.reserved[w] = start;
         }
+        Ok(())
     }
 
     /// Conservative: reserve job `j` at its earliest slot and report it.
-    fn place(&mut self, j: usize) -> Time {
+    fn place(&mut self, j: usize) -> Result<Time, SimError> {
         let job = &self.jobs[j];
+        // Some: the width was checked and every reservation ends by LATEST.
         let start = self
             .profile
             .earliest_start(self.now, job.procs, job.estimate)
             .expect("width was checked");
+        self.end_of(j, start, job.estimate)?;
         self.profile
             .reserve(start, job.estimate, job.procs)
             .expect("earliest slot is free");
         self.observer.reserved(self.now, j, start);
-        start
+        Ok(start)
     }
 
-    fn schedule(&mut self) {
+    fn schedule(&mut self) -> Result<(), SimError> {
         if self.config.drop_expired {
-            self.drop_expired();
+            self.drop_expired()?;
         }
         match self.config.policy {
             Policy::Fcfs => self.fcfs_pass(),
@@ -344,7 +448,7 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn drop_expired(&mut self) {
+    fn drop_expired(&mut self) -> Result<(), SimError> {
         let now = self.now;
         let jobs = self.jobs;
         let before = self.queue.len();
@@ -370,17 +474,19 @@ impl<'a> Sim<'a> {
             }
         }
         if self.config.policy == Policy::Conservative && self.queue.len() < before {
-            self.compress(false);
+            self.compress(false)?;
         }
+        Ok(())
     }
 
     /// Starts job `j` now; its profile reservation must already be in place.
-    fn start(&mut self, j: usize) {
+    #[inline]
+    fn start(&mut self, j: usize) -> Result<(), SimError> {
         let job = &self.jobs[j];
         let now = self.now;
         let killed = self.config.overrun == Overrun::Kill && job.run_time > job.estimate;
-        let end = now + if killed { job.estimate } else { job.run_time };
-        let predicted_end = now + job.estimate;
+        let end = self.end_of(j, now, if killed { job.estimate } else { job.run_time })?;
+        let predicted_end = self.end_of(j, now, job.estimate)?;
         self.running[j] = Some(Running { predicted_end });
         self.ends.push(end, j);
         if self.config.overrun == Overrun::Continue && job.run_time > job.estimate {
@@ -398,9 +504,10 @@ impl<'a> Sim<'a> {
             status,
         });
         self.observer.started(now, j);
+        Ok(())
     }
 
-    fn fcfs_pass(&mut self) {
+    fn fcfs_pass(&mut self) -> Result<(), SimError> {
         let now = self.now;
         let mut started = 0;
         for k in 0..self.queue.len() {
@@ -409,20 +516,22 @@ impl<'a> Sim<'a> {
             if self.profile.earliest_start(now, job.procs, job.estimate) != Some(now) {
                 break;
             }
+            self.end_of(j, now, job.estimate)?;
             self.profile
                 .reserve(now, job.estimate, job.procs)
                 .expect("fits now");
-            self.start(j);
+            self.start(j)?;
             started += 1;
         }
         self.queue.drain(..started);
+        Ok(())
     }
 
-    fn easy_pass(&mut self, reservations: u32) {
+    fn easy_pass(&mut self, reservations: u32) -> Result<(), SimError> {
         let now = self.now;
         let mut free_now = self.profile.free_at(now);
         if self.queue.is_empty() || free_now == 0 {
-            return;
+            return Ok(());
         }
         self.scratch.clone_from(&self.profile);
         let mut protected = 0u32;
@@ -433,6 +542,7 @@ impl<'a> Sim<'a> {
             let fits_now = job.procs <= free_now
                 && self.scratch.earliest_start(now, job.procs, job.estimate) == Some(now);
             if fits_now {
+                self.end_of(j, now, job.estimate)?;
                 self.scratch
                     .reserve(now, job.estimate, job.procs)
                     .expect("fits now");
@@ -441,14 +551,16 @@ impl<'a> Sim<'a> {
                     .expect("fits now");
                 free_now -= job.procs;
                 self.queue.remove(k);
-                self.start(j);
+                self.start(j)?;
                 continue;
             }
             if protected < reservations {
+                // Some: the width was checked and every reservation ends by LATEST.
                 let start = self
                     .scratch
                     .earliest_start(now, job.procs, job.estimate)
                     .expect("width checked");
+                self.end_of(j, start, job.estimate)?;
                 self.scratch
                     .reserve(start, job.estimate, job.procs)
                     .expect("earliest slot is free");
@@ -457,10 +569,11 @@ impl<'a> Sim<'a> {
             }
             k += 1;
         }
+        Ok(())
     }
 
     /// Starts every job whose reservation is due and notes the next one.
-    fn conservative_pass(&mut self) {
+    fn conservative_pass(&mut self) -> Result<(), SimError> {
         let now = self.now;
         let mut next = None;
         let mut k = 0;
@@ -469,12 +582,13 @@ impl<'a> Sim<'a> {
             let at = self.reserved[j];
             if at <= now {
                 self.queue.remove(k);
-                self.start(j);
+                self.start(j)?;
             } else {
                 next = Some(next.map_or(at, |n: Time| n.min(at)));
                 k += 1;
             }
         }
         self.next_start = next;
+        Ok(())
     }
 }

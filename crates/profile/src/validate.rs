@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::{Job, Outcome, Status, Time};
+use crate::{Job, JobError, Outcome, Status, Time};
 
 /// A way a schedule breaks the rules of a space-shared machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,6 +14,23 @@ pub enum Violation {
         jobs: usize,
         /// Outcomes given.
         outcomes: usize,
+    },
+    /// A job lies outside the model's domain (see [`Job::check`]).
+    InvalidJob {
+        /// Position.
+        index: usize,
+        /// What is wrong, with the job's id and the field.
+        error: JobError,
+    },
+    /// An outcome's start or end lies outside the instants a schedule can
+    /// hold, `[-LIMIT, LATEST]` ([`Time::LIMIT`], [`Time::LATEST`]).
+    TimeOutOfRange {
+        /// The job's id.
+        id: u64,
+        /// Its start.
+        start: Time,
+        /// Its end.
+        end: Time,
     },
     /// An outcome's id differs from its job's.
     WrongId {
@@ -62,6 +79,13 @@ impl fmt::Display for Violation {
                     "{jobs} jobs but {outcomes} outcomes; give one outcome per job"
                 )
             }
+            Violation::InvalidJob { index, error } => write!(f, "position {index}: {error}"),
+            Violation::TimeOutOfRange { id, start, end } => write!(
+                f,
+                "job {id} runs from {start} to {end}, outside the instants a schedule can hold ([{}, {}])",
+                Time(-Time::LIMIT.secs()),
+                Time::LATEST
+            ),
             Violation::WrongId { index } => {
                 write!(
                     f,
@@ -100,6 +124,10 @@ impl std::error::Error for Violation {}
 /// submitted, and every job that ran either ran its full run time
 /// ([`Status::Completed`]) or was killed at its estimate ([`Status::Killed`],
 /// only when the run time exceeds the estimate). Dropped jobs use no capacity.
+///
+/// Every job must pass [`Job::check`] and every start and end must lie in
+/// `[-LIMIT, LATEST]`; `end = start + run time` is checked exactly, without
+/// wrapping. No input panics.
 pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(), Violation> {
     if jobs.len() != outcomes.len() {
         return Err(Violation::Length {
@@ -109,6 +137,8 @@ pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(),
     }
     let mut deltas: Vec<(Time, i64)> = Vec::with_capacity(2 * jobs.len());
     for (index, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
+        job.check()
+            .map_err(|error| Violation::InvalidJob { index, error })?;
         if job.id != out.id {
             return Err(Violation::WrongId { index });
         }
@@ -119,7 +149,16 @@ pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(),
                 start: out.start,
             });
         }
-        let ran = out.end - out.start;
+        let schedulable = -Time::LIMIT.secs()..=Time::LATEST.secs();
+        if !schedulable.contains(&out.start.secs()) || !schedulable.contains(&out.end.secs()) {
+            return Err(Violation::TimeOutOfRange {
+                id: job.id,
+                start: out.start,
+                end: out.end,
+            });
+        }
+        // Both ends lie within 2^53 of each other: the difference is exact.
+        let ran = out.end.secs() - out.start.secs();
         let ok = match out.status {
             Status::Completed => ran == job.run_time,
             Status::Killed => ran == job.estimate && job.run_time > job.estimate,

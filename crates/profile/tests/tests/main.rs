@@ -1,5 +1,7 @@
 //! Integration tests of `profile`: one binary, one module per area.
 
+mod fuzz;
+mod limits;
 mod props;
 mod pyss;
 mod schedules;

@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use profile::{Job, Policy, SchedulerConfig, Time, simulate, validate};
+use profile::{Job, Policy, SchedulerConfig, Time, simulate_observed, validate};
+
+use crate::fuzz::Steps;
 
 /// Machine size of every pyss scenario.
 const CAPACITY: u32 = 100;
@@ -61,8 +63,19 @@ fn run(dir: &std::path::Path, file: &str, policy: Policy) -> Vec<String> {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let cases = parse(&text, file);
     let jobs: Vec<Job> = cases.iter().map(|c| c.job.clone()).collect();
-    let outcomes = simulate(&SchedulerConfig::new(CAPACITY, policy), &jobs).unwrap();
+    let config = SchedulerConfig::new(CAPACITY, policy);
+    let mut steps = Steps::default();
+    let outcomes = simulate_observed(&config, &jobs, &mut steps).unwrap();
     let mut errors = Vec::new();
+    // No job outruns its estimate under the default kill: 3n steps at most.
+    if steps.0 > 3 * jobs.len() as u64 {
+        errors.push(format!(
+            "{file} under {}: {} event steps for {} jobs",
+            policy.name(),
+            steps.0,
+            jobs.len()
+        ));
+    }
     if let Err(v) = validate(CAPACITY, &jobs, &outcomes) {
         errors.push(format!(
             "{file} under {}: invalid schedule: {v}",
