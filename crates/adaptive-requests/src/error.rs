@@ -22,6 +22,20 @@ pub enum ReqError {
         /// The value given, in seconds.
         value: i64,
     },
+    /// A duration is longer than `profile::MAX_DURATION` (2^40 s).
+    TooLong {
+        /// Which duration (`T^min`, `deadline`, `f_mol(R)`, ...).
+        name: &'static str,
+        /// The value given, in seconds.
+        value: i64,
+    },
+    /// `R^max` is above [`MAX_PROCESSORS`](crate::MAX_PROCESSORS).
+    TooManyProcessors {
+        /// The `R^max` given.
+        r_max: u32,
+        /// The most accepted.
+        max: u32,
+    },
     /// The budget is negative, infinite or NaN.
     Budget {
         /// The value given.
@@ -36,7 +50,7 @@ pub enum ReqError {
         /// What is accepted, in words.
         expected: &'static str,
     },
-    /// The price profile is not a positive finite multiplier.
+    /// The price profile is not a multiplier in `(0, 10^12]`.
     PriceProfile {
         /// The value given.
         value: f64,
@@ -72,6 +86,14 @@ impl fmt::Display for ReqError {
                     "{name} is {value} s, expected a positive number of seconds"
                 )
             }
+            ReqError::TooLong { name, value } => write!(
+                f,
+                "{name} is {value} s, expected at most 2^40 s (about 34,800 years)"
+            ),
+            ReqError::TooManyProcessors { r_max, max } => write!(
+                f,
+                "R^max is {r_max} processors, expected at most {max}; give a smaller request"
+            ),
             ReqError::Budget { value } => {
                 write!(f, "budget is {value}, expected a finite number >= 0")
             }
@@ -85,7 +107,7 @@ impl fmt::Display for ReqError {
             ReqError::PriceProfile { value } => {
                 write!(
                     f,
-                    "price profile is {value}, expected a finite multiplier > 0"
+                    "price profile is {value}, expected a multiplier in (0, 1e12]"
                 )
             }
             ReqError::ShapeTime { procs, time } => write!(
@@ -117,6 +139,14 @@ pub enum SchedError {
     },
     /// The machine has no processors.
     NoCapacity,
+    /// A request's submit time lies outside `[-Time::LIMIT, Time::LIMIT]`
+    /// (±2^40 s).
+    SubmitTime {
+        /// The request's id.
+        id: u64,
+        /// Its submit time.
+        submit: Time,
+    },
     /// A request was submitted before the previous one: an on-line scheduler
     /// sees requests in time order.
     OutOfOrder {
@@ -143,6 +173,11 @@ impl fmt::Display for SchedError {
                 value,
                 expected,
             } => write!(f, "price function {field} is {value}, expected {expected}"),
+            SchedError::SubmitTime { id, submit } => write!(
+                f,
+                "request {id} is submitted at {submit}, outside [-2^40 s, 2^40 s]; times must \
+                 lie within 2^40 s (about 34,800 years) of the origin"
+            ),
             SchedError::NoCapacity => {
                 write!(f, "the machine has 0 processors, expected at least 1")
             }

@@ -1,6 +1,19 @@
 //! Moldability functions `f_mol : R → T`.
 
+use profile::MAX_DURATION;
+
 use crate::error::ReqError;
+
+/// The most processors a request may ask for (`R^max`): 1,000,000.
+///
+/// A request's shapes `R^min..=R^max` are each tried by the scheduler and
+/// stored with the request, so time and memory grow with `R^max`; the cap
+/// is far beyond the largest machine of the Parallel Workloads Archive logs
+/// the toolkit uses (SDSC Blue Horizon, 1,152 processors). [`Req::new`] and
+/// [`LinearFmol::new`] refuse more with [`ReqError::TooManyProcessors`].
+///
+/// [`Req::new`]: crate::Req::new
+pub const MAX_PROCESSORS: u32 = 1_000_000;
 
 /// A moldability function `f_mol : R → T` (Netto & Buyya §3.1): the usage
 /// time, in whole seconds, of the request when it runs on `procs` processors.
@@ -39,13 +52,26 @@ pub struct LinearFmol {
 }
 
 impl LinearFmol {
-    /// The linear function through `(R^max, T^min)` and `(R^min, T^max)`.
+    /// The linear function through `(R^max, T^min)` and `(R^min, T^max)`:
+    /// `1 <= R^min <= R^max <= MAX_PROCESSORS`, `1 <= T^min <= 2^40` s.
     pub fn new(r_min: u32, r_max: u32, t_min: i64) -> Result<LinearFmol, ReqError> {
         if r_min == 0 || r_min > r_max {
             return Err(ReqError::ProcessorRange { r_min, r_max });
         }
+        if r_max > MAX_PROCESSORS {
+            return Err(ReqError::TooManyProcessors {
+                r_max,
+                max: MAX_PROCESSORS,
+            });
+        }
         if t_min <= 0 {
             return Err(ReqError::Duration {
+                name: "T^min",
+                value: t_min,
+            });
+        }
+        if t_min > MAX_DURATION {
+            return Err(ReqError::TooLong {
                 name: "T^min",
                 value: t_min,
             });
@@ -229,9 +255,25 @@ mod tests {
     }
 
     #[test]
-    fn huge_inputs_saturate_instead_of_overflowing() {
-        let f = LinearFmol::new(1, u32::MAX, i64::MAX).unwrap();
-        assert_eq!(f.time_for(u32::MAX), Some(i64::MAX));
-        assert_eq!(f.t_max(), i64::MAX);
+    fn huge_inputs_are_refused_and_the_largest_accepted_saturate() {
+        assert_eq!(
+            LinearFmol::new(1, u32::MAX, 1),
+            Err(ReqError::TooManyProcessors {
+                r_max: u32::MAX,
+                max: MAX_PROCESSORS
+            })
+        );
+        assert_eq!(
+            LinearFmol::new(1, 2, i64::MAX),
+            Err(ReqError::TooLong {
+                name: "T^min",
+                value: i64::MAX
+            })
+        );
+        // At the largest accepted values T^max = T^min·R^max/R^min is far
+        // past 2^40 s (still inside i64); `Req::new` refuses that shape.
+        let f = LinearFmol::new(1, MAX_PROCESSORS, MAX_DURATION).unwrap();
+        assert_eq!(f.time_for(MAX_PROCESSORS), Some(MAX_DURATION));
+        assert_eq!(f.t_max(), MAX_DURATION * i64::from(MAX_PROCESSORS));
     }
 }

@@ -44,6 +44,12 @@
 //! papers' policies: among this workspace's crates it depends on `profile`
 //! alone (plus `rand`/`rand_chacha`, and `serde` if asked for).
 //!
+//! Limits (the README's table): submit times in `[-2^40, 2^40]` s
+//! (`profile::Time::LIMIT`), `T^min`, `D` and every `f_mol(R)` in
+//! `[1, 2^40]` s (`profile::MAX_DURATION`), `R^max` at most
+//! [`MAX_PROCESSORS`], rates and price profiles at most `10^12`; anything
+//! outside is a typed error ([`SchedError`], [`ReqError`]).
+//!
 //! ```
 //! use adaptive_requests::{
 //!     Decision, LinearFmol, Policy, PriceFunction, Preemption, Req, Scheduler, SchedulerConfig,
@@ -86,7 +92,7 @@ mod variant;
 mod verify;
 
 pub use error::{ReqError, SchedError, Table1Error, VariantError};
-pub use fmol::{LinearFmol, Moldability, r_min_share, table1_r_min};
+pub use fmol::{LinearFmol, MAX_PROCESSORS, Moldability, r_min_share, table1_r_min};
 pub use place::{Part, Placement, place, share_duration};
 pub use price::{BudgetRule, PriceFunction, within_budget};
 pub use req::{Preemption, Req};

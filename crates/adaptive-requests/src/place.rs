@@ -69,9 +69,13 @@ impl Placement {
         self.parts[self.parts.len() - 1].end()
     }
 
-    /// Processor-seconds over all parts (`Duration · R` of Algorithm 2).
+    /// Processor-seconds over all parts (`Duration · R` of Algorithm 2),
+    /// saturating at `i64::MAX`.
     pub fn proc_seconds(&self) -> i64 {
-        self.parts.iter().map(Part::proc_seconds).sum()
+        self.parts
+            .iter()
+            .map(Part::proc_seconds)
+            .fold(0, i64::saturating_add)
     }
 
     /// Whether the request was split into several subrequests.
@@ -287,8 +291,9 @@ fn affordable_start(
     if good <= bad || !ok(good) {
         return None;
     }
-    while good - bad > 1 {
-        let mid = bad + (good - bad) / 2;
+    // In i128: `good - bad` may pass i64 for extreme `lo` and `max_end`.
+    while i128::from(good) - i128::from(bad) > 1 {
+        let mid = (i128::from(bad) + (i128::from(good) - i128::from(bad)) / 2) as i64;
         if ok(mid) {
             good = mid;
         } else {

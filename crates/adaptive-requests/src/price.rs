@@ -13,6 +13,11 @@ const HOUR: f64 = 3600.0;
 /// floating-point computations of the same amount compare equal.
 const BUDGET_TOLERANCE: f64 = 1e-9;
 
+/// The largest rate ($ per processor-hour) and price profile accepted:
+/// 10^12. With both at most this, `ω` of any `i64` of processor-seconds is
+/// a finite number (at most about 3·10^39 $), never infinite or NaN.
+pub(crate) const LARGEST_FACTOR: f64 = 1e12;
+
 /// The price function `ω(Req, T_s, Duration, R)` of Netto & Buyya's
 /// Algorithm 2, generalised to a request placed as several subrequests.
 ///
@@ -63,7 +68,7 @@ impl PriceFunction {
         incentive: 0.0,
     };
 
-    /// A price function: `rate` in $ per processor-hour (finite, `>= 0`),
+    /// A price function: `rate` in $ per processor-hour (in `[0, 10^12]`),
     /// `max_discount` and `incentive` as fractions in `[0, 1]`.
     pub fn new(rate: f64, max_discount: f64, incentive: f64) -> Result<Self, SchedError> {
         let check = |field: &'static str, value: f64, ok: bool, expected: &'static str| {
@@ -80,8 +85,8 @@ impl PriceFunction {
         check(
             "rate",
             rate,
-            rate.is_finite() && rate >= 0.0,
-            "a finite number >= 0",
+            (0.0..=LARGEST_FACTOR).contains(&rate),
+            "a number in [0, 1e12] ($ per processor-hour)",
         )?;
         let unit = |v: f64| (0.0..=1.0).contains(&v);
         check(
@@ -142,9 +147,12 @@ impl PriceFunction {
     }
 
     pub(crate) fn charge(&self, terms: &Terms, completion: Time, proc_seconds: i64) -> f64 {
-        let slack = terms.deadline - terms.t_min;
+        // In i128, so that no completion, submission or T^min can overflow;
+        // the same numbers as in i64 wherever that does not.
+        let slack = i128::from(terms.deadline) - i128::from(terms.t_min);
         let late = if slack > 0 {
-            ((completion - terms.submit - terms.t_min) as f64 / slack as f64).clamp(0.0, 1.0)
+            let taken = i128::from(completion.0) - i128::from(terms.submit.0);
+            ((taken - i128::from(terms.t_min)) as f64 / slack as f64).clamp(0.0, 1.0)
         } else {
             0.0
         };

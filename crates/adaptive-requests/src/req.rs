@@ -1,7 +1,10 @@
 //! The adaptive request `Req(R^min, R^max, f_mol, D, B, Sp)`.
 
+use profile::MAX_DURATION;
+
 use crate::error::ReqError;
-use crate::fmol::{LinearFmol, Moldability};
+use crate::fmol::{LinearFmol, MAX_PROCESSORS, Moldability};
+use crate::price::LARGEST_FACTOR;
 
 /// `Sp = (N, I, M)`: how a preemptive request may be split into subrequests.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -73,9 +76,10 @@ impl Preemption {
 /// longest the user accepts from submission to completion) and `B` the most
 /// the user pays. A request without `Sp` cannot be split.
 ///
-/// Construction checks that `1 <= R^min <= R^max`, that `D > 0`, that `B` is
-/// finite and non-negative, that `Sp` is in range, and that `f_mol` allows at
-/// least one shape in the range, with a positive time for every allowed shape.
+/// Construction checks that `1 <= R^min <= R^max <= MAX_PROCESSORS`, that
+/// `0 < D <= 2^40` s (`profile::MAX_DURATION`), that `B` is finite and
+/// non-negative, that `Sp` is in range, and that `f_mol` allows at least one
+/// shape in the range, with a time in `[1, 2^40]` s for every allowed shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Req<F = LinearFmol> {
     r_min: u32,
@@ -112,8 +116,20 @@ impl<F: Moldability> Req<F> {
         if r_min == 0 || r_min > r_max {
             return Err(ReqError::ProcessorRange { r_min, r_max });
         }
+        if r_max > MAX_PROCESSORS {
+            return Err(ReqError::TooManyProcessors {
+                r_max,
+                max: MAX_PROCESSORS,
+            });
+        }
         if deadline <= 0 {
             return Err(ReqError::Duration {
+                name: "deadline",
+                value: deadline,
+            });
+        }
+        if deadline > MAX_DURATION {
+            return Err(ReqError::TooLong {
                 name: "deadline",
                 value: deadline,
             });
@@ -137,6 +153,12 @@ impl<F: Moldability> Req<F> {
         for procs in r_min..=r_max {
             match req.f_mol.time_for(procs) {
                 Some(time) if time <= 0 => return Err(ReqError::ShapeTime { procs, time }),
+                Some(time) if time > MAX_DURATION => {
+                    return Err(ReqError::TooLong {
+                        name: "f_mol(R)",
+                        value: time,
+                    });
+                }
                 Some(_) => any = true,
                 None => {}
             }
@@ -178,9 +200,9 @@ impl<F: Moldability> Req<F> {
     }
 
     /// The same request in another price profile (the multiplier of the
-    /// price function, 1 by default; Table 1 uses 1 and 3).
+    /// price function, 1 by default; Table 1 uses 1 and 3), in `(0, 10^12]`.
     pub fn with_price_profile(mut self, profile: f64) -> Result<Self, ReqError> {
-        if !(profile.is_finite() && profile > 0.0) {
+        if !(profile > 0.0 && profile <= LARGEST_FACTOR) {
             return Err(ReqError::PriceProfile { value: profile });
         }
         self.price_profile = profile;
@@ -359,7 +381,7 @@ mod tests {
         );
         check(
             Req::linear(f, 10, 1.0, None).and_then(|r| r.with_price_profile(0.0)),
-            "price profile is 0, expected a finite multiplier > 0",
+            "price profile is 0, expected a multiplier in (0, 1e12]",
         );
         let zero_time = |_: u32| Some(0);
         assert_eq!(

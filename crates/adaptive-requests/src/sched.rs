@@ -265,8 +265,12 @@ impl<F: Moldability> Scheduler<F> {
         self.waiting.len()
     }
 
-    /// Submits request `id` at time `submit` (not before the previous one).
+    /// Submits request `id` at time `submit` (not before the previous one,
+    /// and in `[-Time::LIMIT, Time::LIMIT]`, ±2^40 s).
     pub fn submit(&mut self, id: u64, submit: Time, req: Req<F>) -> Result<Decision, SchedError> {
+        if !submit.in_domain() {
+            return Err(SchedError::SubmitTime { id, submit });
+        }
         if submit < self.now {
             return Err(SchedError::OutOfOrder {
                 id,

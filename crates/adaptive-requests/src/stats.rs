@@ -82,7 +82,7 @@ impl IntervalStats {
             }
         }
         if let (Some(first), Some(last)) = (first, last) {
-            s.span = (last - first) * i64::from(capacity);
+            s.span = (last - first).saturating_mul(i64::from(capacity));
         }
         s
     }

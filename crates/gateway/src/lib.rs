@@ -32,6 +32,12 @@
 //! backfilling), nor about traces or experiments: it depends on `profile`
 //! alone, and callers adapt their providers to [`Provider`].
 //!
+//! Limits (the README's table): grid jobs' times within ±2^40 s
+//! (`profile::Time::LIMIT`) and durations at most 2^40 s, periods of 1 s to
+//! 2^40 s, at most [`MAX_TICKS`] firings of a periodic timer and
+//! [`MAX_ATTEMPTS`] reservation attempts; anything outside is a
+//! [`GatewayError`] before the run starts, and every run ends.
+//!
 //! ```
 //! use gateway::{is_late, Message, MessageCounter, ViolationLog, PAPER_TOLERANCE};
 //! use profile::Time;
@@ -114,7 +120,8 @@ mod violation;
 pub use messages::{Message, MessageCounter};
 pub use provider::{HoldId, Provider, Refusal, Report};
 pub use run::{
-    Fate, GatewayConfig, GatewayError, GatewayPolicy, GridRun, Information, Rejection, run,
+    Fate, GatewayConfig, GatewayError, GatewayPolicy, GridRun, Information, MAX_ATTEMPTS,
+    MAX_TICKS, Rejection, run,
 };
 pub use view::SlotView;
 pub use violation::{PAPER_TOLERANCE, Violation, ViolationLog, is_late};

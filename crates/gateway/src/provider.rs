@@ -138,7 +138,9 @@ pub trait Provider {
 
     /// Lets the provider process its own events up to and including `now`,
     /// appending what the gateway must hear (grid jobs starting and ending,
-    /// unsolicited slots) to `reports`.
+    /// unsolicited slots) to `reports`. Afterwards
+    /// [`next_event`](Provider::next_event) must be later than `now` (or
+    /// `None`); [`run`](crate::run) stops with an error otherwise.
     fn advance(&mut self, _now: Time, _reports: &mut Vec<Report>) {}
 }
 

@@ -84,6 +84,16 @@ pub enum IntergridError {
         /// The factor given.
         stringency: f64,
     },
+    /// A stringency that puts a grid job's deadline past `Time::LIMIT`
+    /// (2^40 s), outside the time domain.
+    DeadlinePastLimit {
+        /// The grid job.
+        job: u64,
+        /// The stringency given.
+        stringency: f64,
+        /// The deadline it gives, in seconds (saturated at `i64::MAX`).
+        deadline: i64,
+    },
     /// A bounded-slowdown bound below one second.
     BsldBound {
         /// The bound given, in seconds.
@@ -152,6 +162,15 @@ impl fmt::Display for IntergridError {
             IntergridError::Stringency { stringency } => write!(
                 f,
                 "deadline stringency is {stringency}, expected a positive factor"
+            ),
+            IntergridError::DeadlinePastLimit {
+                job,
+                stringency,
+                deadline,
+            } => write!(
+                f,
+                "deadline stringency {stringency} puts grid job {job}'s deadline at {deadline} s, \
+                 past 2^40 s (about 34,800 years); give a smaller stringency"
             ),
             IntergridError::BsldBound { bound } => write!(
                 f,

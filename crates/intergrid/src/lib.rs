@@ -34,6 +34,11 @@
 //! traces, workload models or experiment configs: callers bring the jobs.
 //! It depends on `profile`, `gateway` and `partitions-forecast` only.
 //!
+//! Limits: the clusters take what `partitions-forecast` accepts and the
+//! gateway what `gateway` accepts (their README tables); a deadline
+//! stringency that puts a deadline past 2^40 s is
+//! [`IntergridError::DeadlinePastLimit`].
+//!
 //! ```
 //! use intergrid::{Config, Evaluation, Scenario, Series, evaluate, simulate};
 //! use profile::{Job, Time};

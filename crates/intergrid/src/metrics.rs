@@ -40,7 +40,8 @@ pub struct Metrics {
 }
 
 /// Bounded slowdown of a job submitted at `submit` that ran over
-/// `(start, end)`: `max(1, response / max(run, bound))`.
+/// `(start, end)`: `max(1, response / max(run, bound))` (differences of
+/// times saturate, so any times give a number).
 pub fn bsld(submit: Time, (start, end): (Time, Time), bound: i64) -> f64 {
     let run = end - start;
     ((end - submit) as f64 / run.max(bound) as f64).max(1.0)

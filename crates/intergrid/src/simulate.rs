@@ -87,6 +87,8 @@ impl Scenario {
     /// a job `base` rejected gets none. The draws come from
     /// `ChaCha8Rng::seed_from_u64(seed)`, one per grid job in order whether
     /// or not it ran, so the same seed picks the same jobs under any base.
+    /// A deadline past `Time::LIMIT` (2^40 s) is an error naming the
+    /// stringency ([`IntergridError::DeadlinePastLimit`]).
     pub fn deadlines(
         &self,
         base: &Run,
@@ -102,16 +104,29 @@ impl Scenario {
         }
         base.fits(self)?;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        Ok(self
-            .grid
+        self.grid
             .iter()
             .zip(&base.grid)
             .map(|(job, outcome)| {
                 let pick = rng.random_bool(share);
-                let (_, end) = (*outcome)?;
-                pick.then(|| job.submit + ((end - job.submit) as f64 * stringency).ceil() as i64)
+                let Some((_, end)) = *outcome else {
+                    return Ok(None);
+                };
+                if !pick {
+                    return Ok(None);
+                }
+                // A float cast and `Time + i64` saturate: no wrap, however large.
+                let d = job.submit + ((end - job.submit) as f64 * stringency).ceil() as i64;
+                if d > Time::LIMIT {
+                    return Err(IntergridError::DeadlinePastLimit {
+                        job: job.id,
+                        stringency,
+                        deadline: d.secs(),
+                    });
+                }
+                Ok(Some(d))
             })
-            .collect())
+            .collect()
     }
 }
 

@@ -2,6 +2,8 @@
 //! series names, the provider adapter, the schedule check, and whole runs
 //! on small seeded grids.
 
+#[path = "modules/extremes.rs"]
+mod extremes;
 #[path = "modules/runs.rs"]
 mod runs;
 #[path = "modules/schedule.rs"]

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use profile::Time;
+use profile::{JobError, Time};
 
 /// Why a forecast could not be built or fed.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,6 +112,26 @@ pub enum ClusterError {
         /// Position of the first job out of order.
         index: usize,
     },
+    /// A job's times or durations lie outside the time domain (`profile`'s
+    /// [`Job::check`](profile::Job::check): times within ±2^40 s,
+    /// durations up to 2^40 s).
+    Job {
+        /// What `Job::check` found.
+        error: JobError,
+    },
+    /// A number outside its accepted range: the clock's origin (a time
+    /// within ±2^40 s), the publication interval (1 s to 2^40 s), the
+    /// reallocation checks per interval (1 to [`MAX_CHECKS`](crate::MAX_CHECKS)).
+    OutOfRange {
+        /// The setting's name.
+        name: &'static str,
+        /// The value given.
+        value: i64,
+        /// The least accepted value.
+        min: i64,
+        /// The greatest accepted value.
+        max: i64,
+    },
 }
 
 impl fmt::Display for ClusterError {
@@ -147,6 +167,13 @@ impl fmt::Display for ClusterError {
                 f,
                 "local job at position {index} is submitted before its predecessor; sort local jobs by submit time"
             ),
+            ClusterError::Job { error } => write!(f, "{error}"),
+            ClusterError::OutOfRange {
+                name,
+                value,
+                min,
+                max,
+            } => write!(f, "{name} is {value}, outside [{min}, {max}]"),
         }
     }
 }

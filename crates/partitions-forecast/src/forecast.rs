@@ -49,7 +49,9 @@ impl LoadForecast {
         Ok(LoadForecast {
             window,
             smoothing,
-            history: VecDeque::with_capacity(window),
+            // Grown as loads are observed: memory follows the observations,
+            // up to the window, whatever window is asked for.
+            history: VecDeque::new(),
             observed: 0,
         })
     }

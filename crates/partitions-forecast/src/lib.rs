@@ -36,6 +36,13 @@
 //! an error, never a panic. `partitions-forecast` knows nothing about
 //! gateways, traces or experiments: it depends on `profile` alone.
 //!
+//! Limits (the README's table): a clock origin within ±2^40 s
+//! (`profile::Time::LIMIT`), jobs that pass `profile::Job::check`, a
+//! publication interval of 1 s to 2^40 s, at most [`MAX_CHECKS`]
+//! reallocation checks per interval; anything outside is a
+//! [`ClusterError`]. Capacity and forecast window take any value without
+//! allocating for it.
+//!
 //! ```
 //! use partitions_forecast::{Cluster, ClusterConfig, Origin, ProviderPolicy, ForecastConfig, UNLIMITED};
 //! use profile::{Job, Time};
@@ -67,7 +74,7 @@ mod policy;
 
 pub use cluster::{
     Cluster, ClusterConfig, Commitment, CommitmentKind, ForecastConfig, JobRecord, LoadMeasure,
-    Notice, PartitionState, Priority, ShareFrom, resize_slots,
+    MAX_CHECKS, Notice, PartitionState, Priority, ShareFrom, resize_slots,
 };
 pub use error::{ClusterError, ForecastError, HoldId, ReservationError};
 pub use forecast::LoadForecast;

@@ -119,6 +119,11 @@ impl DropRule {
 /// under [`Rejections::deadline`](crate::Rejections::deadline); a started
 /// job counts as accepted, and as late if it ends after its deadline.
 ///
+/// Every job is checked first ([`QosJob::check`]); `profile` refuses the
+/// rest of what it cannot schedule (a machine of 0 processors, a deadline
+/// moved by [`DropRule::Lapsed`] past `Time::LIMIT`) with
+/// [`PolicyError::Simulation`].
+///
 /// ```
 /// use pricing::{backfill, Baseline, DropRule, QosJob};
 /// use profile::Time;
@@ -144,6 +149,7 @@ pub fn backfill(
     base_price: f64,
     jobs: &[QosJob],
 ) -> Result<RunStats, PolicyError> {
+    jobs.iter().try_for_each(QosJob::check)?;
     let profile_jobs: Vec<Job> = jobs.iter().map(|j| drop.profile_job(j)).collect();
     let config = SchedulerConfig::new(capacity, EasyPolicy::EASY)
         .order(drop.queue(baseline))

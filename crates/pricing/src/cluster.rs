@@ -14,19 +14,39 @@
 //! or reaches its deadline; events fall on the first whole second at or after
 //! the exact instant. At one instant, node events are handled before
 //! arrivals.
+//!
+//! Limits: a cluster has at most [`MAX_NODES`] nodes; arrivals lie in
+//! `[-Time::LIMIT, Time::LIMIT]` (±2^40 s), run times, estimates and
+//! deadlines in `[1, MAX_DURATION]` (2^40 s), also once translated to the
+//! slowest node; a job that would still run at [`Time::LATEST`] (2^52 s)
+//! stops the cluster with [`PricingError::BeyondLatest`]. Every event lies
+//! strictly after the previous one of its node and no later than
+//! `Time::LATEST`, so a run always ends.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use serde::{Deserialize, Serialize};
 
-use profile::Time;
+use profile::{MAX_DURATION, Time};
 
 use crate::admission::{Decision, NodeLoad, admit};
 use crate::control::{JobControl, Late, Spare, WORK_EPS, partition, rates};
-use crate::error::{PricingError, amount, factor};
+use crate::error::{PricingError, amount, factor, in_domain};
 use crate::price::{PriceFunction, Quote};
 use crate::spec::JobSpec;
+
+/// The most nodes a time-shared cluster may have: 1,000,000.
+///
+/// A node is a processor of the modelled machine, and the cluster keeps
+/// state for every node and scans them all at each arrival, so memory and
+/// time grow with the machine size given, not with the workload. The cap
+/// is far beyond the largest machine of the Parallel Workloads Archive logs
+/// the toolkit uses (SDSC Blue Horizon, 1,152 processors) and keeps a
+/// cluster under a few hundred MB; [`Cluster::new`] and
+/// [`RunConfig::cluster`](crate::RunConfig::cluster) refuse more with
+/// [`PricingError::TooManyNodes`] before allocating anything.
+pub const MAX_NODES: usize = 1_000_000;
 
 /// One compute node: a single processor with a SPEC-style rating, local
 /// memory and disk, and a base price.
@@ -104,6 +124,12 @@ impl ClusterConfig {
 
     fn check(&self) -> Result<(), PricingError> {
         amount("nodes", self.nodes.len() as i64, 1, "at least one node")?;
+        if self.nodes.len() > MAX_NODES {
+            return Err(PricingError::TooManyNodes {
+                nodes: self.nodes.len() as u64,
+                max: MAX_NODES,
+            });
+        }
         amount(
             "reference rating",
             i64::from(self.reference_rating),
@@ -125,7 +151,13 @@ impl ClusterConfig {
 
     /// Seconds on node `j` of `secs` seconds on a reference node, rounded up.
     fn on_node(&self, secs: i64, j: usize) -> i64 {
-        let r = i128::from(self.nodes[j].rating);
+        self.on_rating(secs, self.nodes[j].rating)
+    }
+
+    /// Seconds on a node of `rating` of `secs` seconds on a reference node,
+    /// rounded up.
+    fn on_rating(&self, secs: i64, rating: u32) -> i64 {
+        let r = i128::from(rating.max(1));
         let v = (i128::from(secs) * i128::from(self.reference_rating) + r - 1) / r;
         i64::try_from(v).unwrap_or(i64::MAX)
     }
@@ -237,7 +269,7 @@ struct Record {
 /// // One hour of work on both nodes, due within two hours, budget $5000.
 /// let d = cluster.submit(Time(0), 1, &JobSpec::new(3600, 2, 7200, 5000.0), 3600, &price)?;
 /// assert!(d.allocation().is_some());
-/// cluster.run_to_completion();
+/// cluster.run_to_completion()?;
 /// let out = &cluster.outcomes()[0];
 /// assert!(out.met_qos());
 /// // Alone on its nodes it gets the whole processor: done after one hour.
@@ -254,12 +286,18 @@ pub struct Cluster {
     /// event per node is current, so the order is total and deterministic.
     events: BinaryHeap<Reverse<(Time, usize, u64)>>,
     now: Time,
+    /// The lowest node rating: run times are longest there.
+    slowest: u32,
+    /// The job that would run past `Time::LATEST`, once one has: the
+    /// cluster stops.
+    beyond: Option<u64>,
 }
 
 impl Cluster {
     /// An idle cluster at time 0.
     pub fn new(config: ClusterConfig) -> Result<Cluster, PricingError> {
         config.check()?;
+        let slowest = config.nodes.iter().map(|n| n.rating).min().unwrap_or(1);
         let nodes = config
             .nodes
             .iter()
@@ -277,6 +315,8 @@ impl Cluster {
             jobs: Vec::new(),
             events: BinaryHeap::new(),
             now: Time(i64::MIN),
+            slowest,
+            beyond: None,
         })
     }
 
@@ -294,6 +334,12 @@ impl Cluster {
     /// really needs `run_time` seconds on a reference node. The cluster first
     /// runs up to `arrival`, then Algorithm 1 decides with `price`; an
     /// accepted job starts at once on its nodes.
+    ///
+    /// Errors: an invalid specification ([`JobSpec::validate`]), an arrival
+    /// outside `[-Time::LIMIT, Time::LIMIT]` or before the clock, a run time
+    /// outside `[0, MAX_DURATION]`, an estimate or run time longer than
+    /// `MAX_DURATION` on the slowest node, or a cluster stopped at
+    /// `Time::LATEST` ([`PricingError::BeyondLatest`]).
     pub fn submit<X>(
         &mut self,
         arrival: Time,
@@ -304,6 +350,19 @@ impl Cluster {
     ) -> Result<Decision, PricingError> {
         job.validate()?;
         amount("run time", run_time, 0, "a number of seconds >= 0")?;
+        let limit = Time::LIMIT.secs();
+        in_domain(Some(id), "arrival", arrival.secs(), -limit, limit)?;
+        in_domain(Some(id), "run time", run_time, 0, MAX_DURATION)?;
+        for (name, secs) in [
+            (
+                "runtime estimate on the slowest node",
+                job.job_details.runtime_estimate,
+            ),
+            ("run time on the slowest node", run_time),
+        ] {
+            let slowest = self.config.on_rating(secs, self.slowest);
+            in_domain(Some(id), name, slowest, 0, MAX_DURATION)?;
+        }
         if arrival < self.now {
             return Err(PricingError::ArrivalInPast {
                 id,
@@ -351,20 +410,23 @@ impl Cluster {
         Ok(decision)
     }
 
-    /// Runs the cluster up to `at` and returns what Algorithm 1 would see
-    /// for `job` on every node then, without submitting it: a quote.
+    /// Runs the cluster up to `at` (in `[-Time::LIMIT, Time::LIMIT]`) and
+    /// returns what Algorithm 1 would see for `job` on every node then,
+    /// without submitting it: a quote.
     pub fn snapshot<X>(
         &mut self,
         at: Time,
         job: &JobSpec<X>,
     ) -> Result<Vec<NodeLoad>, PricingError> {
+        let limit = Time::LIMIT.secs();
+        in_domain(None, "quote time", at.secs(), -limit, limit)?;
         if at < self.now {
             return Err(PricingError::BeforeClock {
                 at: at.0,
                 now: self.now.0,
             });
         }
-        self.advance(at);
+        self.advance(at)?;
         let now = self.now;
         let d = job.qos_constraints.deadline;
         let mut out = Vec::with_capacity(self.nodes.len());
@@ -451,27 +513,38 @@ impl Cluster {
             .collect();
         let rates = rates(&partitions, self.config.control.spare);
         node.version += 1;
-        let mut next: Option<i64> = None;
-        let mut soonest = |secs: f64| {
+        // The soonest event: (seconds from now, the job whose task it is).
+        let mut next: Option<(i64, usize)> = None;
+        let mut soonest = |secs: f64, job: usize| {
+            // A float cast saturates, so a tiny rate gives i64::MAX, not a wrap.
             let dt = ((secs - WORK_EPS).ceil() as i64).max(1);
-            next = Some(next.map_or(dt, |n| n.min(dt)));
+            if next.is_none_or(|(n, _)| dt < n) {
+                next = Some((dt, job));
+            }
         };
         for ((task, p), r) in node.tasks.iter_mut().zip(partitions).zip(rates) {
             task.partition = p;
             task.rate = r;
             if r > 0.0 {
-                soonest((task.work - task.cpu) / r);
+                soonest((task.work - task.cpu) / r, task.job);
                 if task.cpu < task.estimate - WORK_EPS {
-                    soonest((task.estimate - task.cpu) / r);
+                    soonest((task.estimate - task.cpu) / r, task.job);
                 }
             }
             let due = self.jobs[task.job].outcome.deadline - now;
             if due > 0 {
-                soonest(due as f64);
+                soonest(due as f64, task.job);
             }
         }
-        if let Some(dt) = next {
-            self.events.push(Reverse((now + dt, j, node.version)));
+        if let Some((dt, job)) = next {
+            // Strictly later than now, and never past the end of time.
+            match now.checked_add(dt).filter(|&t| t <= Time::LATEST) {
+                Some(t) => self.events.push(Reverse((t, j, node.version))),
+                None => {
+                    let id = self.jobs[job].outcome.id;
+                    self.beyond.get_or_insert(id);
+                }
+            }
         }
     }
 
@@ -501,8 +574,12 @@ impl Cluster {
     }
 
     /// The time of the next pending event, if any (superseded events are
-    /// discarded on the way).
+    /// discarded on the way); `None` once the cluster has stopped at
+    /// `Time::LATEST`.
     pub fn next_event(&mut self) -> Option<Time> {
+        if self.beyond.is_some() {
+            return None;
+        }
         while let Some(&Reverse((t, j, version))) = self.events.peek() {
             if self.nodes[j].version == version {
                 return Some(t);
@@ -513,8 +590,17 @@ impl Cluster {
     }
 
     /// Handles the next pending event and returns its time; `None` when
-    /// nothing is left to do.
+    /// nothing is left to do, or once the cluster has stopped because a job
+    /// would run past `Time::LATEST` (see [`Cluster::beyond_latest`]).
+    ///
+    /// Each call handles one node event. A node's events come strictly
+    /// later than its previous one and no later than `Time::LATEST`, and in
+    /// practice a few per task (its arrival, estimate used up, deadline,
+    /// finish), so stepping until `None` always ends.
     pub fn step(&mut self) -> Option<Time> {
+        if self.beyond.is_some() {
+            return None;
+        }
         while let Some(Reverse((t, j, version))) = self.events.pop() {
             if self.nodes[j].version != version {
                 continue;
@@ -527,16 +613,38 @@ impl Cluster {
     }
 
     /// Runs every event up to and including `to`, and sets the clock to `to`.
-    pub fn advance(&mut self, to: Time) {
+    ///
+    /// Fails with [`PricingError::BeyondLatest`] if a job would run past
+    /// `Time::LATEST`; the cluster stays stopped.
+    pub fn advance(&mut self, to: Time) -> Result<(), PricingError> {
         while self.next_event().is_some_and(|t| t <= to) {
             self.step();
         }
+        self.latest()?;
         self.now = self.now.max(to);
+        Ok(())
     }
 
     /// Runs until every accepted job has finished.
-    pub fn run_to_completion(&mut self) {
+    ///
+    /// Fails with [`PricingError::BeyondLatest`] if a job would run past
+    /// `Time::LATEST`.
+    pub fn run_to_completion(&mut self) -> Result<(), PricingError> {
         while self.step().is_some() {}
+        self.latest()
+    }
+
+    /// The job that would have run past `Time::LATEST` (2^52 s), if one
+    /// has: the cluster has stopped there.
+    pub fn beyond_latest(&self) -> Option<u64> {
+        self.beyond
+    }
+
+    fn latest(&self) -> Result<(), PricingError> {
+        match self.beyond {
+            Some(job) => Err(PricingError::BeyondLatest { job }),
+            None => Ok(()),
+        }
     }
 
     /// Node `j`'s executing tasks, as of its last update.
@@ -577,161 +685,6 @@ pub fn simulate(
     for s in jobs {
         cluster.submit(s.arrival, s.id, &s.spec, s.run_time, price)?;
     }
-    cluster.run_to_completion();
+    cluster.run_to_completion()?;
     Ok(cluster.outcomes())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::admission::Rejection;
-    use crate::price::{Flat, LibraStatic};
-
-    fn one_node() -> Cluster {
-        Cluster::new(ClusterConfig::homogeneous(1, 100, 1.0)).unwrap()
-    }
-
-    #[test]
-    fn two_jobs_share_a_node_and_both_meet_their_deadlines() {
-        let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
-        config.control.spare = Spare::Equal;
-        let mut c = Cluster::new(config).unwrap();
-        // A: 100 s in 400 s (share 0.25); B: 300 s in 500 s (share 0.6).
-        let a = JobSpec::new(100, 1, 400, 1e9);
-        let b = JobSpec::new(300, 1, 500, 1e9);
-        c.submit(Time(0), 1, &a, 100, &Flat).unwrap();
-        c.submit(Time(0), 2, &b, 300, &Flat).unwrap();
-        let tasks = c.node(0);
-        assert_eq!(tasks.len(), 2);
-        let (pa, pb) = (tasks[0].partition, tasks[1].partition);
-        assert_eq!((pa, pb), (0.25, 0.6));
-        // The spare 0.15 is split equally.
-        assert!((tasks[0].rate - 0.325).abs() < 1e-12);
-        assert!((tasks[1].rate - 0.675).abs() < 1e-12);
-        c.run_to_completion();
-        let out = c.outcomes();
-        assert!(out.iter().all(JobOutcome::met_qos), "{out:?}");
-        // Together they need 400 s of processor time; A ends at 307.7 s,
-        // which the integer clock rounds to 308, so B ends at 401 rather than 400.
-        let finish: Vec<Time> = out.iter().filter_map(|o| o.finish).collect();
-        assert_eq!(finish, [Time(308), Time(401)]);
-    }
-
-    #[test]
-    fn a_full_node_rejects_for_the_deadline() {
-        let mut c = one_node();
-        c.submit(Time(0), 1, &JobSpec::new(90, 1, 100, 1e9), 90, &Flat)
-            .unwrap();
-        let d = c
-            .submit(Time(0), 2, &JobSpec::new(20, 1, 100, 1e9), 20, &Flat)
-            .unwrap();
-        assert_eq!(
-            d,
-            Decision::Reject(Rejection::CannotMeetDeadline {
-                in_time: 0,
-                processors: 1
-            })
-        );
-        // Fifty seconds later job 1 has had the whole processor: 40 s left
-        // in 50 s (share 0.8), so 20 s in 100 s (0.2) fits beside it.
-        let d = c
-            .submit(Time(50), 3, &JobSpec::new(20, 1, 100, 1e9), 20, &Flat)
-            .unwrap();
-        assert!(d.allocation().is_some(), "{d:?}");
-    }
-
-    #[test]
-    fn under_estimated_job_finishes_late_with_idle_spare() {
-        let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
-        config.control.spare = Spare::Idle;
-        let mut c = Cluster::new(config).unwrap();
-        // Estimate 50 s, really 60 s, deadline 100 s: runs at 0.5 until its
-        // estimate is used up at 100 s, then late with the whole processor.
-        c.submit(Time(0), 1, &JobSpec::new(50, 1, 100, 1e9), 60, &Flat)
-            .unwrap();
-        c.run_to_completion();
-        let out = &c.outcomes()[0];
-        assert_eq!(out.finish, Some(Time(110)));
-        assert!(!out.met_qos());
-    }
-
-    #[test]
-    fn heterogeneous_nodes_translate_the_estimate() {
-        let mut config = ClusterConfig::homogeneous(2, 100, 1.0);
-        config.nodes[1].rating = 200;
-        let mut c = Cluster::new(config).unwrap();
-        // Wants 2 nodes; the fast node needs half the time.
-        c.submit(
-            Time(0),
-            1,
-            &JobSpec::new(100, 2, 1000, 1e9),
-            100,
-            &LibraStatic {
-                gamma: 1.0,
-                delta: 0.0,
-            },
-        )
-        .unwrap();
-        let est: Vec<f64> = (0..2).map(|j| c.node(j)[0].estimate).collect();
-        assert_eq!(est, [100.0, 50.0]);
-        // Libra's cost with γ = 1 is the translated estimate; the highest counts.
-        assert_eq!(c.outcomes()[0].cost(), Some(100.0));
-        c.run_to_completion();
-        assert_eq!(c.outcomes()[0].finish, Some(Time(100)));
-    }
-
-    #[test]
-    fn memory_is_held_while_a_job_runs() {
-        let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
-        config.nodes[0].memory_mb = 1000;
-        let mut c = Cluster::new(config).unwrap();
-        let mut big = JobSpec::new(10, 1, 1000, 1e9);
-        big.resource_requirements.memory_mb = 600;
-        assert!(
-            c.submit(Time(0), 1, &big, 10, &Flat)
-                .unwrap()
-                .allocation()
-                .is_some()
-        );
-        // Too big for the free memory now, but not for the node.
-        assert!(matches!(
-            c.submit(Time(1), 2, &big, 10, &Flat).unwrap(),
-            Decision::Reject(Rejection::CannotMeetDeadline { .. })
-        ));
-        // Job 1 is done at 10 s and gives its memory back.
-        assert!(
-            c.submit(Time(10), 3, &big, 10, &Flat)
-                .unwrap()
-                .allocation()
-                .is_some()
-        );
-        big.resource_requirements.memory_mb = 2000;
-        assert!(matches!(
-            c.submit(Time(10), 4, &big, 10, &Flat).unwrap(),
-            Decision::Reject(Rejection::CannotMeetResources { .. })
-        ));
-    }
-
-    #[test]
-    fn arrivals_must_not_go_back_in_time() {
-        let mut c = one_node();
-        let job = JobSpec::new(10, 1, 100, 1.0);
-        c.submit(Time(5), 1, &job, 10, &Flat).unwrap();
-        let err = c.submit(Time(4), 2, &job, 10, &Flat).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "job 2 arrives at 4 s, before the cluster's clock (5 s); submit jobs in arrival order"
-        );
-    }
-
-    #[test]
-    fn degenerate_job_control_is_refused() {
-        let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
-        config.control = JobControl {
-            spare: Spare::Idle,
-            late: Late::Zero,
-        };
-        assert!(Cluster::new(config).is_err());
-        assert!(Cluster::new(ClusterConfig::homogeneous(0, 100, 1.0)).is_err());
-    }
 }

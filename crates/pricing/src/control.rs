@@ -81,7 +81,7 @@ pub struct JobControl {
 /// assert_eq!(partition(3600.0, 3000.0, 14_400, 14_400, Late::Full), 1.0);
 /// ```
 pub fn partition(estimate: f64, cpu_done: f64, deadline: i64, wall: i64, late: Late) -> f64 {
-    let left = deadline - wall;
+    let left = deadline.saturating_sub(wall);
     if left <= 0 {
         return match late {
             Late::Full => 1.0,

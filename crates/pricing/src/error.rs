@@ -70,6 +70,35 @@ pub enum PricingError {
         /// What is accepted, in words.
         expected: &'static str,
     },
+    /// A time or duration outside the time domain (see the crate docs,
+    /// "Limits"): times in `[-2^40, 2^40]` s (`profile::Time::LIMIT`),
+    /// durations in `[min, 2^40]` s (`profile::MAX_DURATION`).
+    OutOfDomain {
+        /// The job, if the value belongs to one.
+        job: Option<u64>,
+        /// The value's name (`arrival`, `deadline`, ...).
+        name: &'static str,
+        /// The value given, in seconds.
+        value: i64,
+        /// The least accepted value.
+        min: i64,
+        /// The greatest accepted value.
+        max: i64,
+    },
+    /// A time-shared cluster with more nodes than [`MAX_NODES`](crate::MAX_NODES).
+    TooManyNodes {
+        /// The nodes asked for.
+        nodes: u64,
+        /// The most accepted.
+        max: usize,
+    },
+    /// A job on the time-shared cluster would still be running at
+    /// `profile::Time::LATEST` (2^52 s), the end of simulated time; the
+    /// cluster stops there rather than wrap or saturate.
+    BeyondLatest {
+        /// The job.
+        job: u64,
+    },
 }
 
 impl fmt::Display for PricingError {
@@ -113,6 +142,32 @@ impl fmt::Display for PricingError {
                 value,
                 expected,
             } => write!(f, "{name} is {value}, expected {expected}"),
+            PricingError::OutOfDomain {
+                job,
+                name,
+                value,
+                min,
+                max,
+            } => {
+                if let Some(id) = job {
+                    write!(f, "job {id}: ")?;
+                }
+                write!(
+                    f,
+                    "{name} is {value} s, outside [{min}, {max}]; times must lie within 2^40 s \
+                     (about 34,800 years) of the origin and durations be at most 2^40 s"
+                )
+            }
+            PricingError::TooManyNodes { nodes, max } => write!(
+                f,
+                "the time-shared cluster would have {nodes} nodes (one per processor), more than \
+                 the {max} this model accepts; give a smaller machine"
+            ),
+            PricingError::BeyondLatest { job } => write!(
+                f,
+                "job {job} would still run at 2^52 s, the end of simulated time; the workload \
+                 holds more work than one node can finish by then"
+            ),
         }
     }
 }
@@ -243,6 +298,45 @@ pub(crate) fn factor(name: &'static str, value: f64) -> Result<f64, PricingError
         Ok(value)
     } else {
         Err(PricingError::InvalidFactor { name, value })
+    }
+}
+
+/// `Ok(value)` if `min <= value <= max`, else [`PricingError::OutOfDomain`].
+pub(crate) fn in_domain(
+    job: Option<u64>,
+    name: &'static str,
+    value: i64,
+    min: i64,
+    max: i64,
+) -> Result<i64, PricingError> {
+    if (min..=max).contains(&value) {
+        Ok(value)
+    } else {
+        Err(PricingError::OutOfDomain {
+            job,
+            name,
+            value,
+            min,
+            max,
+        })
+    }
+}
+
+/// `Ok(value)` if `value <= max`.
+pub(crate) fn at_most(
+    name: &'static str,
+    value: i64,
+    max: i64,
+    expected: &'static str,
+) -> Result<i64, PricingError> {
+    if value <= max {
+        Ok(value)
+    } else {
+        Err(PricingError::InvalidAmount {
+            name,
+            value,
+            expected,
+        })
     }
 }
 

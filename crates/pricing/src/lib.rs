@@ -53,6 +53,14 @@
 //! workload files or experiment configurations: it depends on `profile`
 //! alone.
 //!
+//! Limits (the README's table): times in `[-2^40, 2^40]` s
+//! (`profile::Time::LIMIT`), durations in `[1, 2^40]` s
+//! (`profile::MAX_DURATION`), at most [`MAX_NODES`] nodes on a time-shared
+//! cluster, simulated time up to `Time::LATEST` (2^52 s); anything outside
+//! is a typed error ([`PricingError::OutOfDomain`],
+//! [`PricingError::TooManyNodes`], [`PricingError::BeyondLatest`]), checked
+//! before any allocation, and every run ends.
+//!
 //! The paper's worked example (§V-B): a job needs 10 units of memory on a
 //! node with 100 free units per hour of deadline, 90 of them committed, at
 //! $1 per unit. A 2-hour deadline costs $2 per unit of utilisation price, a
@@ -111,7 +119,8 @@ mod workload;
 pub use admission::{Allocation, Decision, NodeLoad, Rejection, admit};
 pub use baseline::{Baseline, DropRule, backfill};
 pub use cluster::{
-    Cluster, ClusterConfig, Committed, JobOutcome, NodeSpec, Submission, TaskView, simulate,
+    Cluster, ClusterConfig, Committed, JobOutcome, MAX_NODES, NodeSpec, Submission, TaskView,
+    simulate,
 };
 pub use control::{JobControl, Late, Spare, partition, rates};
 pub use error::{ParseSeriesError, PolicyError, PricingError};

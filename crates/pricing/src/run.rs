@@ -9,9 +9,9 @@
 
 use crate::admission::Rejection;
 use crate::baseline::{DropRule, backfill};
-use crate::cluster::{ClusterConfig, Committed, Submission, simulate};
+use crate::cluster::{ClusterConfig, Committed, MAX_NODES, Submission, simulate};
 use crate::control::JobControl;
-use crate::error::PolicyError;
+use crate::error::{PolicyError, PricingError};
 use crate::price::{Flat, LibraDollar, LibraStatic, PriceFunction};
 use crate::qos::Metrics;
 use crate::series::Policy;
@@ -61,12 +61,21 @@ impl Default for RunConfig {
 }
 
 impl RunConfig {
-    /// The time-shared cluster: `nodes` identical single-processor nodes.
-    pub fn cluster(&self, nodes: u32) -> ClusterConfig {
-        let mut c = ClusterConfig::homogeneous(nodes as usize, self.rating, self.base_price);
+    /// The time-shared cluster: `nodes` identical single-processor nodes,
+    /// or [`PricingError::TooManyNodes`] (before anything is allocated) for
+    /// more than [`MAX_NODES`].
+    pub fn cluster(&self, nodes: u32) -> Result<ClusterConfig, PricingError> {
+        let count = nodes as usize;
+        if count > MAX_NODES {
+            return Err(PricingError::TooManyNodes {
+                nodes: u64::from(nodes),
+                max: MAX_NODES,
+            });
+        }
+        let mut c = ClusterConfig::homogeneous(count, self.rating, self.base_price);
         c.control = self.control;
         c.committed = self.committed;
-        c
+        Ok(c)
     }
 
     /// The pricing function of `policy`: [`Flat`] for a backfilling
@@ -141,14 +150,17 @@ impl RunStats {
 ///
 /// # Errors
 ///
-/// [`PolicyError::Pricing`] for an invalid cluster or jobs out of arrival
-/// order; [`PolicyError::Unfinished`] and [`PolicyError::TooFast`] would be
-/// bugs in this crate, checked on every accepted job.
+/// [`PolicyError::Pricing`] for an invalid cluster, a job outside the
+/// time domain ([`QosJob::check`]), jobs out of arrival order, or a job
+/// that would run past `profile::Time::LATEST`;
+/// [`PolicyError::Unfinished`] and [`PolicyError::TooFast`] would be bugs in
+/// this crate, checked on every accepted job.
 pub fn time_shared(
     cluster: &ClusterConfig,
     price: &dyn PriceFunction,
     jobs: &[QosJob],
 ) -> Result<RunStats, PolicyError> {
+    jobs.iter().try_for_each(QosJob::check)?;
     let submissions: Vec<Submission> = jobs.iter().map(QosJob::submission).collect();
     let outcomes = simulate(cluster, &submissions, price)?;
     let mut stats = RunStats {
@@ -176,7 +188,10 @@ pub fn time_shared(
 /// Runs `policy` over `jobs` on a machine of `capacity` processors with the
 /// settings of `config`: a backfilling baseline space-shares it
 /// ([`backfill`]), Libra and Libra+$ time-share it as `capacity`
-/// single-processor nodes ([`time_shared`]).
+/// single-processor nodes ([`time_shared`]; at most [`MAX_NODES`]).
+///
+/// Every job is checked first ([`QosJob::check`]); any error is returned,
+/// never a panic, and every run ends.
 ///
 /// ```
 /// use pricing::{run_policy, QosWorkload, RunConfig, Series};
@@ -205,7 +220,7 @@ pub fn run_policy(
             backfill(baseline, config.drop, capacity, config.base_price, jobs)
         }
         Policy::Libra | Policy::LibraDollar { .. } => time_shared(
-            &config.cluster(capacity),
+            &config.cluster(capacity)?,
             config.price(policy).as_ref(),
             jobs,
         ),
@@ -275,8 +290,16 @@ mod tests {
             committed: Committed::Window,
             ..RunConfig::default()
         };
-        let c = config.cluster(3);
+        let c = config.cluster(3).unwrap();
         assert_eq!((c.nodes.len(), c.reference_rating), (3, 168));
         assert_eq!(c.committed, Committed::Window);
+        // More than MAX_NODES is refused before anything is allocated.
+        assert_eq!(
+            config.cluster(u32::MAX),
+            Err(PricingError::TooManyNodes {
+                nodes: u64::from(u32::MAX),
+                max: MAX_NODES
+            })
+        );
     }
 }

@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{PricingError, amount, factor};
+use profile::MAX_DURATION;
+
+use crate::error::{PricingError, amount, at_most, factor};
 
 /// *JobDetails*: what the job is.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -193,27 +195,27 @@ impl JobSpec {
 }
 
 impl<X> JobSpec<X> {
-    /// Checks the values: at least one second of estimate and of deadline,
-    /// at least one processor, a finite budget `>= 0`.
+    /// Checks the values: an estimate and a deadline of at least one second
+    /// and at most `profile::MAX_DURATION` (2^40 s), at least one processor,
+    /// a finite budget `>= 0`.
     pub fn validate(&self) -> Result<(), PricingError> {
-        amount(
-            "runtime estimate",
-            self.job_details.runtime_estimate,
-            1,
-            "a positive number of seconds",
-        )?;
+        let seconds = |name, value| {
+            amount(name, value, 1, "a positive number of seconds")?;
+            at_most(
+                name,
+                value,
+                MAX_DURATION,
+                "at most 2^40 s (about 34,800 years)",
+            )
+        };
+        seconds("runtime estimate", self.job_details.runtime_estimate)?;
         amount(
             "processors",
             i64::from(self.resource_requirements.processors),
             1,
             "at least 1",
         )?;
-        amount(
-            "deadline",
-            self.qos_constraints.deadline,
-            1,
-            "a positive number of seconds",
-        )?;
+        seconds("deadline", self.qos_constraints.deadline)?;
         factor("budget", self.qos_constraints.budget)?;
         Ok(())
     }
@@ -252,6 +254,14 @@ mod tests {
         check(
             JobSpec::new(5, 1, 10, f64::NAN),
             "budget is NaN, expected a finite number >= 0",
+        );
+        check(
+            JobSpec::new(i64::MAX, 1, 10, 1.0),
+            "runtime estimate is 9223372036854775807, expected at most 2^40 s (about 34,800 years)",
+        );
+        check(
+            JobSpec::new(5, 1, (1 << 40) + 1, 1.0),
+            "deadline is 1099511627777, expected at most 2^40 s (about 34,800 years)",
         );
     }
 }

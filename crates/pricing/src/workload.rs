@@ -8,10 +8,10 @@
 //! time-shared cluster as a [`Submission`], the backfilling baselines as a
 //! `profile` job.
 
-use profile::{Job, Time};
+use profile::{Job, MAX_DURATION, Time};
 
 use crate::cluster::Submission;
-use crate::error::{PricingError, factor};
+use crate::error::{PricingError, amount, factor, in_domain};
 use crate::qos::{QosDraw, UrgencyModel};
 use crate::spec::JobSpec;
 
@@ -38,6 +38,33 @@ impl QosJob {
     /// `DT_i = AT_i + D_i`, the absolute deadline.
     pub fn deadline_time(&self) -> Time {
         self.submit.saturating_add(self.deadline)
+    }
+
+    /// Checks that the job lies in the time domain every policy accepts:
+    /// `AT_i` and `DT_i` in `[-Time::LIMIT, Time::LIMIT]` (±2^40 s);
+    /// `R_i`, `RE_i` and `D_i` in `[1, MAX_DURATION]` (2^40 s); at least
+    /// one processor; a finite budget `>= 0`.
+    ///
+    /// ```
+    /// use pricing::{PricingError, QosJob};
+    /// use profile::Time;
+    ///
+    /// let job = QosJob { id: 7, submit: Time(0), procs: 1, run_time: 60, estimate: 60, deadline: 600, budget: 1.0 };
+    /// assert_eq!(job.check(), Ok(()));
+    /// let late = QosJob { submit: Time(i64::MAX - 7), ..job };
+    /// assert!(matches!(late.check(), Err(PricingError::OutOfDomain { job: Some(7), name: "submit time", .. })));
+    /// ```
+    pub fn check(&self) -> Result<(), PricingError> {
+        let id = Some(self.id);
+        let limit = Time::LIMIT.secs();
+        in_domain(id, "submit time", self.submit.secs(), -limit, limit)?;
+        amount("processors", i64::from(self.procs), 1, "at least 1")?;
+        in_domain(id, "run time", self.run_time, 1, MAX_DURATION)?;
+        in_domain(id, "runtime estimate", self.estimate, 1, MAX_DURATION)?;
+        in_domain(id, "relative deadline", self.deadline, 1, MAX_DURATION)?;
+        in_domain(id, "deadline", self.deadline_time().secs(), -limit, limit)?;
+        factor("budget", self.budget)?;
+        Ok(())
     }
 
     /// The job as submitted to a time-shared [`Cluster`](crate::Cluster):
@@ -110,6 +137,10 @@ impl QosWorkload {
     /// ([`UrgencyModel::draw`]): the same seed gives every policy, and
     /// every inaccuracy, the same deadlines and budgets.
     ///
+    /// Every job made is checked ([`QosJob::check`]): a trace job whose
+    /// submit time or run time lies outside the time domain, or whose drawn
+    /// deadline or budget would, is an error naming it.
+    ///
     /// ```
     /// use pricing::QosWorkload;
     /// use profile::{Job, Time};
@@ -125,11 +156,14 @@ impl QosWorkload {
     pub fn jobs(&self, jobs: &[Job], seed: u64) -> Result<Vec<QosJob>, PricingError> {
         self.check()?;
         let draws = self.urgency.draw(jobs.len(), seed)?;
-        Ok(jobs
-            .iter()
+        jobs.iter()
             .zip(&draws)
-            .map(|(j, d)| self.job(j, d))
-            .collect())
+            .map(|(j, d)| {
+                let q = self.job(j, d);
+                q.check()?;
+                Ok(q)
+            })
+            .collect()
     }
 }
 

@@ -48,6 +48,13 @@
 //! crates it depends on `profile` alone (for [`Time`](profile::Time) and the
 //! event queue).
 //!
+//! Limits (the README's table): submit times in `[0, 2^40]` s, job lengths
+//! up to [`MAX_LENGTH`] MI, delays and status periods up to 2^40 s,
+//! `max_ttl` up to [`MAX_TTL`], at most [`MAX_VIEW_ENTRIES`] entries in the
+//! sites' views and [`MAX_JOBS`] generated jobs, a run of at most
+//! [`MAX_STATUS_PERIODS`] status periods; anything outside is a
+//! [`GridError`] naming the setting or job.
+//!
 //! ```
 //! use utility_match::{
 //!     simulate, validate, Attribute, BinaryUtility, GridConfig, Matchmaking, PartialUtility,
@@ -93,8 +100,9 @@ mod utility;
 
 pub use error::{GridError, GridViolation, UtilityError};
 pub use grid::{
-    Delays, GridConfig, GridObserver, GridRun, JobRecord, JobStatus, MachineUsage, NoObserver,
-    simulate, simulate_observed, validate,
+    Delays, GridConfig, GridObserver, GridRun, JobRecord, JobStatus, MAX_LENGTH,
+    MAX_STATUS_PERIODS, MAX_TTL, MAX_VIEW_ENTRIES, MachineUsage, NoObserver, simulate,
+    simulate_observed, validate,
 };
 pub use machine::{
     Machine, RemoteView, ResourceId, ResourceStatus, SiteSummary, StatusMessage, StatusTable,
@@ -102,7 +110,7 @@ pub use machine::{
 pub use manager::{LoadTrigger, LocalEvent, ResourceManager, UpdatePolicy};
 pub use metrics::{SystemMetrics, UserMetrics, load_balance, user_metrics};
 pub use model::{Attribute, Requirement, Resource, Value, Want};
-pub use scenario::{GridWorkload, REQUIREMENT_TYPES, Scenario, draw_utility, stream};
+pub use scenario::{GridWorkload, MAX_JOBS, REQUIREMENT_TYPES, Scenario, draw_utility, stream};
 pub use scheduler::{Decision, ExecEstimate, FailReason, GridJob, JobScheduler, TieBreak};
 pub use settings::Settings;
 pub use utility::{BinaryUtility, Matchmaking, PartialUtility, UtilityFunction, UtilityKind};

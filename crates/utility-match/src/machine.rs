@@ -92,9 +92,10 @@ impl Machine {
     }
 
     /// Seconds a job of `length` million instructions runs on one of its
-    /// cores: `⌈length / mips⌉`, at least 1.
+    /// cores: `⌈length / mips⌉`, at least 1 (at most `length`).
     pub fn run_time(&self, length: i64) -> i64 {
-        (length.max(1) + self.mips - 1) / self.mips
+        // ⌈a/b⌉ = (a − 1)/b + 1 for a >= 1: no overflow for any length.
+        (length.max(1) - 1) / self.mips + 1
     }
 
     /// CPU occupation in `status`: running jobs over cores, in `[0, 1]`.
@@ -116,7 +117,7 @@ impl Machine {
             0
         } else {
             let cores = i64::from(self.cores);
-            (status.backlog + cores - 1) / cores
+            status.backlog.saturating_add(cores - 1) / cores
         }
     }
 

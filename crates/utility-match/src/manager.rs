@@ -1,7 +1,7 @@
 //! The Resource Manager of a local scheduler (Algorithm 1): when a site
 //! sends its resource table to the others.
 
-use profile::Time;
+use profile::{MAX_DURATION, Time};
 
 use crate::error::GridError;
 use crate::machine::{Machine, ResourceStatus, SiteSummary, StatusMessage};
@@ -25,7 +25,7 @@ pub enum LoadTrigger {
 /// since the last message exceeds a limit (§3.2.2).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdatePolicy {
-    /// Seconds between periodic messages (the `timeout`), at least 1.
+    /// Seconds between periodic messages (the `timeout`), 1 to 2^40.
     pub period: i64,
     /// The load limit `lMax`, a utilisation in `[0, 1]`.
     pub l_max: f64,
@@ -56,6 +56,15 @@ impl UpdatePolicy {
             return Err(GridError::Setting {
                 name: "status_period",
                 message: format!("is {} s, expected at least 1 s", self.period),
+            });
+        }
+        if self.period > MAX_DURATION {
+            return Err(GridError::Setting {
+                name: "status_period",
+                message: format!(
+                    "is {} s, expected at most 2^40 s (about 34,800 years)",
+                    self.period
+                ),
             });
         }
         if !(0.0..=1.0).contains(&self.l_max) {

@@ -9,9 +9,14 @@ use rand_chacha::ChaCha8Rng;
 use profile::Time;
 
 use crate::error::GridError;
+use crate::grid::{MAX_LENGTH, MAX_VIEW_ENTRIES};
 use crate::machine::Machine;
 use crate::model::{Attribute, Requirement, Resource, Value, Want};
 use crate::scheduler::GridJob;
+
+/// The most jobs a scenario may generate (`users × jobs_per_user`): 100,000
+/// (the paper's has 1,400). Also the most users.
+pub const MAX_JOBS: usize = 100_000;
 
 /// A generated grid and its jobs.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,6 +157,34 @@ impl Scenario {
                 return bad(name, "is 0, expected at least 1".into());
             }
         }
+        if self.users > MAX_JOBS {
+            return bad(
+                "users",
+                format!("is {}, expected at most {MAX_JOBS}", self.users),
+            );
+        }
+        let jobs = self.users.checked_mul(self.jobs_per_user);
+        if jobs.is_none_or(|n| n > MAX_JOBS) {
+            return bad(
+                "jobs_per_user",
+                format!(
+                    "gives {} users × {} jobs, expected at most {MAX_JOBS} jobs in all",
+                    self.users, self.jobs_per_user
+                ),
+            );
+        }
+        let resources = self.sites.checked_mul(self.resources_per_site);
+        let view = resources.and_then(|r| r.checked_mul(self.sites));
+        if view.is_none_or(|n| n > MAX_VIEW_ENTRIES) {
+            return bad(
+                "resources_per_site",
+                format!(
+                    "gives {} sites each viewing {} × {} resources, more than \
+                     {MAX_VIEW_ENTRIES} entries in all; give fewer sites or resources",
+                    self.sites, self.sites, self.resources_per_site
+                ),
+            );
+        }
         if !(self.mean_interarrival.is_finite() && self.mean_interarrival >= 0.0) {
             return bad(
                 "mean_interarrival",
@@ -178,10 +211,10 @@ impl Scenario {
         if self.cores.contains(&0) {
             return bad("cores", "must all be at least 1".into());
         }
-        if !(0 < self.length.0 && self.length.0 <= self.length.1) {
+        if !(0 < self.length.0 && self.length.0 <= self.length.1 && self.length.1 <= MAX_LENGTH) {
             return bad(
                 "length",
-                format!("is {:?} MI, expected 0 < low <= high", self.length),
+                format!("is {:?} MI, expected 0 < low <= high <= 2^40", self.length),
             );
         }
         if self.jobs_per_core == Some(0) {
@@ -252,6 +285,10 @@ impl Scenario {
 
     /// The grid and jobs of one run. Machines, users' sites, arrivals,
     /// requirements and lengths each draw from their own stream of `seed`.
+    ///
+    /// Errors: a setting out of range ([`Scenario::check`]), or a
+    /// `mean_interarrival` that drives a submit time past `Time::LIMIT`
+    /// (2^40 s).
     pub fn generate(&self, seed: u64) -> Result<GridWorkload, GridError> {
         self.check()?;
         let mut rng = stream(seed, "machines");
@@ -273,6 +310,16 @@ impl Scenario {
             for _ in 0..self.jobs_per_user {
                 // Exponential gaps: inverse transform of a uniform in (0, 1].
                 t += -self.mean_interarrival * (1.0 - arrivals.random::<f64>()).ln();
+                if t.round() > Time::LIMIT.0 as f64 {
+                    return Err(GridError::Setting {
+                        name: "mean_interarrival",
+                        message: format!(
+                            "is {} s, which puts user {user}'s submissions past 2^40 s \
+                             (about 34,800 years); give a shorter mean",
+                            self.mean_interarrival
+                        ),
+                    });
+                }
                 jobs.push(GridJob {
                     id: 0,
                     user,
@@ -387,7 +434,7 @@ mod tests {
                 length: (5, 1),
                 ..Scenario::paper()
             },
-            "length: is (5, 1) MI, expected 0 < low <= high",
+            "length: is (5, 1) MI, expected 0 < low <= high <= 2^40",
         );
         check(
             Scenario {

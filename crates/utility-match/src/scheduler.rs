@@ -170,7 +170,9 @@ impl JobScheduler {
         let m = &machines[id.site][id.index];
         let run = m.run_time(job.length);
         let exec = match self.exec_estimate {
-            ExecEstimate::Turnaround => (now - job.submit) + m.estimated_wait(status) + run,
+            ExecEstimate::Turnaround => (now - job.submit)
+                .saturating_add(m.estimated_wait(status))
+                .saturating_add(run),
             ExecEstimate::RunTime => run,
         };
         let attrs = &mut self.scratch[id.site][id.index];

@@ -2,15 +2,14 @@
 //! with the keys the configurations write.
 
 use crate::error::GridError;
-use crate::grid::{Delays, GridConfig};
+use profile::MAX_DURATION;
+
+use crate::grid::{Delays, GridConfig, MAX_TTL};
 use crate::machine::RemoteView;
 use crate::manager::{LoadTrigger, UpdatePolicy};
 use crate::scenario::Scenario;
 use crate::scheduler::{ExecEstimate, TieBreak};
 use crate::utility::UtilityKind;
-
-/// The largest `max_ttl` [`Settings::check`] accepts.
-const MAX_TTL: u32 = 64;
 
 /// One simulation of §4.2's grid, every setting in one flat table: the
 /// [`UtilityKind`] the local schedulers use, the [`Scenario`] that generates
@@ -227,10 +226,11 @@ impl Settings {
                 format!("is {}, expected at most {MAX_TTL}", self.max_ttl),
             );
         }
-        if self.delay < 0 {
+        let out = |d: &i64| !(0..=MAX_DURATION).contains(d);
+        if out(&self.delay) {
             return bad(
                 "delay",
-                format!("is {} s, expected at least 0 s", self.delay),
+                format!("is {} s, expected 0 to 2^40 s", self.delay),
             );
         }
         if let Some(m) = &self.delays {
@@ -240,8 +240,8 @@ impl Settings {
                     format!("must have {0} rows of {0} delays, one per site", self.sites),
                 );
             }
-            if let Some(d) = m.iter().flatten().find(|d| **d < 0) {
-                return bad("delays", format!("holds {d} s, expected at least 0 s"));
+            if let Some(d) = m.iter().flatten().find(|d| out(d)) {
+                return bad("delays", format!("holds {d} s, expected 0 to 2^40 s"));
             }
         }
         Ok(())
@@ -317,7 +317,17 @@ mod tests {
             "is 0 s, expected at least 1 s",
         );
         check(|s| s.max_ttl = 65, "max_ttl", "is 65, expected at most 64");
-        check(|s| s.delay = -1, "delay", "is -1 s, expected at least 0 s");
+        check(|s| s.delay = -1, "delay", "is -1 s, expected 0 to 2^40 s");
+        check(
+            |s| s.delay = i64::MAX,
+            "delay",
+            "is 9223372036854775807 s, expected 0 to 2^40 s",
+        );
+        check(
+            |s| s.status_period = i64::MAX,
+            "status_period",
+            "is 9223372036854775807 s, expected at most 2^40 s (about 34,800 years)",
+        );
         check(
             |s| s.delays = Some(vec![vec![0, 1], vec![1, 0]]),
             "delays",
@@ -326,7 +336,7 @@ mod tests {
         check(
             |s| s.delays = Some(vec![vec![0, 1, 1, -2]; 4]),
             "delays",
-            "holds -2 s, expected at least 0 s",
+            "holds -2 s, expected 0 to 2^40 s",
         );
         let unbounded = Settings {
             jobs_per_core: 0,

@@ -1,5 +1,6 @@
 //! Integration tests of `adaptive-requests`: one binary, one module per area.
 
+mod extremes;
 mod props;
 mod schedules;
 #[cfg(feature = "serde")]

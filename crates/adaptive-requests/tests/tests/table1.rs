@@ -203,7 +203,7 @@ fn errors() {
             high_profile: 0.0,
             ..Table1::default()
         },
-        "job 0: price profile is 0, expected a finite multiplier > 0",
+        "job 0: price profile is 0, expected a multiplier in (0, 1e12]",
     );
     assert_eq!(
         err,

@@ -41,6 +41,12 @@ pub enum LoadMeasure {
     Demand,
 }
 
+/// The most reallocation checks per publication interval
+/// ([`ForecastConfig::checks`]): 10,000. Each is an event of the cluster and
+/// the checks of an interval are kept as a list, so the cap bounds both;
+/// the paper's setting is 3.
+pub const MAX_CHECKS: u32 = 10_000;
+
 /// The forecast-based policy of Algorithm 1 (ArEbMf).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ForecastConfig {
@@ -48,10 +54,10 @@ pub struct ForecastConfig {
     pub window: usize,
     /// Smoothing factor; `None` for `2 / (window + 1)`.
     pub smoothing: Option<f64>,
-    /// The publication interval in seconds: `getFreeTimeSlots` is expected
-    /// this often, and reallocation checks fall inside it.
+    /// The publication interval in seconds (1 to 2^40): `getFreeTimeSlots`
+    /// is expected this often, and reallocation checks fall inside it.
     pub interval: i64,
-    /// Reallocation checks per interval, evenly spaced (at least 1).
+    /// Reallocation checks per interval, evenly spaced (1 to [`MAX_CHECKS`]).
     pub checks: u32,
     /// Loads observed before this time are not recorded (warm-up; the
     /// paper trains the forecast on the second week).

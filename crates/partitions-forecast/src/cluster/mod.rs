@@ -26,7 +26,7 @@ mod records;
 mod reserve;
 mod schedule;
 
-pub use config::{ClusterConfig, ForecastConfig, LoadMeasure, Priority, ShareFrom};
+pub use config::{ClusterConfig, ForecastConfig, LoadMeasure, MAX_CHECKS, Priority, ShareFrom};
 pub use publish::resize_slots;
 pub use records::{Commitment, CommitmentKind, JobRecord, Notice, PartitionState};
 
@@ -217,8 +217,17 @@ struct Entry {
 }
 
 impl Cluster {
-    /// An idle cluster whose clock starts at `origin`.
+    /// An idle cluster whose clock starts at `origin` (within ±2^40 s,
+    /// `Time::LIMIT`).
     pub fn new(config: ClusterConfig, origin: Time) -> Result<Cluster, ClusterError> {
+        if !origin.in_domain() {
+            return Err(ClusterError::OutOfRange {
+                name: "the clock's origin (s)",
+                value: origin.secs(),
+                min: -Time::LIMIT.secs(),
+                max: Time::LIMIT.secs(),
+            });
+        }
         let cap = config.capacity;
         if cap == 0 {
             return Err(ClusterError::NoCapacity);
@@ -286,12 +295,20 @@ impl Cluster {
     }
 
     /// The same cluster fed by a stream of local jobs (sorted by submit
-    /// time), which arrive as the clock passes their submit times.
+    /// time, none before the clock), which arrive as the clock passes their
+    /// submit times.
     pub fn with_local_jobs(mut self, jobs: Vec<Job>) -> Result<Cluster, ClusterError> {
         for (index, w) in jobs.windows(2).enumerate() {
             if w[1].submit < w[0].submit {
                 return Err(ClusterError::Unsorted { index: index + 1 });
             }
+        }
+        let first = self.arrivals.jobs.last().map_or(self.now, |j| j.submit);
+        if let Some(j) = jobs.first().filter(|j| j.submit < first) {
+            return Err(ClusterError::Past {
+                at: j.submit,
+                now: first,
+            });
         }
         for job in &jobs {
             self.check_job(job, Origin::Local)?;

@@ -83,6 +83,7 @@ impl Cluster {
                 job.estimate, job.run_time
             )));
         }
+        job.check().map_err(|error| ClusterError::Job { error })?;
         let part = self
             .partition_of(job, origin)
             .ok_or(ClusterError::NoPartitionFor { id: job.id })?;

@@ -1,9 +1,9 @@
 //! Publishing free time slots, and Algorithm 1: `getFreeTimeSlots`, the
 //! `reallocationEvent`s, and the integral of the local load they observe.
 
-use profile::{FreeSlot, Time};
+use profile::{FreeSlot, MAX_DURATION, Time};
 
-use super::{Cluster, ForecastConfig, ForecastState, LoadMeasure, Notice, ShareFrom};
+use super::{Cluster, ForecastConfig, ForecastState, LoadMeasure, MAX_CHECKS, Notice, ShareFrom};
 use crate::error::ClusterError;
 use crate::forecast::LoadForecast;
 use crate::partition::{Origin, PartitionSpec, Predicate, UNLIMITED};
@@ -103,6 +103,22 @@ impl Cluster {
         if config.interval < 1 || config.checks == 0 {
             return Err(ClusterError::Reallocation {
                 every: config.interval / (i64::from(config.checks) + 1),
+            });
+        }
+        if config.interval > MAX_DURATION {
+            return Err(ClusterError::OutOfRange {
+                name: "the publication interval (s)",
+                value: config.interval,
+                min: 1,
+                max: MAX_DURATION,
+            });
+        }
+        if config.checks > MAX_CHECKS {
+            return Err(ClusterError::OutOfRange {
+                name: "the reallocation checks per interval",
+                value: i64::from(config.checks),
+                min: 1,
+                max: i64::from(MAX_CHECKS),
             });
         }
         let find = |o: Origin| {

@@ -2,6 +2,7 @@
 //! hand-checked scenarios of partitions, reservations and Algorithm 1, and
 //! property tests of the cluster's invariants on random operation sequences.
 
+mod extremes;
 mod forecast_policy;
 mod props;
 mod scenarios;

@@ -188,7 +188,7 @@ fn a_late_job_blocks_or_yields() {
         assert!(d.allocation().is_some());
         let d = c.submit(Time(60), 2, &second, 50, &Flat).unwrap();
         assert_eq!(d.allocation().is_some(), second_accepted, "{late:?}: {d:?}");
-        c.run_to_completion();
+        c.run_to_completion().unwrap();
         let out = c.outcomes();
         assert_eq!(
             out.iter().map(|o| o.finish).collect::<Vec<_>>(),
@@ -217,7 +217,7 @@ fn a_job_needing_its_whole_window_has_no_libra_dollar_price() {
     );
     let d = c.submit(Time(0), 2, &job, 50, &LIBRA).unwrap();
     assert!(d.allocation().is_some());
-    c.run_to_completion();
+    c.run_to_completion().unwrap();
     assert!(c.outcomes()[1].met_qos());
 }
 
@@ -239,7 +239,7 @@ fn spare_time_settings() {
         let mut c = Cluster::new(config).unwrap();
         c.submit(Time(0), 1, &a, 100, &Flat).unwrap();
         c.submit(Time(0), 2, &b, 200, &Flat).unwrap();
-        c.run_to_completion();
+        c.run_to_completion().unwrap();
         let got: Vec<Option<Time>> = c.outcomes().iter().map(|o| o.finish).collect();
         assert_eq!(got, finishes.map(|t| Some(Time(t))), "{spare:?}");
     }

@@ -1,8 +1,10 @@
 //! Integration tests of `pricing`: one binary, one module per area.
 
 mod baseline;
+mod cluster;
 mod comparison;
 mod examples;
+mod extremes;
 mod props;
 mod series;
 mod spec;

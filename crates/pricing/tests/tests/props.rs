@@ -391,7 +391,7 @@ fn a_long_seeded_run_exercises_every_path() {
         check_shares(&c, s.nodes, true).unwrap();
         most = most.max((0..s.nodes).map(|j| c.node(j).len()).max().unwrap_or(0));
     }
-    c.run_to_completion();
+    c.run_to_completion().unwrap();
     let out = c.outcomes();
     check_accounting(&jobs, &out).unwrap();
     check_deadlines(&out).unwrap();

@@ -338,7 +338,7 @@ fn bad_inputs_are_errors() {
     );
     assert_eq!(
         err(&[job(0, 0, 0, 0, vec![])], &grid, &config),
-        "job 0: has length 0 MI, expected a positive number"
+        "job 0: has length 0 MI, expected 1 to 2^40 MI"
     );
     assert_eq!(
         err(&[], &[], &config),
@@ -356,5 +356,5 @@ fn bad_inputs_are_errors() {
         delays: Delays::Uniform(-1),
         ..GridConfig::default()
     };
-    assert_eq!(err(&[], &grid, &c), "delay: is -1 s, expected at least 0");
+    assert_eq!(err(&[], &grid, &c), "delay: is -1 s, expected 0 to 2^40 s");
 }

@@ -1,4 +1,5 @@
 //! Integration tests of `utility-match`: one binary, one module per area.
 
+mod extremes;
 mod grids;
 mod props;

@@ -2,17 +2,41 @@
 //! and Job Scheduler), machines with FCFS queues, forwarded jobs and status
 //! messages that take time to arrive; an event-driven simulation of it.
 
+mod check;
+
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use profile::{EventQueue, Time};
+use profile::{EventQueue, MAX_DURATION, Time};
 
-use crate::error::{GridError, GridViolation};
+use self::check::check_inputs;
+pub use self::check::validate;
+use crate::error::GridError;
 use crate::machine::{Machine, RemoteView, ResourceId, ResourceStatus, StatusMessage};
 use crate::manager::{LocalEvent, ResourceManager, UpdatePolicy};
 use crate::model::Attribute;
 use crate::scheduler::{Decision, ExecEstimate, FailReason, GridJob, JobScheduler, TieBreak};
 use crate::utility::{PartialUtility, UtilityFunction};
+
+/// The most status periods a run may span: 1,000,000. Every period each
+/// site sends its table to every other, so the cap bounds a run's events
+/// whatever its jobs' lengths; the paper's setup spans about a hundred.
+/// A run that would pass it stops with [`GridError::Setting`] naming
+/// `status_period`.
+pub const MAX_STATUS_PERIODS: i64 = 1_000_000;
+
+/// The most forwards a job may make ([`GridConfig::max_ttl`]): 64.
+pub const MAX_TTL: u32 = 64;
+
+/// The most entries of the sites' resource views: `sites × resources`,
+/// 100,000 (the paper's grid has 4 × 80 = 320). Each site keeps the status
+/// and attributes of every resource of the grid, about a kilobyte each, so
+/// a grid's memory grows with this product, not with its input.
+pub const MAX_VIEW_ENTRIES: usize = 100_000;
+
+/// The longest job accepted, in million instructions: 2^40 (a job then runs
+/// at most 2^40 s on any machine).
+pub const MAX_LENGTH: i64 = MAX_DURATION;
 
 /// Message delays between sites, in seconds (a job forwarded, or a status
 /// message, from one site to another). Within a site there is no delay.
@@ -43,8 +67,9 @@ impl Delays {
                 message,
             })
         };
+        let out = |d: &i64| !(0..=MAX_DURATION).contains(d);
         match self {
-            Delays::Uniform(d) if *d < 0 => bad(format!("is {d} s, expected at least 0")),
+            Delays::Uniform(d) if out(d) => bad(format!("is {d} s, expected 0 to 2^40 s")),
             Delays::Uniform(_) => Ok(()),
             Delays::Matrix(m) => {
                 if m.len() != sites || m.iter().any(|row| row.len() != sites) {
@@ -52,8 +77,8 @@ impl Delays {
                         "the matrix must be {sites} × {sites}, one row and column per site"
                     ));
                 }
-                match m.iter().flatten().find(|d| **d < 0) {
-                    Some(d) => bad(format!("holds {d} s, expected delays of at least 0")),
+                match m.iter().flatten().find(|d| out(d)) {
+                    Some(d) => bad(format!("holds {d} s, expected delays of 0 to 2^40 s")),
                     None => Ok(()),
                 }
             }
@@ -71,7 +96,8 @@ impl Delays {
 /// How the grid's local schedulers work.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GridConfig {
-    /// How many times a job may be forwarded (`MAX_TTL`).
+    /// How many times a job may be forwarded (`MAX_TTL`), at most
+    /// [`MAX_TTL`](crate::MAX_TTL).
     pub max_ttl: u32,
     /// Message delays between sites.
     pub delays: Delays,
@@ -252,6 +278,7 @@ struct Sim<'a, F: ?Sized, O> {
     unfinished: usize,
     in_flight: usize,
     progress_at: Time,
+    first_submit: Time,
     last_submit: Time,
     status_messages: u64,
     forwards: u64,
@@ -302,55 +329,6 @@ pub fn simulate_observed<F: UtilityFunction + ?Sized, O: GridObserver>(
     let mut sim = Sim::new(config, utility, machines, jobs, observer);
     sim.run()?;
     Ok(sim.finish())
-}
-
-fn check_inputs(
-    config: &GridConfig,
-    machines: &[Vec<Machine>],
-    jobs: &[GridJob],
-) -> Result<(), GridError> {
-    if machines.is_empty() {
-        return Err(GridError::Setting {
-            name: "sites",
-            message: "the grid has no site, expected at least 1".into(),
-        });
-    }
-    if let Some(site) = machines.iter().position(Vec::is_empty) {
-        return Err(GridError::Setting {
-            name: "resources",
-            message: format!("site {site} has no resource, expected at least 1"),
-        });
-    }
-    config.updates.check()?;
-    config.delays.check(machines.len())?;
-    for (i, j) in jobs.iter().enumerate() {
-        let bad = |message: String| Err(GridError::Job { job: j.id, message });
-        if j.id != i {
-            return bad(format!(
-                "is at position {i} of the job list; ids must be positions"
-            ));
-        }
-        if j.site >= machines.len() {
-            return bad(format!(
-                "is submitted at site {} but the grid has {} sites",
-                j.site,
-                machines.len()
-            ));
-        }
-        if j.length <= 0 {
-            return bad(format!(
-                "has length {} MI, expected a positive number",
-                j.length
-            ));
-        }
-        if j.submit < Time::ZERO {
-            return bad(format!(
-                "is submitted at {} s, expected a time of at least 0",
-                j.submit.0
-            ));
-        }
-    }
-    Ok(())
 }
 
 impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
@@ -413,6 +391,7 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
             unfinished: jobs.len(),
             in_flight: 0,
             progress_at: first,
+            first_submit: first,
             last_submit: jobs.iter().map(|j| j.submit).max().unwrap_or(Time::ZERO),
             status_messages: 0,
             forwards: 0,
@@ -455,11 +434,22 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
                     let idle = self.state.iter().flatten().all(|m| m.running.is_empty())
                         && self.in_flight == 0
                         && now > self.last_submit;
-                    let patience = 2 * (self.config.updates.period + self.config.delays.max());
+                    let period = self.config.updates.period;
+                    let patience = 2 * (period + self.config.delays.max());
                     if idle && now - self.progress_at > patience {
                         return Err(GridError::Stalled {
                             at: now.0,
                             unfinished: self.unfinished,
+                        });
+                    }
+                    if (now - self.first_submit) / period >= MAX_STATUS_PERIODS {
+                        return Err(GridError::Setting {
+                            name: "status_period",
+                            message: format!(
+                                "is {period} s, and the run is still going at {} s, past \
+                                 {MAX_STATUS_PERIODS} periods; give a longer status_period",
+                                now.0
+                            ),
                         });
                     }
                     self.events
@@ -535,7 +525,7 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
             };
             let run = m.run_time(self.jobs[job].length);
             st.running.push((job, now + run));
-            st.busy += run;
+            st.busy = st.busy.saturating_add(run);
             st.jobs += 1;
             self.records[job].start = Some(now);
             self.events
@@ -568,16 +558,20 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
     fn status(&self, resource: ResourceId, now: Time) -> ResourceStatus {
         let st = &self.state[resource.site][resource.index];
         let m = &self.machines[resource.site][resource.index];
-        let remaining: i64 = st.running.iter().map(|&(_, end)| end - now).sum();
-        let queued: i64 = st
+        let remaining = st
+            .running
+            .iter()
+            .map(|&(_, end)| end - now)
+            .fold(0, i64::saturating_add);
+        let queued = st
             .queue
             .iter()
             .map(|&j| m.run_time(self.jobs[j].length))
-            .sum();
+            .fold(0, i64::saturating_add);
         ResourceStatus {
             present: (st.running.len() + st.queue.len()) as u32,
             running: st.running.len() as u32,
-            backlog: remaining + queued,
+            backlog: remaining.saturating_add(queued),
         }
     }
 
@@ -694,93 +688,4 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
             last_end,
         }
     }
-}
-
-/// Checks a run against its input: one record per job, in order; a
-/// completed job was assigned after its submission, started after its
-/// assignment and ran exactly its run time on the machine it was assigned
-/// to; a failed job never ran; no job was forwarded more than `max_ttl`
-/// times; no machine ever ran more jobs than it has cores.
-pub fn validate(
-    machines: &[Vec<Machine>],
-    jobs: &[GridJob],
-    run: &GridRun,
-    max_ttl: u32,
-) -> Result<(), GridViolation> {
-    if run.jobs.len() != jobs.len() {
-        return Err(GridViolation::Records {
-            jobs: jobs.len(),
-            records: run.jobs.len(),
-        });
-    }
-    let mut spans: Vec<Vec<Vec<(Time, i32)>>> =
-        machines.iter().map(|v| vec![Vec::new(); v.len()]).collect();
-    for (j, r) in jobs.iter().zip(&run.jobs) {
-        let bad = |message: String| Err(GridViolation::Job { job: j.id, message });
-        if r.id != j.id || r.user != j.user || r.site != j.site || r.submit != j.submit {
-            return bad("its record does not match the job (id, user, site or submission)".into());
-        }
-        if r.forwards > max_ttl {
-            return bad(format!(
-                "was forwarded {} times, more than the TTL {max_ttl}",
-                r.forwards
-            ));
-        }
-        match r.status {
-            JobStatus::Completed => {
-                let (Some(a), Some(s), Some(e), Some(res)) =
-                    (r.assigned, r.start, r.end, r.resource)
-                else {
-                    return bad("completed without an assignment, start, end and resource".into());
-                };
-                let Some(m) = machines.get(res.site).and_then(|v| v.get(res.index)) else {
-                    return bad(format!(
-                        "ran on machine {} of site {}, which does not exist",
-                        res.index, res.site
-                    ));
-                };
-                if !(j.submit <= a && a <= s) {
-                    return bad(format!(
-                        "submitted at {}, assigned at {}, started at {}: out of order",
-                        j.submit.0, a.0, s.0
-                    ));
-                }
-                if e - s != m.run_time(j.length) {
-                    return bad(format!(
-                        "ran {} s, expected its run time {} s",
-                        e - s,
-                        m.run_time(j.length)
-                    ));
-                }
-                spans[res.site][res.index].push((s, 1));
-                spans[res.site][res.index].push((e, -1));
-            }
-            JobStatus::Failed(_) => {
-                if r.start.is_some() || r.end.is_some() {
-                    return bad("failed but has a start or an end".into());
-                }
-            }
-        }
-    }
-    for (site, v) in spans.iter_mut().enumerate() {
-        for (index, events) in v.iter_mut().enumerate() {
-            // Ends before starts at the same instant: a core freed at t can be reused at t.
-            events.sort_by_key(|&(t, d)| (t, d));
-            let cores = machines[site][index].cores();
-            let mut running = 0i32;
-            for &(t, d) in events.iter() {
-                running += d;
-                if running > cores as i32 {
-                    return Err(GridViolation::Overcommitted {
-                        site,
-                        index,
-                        at: t.0,
-                        running: running as u32,
-                        cores,
-                    });
-                }
-            }
-        }
-    }
-    Ok(())
 }

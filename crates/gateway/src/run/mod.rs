@@ -1,10 +1,13 @@
 //! The gateway's policies and the simulation loop that plays them out.
 
+mod check;
+
 use std::collections::HashMap;
 use std::fmt;
 
 use profile::{Job, Time};
 
+use self::check::{check_job, check_settings, check_ticks};
 use crate::messages::{Message, MessageCounter};
 use crate::provider::{Provider, Report};
 use crate::view::SlotView;
@@ -44,6 +47,17 @@ impl GatewayPolicy {
     }
 }
 
+/// The most times a periodic message may fire in one run: 10,000,000 per
+/// timer (utilisation reports, publications, retries). With reports every
+/// 10 minutes that is 190 years of simulated time; the paper's four months
+/// need about 17,500. [`run`] refuses a configuration whose timers would fire
+/// more often, before it starts ([`GatewayError::Period`]).
+pub const MAX_TICKS: i64 = 10_000_000;
+
+/// The most reservation attempts per job ([`GatewayConfig::max_attempts`]):
+/// 1,000 (the paper's setting is 10).
+pub const MAX_ATTEMPTS: u32 = 1_000;
+
 /// Everything [`run`] needs besides providers and jobs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -60,15 +74,16 @@ pub struct GatewayConfig {
     /// Whether the gateway takes its own placements out of a provider's
     /// published slots until the provider publishes again.
     pub track_allocations: bool,
-    /// Reservation attempts per deadline-constrained job before it is rejected.
+    /// Reservation attempts per deadline-constrained job before it is
+    /// rejected, at most [`MAX_ATTEMPTS`].
     pub max_attempts: u32,
     /// Seconds between retries of jobs waiting at the gateway for slots
     /// (`ask` only; under `partial` they are retried at each publication).
     pub retry_every: i64,
-    /// When the first report and publication happen.
+    /// When the first report and publication happen (within ±2^40 s).
     pub start: Time,
-    /// Periodic reports and publications stop after this time; `None` for
-    /// the last grid arrival.
+    /// Periodic reports and publications stop after this time (within
+    /// ±2^40 s); `None` for the last grid arrival.
     pub timers_until: Option<Time>,
     /// Messages before this time are left out of [`GridRun::measured`].
     pub measure_from: Time,
@@ -207,7 +222,7 @@ pub enum GatewayError {
         /// The id.
         id: u64,
     },
-    /// A period is not positive.
+    /// A period is not a number of seconds from 1 to 2^40.
     Period {
         /// Which one.
         name: &'static str,
@@ -220,6 +235,44 @@ pub enum GatewayError {
         job: u64,
         /// The provider's index.
         provider: usize,
+    },
+    /// A setting outside its accepted range: a time of the timers outside
+    /// ±2^40 s, more than [`MAX_ATTEMPTS`] reservation attempts.
+    Setting {
+        /// Which one.
+        name: &'static str,
+        /// Its value.
+        value: i64,
+        /// The least accepted value.
+        min: i64,
+        /// The greatest accepted value.
+        max: i64,
+    },
+    /// A grid job outside the time domain: its submit time or deadline
+    /// outside ±2^40 s (`Time::LIMIT`), its estimate or run time longer
+    /// than 2^40 s (`profile::MAX_DURATION`).
+    Job {
+        /// The job's id.
+        id: u64,
+        /// Which field.
+        field: &'static str,
+        /// Its value, in seconds.
+        value: i64,
+        /// The least accepted value.
+        min: i64,
+        /// The greatest accepted value.
+        max: i64,
+    },
+    /// A provider still had an event at or before the gateway's clock after
+    /// being advanced to it: it breaks the [`Provider`] contract, and the
+    /// run could not move on.
+    ProviderClock {
+        /// The provider's index.
+        provider: usize,
+        /// The gateway's clock.
+        now: Time,
+        /// The event the provider still reports.
+        event: Time,
     },
 }
 
@@ -240,11 +293,40 @@ impl fmt::Display for GatewayError {
                 )
             }
             GatewayError::Period { name, value } => {
-                write!(f, "{name} is {value} s; give a positive number of seconds")
+                write!(
+                    f,
+                    "{name} is {value} s; give a number of seconds from 1 to 2^40"
+                )
             }
             GatewayError::Stuck { job, provider } => write!(
                 f,
                 "provider {provider} accepted job {job} but never ran it to its end; the provider's scheduler is faulty"
+            ),
+            GatewayError::Setting {
+                name,
+                value,
+                min,
+                max,
+            } => write!(f, "{name} is {value}, outside [{min}, {max}]"),
+            GatewayError::Job {
+                id,
+                field,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "grid job {id}: {field} is {value} s, outside [{min}, {max}]; times must lie \
+                 within 2^40 s (about 34,800 years) of the origin and durations be at most 2^40 s"
+            ),
+            GatewayError::ProviderClock {
+                provider,
+                now,
+                event,
+            } => write!(
+                f,
+                "provider {provider} still has an event at {event} after being advanced to {now}; \
+                 the provider's scheduler is faulty"
             ),
         }
     }
@@ -473,6 +555,13 @@ impl Gateway<'_> {
 /// a slot publication (periodic, unasked, or the refresh after a refused
 /// reservation), a reservation request, its reply, a commit and a job
 /// submission are one message each.
+///
+/// The run always ends: grid jobs arrive once each, every periodic timer
+/// fires at most [`MAX_TICKS`] times (checked before the run), a job is
+/// tried at most [`MAX_ATTEMPTS`] times per scheduling, and the gateway's
+/// clock only moves forward, to the next event of a job, a timer or a
+/// provider (a provider that keeps an event at or before the clock after
+/// [`Provider::advance`] is an error, [`GatewayError::ProviderClock`]).
 pub fn run<P: Provider>(
     config: &GatewayConfig,
     providers: &mut [P],
@@ -481,25 +570,12 @@ pub fn run<P: Provider>(
     if providers.is_empty() {
         return Err(GatewayError::NoProviders);
     }
-    for (name, value) in [
-        ("report_every", config.report_every),
-        ("retry_every", config.retry_every),
-    ] {
-        if value < 1 {
-            return Err(GatewayError::Period { name, value });
-        }
-    }
-    if let GatewayPolicy::EarliestStart(Information::Partial { interval }) = config.policy
-        && interval < 1
-    {
-        return Err(GatewayError::Period {
-            name: "publication interval",
-            value: interval,
-        });
-    }
+    check_settings(config)?;
     if let Some(index) = (1..jobs.len()).find(|&i| jobs[i].submit < jobs[i - 1].submit) {
         return Err(GatewayError::Unsorted { index });
     }
+    jobs.iter().try_for_each(check_job)?;
+    check_ticks(config, jobs)?;
     let mut index = HashMap::with_capacity(jobs.len());
     for (j, job) in jobs.iter().enumerate() {
         if index.insert(job.id, j).is_some() {
@@ -556,6 +632,13 @@ pub fn run<P: Provider>(
         let mut fresh = false;
         for (k, p) in providers.iter_mut().enumerate() {
             p.advance(now, &mut reports);
+            if let Some(event) = p.next_event().filter(|&t| t <= now) {
+                return Err(GatewayError::ProviderClock {
+                    provider: k,
+                    now,
+                    event,
+                });
+            }
             if !reports.is_empty() {
                 fresh |= g.handle(now, k, p, std::mem::take(&mut reports));
             }

@@ -1,0 +1,103 @@
+//! The checks `run` makes before a run starts: settings, timer counts and
+//! the grid jobs' times, each failing with a [`GatewayError`].
+
+use profile::{Job, MAX_DURATION, Time};
+
+use super::{GatewayConfig, GatewayError, GatewayPolicy, Information, MAX_ATTEMPTS, MAX_TICKS};
+
+/// Checks the settings of `config`: periods of 1 s to 2^40 s, timers
+/// within ±2^40 s, at most [`MAX_ATTEMPTS`] attempts.
+pub(super) fn check_settings(config: &GatewayConfig) -> Result<(), GatewayError> {
+    let limit = Time::LIMIT.secs();
+    let setting = |name, value: i64, min: i64, max: i64| {
+        if (min..=max).contains(&value) {
+            Ok(())
+        } else {
+            Err(GatewayError::Setting {
+                name,
+                value,
+                min,
+                max,
+            })
+        }
+    };
+    setting("start", config.start.secs(), -limit, limit)?;
+    if let Some(t) = config.timers_until {
+        setting("timers_until", t.secs(), -limit, limit)?;
+    }
+    setting(
+        "max_attempts",
+        i64::from(config.max_attempts),
+        0,
+        i64::from(MAX_ATTEMPTS),
+    )?;
+    for (name, value) in periods(config) {
+        if !(1..=MAX_DURATION).contains(&value) {
+            return Err(GatewayError::Period { name, value });
+        }
+    }
+    Ok(())
+}
+
+/// The periods of `config`, each with its name.
+fn periods(config: &GatewayConfig) -> Vec<(&'static str, i64)> {
+    let mut periods = vec![
+        ("report_every", config.report_every),
+        ("retry_every", config.retry_every),
+    ];
+    if let GatewayPolicy::EarliestStart(Information::Partial { interval }) = config.policy {
+        periods.push(("publication interval", interval));
+    }
+    periods
+}
+
+/// Checks that no timer the policy of `config` uses fires more than
+/// [`MAX_TICKS`] times in a run of `jobs` (whose times are checked).
+pub(super) fn check_ticks(config: &GatewayConfig, jobs: &[Job]) -> Result<(), GatewayError> {
+    let until = config
+        .timers_until
+        .or(jobs.last().map(|j| j.submit))
+        .unwrap_or(config.start);
+    let span = (until - config.start).max(0);
+    let used = match config.policy {
+        GatewayPolicy::LeastLoaded => "report_every",
+        GatewayPolicy::EarliestStart(Information::Ask) => "retry_every",
+        GatewayPolicy::EarliestStart(Information::Partial { .. }) => "publication interval",
+    };
+    for (name, value) in periods(config) {
+        if name == used && span / value >= MAX_TICKS {
+            return Err(GatewayError::Setting {
+                name,
+                value,
+                min: span / MAX_TICKS + 1,
+                max: MAX_DURATION,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks that a grid job lies in the time domain (its other fields are
+/// the providers' to judge).
+pub(super) fn check_job(job: &Job) -> Result<(), GatewayError> {
+    let limit = Time::LIMIT.secs();
+    let field = |field, value: i64, min: i64, max: i64| {
+        if (min..=max).contains(&value) {
+            Ok(())
+        } else {
+            Err(GatewayError::Job {
+                id: job.id,
+                field,
+                value,
+                min,
+                max,
+            })
+        }
+    };
+    field("submit", job.submit.secs(), -limit, limit)?;
+    if let Some(d) = job.deadline {
+        field("deadline", d.secs(), -limit, limit)?;
+    }
+    field("estimate", job.estimate, i64::MIN, MAX_DURATION)?;
+    field("run time", job.run_time, i64::MIN, MAX_DURATION)
+}

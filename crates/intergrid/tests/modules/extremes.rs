@@ -1,0 +1,259 @@
+//! Extreme values through `simulate` and `evaluate`: times near `i64::MIN`
+//! and `i64::MAX` in jobs and warm-ups, clusters of 0 and `u32::MAX`
+//! processors, huge and zero periods and horizons, NaN, infinite and huge
+//! shares and stringencies, empty inputs. Every call returns its result or
+//! a typed error, never panics. A run's own loops are bounded where they
+//! live (`gateway::run` and `partitions_forecast::Cluster`, each tested with
+//! a step budget); here the messages a run counts stay within a budget of
+//! its jobs and timers. Then one regression test per input that once
+//! panicked.
+
+use intergrid::{Config, Evaluation, IntergridError, Scenario, Series, evaluate, simulate};
+use partitions_forecast::ProviderPolicy;
+use profile::{Job, MAX_DURATION, Time};
+use proptest::prelude::*;
+
+const LIMIT: i64 = Time::LIMIT.0;
+
+fn seconds() -> impl Strategy<Value = i64> {
+    prop::sample::select(vec![
+        i64::MIN,
+        -LIMIT - 1,
+        -1,
+        0,
+        1,
+        LIMIT,
+        LIMIT + 1,
+        MAX_DURATION + 1,
+        i64::MAX - 7,
+        i64::MAX,
+    ])
+}
+
+fn float() -> impl Strategy<Value = f64> {
+    prop::sample::select(vec![
+        f64::NAN,
+        f64::INFINITY,
+        -1e300,
+        1e300,
+        0.0,
+        1e-300,
+        0.5,
+        1.0,
+        5.0,
+    ])
+}
+
+/// `x`, or now and then an extreme value.
+fn or<T: std::fmt::Debug + Clone + 'static>(
+    x: T,
+    other: impl Strategy<Value = T> + 'static,
+) -> BoxedStrategy<T> {
+    prop::option::weighted(0.12, other)
+        .prop_map(move |o| o.unwrap_or_else(|| x.clone()))
+        .boxed()
+}
+
+fn series() -> impl Strategy<Value = Series> {
+    let names: Vec<String> = ProviderPolicy::ALL
+        .iter()
+        .flat_map(|p| {
+            ["least-load", "earliest-ask", "earliest-partial"].map(|g| format!("{}+{g}", p.name()))
+        })
+        .collect();
+    prop::sample::select(names).prop_map(|n| n.parse().unwrap())
+}
+
+/// Jobs of one stream, in submit order: mostly ordinary, now and then with
+/// an extreme field.
+fn stream(first: u64, procs: u32) -> impl Strategy<Value = Vec<Job>> {
+    let ordinary = (Just(None), 1..=procs, 60i64..3000, 0i64..1200);
+    let extreme = (
+        seconds().prop_map(Some),
+        prop::sample::select(vec![0, 1, u32::MAX]),
+        seconds(),
+        seconds(),
+    );
+    prop::collection::vec(prop_oneof![12 => ordinary, 1 => extreme], 0..6).prop_map(move |v| {
+        let mut t = 0i64;
+        v.into_iter()
+            .enumerate()
+            .map(|(i, (at, p, run, gap))| {
+                t = at.unwrap_or(t.saturating_add(gap));
+                Job::new(first + i as u64, Time(t), p, run.saturating_mul(2), run)
+            })
+            .collect()
+    })
+}
+
+fn config() -> impl Strategy<Value = Config> {
+    (
+        or(
+            vec![8u32, 4],
+            prop::sample::select(vec![vec![], vec![0], vec![u32::MAX, 1]]),
+        ),
+        or(3600i64, seconds()),
+        or(600i64, seconds()),
+        prop::option::of(seconds()),
+        or(3u32, prop::sample::select(vec![0, u32::MAX])),
+        any::<(u32, bool)>(),
+    )
+        .prop_map(
+            |(clusters, interval, report_every, horizon, checks, (tolerance, track))| {
+                let mut c = Config::paper(clusters, interval);
+                c.report_every = report_every;
+                c.horizon = horizon;
+                c.forecast.checks = checks;
+                c.tolerance = tolerance;
+                c.track_allocations = track;
+                c
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Any platform, scenario, series and evaluation: metrics or a typed
+    /// error; the messages a run counts stay within the budget of its jobs
+    /// and timers.
+    #[test]
+    fn runs_and_evaluations_end_on_any_input(
+        config in config(),
+        grid in stream(1_000_000, 8),
+        local in (stream(0, 8), stream(500_000, 4)),
+        warmup in or(0i64, seconds()),
+        series in series(),
+        evaluation in (series(), or(0.5f64, float()), or(5.0f64, float()), any::<u64>(), or(10i64, seconds())),
+    ) {
+        let scenario = Scenario {
+            grid,
+            local: vec![local.0, local.1],
+            warmup: Time(warmup),
+        };
+        match simulate(&config, &scenario, series, None) {
+            Ok(run) => {
+                prop_assert_eq!(run.grid().len(), scenario.grid.len());
+                // Per grid job and attempt (10): a request and a reply per
+                // cluster, a reservation's three messages and a refresh;
+                // per timer tick a message per cluster.
+                let clusters = config.clusters.len() as u64;
+                let jobs = scenario.grid.len() as u64;
+                let span = (scenario.last_arrival() - Time::ZERO).max(0);
+                let every = config.report_every.min(config.interval()).max(1);
+                let ticks = (span / every) as u64 + 1;
+                let per_job = 10 * (2 * clusters + 4);
+                let budget = (jobs + 1) * per_job * (ticks + 1) + ticks * clusters;
+                prop_assert!(run.messages() <= budget, "{} messages", run.messages());
+            }
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+        let (base, share, stringency, deadline_seed, bsld_bound) = evaluation;
+        let evaluation = Evaluation { base, deadline_share: share, stringency, deadline_seed, bsld_bound };
+        if let Ok(m) = evaluate(&config, &scenario, series, &evaluation) {
+            prop_assert!(m.grid_jobs <= scenario.grid.len());
+            prop_assert!((0.0..=100.0).contains(&m.rejected_pct));
+        }
+    }
+}
+
+fn local(first: u64) -> Vec<Job> {
+    (0..4)
+        .map(|i| Job::new(first + i, Time(600 * i as i64), 2, 1200, 900))
+        .collect()
+}
+
+fn scenario(grid: Vec<Job>) -> Scenario {
+    Scenario {
+        grid,
+        local: vec![local(0), local(100)],
+        warmup: Time::ZERO,
+    }
+}
+
+fn arcb_ask() -> Series {
+    "arcb+earliest-ask".parse().unwrap()
+}
+
+/// A stringency of 1e300 once pushed deadlines past `i64::MAX` (an
+/// overflow); it is an error naming the stringency.
+#[test]
+fn a_huge_stringency_is_named() {
+    let config = Config::paper(vec![8, 8], 3600);
+    let grid = (0..4)
+        .map(|i| Job::new(1000 + i, Time(300 * i as i64), 4, 900, 600))
+        .collect();
+    let evaluation = Evaluation {
+        base: "areb+least-load".parse().unwrap(),
+        deadline_share: 1.0,
+        stringency: 1e300,
+        deadline_seed: 7,
+        bsld_bound: 10,
+    };
+    let err = evaluate(&config, &scenario(grid), arcb_ask(), &evaluation).unwrap_err();
+    assert!(
+        matches!(err, IntergridError::DeadlinePastLimit { job: 1000, .. }),
+        "{err}"
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains("puts grid job 1000's deadline at 9223372036854775807 s, past 2^40 s"),
+        "{message}"
+    );
+}
+
+/// Jobs near the end of `i64` are refused by the cluster (local jobs) or
+/// the gateway (grid jobs), not wrapped.
+#[test]
+fn jobs_at_the_end_of_i64_are_refused() {
+    let config = Config::paper(vec![8, 8], 3600);
+    let late_grid = vec![Job::new(1000, Time(i64::MAX - 7), 4, 900, 600)];
+    assert!(matches!(
+        simulate(&config, &scenario(late_grid), arcb_ask(), None),
+        Err(IntergridError::Gateway { .. } | IntergridError::Cluster { .. })
+    ));
+    let mut s = scenario(vec![Job::new(1000, Time(0), 4, 900, 600)]);
+    s.local[1].push(Job::new(200, Time(i64::MAX - 7), 2, 60, 60));
+    assert!(matches!(
+        simulate(&config, &s, arcb_ask(), None),
+        Err(IntergridError::Cluster { cluster: 1, .. })
+    ));
+}
+
+/// Clusters of `u32::MAX` processors keep no state per processor; periods
+/// past 2^40 s are refused.
+#[test]
+fn huge_clusters_run_and_huge_periods_are_refused() {
+    let grid = vec![Job::new(1000, Time(0), 4, 900, 600)];
+    let config = Config::paper(vec![u32::MAX, 8], 3600);
+    let run = simulate(&config, &scenario(grid.clone()), arcb_ask(), None).unwrap();
+    assert_eq!(run.grid()[0], Some((Time(0), Time(600))));
+    let mut config = Config::paper(vec![8, 8], 3600);
+    config.report_every = i64::MAX;
+    assert!(simulate(&config, &scenario(grid), arcb_ask(), None).is_err());
+}
+
+/// No grid jobs and no local jobs: an empty run, and an evaluation of
+/// nothing.
+#[test]
+fn empty_scenarios_run() {
+    let config = Config::paper(vec![8], 3600);
+    let empty = Scenario {
+        grid: Vec::new(),
+        local: vec![Vec::new()],
+        warmup: Time::ZERO,
+    };
+    for s in ["arebmf+earliest-partial", "arcb+least-load"] {
+        let run = simulate(&config, &empty, s.parse().unwrap(), None).unwrap();
+        assert!(run.grid().is_empty() && run.local()[0].is_empty());
+    }
+    let evaluation = Evaluation {
+        base: arcb_ask(),
+        deadline_share: 0.0,
+        stringency: 5.0,
+        deadline_seed: 1,
+        bsld_bound: 10,
+    };
+    let m = evaluate(&config, &empty, arcb_ask(), &evaluation).unwrap();
+    assert_eq!((m.grid_jobs, m.local_jobs), (0, 0));
+}

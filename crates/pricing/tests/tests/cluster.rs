@@ -1,0 +1,157 @@
+//! The time-shared cluster: partitions and rates on a shared node, admission
+//! against the deadline and memory, late jobs, heterogeneous ratings and the
+//! errors for arrivals out of order and degenerate job control.
+
+use pricing::{
+    Cluster, ClusterConfig, Decision, JobControl, JobOutcome, JobSpec, Late, Rejection, Spare,
+};
+use pricing::{Flat, LibraStatic};
+use profile::Time;
+
+fn one_node() -> Cluster {
+    Cluster::new(ClusterConfig::homogeneous(1, 100, 1.0)).unwrap()
+}
+
+#[test]
+fn two_jobs_share_a_node_and_both_meet_their_deadlines() {
+    let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
+    config.control.spare = Spare::Equal;
+    let mut c = Cluster::new(config).unwrap();
+    // A: 100 s in 400 s (share 0.25); B: 300 s in 500 s (share 0.6).
+    let a = JobSpec::new(100, 1, 400, 1e9);
+    let b = JobSpec::new(300, 1, 500, 1e9);
+    c.submit(Time(0), 1, &a, 100, &Flat).unwrap();
+    c.submit(Time(0), 2, &b, 300, &Flat).unwrap();
+    let tasks = c.node(0);
+    assert_eq!(tasks.len(), 2);
+    let (pa, pb) = (tasks[0].partition, tasks[1].partition);
+    assert_eq!((pa, pb), (0.25, 0.6));
+    // The spare 0.15 is split equally.
+    assert!((tasks[0].rate - 0.325).abs() < 1e-12);
+    assert!((tasks[1].rate - 0.675).abs() < 1e-12);
+    c.run_to_completion().unwrap();
+    let out = c.outcomes();
+    assert!(out.iter().all(JobOutcome::met_qos), "{out:?}");
+    // Together they need 400 s of processor time; A ends at 307.7 s,
+    // which the integer clock rounds to 308, so B ends at 401 rather than 400.
+    let finish: Vec<Time> = out.iter().filter_map(|o| o.finish).collect();
+    assert_eq!(finish, [Time(308), Time(401)]);
+}
+
+#[test]
+fn a_full_node_rejects_for_the_deadline() {
+    let mut c = one_node();
+    c.submit(Time(0), 1, &JobSpec::new(90, 1, 100, 1e9), 90, &Flat)
+        .unwrap();
+    let d = c
+        .submit(Time(0), 2, &JobSpec::new(20, 1, 100, 1e9), 20, &Flat)
+        .unwrap();
+    assert_eq!(
+        d,
+        Decision::Reject(Rejection::CannotMeetDeadline {
+            in_time: 0,
+            processors: 1
+        })
+    );
+    // Fifty seconds later job 1 has had the whole processor: 40 s left
+    // in 50 s (share 0.8), so 20 s in 100 s (0.2) fits beside it.
+    let d = c
+        .submit(Time(50), 3, &JobSpec::new(20, 1, 100, 1e9), 20, &Flat)
+        .unwrap();
+    assert!(d.allocation().is_some(), "{d:?}");
+}
+
+#[test]
+fn under_estimated_job_finishes_late_with_idle_spare() {
+    let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
+    config.control.spare = Spare::Idle;
+    let mut c = Cluster::new(config).unwrap();
+    // Estimate 50 s, really 60 s, deadline 100 s: runs at 0.5 until its
+    // estimate is used up at 100 s, then late with the whole processor.
+    c.submit(Time(0), 1, &JobSpec::new(50, 1, 100, 1e9), 60, &Flat)
+        .unwrap();
+    c.run_to_completion().unwrap();
+    let out = &c.outcomes()[0];
+    assert_eq!(out.finish, Some(Time(110)));
+    assert!(!out.met_qos());
+}
+
+#[test]
+fn heterogeneous_nodes_translate_the_estimate() {
+    let mut config = ClusterConfig::homogeneous(2, 100, 1.0);
+    config.nodes[1].rating = 200;
+    let mut c = Cluster::new(config).unwrap();
+    // Wants 2 nodes; the fast node needs half the time.
+    c.submit(
+        Time(0),
+        1,
+        &JobSpec::new(100, 2, 1000, 1e9),
+        100,
+        &LibraStatic {
+            gamma: 1.0,
+            delta: 0.0,
+        },
+    )
+    .unwrap();
+    let est: Vec<f64> = (0..2).map(|j| c.node(j)[0].estimate).collect();
+    assert_eq!(est, [100.0, 50.0]);
+    // Libra's cost with γ = 1 is the translated estimate; the highest counts.
+    assert_eq!(c.outcomes()[0].cost(), Some(100.0));
+    c.run_to_completion().unwrap();
+    assert_eq!(c.outcomes()[0].finish, Some(Time(100)));
+}
+
+#[test]
+fn memory_is_held_while_a_job_runs() {
+    let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
+    config.nodes[0].memory_mb = 1000;
+    let mut c = Cluster::new(config).unwrap();
+    let mut big = JobSpec::new(10, 1, 1000, 1e9);
+    big.resource_requirements.memory_mb = 600;
+    assert!(
+        c.submit(Time(0), 1, &big, 10, &Flat)
+            .unwrap()
+            .allocation()
+            .is_some()
+    );
+    // Too big for the free memory now, but not for the node.
+    assert!(matches!(
+        c.submit(Time(1), 2, &big, 10, &Flat).unwrap(),
+        Decision::Reject(Rejection::CannotMeetDeadline { .. })
+    ));
+    // Job 1 is done at 10 s and gives its memory back.
+    assert!(
+        c.submit(Time(10), 3, &big, 10, &Flat)
+            .unwrap()
+            .allocation()
+            .is_some()
+    );
+    big.resource_requirements.memory_mb = 2000;
+    assert!(matches!(
+        c.submit(Time(10), 4, &big, 10, &Flat).unwrap(),
+        Decision::Reject(Rejection::CannotMeetResources { .. })
+    ));
+}
+
+#[test]
+fn arrivals_must_not_go_back_in_time() {
+    let mut c = one_node();
+    let job = JobSpec::new(10, 1, 100, 1.0);
+    c.submit(Time(5), 1, &job, 10, &Flat).unwrap();
+    let err = c.submit(Time(4), 2, &job, 10, &Flat).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "job 2 arrives at 4 s, before the cluster's clock (5 s); submit jobs in arrival order"
+    );
+}
+
+#[test]
+fn degenerate_job_control_is_refused() {
+    let mut config = ClusterConfig::homogeneous(1, 100, 1.0);
+    config.control = JobControl {
+        spare: Spare::Idle,
+        late: Late::Zero,
+    };
+    assert!(Cluster::new(config).is_err());
+    assert!(Cluster::new(ClusterConfig::homogeneous(0, 100, 1.0)).is_err());
+}
