@@ -54,6 +54,33 @@ pub enum SwfError {
         /// The offending value (cut to at most 40 characters).
         text: String,
     },
+    /// A header keyword carries a number outside the range it accepts
+    /// (`MaxProcs: 99999999999999`, `MaxProcs: -5`). The value is never
+    /// clamped: strict mode reports this; lenient mode records it in the
+    /// skipped lines and leaves the typed header field `None`.
+    HeaderOutOfRange {
+        /// The file name or other label given to the reader.
+        source_name: String,
+        /// 1-based physical line number.
+        line: u64,
+        /// The header keyword, e.g. `MaxProcs`.
+        keyword: String,
+        /// The offending value (cut to at most 40 characters).
+        text: String,
+        /// The accepted range, e.g. `0 to 10000000, or -1 for unknown`.
+        expected: String,
+    },
+    /// A physical line is longer than the reader's cap
+    /// ([`Limits::max_line_bytes`](crate::Limits::max_line_bytes)); the
+    /// reader buffered no more than the cap of it.
+    LineTooLong {
+        /// The file name or other label given to the reader.
+        source_name: String,
+        /// 1-based physical line number.
+        line: u64,
+        /// The cap in bytes.
+        limit: usize,
+    },
 }
 
 impl SwfError {
@@ -63,7 +90,9 @@ impl SwfError {
             SwfError::Io { .. } => None,
             SwfError::FieldCount { line, .. }
             | SwfError::BadField { line, .. }
-            | SwfError::BadHeader { line, .. } => Some(*line),
+            | SwfError::BadHeader { line, .. }
+            | SwfError::HeaderOutOfRange { line, .. }
+            | SwfError::LineTooLong { line, .. } => Some(*line),
         }
     }
 
@@ -73,7 +102,9 @@ impl SwfError {
             SwfError::Io { source_name, .. }
             | SwfError::FieldCount { source_name, .. }
             | SwfError::BadField { source_name, .. }
-            | SwfError::BadHeader { source_name, .. } => source_name,
+            | SwfError::BadHeader { source_name, .. }
+            | SwfError::HeaderOutOfRange { source_name, .. }
+            | SwfError::LineTooLong { source_name, .. } => source_name,
         }
     }
 }
@@ -122,6 +153,26 @@ impl fmt::Display for SwfError {
                 "{source_name}:{line}: header {keyword} is '{text}', expected an integer \
                  (optionally followed by a note); fix the header or read in lenient mode"
             ),
+            SwfError::HeaderOutOfRange {
+                source_name,
+                line,
+                keyword,
+                text,
+                expected,
+            } => write!(
+                f,
+                "{source_name}:{line}: header {keyword} is {text}, out of range (expected \
+                 {expected}); fix the header or read in lenient mode"
+            ),
+            SwfError::LineTooLong {
+                source_name,
+                line,
+                limit,
+            } => write!(
+                f,
+                "{source_name}:{line}: line longer than {limit} bytes (SWF lines are under \
+                 200 bytes); check that this is an SWF file"
+            ),
         }
     }
 }
@@ -161,5 +212,92 @@ pub(crate) fn excerpt(bytes: &[u8]) -> String {
         let mut cut: String = text.chars().take(MAX).collect();
         cut.push('…');
         cut
+    }
+}
+
+/// Why a workload transform refused its input: it never clamps a time or
+/// lets it wrap, so a transform whose result would leave the time domain
+/// of [`profile`] (submit times and deadlines in `[-Time::LIMIT,
+/// Time::LIMIT]` = ±2^40 s) returns this instead.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum TransformError {
+    /// A load factor that is not a finite positive number.
+    Factor {
+        /// The factor as given.
+        factor: f64,
+    },
+    /// A job given to the transform already lies outside the time domain.
+    InputOutOfDomain {
+        /// The job's id.
+        job: u64,
+        /// `submit time` or `deadline`.
+        field: &'static str,
+        /// The value, seconds.
+        seconds: i64,
+    },
+    /// Scaling the load by `factor` would move a job outside the time
+    /// domain.
+    ScaledOutOfDomain {
+        /// The job's id.
+        job: u64,
+        /// `submit time` or `deadline`.
+        field: &'static str,
+        /// The load factor.
+        factor: f64,
+        /// Where the time would land, seconds (as a float: it may not fit
+        /// an integer).
+        seconds: f64,
+    },
+}
+
+impl fmt::Display for TransformError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let limit = profile::Time::LIMIT.secs();
+        match self {
+            TransformError::Factor { factor } => write!(
+                f,
+                "load factor {} is not a finite positive number; give a factor > 0 \
+                 (1 keeps the load, 2 doubles it)",
+                Short(*factor)
+            ),
+            TransformError::InputOutOfDomain {
+                job,
+                field,
+                seconds,
+            } => write!(
+                f,
+                "job {job}: {field} {seconds} s is outside the accepted range of ±{limit} s \
+                 (2^40 s)"
+            ),
+            TransformError::ScaledOutOfDomain {
+                job,
+                field,
+                factor,
+                seconds,
+            } => write!(
+                f,
+                "a load factor of {} moves job {job}'s {field} to {seconds:.4e} s, \
+                 outside the accepted range of ±{limit} s (2^40 s); use a factor closer to 1",
+                Short(*factor)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TransformError {}
+
+/// A float as `{}` writes it when that is short (`0.5`, `2`), else in
+/// scientific notation (`1e-300`), so messages stay readable.
+struct Short(f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = self.0.abs();
+        if a == 0.0 || !a.is_finite() || (1e-4..1e15).contains(&a) {
+            write!(f, "{}", self.0)
+        } else {
+            write!(f, "{:e}", self.0)
+        }
     }
 }

@@ -101,10 +101,24 @@ fn strip_comment(value: &str) -> &str {
     value[..cut].trim()
 }
 
+/// Why a header value is unusable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ValueError {
+    /// It does not start with an integer.
+    NotANumber,
+    /// It is an integer outside the keyword's range (given as text).
+    OutOfRange(&'static str),
+}
+
+/// The accepted range of `MaxProcs` and `MaxNodes`, as text for messages.
+const MACHINE_RANGE: &str = "0 to 10000000, or -1 for unknown";
+const COUNT_RANGE: &str = "0 to 18446744073709551615, or -1 for unknown";
+const START_RANGE: &str = "an integer that fits in 64 bits";
+
 /// The leading integer of `value` (after comment stripping); `-1` and an
-/// empty value are `None`; a value that does not start with a digit is an
-/// error.
-fn leading_int(value: &str) -> Result<Option<i128>, ()> {
+/// empty value are `None`; a value that does not start with a digit is
+/// [`ValueError::NotANumber`], digits beyond `i128` are out of `range`.
+fn leading_int(value: &str, range: &'static str) -> Result<Option<i128>, ValueError> {
     let v = strip_comment(value);
     if v.is_empty() {
         return Ok(None);
@@ -112,27 +126,43 @@ fn leading_int(value: &str) -> Result<Option<i128>, ()> {
     let sign_len = usize::from(v.starts_with(['-', '+']));
     let digits = v[sign_len..].bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 {
-        return Err(());
+        return Err(ValueError::NotANumber);
     }
-    let n: i128 = v[..sign_len + digits].parse().map_err(|_| ())?;
+    let n: i128 = v[..sign_len + digits]
+        .parse()
+        .map_err(|_| ValueError::OutOfRange(range))?;
     Ok(if n == -1 { None } else { Some(n) })
 }
 
 /// The typed value a header value stands for, rendered as it would be
-/// written; `Err` for an unusable numeric value.
-fn normalize(key: Key, value: &str) -> Result<Option<String>, ()> {
+/// written; an error for an unusable numeric value. `MaxProcs` and
+/// `MaxNodes` accept 0 to [`MAX_PROCS`](crate::MAX_PROCS) (0 reads as
+/// "unknown" in [`SwfHeader::machine_size`]).
+fn normalize(key: Key, value: &str) -> Result<Option<String>, ValueError> {
     match key {
         Key::Version | Key::Computer | Key::Installation | Key::TimeZoneString => {
             let v = strip_comment(value);
             Ok((!v.is_empty()).then(|| v.to_owned()))
         }
-        Key::UnixStartTime => match leading_int(value)? {
-            Some(n) => Ok(Some(i64::try_from(n).map_err(|_| ())?.to_string())),
+        Key::UnixStartTime => match leading_int(value, START_RANGE)? {
+            Some(n) => Ok(Some(
+                i64::try_from(n)
+                    .map_err(|_| ValueError::OutOfRange(START_RANGE))?
+                    .to_string(),
+            )),
             None => Ok(None),
         },
-        Key::MaxJobs | Key::MaxRecords | Key::MaxNodes | Key::MaxProcs => match leading_int(value)?
-        {
-            Some(n) => Ok(Some(u64::try_from(n).map_err(|_| ())?.to_string())),
+        Key::MaxJobs | Key::MaxRecords => match leading_int(value, COUNT_RANGE)? {
+            Some(n) => Ok(Some(
+                u64::try_from(n)
+                    .map_err(|_| ValueError::OutOfRange(COUNT_RANGE))?
+                    .to_string(),
+            )),
+            None => Ok(None),
+        },
+        Key::MaxNodes | Key::MaxProcs => match leading_int(value, MACHINE_RANGE)? {
+            Some(n) if (0..=i128::from(crate::MAX_PROCS)).contains(&n) => Ok(Some(n.to_string())),
+            Some(_) => Err(ValueError::OutOfRange(MACHINE_RANGE)),
             None => Ok(None),
         },
     }
@@ -179,35 +209,66 @@ impl SwfHeader {
     /// does. Use an empty keyword for a free-text comment line.
     ///
     /// Returns `false` if the keyword carries a number and the value does
-    /// not start with one (the line is kept, the typed field stays unset).
+    /// not start with one or is out of the keyword's range (`MaxProcs` and
+    /// `MaxNodes`: 0 to [`MAX_PROCS`](crate::MAX_PROCS); the line is kept,
+    /// the typed field stays unset).
     pub fn push_line(&mut self, keyword: &str, value: &str) -> bool {
+        self.push(keyword, value).is_ok()
+    }
+
+    /// [`push_line`](Self::push_line) with the reason a value is unusable.
+    fn push(&mut self, keyword: &str, value: &str) -> Result<(), ValueError> {
         let keyword = keyword.trim();
         let value = value.trim();
-        let mut ok = true;
+        let mut result = Ok(());
         if let Some(key) = key_of(keyword) {
             match normalize(key, value) {
                 Ok(Some(v)) if self.get(key).is_none() => self.set(key, v),
                 Ok(_) => {}
-                Err(()) => ok = false,
+                Err(e) => result = Err(e),
             }
         } else if is_note(keyword) {
             self.notes.push(value.to_owned());
         }
         self.lines.push((keyword.to_owned(), value.to_owned()));
-        ok
+        result
     }
 
     /// Parses the text after the `;` of a header comment line. Returns the
     /// keyword (empty for free text) and whether a numeric value was usable.
-    pub(crate) fn push_comment(&mut self, content: &str) -> (String, bool) {
+    pub(crate) fn push_comment(&mut self, content: &str) -> (String, Result<(), ValueError>) {
         let content = content.trim();
         let (keyword, value) = match content.split_once(':') {
             // `http://...` on a continuation line is a URL, not a keyword.
             Some((k, v)) if is_keyword(k.trim()) && !v.starts_with("//") => (k.trim(), v.trim()),
             _ => ("", content),
         };
-        let ok = self.push_line(keyword, value);
-        (keyword.to_owned(), ok)
+        let result = self.push(keyword, value);
+        (keyword.to_owned(), result)
+    }
+
+    /// The machine size in processors the header gives: `MaxProcs` if it
+    /// is at least 1, else `MaxNodes` if it is at least 1, else `None`
+    /// (missing, -1 or 0: the caller must give the size). A value above
+    /// [`MAX_PROCS`](crate::MAX_PROCS) (only possible in a header built
+    /// by hand; the reader refuses one) is `None` too, never clamped.
+    ///
+    /// ```
+    /// use swf_io::SwfHeader;
+    ///
+    /// let mut h = SwfHeader::default();
+    /// assert_eq!(h.machine_size(), None);
+    /// h.push_line("MaxProcs", "0");
+    /// h.push_line("MaxNodes", "338 (batch partition)");
+    /// assert_eq!(h.machine_size(), Some(338));
+    /// ```
+    pub fn machine_size(&self) -> Option<u32> {
+        let usable = |n: Option<u64>| {
+            n.filter(|&n| n >= 1)
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| n <= crate::MAX_PROCS)
+        };
+        usable(self.max_procs).or_else(|| usable(self.max_nodes))
     }
 
     /// Writes the header comment lines (see the type's docs for the rules).
@@ -302,7 +363,7 @@ mod tests {
         let mut h = SwfHeader::default();
         for line in text.lines() {
             let content = line.trim_start().strip_prefix(';').unwrap();
-            h.push_comment(content);
+            let _ = h.push_comment(content);
         }
         h
     }
@@ -348,18 +409,35 @@ mod tests {
 
     #[test]
     fn numbers() {
-        assert_eq!(leading_int("893466664"), Ok(Some(893466664)));
-        assert_eq!(leading_int(" 32 (dual CPU)"), Ok(Some(32)));
-        assert_eq!(leading_int("3600   # DEPRECATED"), Ok(Some(3600)));
-        assert_eq!(leading_int("-1"), Ok(None));
-        assert_eq!(leading_int(""), Ok(None));
-        assert_eq!(leading_int("unknown"), Err(()));
-        assert_eq!(normalize(Key::MaxProcs, "-5"), Err(()));
+        let int = |v| leading_int(v, COUNT_RANGE);
+        assert_eq!(int("893466664"), Ok(Some(893466664)));
+        assert_eq!(int(" 32 (dual CPU)"), Ok(Some(32)));
+        assert_eq!(int("3600   # DEPRECATED"), Ok(Some(3600)));
+        assert_eq!(int("-1"), Ok(None));
+        assert_eq!(int(""), Ok(None));
+        assert_eq!(int("unknown"), Err(ValueError::NotANumber));
+        assert_eq!(
+            int(&"9".repeat(60)),
+            Err(ValueError::OutOfRange(COUNT_RANGE))
+        );
+        let machine = Err(ValueError::OutOfRange(MACHINE_RANGE));
+        assert_eq!(normalize(Key::MaxProcs, "-5"), machine);
+        assert_eq!(normalize(Key::MaxProcs, "4294967295"), machine);
+        assert_eq!(normalize(Key::MaxNodes, "10000001"), machine);
+        assert_eq!(
+            normalize(Key::MaxProcs, "10000000"),
+            Ok(Some("10000000".into()))
+        );
+        assert_eq!(normalize(Key::MaxProcs, "0"), Ok(Some("0".into())));
+        assert!(MACHINE_RANGE.contains(&format!("to {},", crate::MAX_PROCS)));
         assert_eq!(
             normalize(Key::MaxJobs, "18446744073709551615"),
             Ok(Some(u64::MAX.to_string()))
         );
-        assert_eq!(normalize(Key::MaxJobs, "18446744073709551616"), Err(()));
+        assert_eq!(
+            normalize(Key::MaxJobs, "18446744073709551616"),
+            Err(ValueError::OutOfRange(COUNT_RANGE))
+        );
         assert_eq!(
             normalize(Key::UnixStartTime, "-893466664"),
             Ok(Some("-893466664".into()))

@@ -7,21 +7,30 @@
 //!   after parsing the [`SwfHeader`]; [`open`] and [`read_trace`] handle
 //!   plain and gzipped files (detected by magic bytes). [`Mode::Strict`]
 //!   stops at the first malformed line with an [`SwfError`] naming file,
-//!   line, field and text; [`Mode::Lenient`] skips such lines and lists
-//!   them as [`SkippedLine`]s.
+//!   line, field and text; [`Mode::Lenient`] skips such lines, counts
+//!   them and keeps the first few as [`SkippedLine`]s. [`Limits`] caps
+//!   what a reader holds (line length, kept skipped lines).
 //! * [`write_swf`] writes a header and records back, round-tripping with
-//!   the reader; [`schedule_records`] turns a simulated schedule into SWF.
+//!   the reader; [`schedule_records_from`] turns a simulated schedule into
+//!   SWF that keeps every field of the input records and changes only what
+//!   the simulation decided ([`simulated_record`]); [`write_jobs_csv`]
+//!   writes it as Batsim's `jobs.csv`, with processor ids.
 //! * [`to_jobs`] converts records to replayable [`profile::Job`]s under an
 //!   [`Estimate`] policy, counting what it drops; [`drop_shorter_than`],
 //!   [`last_n`], [`rebase`], [`split_intervals`], [`scale_load`] and
-//!   [`cap_procs`] reshape a workload.
+//!   [`cap_procs`] reshape a workload; [`SwfHeader::machine_size`] reads
+//!   the machine size from the header.
 //! * [`lublin99`] generates the Lublin99 model deterministically from a
 //!   seed.
 //!
 //! Invariants: swf-io never simulates (schedules come from `profile`); no
-//! input makes it panic; the same seed gives the same synthetic workload;
-//! converted jobs come out in non-decreasing submit order with estimate
-//! ≥ 1 and run time ≥ 0.
+//! input makes it panic; a reader's memory is bounded by its [`Limits`]
+//! whatever the input holds (records are the caller's to keep); values
+//! outside the accepted ranges are errors or dropped and counted, never
+//! clamped or wrapped; the same seed gives the same synthetic workload;
+//! converted jobs come out in non-decreasing submit order, inside the time
+//! domain of `profile` (submit in `[0, 2^40]` s, estimate in `[1, 2^40]`
+//! s, run time in `[0, 2^40]` s).
 //!
 //! ```
 //! use swf_io::{Estimate, Mode, SwfReader, to_jobs, write_swf};
@@ -48,24 +57,28 @@
 //! ```
 #![deny(missing_docs)]
 
+mod batsim;
 mod error;
 mod gamma;
 mod header;
+mod limits;
 pub mod lublin99;
 mod reader;
 mod record;
 mod transform;
 mod writer;
 
-pub use error::{SkippedLine, SwfError};
+pub use batsim::{JOBS_CSV_COLUMNS, write_jobs_csv};
+pub use error::{SkippedLine, SwfError, TransformError};
 pub use header::SwfHeader;
+pub use limits::{KEPT_SKIPPED, Limits, MAX_LINE_BYTES, MAX_PROCS};
 pub use reader::{Mode, SwfReader, Trace, open, read_trace};
 pub use record::{FIELD_NAMES, SwfRecord};
 pub use transform::{
-    Conversion, Estimate, cap_procs, drop_shorter_than, last_n, rebase, scale_load,
+    Conversion, Estimate, cap_procs, drop_shorter_than, find_records, last_n, rebase, scale_load,
     split_intervals, to_jobs,
 };
-pub use writer::{schedule_records, write_swf};
+pub use writer::{schedule_records, schedule_records_from, simulated_record, write_swf};
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -7,16 +7,18 @@ use std::path::Path;
 use flate2::read::MultiGzDecoder;
 
 use crate::error::{SkippedLine, SwfError, excerpt};
-use crate::header::SwfHeader;
-use crate::record::{SwfRecord, parse_line};
+use crate::header::{SwfHeader, ValueError};
+use crate::limits::Limits;
+use crate::record::{SwfRecord, parse_fields};
 
 /// How the reader treats a malformed line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
     /// The first malformed line is an error and ends the stream.
     Strict,
-    /// Malformed lines are skipped and recorded in
-    /// [`SwfReader::skipped`]; only I/O errors are reported.
+    /// Malformed lines are skipped and counted; the first few are kept
+    /// with their errors in [`SwfReader::skipped`]. Only I/O errors are
+    /// reported.
     Lenient,
 }
 
@@ -24,11 +26,17 @@ pub enum Mode {
 /// then records come one at a time from the iterator.
 ///
 /// * Strict mode yields the first error, then `None`.
-/// * Lenient mode never yields an error for a bad line; it records the line
-///   in [`skipped`](Self::skipped) and goes on. It yields an I/O error (then
-///   `None`) if reading fails.
+/// * Lenient mode never yields an error for a bad line; it counts the line
+///   ([`skipped_count`](Self::skipped_count)), keeps the first
+///   [`Limits::kept_skipped`] of them with their errors
+///   ([`skipped`](Self::skipped)) and goes on. It yields an I/O error
+///   (then `None`) if reading fails.
 /// * Blank lines are ignored anywhere; `;` comment lines after the first
 ///   data line are ignored too (the header is the comment block at the top).
+/// * A UTF-8 byte order mark at the start of the input is skipped.
+/// * A line longer than [`Limits::max_line_bytes`] is malformed; the reader
+///   never buffers more than that of it, so memory stays bounded whatever
+///   the input holds.
 /// * Line numbers in errors are 1-based physical line numbers.
 ///
 /// The line buffer is reused, and fields are parsed from bytes without
@@ -38,13 +46,24 @@ pub struct SwfReader<R> {
     reader: R,
     source: String,
     mode: Mode,
+    limits: Limits,
     header: SwfHeader,
     skipped: Vec<SkippedLine>,
+    skipped_count: u64,
     buf: Vec<u8>,
     line: u64,
-    /// `buf` holds a data line (line number `line`) not yet parsed.
-    pending: bool,
+    /// `buf` holds a line (line number `line`) not yet handled.
+    pending: Option<Line>,
     done: bool,
+}
+
+/// What [`SwfReader::read_line`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Line {
+    /// A whole line is in `buf`.
+    Whole,
+    /// The line is longer than the cap; `buf` holds its start only.
+    TooLong,
 }
 
 /// What kind of line `buf` holds.
@@ -62,34 +81,54 @@ fn kind(line: &[u8]) -> Kind {
     }
 }
 
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 impl<R: BufRead> SwfReader<R> {
-    /// Reads the header from `reader`. `source` names the input in error
-    /// messages (usually the file name).
+    /// Reads the header from `reader` with the default [`Limits`].
+    /// `source` names the input in error messages (usually the file name).
     ///
     /// In strict mode a numeric header keyword with an unusable value
-    /// (`MaxProcs: many`) is an error; in lenient mode it is recorded in
-    /// [`skipped`](Self::skipped) and the typed field stays `None`.
+    /// (`MaxProcs: many`, `MaxProcs: 99999999999999`) is an error naming
+    /// the line; in lenient mode it is skipped (counted, the first few
+    /// kept) and the typed field stays `None`. A value is never clamped.
     pub fn new(reader: R, source: impl Into<String>, mode: Mode) -> Result<Self, SwfError> {
+        SwfReader::with_limits(reader, source, mode, Limits::default())
+    }
+
+    /// [`new`](Self::new) with other caps than the defaults.
+    pub fn with_limits(
+        reader: R,
+        source: impl Into<String>,
+        mode: Mode,
+        limits: Limits,
+    ) -> Result<Self, SwfError> {
         let mut r = SwfReader {
             reader,
             source: source.into(),
             mode,
+            limits,
             header: SwfHeader::default(),
             skipped: Vec::new(),
+            skipped_count: 0,
             buf: Vec::with_capacity(256),
             line: 0,
-            pending: false,
+            pending: None,
             done: false,
         };
         loop {
-            if !r.read_line()? {
+            let Some(line) = r.read_line()? else {
                 r.done = true;
                 break;
+            };
+            if line == Line::TooLong {
+                r.malformed(Self::too_long)?;
+                continue;
             }
             match kind(&r.buf) {
                 Kind::Blank => {}
                 Kind::Data => {
-                    r.pending = true;
+                    r.pending = Some(line);
                     break;
                 }
                 Kind::Comment => r.header_line()?,
@@ -103,9 +142,27 @@ impl<R: BufRead> SwfReader<R> {
         &self.header
     }
 
-    /// Lines skipped so far (lenient mode only; strict mode never skips).
+    /// The first skipped lines (lenient mode only; strict mode never
+    /// skips), at most [`Limits::kept_skipped`] of them, in file order.
     pub fn skipped(&self) -> &[SkippedLine] {
         &self.skipped
+    }
+
+    /// How many lines were skipped so far, kept or not.
+    pub fn skipped_count(&self) -> u64 {
+        self.skipped_count
+    }
+
+    /// The reader's caps.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// The bytes the line buffer holds allocated: at most about twice
+    /// [`Limits::max_line_bytes`], whatever the input (for memory
+    /// accounting and tests).
+    pub fn buffer_capacity(&self) -> usize {
+        self.buf.capacity()
     }
 
     /// The name used for the input in error messages.
@@ -125,24 +182,79 @@ impl<R: BufRead> SwfReader<R> {
             header: self.header,
             records,
             skipped: self.skipped,
+            skipped_count: self.skipped_count,
         })
     }
 
-    /// Reads the next physical line into `buf`; `false` at the end.
-    fn read_line(&mut self) -> Result<bool, SwfError> {
+    /// Reads the next physical line into `buf`, keeping at most
+    /// `max_line_bytes + 1` bytes of it (the `\n` included); `None` at the
+    /// end of the input. The rest of a longer line is skipped without being
+    /// buffered, except in strict mode, where the line ends the stream.
+    fn read_line(&mut self) -> Result<Option<Line>, SwfError> {
         self.buf.clear();
-        match self.reader.read_until(b'\n', &mut self.buf) {
-            Ok(0) => Ok(false),
+        let cap = self.limits.max_line_bytes;
+        let keep = u64::try_from(cap).map_or(u64::MAX, |c| c.saturating_add(1));
+        let read = (&mut self.reader)
+            .take(keep)
+            .read_until(b'\n', &mut self.buf);
+        let too_long = match read {
+            Ok(0) => return Ok(None),
             Ok(_) => {
-                self.line += 1;
-                Ok(true)
+                let len = self.buf.len() - usize::from(self.buf.ends_with(b"\n"));
+                len > cap
             }
-            Err(error) => {
+            Err(error) => return Err(self.io_error(error)),
+        };
+        if too_long
+            && self.mode == Mode::Lenient
+            && let Err(error) = self.reader.skip_until(b'\n')
+        {
+            return Err(self.io_error(error));
+        }
+        self.line += 1;
+        if self.line == 1 && self.buf.starts_with(BOM) {
+            // The mark counts towards the first line's cap, as bytes of the file.
+            self.buf.drain(..BOM.len());
+        }
+        Ok(Some(if too_long { Line::TooLong } else { Line::Whole }))
+    }
+
+    /// Ends the stream with an I/O error.
+    fn io_error(&mut self, error: io::Error) -> SwfError {
+        self.done = true;
+        SwfError::Io {
+            source_name: self.source.clone(),
+            error,
+        }
+    }
+
+    /// The error for the too-long line just read.
+    fn too_long(&self) -> SwfError {
+        SwfError::LineTooLong {
+            source_name: self.source.clone(),
+            line: self.line,
+            limit: self.limits.max_line_bytes,
+        }
+    }
+
+    /// Handles a malformed line: strict mode returns the error, lenient
+    /// mode counts the line and keeps the first few. `error` is only made
+    /// for a line that is kept or reported.
+    fn malformed(&mut self, error: impl FnOnce(&Self) -> SwfError) -> Result<(), SwfError> {
+        match self.mode {
+            Mode::Strict => {
                 self.done = true;
-                Err(SwfError::Io {
-                    source_name: self.source.clone(),
-                    error,
-                })
+                Err(error(self))
+            }
+            Mode::Lenient => {
+                self.skipped_count += 1;
+                if self.skipped.len() < self.limits.kept_skipped {
+                    self.skipped.push(SkippedLine {
+                        line: self.line,
+                        error: error(self),
+                    });
+                }
+                Ok(())
             }
         }
     }
@@ -151,27 +263,33 @@ impl<R: BufRead> SwfReader<R> {
     fn header_line(&mut self) -> Result<(), SwfError> {
         let text = String::from_utf8_lossy(&self.buf);
         let content = text.trim_start().strip_prefix(';').unwrap_or_default();
-        let (keyword, ok) = self.header.push_comment(content);
-        if ok {
+        let (keyword, result) = self.header.push_comment(content);
+        let Err(problem) = result else {
             return Ok(());
-        }
-        let value = content.split_once(':').map_or("", |(_, v)| v.trim());
-        let error = SwfError::BadHeader {
-            source_name: self.source.clone(),
-            line: self.line,
-            keyword,
-            text: excerpt(value.as_bytes()),
         };
-        match self.mode {
-            Mode::Strict => Err(error),
-            Mode::Lenient => {
-                self.skipped.push(SkippedLine {
-                    line: self.line,
-                    error,
-                });
-                Ok(())
-            }
-        }
+        let text = excerpt(
+            content
+                .split_once(':')
+                .map_or("", |(_, v)| v.trim())
+                .as_bytes(),
+        );
+        let (source_name, line) = (self.source.clone(), self.line);
+        let error = match problem {
+            ValueError::NotANumber => SwfError::BadHeader {
+                source_name,
+                line,
+                keyword,
+                text,
+            },
+            ValueError::OutOfRange(expected) => SwfError::HeaderOutOfRange {
+                source_name,
+                line,
+                keyword,
+                text,
+                expected: expected.to_owned(),
+            },
+        };
+        self.malformed(|_| error)
     }
 }
 
@@ -183,32 +301,28 @@ impl<R: BufRead> Iterator for SwfReader<R> {
             if self.done {
                 return None;
             }
-            if !self.pending {
-                match self.read_line() {
-                    Ok(true) => {}
-                    Ok(false) => {
+            let line = match self.pending.take() {
+                Some(line) => line,
+                None => match self.read_line() {
+                    Ok(Some(Line::TooLong)) => Line::TooLong,
+                    Ok(Some(Line::Whole)) if matches!(kind(&self.buf), Kind::Data) => Line::Whole,
+                    Ok(Some(Line::Whole)) => continue,
+                    Ok(None) => {
                         self.done = true;
                         return None;
                     }
                     Err(e) => return Some(Err(e)),
-                }
-                if !matches!(kind(&self.buf), Kind::Data) {
-                    continue;
-                }
-            }
-            self.pending = false;
-            match parse_line(&self.buf, &self.source, self.line) {
-                Ok(record) => return Some(Ok(record)),
-                Err(error) => match self.mode {
-                    Mode::Strict => {
-                        self.done = true;
-                        return Some(Err(error));
-                    }
-                    Mode::Lenient => self.skipped.push(SkippedLine {
-                        line: self.line,
-                        error,
-                    }),
                 },
+            };
+            let result = match line {
+                Line::TooLong => self.malformed(Self::too_long),
+                Line::Whole => match parse_fields(&self.buf) {
+                    Ok(record) => return Some(Ok(record)),
+                    Err(e) => self.malformed(|r| e.to_swf(&r.buf, &r.source, r.line)),
+                },
+            };
+            if let Err(e) = result {
+                return Some(Err(e));
             }
         }
     }
@@ -225,8 +339,11 @@ pub struct Trace {
     pub header: SwfHeader,
     /// Every record, in file order.
     pub records: Vec<SwfRecord>,
-    /// Lines skipped in lenient mode (empty in strict mode).
+    /// The first lines skipped in lenient mode (at most
+    /// [`Limits::kept_skipped`]; empty in strict mode).
     pub skipped: Vec<SkippedLine>,
+    /// How many lines lenient mode skipped in all.
+    pub skipped_count: u64,
 }
 
 /// Opens an SWF file, plain or gzip-compressed, and reads its header.

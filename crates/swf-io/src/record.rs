@@ -124,36 +124,58 @@ fn parse_float(b: &[u8]) -> Result<Option<f64>, ()> {
     Ok(if v == -1.0 { None } else { Some(v) })
 }
 
-/// Parses one data line (without requiring the line terminator to be
-/// stripped). `source` and `line_no` only feed error messages.
-pub(crate) fn parse_line(line: &[u8], source: &str, line_no: u64) -> Result<SwfRecord, SwfError> {
-    let mut fields: [&[u8]; 18] = [&[]; 18];
-    let mut count = 0usize;
-    for field in line
-        .split(u8::is_ascii_whitespace)
+/// What is wrong with a data line, before it is dressed as an [`SwfError`]
+/// (which allocates): lenient mode only dresses the lines it keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LineError {
+    /// The line has this many fields, not 18.
+    FieldCount(usize),
+    /// Field `i` (0-based) is not a number.
+    BadField(usize),
+}
+
+impl LineError {
+    /// The full error for `line`, line number `line_no` of `source`.
+    pub(crate) fn to_swf(self, line: &[u8], source: &str, line_no: u64) -> SwfError {
+        match self {
+            LineError::FieldCount(found) => SwfError::FieldCount {
+                source_name: source.to_owned(),
+                line: line_no,
+                found,
+            },
+            LineError::BadField(i) => SwfError::BadField {
+                source_name: source.to_owned(),
+                line: line_no,
+                field: i + 1,
+                name: FIELD_NAMES[i],
+                text: excerpt(fields(line).nth(i).unwrap_or_default()),
+            },
+        }
+    }
+}
+
+/// The whitespace-separated fields of a line.
+fn fields(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(u8::is_ascii_whitespace)
         .filter(|f| !f.is_empty())
-    {
+}
+
+/// Parses one data line (without requiring the line terminator to be
+/// stripped), without allocating.
+pub(crate) fn parse_fields(line: &[u8]) -> Result<SwfRecord, LineError> {
+    let mut f: [&[u8]; 18] = [&[]; 18];
+    let mut count = 0usize;
+    for field in fields(line) {
         if count < 18 {
-            fields[count] = field;
+            f[count] = field;
         }
         count += 1;
     }
     if count != 18 {
-        return Err(SwfError::FieldCount {
-            source_name: source.to_owned(),
-            line: line_no,
-            found: count,
-        });
+        return Err(LineError::FieldCount(count));
     }
-    let bad = |i: usize| SwfError::BadField {
-        source_name: source.to_owned(),
-        line: line_no,
-        field: i + 1,
-        name: FIELD_NAMES[i],
-        text: excerpt(fields[i]),
-    };
-    let int = |i: usize| parse_int(fields[i]).map_err(|()| bad(i));
-    let float = |i: usize| parse_float(fields[i]).map_err(|()| bad(i));
+    let int = |i: usize| parse_int(f[i]).map_err(|()| LineError::BadField(i));
+    let float = |i: usize| parse_float(f[i]).map_err(|()| LineError::BadField(i));
     // Struct literal fields are evaluated in the order written: the first
     // bad field (in field order) is the one reported.
     Ok(SwfRecord {
@@ -176,6 +198,13 @@ pub(crate) fn parse_line(line: &[u8], source: &str, line_no: u64) -> Result<SwfR
         preceding_job: int(16)?,
         think_time: int(17)?,
     })
+}
+
+/// [`parse_fields`] with the full error. `source` and `line_no` only feed
+/// error messages.
+#[cfg(test)]
+pub(crate) fn parse_line(line: &[u8], source: &str, line_no: u64) -> Result<SwfRecord, SwfError> {
+    parse_fields(line).map_err(|e| e.to_swf(line, source, line_no))
 }
 
 /// Writes an integer field, `-1` for `None`.

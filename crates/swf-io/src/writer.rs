@@ -22,37 +22,89 @@ pub fn write_swf<W: Write>(w: W, header: &SwfHeader, records: &[SwfRecord]) -> i
     w.flush()
 }
 
-/// A simulated schedule as SWF records, one per job, in job order.
+/// A simulated schedule as SWF records, one per job, in job order, with
+/// nothing known about the jobs beyond what [`Job`] holds.
 ///
 /// `outcomes[i]` belongs to `jobs[i]` (as `profile::simulate` returns
 /// them); extra entries in the longer slice are ignored. Fields: job number
-/// = id, submit, wait = start − submit, run time = end − start, allocated
-/// and requested processors = procs, requested time = estimate, status 1
-/// (completed) or 0 (killed). A dropped job never ran: wait, run time and
-/// allocated processors are -1 and status is 5 (cancelled). The other
-/// fields are -1. Ids above `i64::MAX` are written as -1.
+/// = id, submit, requested processors = procs, requested time = estimate,
+/// then what [`simulated_record`] sets; the other fields are -1. Ids above
+/// `i64::MAX` are written as -1. [`schedule_records_from`] keeps the input's
+/// fields instead.
 pub fn schedule_records(jobs: &[Job], outcomes: &[Outcome]) -> Vec<SwfRecord> {
+    schedule_records_from(&[], jobs, outcomes)
+}
+
+/// A simulated schedule as SWF records, one per job, in job order, each
+/// the input record the job came from with only the simulated fields
+/// changed (see [`simulated_record`]).
+///
+/// `input` holds the records the jobs were converted from with
+/// [`to_jobs`](crate::to_jobs); [`find_records`](crate::find_records)
+/// pairs them up. A job without a matching record is written as
+/// [`schedule_records`] writes it. Records no job came from (unreplayable
+/// ones, jobs a transform dropped) are left out.
+pub fn schedule_records_from(
+    input: &[SwfRecord],
+    jobs: &[Job],
+    outcomes: &[Outcome],
+) -> Vec<SwfRecord> {
+    let found = crate::find_records(input, jobs);
     jobs.iter()
         .zip(outcomes)
-        .map(|(job, out)| {
-            let ran = out.status != Status::Dropped;
-            SwfRecord {
-                job: i64::try_from(job.id).ok(),
-                submit: Some(job.submit.0),
-                wait: ran.then(|| out.start.0.saturating_sub(job.submit.0)),
-                run_time: ran.then(|| out.end.0.saturating_sub(out.start.0)),
-                allocated_procs: ran.then_some(i64::from(job.procs)),
-                requested_procs: Some(i64::from(job.procs)),
-                requested_time: Some(job.estimate),
-                status: Some(match out.status {
-                    Status::Completed => 1,
-                    Status::Killed => 0,
-                    Status::Dropped => 5,
-                }),
-                ..SwfRecord::default()
-            }
+        .zip(found)
+        .map(|((job, out), index)| {
+            let base = index.map_or_else(|| bare_record(job, out), |i| input[i]);
+            simulated_record(&base, job, out)
         })
         .collect()
+}
+
+/// The fields a [`Job`] knows, with the run time and status 1 (completed)
+/// of a job that ran.
+fn bare_record(job: &Job, out: &Outcome) -> SwfRecord {
+    SwfRecord {
+        job: i64::try_from(job.id).ok(),
+        submit: Some(job.submit.0),
+        run_time: Some(out.end.0.saturating_sub(out.start.0)),
+        requested_procs: Some(i64::from(job.procs)),
+        requested_time: Some(job.estimate),
+        status: Some(1),
+        ..SwfRecord::default()
+    }
+}
+
+/// `input` (the job's own record) with the fields a simulation decides set
+/// from `out`, every other field kept:
+///
+/// * field 3, wait = start − submit;
+/// * a job killed at its estimate: field 4, run time = end − start, and
+///   field 11, status 0 (failed);
+/// * field 5, allocated processors = the job's size (where the input had a
+///   positive count it is that count already; where it was -1 the size came
+///   from field 8).
+///
+/// A job dropped before it started (deadline expired) gets wait, run time
+/// and allocated processors -1 and status 5 (cancelled).
+pub fn simulated_record(input: &SwfRecord, job: &Job, out: &Outcome) -> SwfRecord {
+    let mut r = *input;
+    match out.status {
+        Status::Dropped => {
+            r.wait = None;
+            r.run_time = None;
+            r.allocated_procs = None;
+            r.status = Some(5);
+        }
+        Status::Completed | Status::Killed => {
+            r.wait = Some(out.start.0.saturating_sub(job.submit.0));
+            r.allocated_procs = Some(i64::from(job.procs));
+            if out.status == Status::Killed {
+                r.run_time = Some(out.end.0.saturating_sub(out.start.0));
+                r.status = Some(0);
+            }
+        }
+    }
+    r
 }
 
 #[cfg(test)]
@@ -127,5 +179,77 @@ mod tests {
             ]
         );
         assert_eq!(recs[2].requested_procs, Some(1));
+    }
+
+    #[test]
+    fn schedule_keeps_the_input_fields() {
+        let input = |job: i64, alloc: Option<i64>, status: Option<i64>| SwfRecord {
+            job: Some(job),
+            submit: Some(job * 10),
+            wait: Some(999),
+            run_time: Some(100),
+            allocated_procs: alloc,
+            avg_cpu_time: Some(97.5),
+            used_memory: Some(1024.0),
+            requested_procs: Some(4),
+            requested_time: Some(if job == 3 { 50 } else { 200 }),
+            requested_memory: Some(2048.5),
+            status,
+            user: Some(job + 100),
+            group: Some(3),
+            executable: Some(17),
+            queue: Some(2),
+            partition: Some(1),
+            preceding_job: Some(job - 1),
+            think_time: Some(60),
+        };
+        let records = [
+            input(1, Some(4), Some(1)),
+            input(2, None, None),
+            input(3, Some(4), Some(5)),
+        ];
+        let jobs = crate::to_jobs(&records, crate::Estimate::Requested).jobs;
+        let outs = [
+            Outcome {
+                id: 1,
+                start: Time(10),
+                end: Time(110),
+                status: Status::Completed,
+            },
+            Outcome {
+                id: 2,
+                start: Time(25),
+                end: Time(125),
+                status: Status::Completed,
+            },
+            Outcome {
+                id: 3,
+                start: Time(40),
+                end: Time(90),
+                status: Status::Killed,
+            },
+        ];
+        let out = schedule_records_from(&records, &jobs, &outs);
+        let expect = |i: usize, wait, run_time, alloc, status| SwfRecord {
+            wait: Some(wait),
+            run_time: Some(run_time),
+            allocated_procs: Some(alloc),
+            status,
+            ..records[i]
+        };
+        assert_eq!(
+            out,
+            [
+                expect(0, 0, 100, 4, Some(1)),
+                // Field 5 filled from the size; status -1 stays -1.
+                expect(1, 5, 100, 4, None),
+                // Killed: run time and status from the simulation.
+                expect(2, 10, 50, 4, Some(0)),
+            ]
+        );
+        // Without input records, only what a Job knows.
+        let bare = schedule_records_from(&[], &jobs, &outs);
+        assert_eq!(bare, schedule_records(&jobs, &outs));
+        assert_eq!((bare[0].user, bare[0].status), (None, Some(1)));
     }
 }

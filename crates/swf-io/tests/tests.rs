@@ -2,6 +2,8 @@
 
 #[path = "modules/broken.rs"]
 mod broken;
+#[path = "modules/limits.rs"]
+mod limits;
 #[path = "modules/lublin.rs"]
 mod lublin;
 #[path = "modules/props.rs"]

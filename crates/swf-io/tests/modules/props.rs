@@ -1,38 +1,67 @@
-//! Property tests: no input panics the reader; the writer and the reader
+//! Property tests: no input panics the reader or the transforms, and none
+//! makes them hold more than their caps; the writer and the reader
 //! round-trip; generated workloads keep their invariants.
 
+use profile::Job;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use swf_io::lublin99::Lublin99;
-use swf_io::{Mode, SwfHeader, SwfReader, SwfRecord, write_swf};
+use swf_io::{
+    Estimate, Limits, MAX_PROCS, Mode, SwfHeader, SwfReader, SwfRecord, cap_procs,
+    drop_shorter_than, last_n, rebase, scale_load, split_intervals, to_jobs, write_swf,
+};
 
-/// Reading `input` in both modes never panics, and the output is sane:
-/// strict yields at most one error, last; lenient yields none (in-memory
-/// input has no I/O errors); skipped line numbers increase and exist.
+/// Small caps, so that short generated inputs reach them.
+const SMALL: Limits = Limits {
+    max_line_bytes: 120,
+    kept_skipped: 3,
+};
+
+/// Reading `input` in both modes, with the default and with small caps,
+/// never panics, and the output is sane: strict yields at most one error,
+/// last; lenient yields none (in-memory input has no I/O errors); kept
+/// skipped lines are at most the cap, increase and exist; the line buffer
+/// stays within its bound.
 fn check_reader_invariants(input: &[u8]) -> Result<(), TestCaseError> {
+    for limits in [Limits::default(), SMALL] {
+        check_reader_with(input, limits)?;
+    }
+    Ok(())
+}
+
+fn check_reader_with(input: &[u8], limits: Limits) -> Result<(), TestCaseError> {
     let physical_lines = input.split(|&b| b == b'\n').count() as u64;
-    match SwfReader::new(input, "p.swf", Mode::Strict) {
-        Ok(reader) => {
-            let items: Vec<_> = reader.collect();
+    let buffer_bound = (limits.max_line_bytes + 1).next_power_of_two().max(256);
+    match SwfReader::with_limits(input, "p.swf", Mode::Strict, limits) {
+        Ok(mut reader) => {
+            let items: Vec<_> = reader.by_ref().collect();
             let errors = items.iter().filter(|i| i.is_err()).count();
             prop_assert!(errors <= 1);
             if errors == 1 {
                 prop_assert!(items.last().unwrap().is_err());
             }
+            prop_assert_eq!(reader.skipped_count(), 0);
+            prop_assert!(reader.buffer_capacity() <= buffer_bound);
         }
         Err(e) => prop_assert!(e.line().is_some_and(|l| l <= physical_lines)),
     }
-    let mut reader = SwfReader::new(input, "p.swf", Mode::Lenient)
+    let mut reader = SwfReader::with_limits(input, "p.swf", Mode::Lenient, limits)
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
     let records = reader
         .by_ref()
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert!(reader.buffer_capacity() <= buffer_bound);
     let skipped: Vec<u64> = reader.skipped().iter().map(|s| s.line).collect();
+    prop_assert!(skipped.len() <= limits.kept_skipped);
+    prop_assert!(reader.skipped_count() >= skipped.len() as u64);
+    prop_assert!(
+        skipped.len() == limits.kept_skipped || reader.skipped_count() == skipped.len() as u64
+    );
     prop_assert!(skipped.windows(2).all(|w| w[0] < w[1]), "{skipped:?}");
     prop_assert!(skipped.iter().all(|&l| l >= 1 && l <= physical_lines));
-    prop_assert!(records.len() as u64 + skipped.len() as u64 <= physical_lines);
+    prop_assert!(records.len() as u64 + reader.skipped_count() <= physical_lines);
     for s in reader.skipped() {
         let message = s.error.to_string();
         prop_assert!(
@@ -40,7 +69,89 @@ fn check_reader_invariants(input: &[u8]) -> Result<(), TestCaseError> {
             "{message}"
         );
     }
+    if let Some(size) = reader.header().machine_size() {
+        prop_assert!((1..=MAX_PROCS).contains(&size));
+    }
+    check_transforms(&records)?;
     Ok(())
+}
+
+/// Converting `records` under every estimate, then every transform with
+/// ordinary and extreme arguments, never panics; every job stays in the
+/// time domain (`Job::check`), and the counts add up.
+fn check_transforms(records: &[SwfRecord]) -> Result<(), TestCaseError> {
+    let estimates = [
+        Estimate::Requested,
+        Estimate::Actual,
+        Estimate::UnderEstimate(0.2),
+        Estimate::UnderEstimate(-1e300),
+        Estimate::UnderEstimate(1e300),
+        Estimate::UnderEstimate(f64::NAN),
+    ];
+    for estimate in estimates {
+        let c = to_jobs(records, estimate);
+        prop_assert_eq!(c.jobs.len() + c.unreplayable, records.len());
+        prop_assert!(c.out_of_range <= c.unreplayable);
+        check_jobs(&c.jobs)?;
+        check_jobs(&drop_shorter_than(c.jobs.clone(), i64::MAX).0)?;
+        check_jobs(&drop_shorter_than(c.jobs.clone(), i64::MIN).0)?;
+        check_jobs(&last_n(c.jobs.clone(), usize::MAX))?;
+        check_jobs(&last_n(c.jobs.clone(), 1))?;
+        check_jobs(&rebase(c.jobs.clone()))?;
+        check_jobs(&cap_procs(c.jobs.clone(), 1).0)?;
+        for days in [0, 1, u32::MAX] {
+            for window in split_intervals(&c.jobs, days) {
+                check_jobs(&window)?;
+            }
+        }
+        for factor in [1e-300, 1e-6, 0.5, 1.0, 3.0, 1e14, 1e300, f64::NAN, -1.0] {
+            match scale_load(c.jobs.clone(), factor) {
+                Ok(jobs) => {
+                    prop_assert_eq!(jobs.len(), c.jobs.len());
+                    check_jobs(&jobs)?;
+                }
+                Err(e) => prop_assert!(!e.to_string().is_empty()),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every job is in the time domain, and submit times do not decrease.
+fn check_jobs(jobs: &[Job]) -> Result<(), TestCaseError> {
+    for j in jobs {
+        prop_assert!(j.check().is_ok(), "{:?}: {:?}", j, j.check());
+    }
+    prop_assert!(jobs.windows(2).all(|w| w[0].submit <= w[1].submit));
+    Ok(())
+}
+
+/// An SWF-shaped field: the edges of `i64` and of the time domain, small
+/// and negative values, numbers too long for `i64`, signs, decimals.
+fn extreme_field() -> impl Strategy<Value = String> {
+    let limit = profile::Time::LIMIT.secs();
+    prop_oneof![
+        12 => prop::sample::select(vec![
+            i64::MIN, i64::MIN + 1, -limit - 1, -limit, -2, -1, 0, 1, 2, 1 << 31,
+            i64::from(u32::MAX), i64::from(u32::MAX) + 1, i64::from(MAX_PROCS) + 1,
+            limit - 1, limit, limit + 1, i64::MAX - 7, i64::MAX - 1, i64::MAX,
+        ]).prop_map(|v| v.to_string()),
+        12 => (0i64..100_000).prop_map(|v| v.to_string()),
+        4 => any::<i64>().prop_map(|v| v.to_string()),
+        1 => prop::sample::select(vec![
+            "9223372036854775808", "-9223372036854775809", "99999999999999999999999",
+            "+7", "-0", "1e300", "1.5", "-1.0", "NaN",
+        ]).prop_map(str::to_owned),
+    ]
+}
+
+/// SWF-shaped text: a header with any machine size, then data lines of 18
+/// extreme fields (now and then 17 or 19).
+fn extreme_trace() -> impl Strategy<Value = String> {
+    let fields = prop_oneof![8 => vec(extreme_field(), 18), 1 => vec(extreme_field(), 17..=19)];
+    let line = fields.prop_map(|f| f.join(" "));
+    (extreme_field(), vec(line, 0..12))
+        .prop_map(|(procs, lines)| format!("; MaxProcs: {procs}\n{}\n", lines.join("\n")))
 }
 
 /// An integer field: `None` or any value but -1 (which means `None`).
@@ -83,10 +194,15 @@ fn opt_u64() -> impl Strategy<Value = Option<u64>> {
     proptest::option::of(any::<u64>())
 }
 
+/// A machine size the reader accepts.
+fn opt_size() -> impl Strategy<Value = Option<u64>> {
+    proptest::option::of(0..=u64::from(MAX_PROCS))
+}
+
 prop_compose! {
     fn typed_header()(
         version in opt_text(), computer in opt_text(), installation in opt_text(),
-        max_jobs in opt_u64(), max_records in opt_u64(), max_nodes in opt_u64(), max_procs in opt_u64(),
+        max_jobs in opt_u64(), max_records in opt_u64(), max_nodes in opt_size(), max_procs in opt_size(),
         unix_start_time in proptest::option::of(any::<i64>().prop_filter("-1 is None", |v| *v != -1)),
         time_zone_string in opt_text(), notes in vec(text(), 0..4),
     ) -> SwfHeader {
@@ -166,6 +282,11 @@ proptest! {
     }
 
     #[test]
+    fn extreme_integers_never_panic_nor_leave_the_time_domain(text in extreme_trace()) {
+        check_reader_invariants(text.as_bytes())?;
+    }
+
+    #[test]
     fn mutated_valid_lines_never_panic(
         records in vec(record(), 1..6),
         edits in vec((any::<prop::sample::Index>(), 0u8..3, prop::sample::select(&b"0123456789-+.eE \t;:#\nx\xff"[..])), 1..8),
@@ -200,6 +321,19 @@ proptest! {
         // And once written from lines, the header is a fixed point.
         let (again, _) = round_trip(&back, &[], Mode::Strict)?;
         prop_assert_eq!(again, back);
+    }
+
+    #[test]
+    fn machine_sizes_past_the_cap_are_refused_not_clamped(
+        size in (u64::from(MAX_PROCS) + 1)..,
+        keyword in prop::sample::select(vec!["MaxProcs", "MaxNodes"]),
+    ) {
+        let text = format!("; Version: 2.2\n; {keyword}: {size}\n");
+        let e = SwfReader::new(text.as_bytes(), "h.swf", Mode::Strict).unwrap_err();
+        prop_assert_eq!(e.line(), Some(2));
+        let r = SwfReader::new(text.as_bytes(), "h.swf", Mode::Lenient).unwrap();
+        prop_assert_eq!(r.header().machine_size(), None);
+        prop_assert_eq!(r.skipped_count(), 1);
     }
 
     #[test]

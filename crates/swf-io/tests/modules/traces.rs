@@ -103,6 +103,17 @@ fn every_trace_reads_completely_in_submit_order() {
         let t = read_trace(&dir.join(name), Mode::Strict).unwrap_or_else(|e| panic!("{e}"));
         let h = &t.header;
         assert!(t.skipped.is_empty());
+        assert_eq!(t.skipped_count, 0);
+        // Every value lies inside the accepted ranges: the edges of the
+        // time domain and the machine-size cap drop nothing from a real log.
+        assert_eq!(
+            h.machine_size().map(u64::from),
+            h.max_procs,
+            "{name}: machine size"
+        );
+        for estimate in [Estimate::Requested, Estimate::Actual] {
+            assert_eq!(to_jobs(&t.records, estimate).out_of_range, 0, "{name}");
+        }
         assert!(
             t.records.windows(2).all(|w| w[0].submit <= w[1].submit),
             "{name}: submit order"

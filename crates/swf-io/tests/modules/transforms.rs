@@ -28,7 +28,7 @@ fn ids(jobs: &[Job]) -> Vec<u64> {
 #[track_caller]
 fn check_scale(input: &[i64], factor: f64, expected: &[i64]) {
     assert_eq!(
-        submits(&scale_load(at(input), factor)),
+        submits(&scale_load(at(input), factor).unwrap()),
         expected,
         "factor {factor}"
     );
@@ -45,14 +45,27 @@ fn scale_load_cases() {
     // No drift: 1000 one-second gaps at 3x are 333 s in all (per-gap
     // rounding would collapse them to 0).
     let ones: Vec<i64> = (0..1000).collect();
-    assert_eq!(*submits(&scale_load(at(&ones), 3.0)).last().unwrap(), 333);
-    // Meaningless factors change nothing.
+    assert_eq!(
+        *submits(&scale_load(at(&ones), 3.0).unwrap())
+            .last()
+            .unwrap(),
+        333
+    );
+    // Meaningless factors are errors, and so are factors that push a job
+    // out of the time domain (2^40 s); nothing is clamped.
     for f in [0.0, -1.0, f64::INFINITY, f64::NAN] {
-        check_scale(&[0, 10], f, &[0, 10]);
+        let e = scale_load(at(&[0, 10]), f).unwrap_err();
+        assert!(e.to_string().starts_with("load factor "), "{e}");
     }
+    let e = scale_load(at(&[0, 10]), 1e-300).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a load factor of 1e-300 moves job 2's submit time to 1.0000e301 s, outside the \
+         accepted range of ±1099511627776 s (2^40 s); use a factor closer to 1"
+    );
     // Deadlines keep their slack.
     let job = Job::new(1, Time(10), 1, 5, 5).with_deadline(Time(20));
-    let scaled = scale_load(vec![Job::new(0, Time(0), 1, 1, 1), job], 2.0);
+    let scaled = scale_load(vec![Job::new(0, Time(0), 1, 1, 1), job], 2.0).unwrap();
     assert_eq!(
         (scaled[1].submit, scaled[1].deadline),
         (Time(5), Some(Time(15)))

@@ -1,0 +1,50 @@
+//! The reader's resource caps and the ranges of values it accepts.
+//!
+//! Memory of a reader is bounded whatever the input holds: one line buffer
+//! of at most [`Limits::max_line_bytes`] (+1) bytes, and at most
+//! [`Limits::kept_skipped`] skipped lines kept with their errors in lenient
+//! mode (the rest are only counted). Records themselves are the caller's to
+//! keep, so [`read_trace`](crate::read_trace) holds memory proportional to
+//! the valid records only.
+
+/// The longest physical line accepted by default, in bytes, not counting
+/// its `\n`: 64 KiB. An SWF data line is under 200 bytes and header lines
+/// are short notes, so a longer line means the file is not SWF.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// How many skipped lines lenient mode keeps, with their errors, by
+/// default; every further one is only counted.
+pub const KEPT_SKIPPED: usize = 20;
+
+/// The largest machine accepted, in processors (or nodes): 10,000,000.
+/// It applies to the header's `MaxProcs` and `MaxNodes`: a larger value is
+/// an error naming the header line, never clamped (see
+/// [`SwfHeader::machine_size`](crate::SwfHeader::machine_size)); a caller
+/// that takes the machine size from its user should hold it to the same
+/// range. Today's traces have at most a few thousand processors; models
+/// that keep per-processor state allocate in proportion to this.
+pub const MAX_PROCS: u32 = 10_000_000;
+
+/// The caps of one reader. [`Limits::default`] gives the documented
+/// defaults ([`MAX_LINE_BYTES`], [`KEPT_SKIPPED`]); a caller with unusual
+/// files can raise them per reader with
+/// [`SwfReader::with_limits`](crate::SwfReader::with_limits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Limits {
+    /// The longest accepted line in bytes, not counting its `\n`. A longer
+    /// line is an error (strict) or skipped (lenient); the reader never
+    /// buffers more than this plus one byte of it.
+    pub max_line_bytes: usize,
+    /// Skipped lines kept with their errors in lenient mode; the rest are
+    /// only counted ([`SwfReader::skipped_count`](crate::SwfReader::skipped_count)).
+    pub kept_skipped: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_line_bytes: MAX_LINE_BYTES,
+            kept_skipped: KEPT_SKIPPED,
+        }
+    }
+}
