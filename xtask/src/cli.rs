@@ -29,6 +29,8 @@ Environment:
   TRACES_CACHE        download cache (default traces/cache)
   TRACES_MIRROR       download base URL (default the Parallel Workloads Archive)
   TRACES_NO_STAND_IN  set to 1 to refuse stand-in workloads, as --no-stand-in does
+  USCHED_MAX_<KEY>    raise a per-process cap: REPETITIONS (100), SWEEP_VALUES (100),
+                      WORKLOADS (20), RUNS (5000), GENERATED_JOBS (2500000)
 
 Exit status:
   0  success (a FAILed claim is a result)
@@ -162,6 +164,9 @@ pub struct SimulateArgs {
     /// Skip (and count) malformed trace lines instead of failing
     #[arg(long)]
     pub lenient: bool,
+    /// Machine size in processors, for a trace whose header gives none or to replace it
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(swf_io::MAX_PROCS)))]
+    pub procs: Option<u32>,
     /// Seed of a stand-in workload
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
@@ -190,6 +195,7 @@ impl SimulateArgs {
             policy: self.policy,
             estimate: self.estimate,
             lenient: self.lenient,
+            procs: self.procs,
             seed: self.seed,
             schedule_out: self.schedule_out,
             jobs_csv: self.jobs_csv,

@@ -4,9 +4,9 @@ use std::path::{Component, Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::time::Instant;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use experiments::{
-    DocEntry, Experiment, Progress, Provenance, RunOptions, Traces, Verdict, check_claims,
+    DocEntry, Experiment, Limits, Progress, Provenance, RunOptions, Traces, Verdict, check_claims,
     parse_csv,
 };
 
@@ -15,12 +15,79 @@ use crate::catalog::{self, Entry};
 use crate::cli::EXIT_CLAIM_FAILED;
 use crate::output;
 use crate::progress::{self, Reporter, Verbosity};
-use crate::traces::{load, resolve};
+use crate::traces::{Found, load, resolve};
 
-/// Reads and parses a configuration; errors name the file, line and column.
+/// Reads and parses a configuration under the caps of [`limits`]; errors
+/// name the file, line and column.
 pub fn read_config(path: &Path, shown: &str) -> Result<Experiment> {
+    let limits = limits()?;
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {shown}"))?;
-    Ok(Experiment::parse(&text, shown)?)
+    Ok(Experiment::parse_with(&text, shown, &limits)?)
+}
+
+/// The caps on a configuration: the defaults of [`Limits`], each
+/// overridden by `USCHED_MAX_<KEY>` if set (`USCHED_MAX_RUNS=20000`).
+pub fn limits() -> Result<Limits> {
+    let mut limits = Limits::default();
+    for key in Limits::KEYS {
+        let var = format!("USCHED_MAX_{}", key.to_uppercase());
+        let Some(value) = std::env::var_os(&var) else {
+            continue;
+        };
+        let value = value
+            .to_str()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .filter(|v| *v > 0)
+            .ok_or_else(|| {
+                anyhow!(
+                    "{var} is '{}', expected a positive integer",
+                    value.to_string_lossy()
+                )
+            })?;
+        limits.set(key, value).map_err(|e| anyhow!("{var}: {e}"))?;
+    }
+    Ok(limits)
+}
+
+/// Runs `f`, turning a panic into an error, so one experiment's bug does
+/// not stop the others (the panic's message and place were printed on
+/// stderr when it happened).
+pub fn isolated<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_string());
+            Err(anyhow!(
+                "internal error (a panic: {message}); this is a bug, please report it with the \
+                 input that caused it"
+            ))
+        }
+    }
+}
+
+/// Repairs results that interrupted runs left behind (see [`output`]):
+/// restores a results directory a killed run had moved aside, deletes
+/// temporary files of dead processes.
+fn recover_results(settings: &Settings) {
+    match output::recover_tree(&settings.results, 1) {
+        Ok(recovered) => {
+            for r in recovered {
+                if let Some((path, debris)) = &r.restored {
+                    eprintln!(
+                        "warning: restored {} from a run that was interrupted while replacing it \
+                         (process {})",
+                        path.display(),
+                        debris.pid
+                    );
+                }
+            }
+        }
+        Err(e) => eprintln!("warning: cannot tidy {}: {e:#}", settings.results.display()),
+    }
 }
 
 /// How a path is shown: relative to the repository root when inside it.
@@ -84,18 +151,25 @@ pub fn run_one(
     }
     report.start(index, &id, experiment.title(), settings.threads);
     let base = path.parent().unwrap_or(Path::new("."));
+    let mut inputs = vec![path.to_path_buf()];
     // Resolution prints its own warnings (downloads, stand-ins).
     let traces = report.suspend(|| -> Result<Traces> {
         let mut traces = Traces::new();
         for t in experiment.traces() {
             let found = resolve(&t.name, base, &settings.traces)
                 .with_context(|| format!("{id}: cannot find trace '{}'", t.name))?;
+            if let Found::File { path, .. } = &found {
+                inputs.push(path.clone());
+            }
             let source = load(&found, t.lenient)
                 .with_context(|| format!("{id}: cannot load trace '{}'", t.name))?;
             traces.insert(t.name, source);
         }
         Ok(traces)
     })?;
+    let dir = settings.results.join(&id);
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    output::refuse_input_dir(&dir, &inputs).with_context(|| id.clone())?;
     let progress = |p: &Progress<'_>| report.cell(p);
     let options = RunOptions {
         threads: settings.threads,
@@ -107,7 +181,6 @@ pub fn run_one(
         git_revision: git_revision(&settings.root, false).unwrap_or_else(|| "unknown".into()),
         config_file: name,
     };
-    let dir = settings.results.join(&id);
     output::write_dir(&dir, &results.files(&experiment, &provenance))?;
     report.suspend(|| println!("{}", results.summary(&experiment)));
     report.info(&format!(
@@ -129,16 +202,35 @@ fn run_all(
     jobs: &[(PathBuf, Option<String>)],
     strict: bool,
 ) -> Result<ExitCode> {
+    recover_results(settings);
+    run_batch(settings, jobs, strict, |report, index, path, id| {
+        run_one(settings, report, index, path, id)
+    })
+}
+
+/// The loop of `reproduce` and `run`, with `run` running one experiment
+/// (`index`, config path, expected id) and returning its number of FAILed
+/// claims. An error or a panic in one experiment is reported as that
+/// experiment's error and the batch goes on; at the end, an error lists
+/// every experiment that failed (exit status 1), else the claims decide.
+pub fn run_batch(
+    settings: &Settings,
+    jobs: &[(PathBuf, Option<String>)],
+    strict: bool,
+    run: impl Fn(&Reporter, usize, &Path, Option<&str>) -> Result<usize>,
+) -> Result<ExitCode> {
     let start = Instant::now();
     let report = Reporter::new(settings.verbosity, jobs.len());
     let mut failed = Vec::new();
     let mut failed_claims = 0;
     for (index, (path, id)) in jobs.iter().enumerate() {
-        match run_one(settings, &report, index, path, id.as_deref()) {
+        match isolated(|| run(&report, index, path, id.as_deref())) {
             Ok(n) => failed_claims += n,
             Err(e) => {
                 report.warn(&format!("error: {e:#}"));
-                failed.push(id.clone().unwrap_or_else(|| path.display().to_string()));
+                let name = id.clone().unwrap_or_else(|| path.display().to_string());
+                let first_line = format!("{e:#}").lines().next().unwrap_or("").to_string();
+                failed.push((name, first_line));
             }
         }
     }
@@ -149,11 +241,15 @@ fn run_all(
         progress::human(start.elapsed().as_secs_f64())
     ));
     if !failed.is_empty() {
+        let list: Vec<String> = failed
+            .iter()
+            .map(|(name, why)| format!("  {name}: {why}"))
+            .collect();
         bail!(
-            "{} of {} experiments failed: {}",
+            "{} of {} experiments failed (the others ran and wrote their results):\n{}",
             failed.len(),
             jobs.len(),
-            failed.join(", ")
+            list.join("\n")
         );
     }
     claims_status(failed_claims, strict)
@@ -239,6 +335,7 @@ pub fn verify(
     doc: Option<&Path>,
     strict: bool,
 ) -> Result<ExitCode> {
+    recover_results(settings);
     let entries = catalog(settings)?;
     let selected: Vec<&Entry> = if ids.is_empty() {
         entries.iter().collect()
@@ -262,6 +359,12 @@ pub fn verify(
     } else {
         settings.results.join("REPRODUCTION.md")
     };
+    let inputs: Vec<PathBuf> = entries
+        .iter()
+        .flat_map(|e| [e.path.clone(), csv_of(e)])
+        .collect();
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    output::refuse_input_file(&doc, "--doc", &inputs)?;
     let doc_dir = doc.parent().unwrap_or(Path::new("."));
     // The papers' notes live beside the full document.
     let notes_dir = target.parent().unwrap_or(Path::new("."));

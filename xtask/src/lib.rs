@@ -5,7 +5,8 @@
 //! Commands: `list`, `reproduce <id>...`, `run <config.toml>...`,
 //! `verify [id]...`, `simulate --trace T --policy P`, `bench`; the command
 //! line is declared in [`cli`] (`cargo xtask --help`, `cargo xtask <command>
-//! --help`). Exit status: 0 success, 1 error, 2 usage error, 3 a claim did
+//! --help`). Exit status: 0 success, 1 error (also a panic, and any failed
+//! experiment of a batch, once all have run), 2 usage error, 3 a claim did
 //! not pass under `--strict-claims` (see [`cli::EXIT_CLAIM_FAILED`]).
 
 use std::path::{Path, PathBuf};
@@ -80,7 +81,8 @@ pub fn main_with(args: &[String], mut settings: Settings) -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(cli::EXIT_USAGE));
         }
     };
-    match dispatch(cli, &mut settings) {
+    // A panic is an error like any other (exit status 1), never a crash.
+    match commands::isolated(|| dispatch(cli, &mut settings)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");

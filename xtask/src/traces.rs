@@ -196,6 +196,10 @@ pub fn verify(path: &Path, known: &KnownTrace) -> Result<()> {
 /// Finds the trace `name` (a known name, another name in the search
 /// directories, or a path relative to `base`).
 pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Found> {
+    // Downloads (`.NAME.part-PID`) of processes that died are deleted.
+    if let Err(e) = crate::output::recover_dir(&settings.cache) {
+        eprintln!("warning: cannot tidy the trace cache: {e:#}");
+    }
     let known = known_trace(name);
     if known.is_none() && looks_like_path(name) {
         let path = base.join(name);
@@ -420,18 +424,19 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
         }
         _ => None,
     };
-    if !trace.skipped.is_empty() {
+    if trace.skipped_count > 0 {
         eprintln!(
             "warning: {}: {} malformed lines skipped (lenient mode):",
             path.display(),
-            trace.skipped.len()
+            trace.skipped_count
         );
-        const SHOWN: usize = 20;
-        for skipped in trace.skipped.iter().take(SHOWN) {
+        // The reader keeps the first few (`swf_io::KEPT_SKIPPED`).
+        for skipped in &trace.skipped {
             eprintln!("  {}", skipped.error);
         }
-        if trace.skipped.len() > SHOWN {
-            eprintln!("  ... and {} more", trace.skipped.len() - SHOWN);
+        let more = trace.skipped_count - trace.skipped.len() as u64;
+        if more > 0 {
+            eprintln!("  ... and {more} more");
         }
     }
     Ok(Source::trace(file, content.sha256, trace, note).with_file_sha256(content.file_sha256))

@@ -236,7 +236,7 @@ mod cli {
 
     use super::*;
 
-    const CONFIG: &str = r#"version = 2
+    pub(super) const CONFIG: &str = r#"version = 2
 id = "test/tiny"
 title = "Tiny end-to-end run"
 paper = "none"
@@ -270,7 +270,7 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
 "#;
 
     /// Runs the xtask binary offline, with traces looked up in `tmp` only.
-    fn xtask(tmp: &TempDir, args: &[&str]) -> Output {
+    pub(super) fn xtask(tmp: &TempDir, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_xtask"))
             .args(args)
             .current_dir(tmp.path())
@@ -284,11 +284,11 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
             .unwrap()
     }
 
-    fn text(b: &[u8]) -> String {
+    pub(super) fn text(b: &[u8]) -> String {
         String::from_utf8_lossy(b).into_owned()
     }
 
-    fn setup(name: &str) -> TempDir {
+    pub(super) fn setup(name: &str) -> TempDir {
         let tmp = TempDir::new(name);
         write_tiny_trace(&tmp.path().join("tiny.swf"), 300);
         std::fs::write(tmp.path().join("exp.toml"), CONFIG).unwrap();
@@ -718,5 +718,423 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
                 "exit status {code}"
             );
         }
+    }
+}
+
+/// Isolation of a batch's experiments, crash-safe outputs, inputs never
+/// overwritten, caps on configurations.
+mod hardening {
+    use std::process::Command;
+    use std::sync::Mutex;
+
+    use xtask::output::{
+        DirSwap, Step, recover, refuse_input_dir, refuse_input_file, write_dir, write_file,
+    };
+
+    use super::cli::{CONFIG, setup, text, xtask};
+    use super::*;
+
+    /// A process id that cannot exist: above the kernel's `pid_max`.
+    fn dead_pid() -> u32 {
+        let max: u32 = std::fs::read_to_string("/proc/sys/kernel/pid_max")
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(4_194_304);
+        max + 1
+    }
+
+    fn quiet_settings(tmp: &TempDir) -> xtask::Settings {
+        let mut settings = xtask::Settings::from_env();
+        settings.results = tmp.path().join("res");
+        settings.verbosity = xtask::progress::Verbosity::Quiet;
+        settings
+    }
+
+    #[test]
+    fn a_panic_or_an_error_fails_only_its_experiment() {
+        let tmp = TempDir::new("isolation");
+        let settings = quiet_settings(&tmp);
+        let jobs: Vec<(PathBuf, Option<String>)> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|id| (PathBuf::from(format!("{id}.toml")), Some(id.to_string())))
+            .collect();
+        let ran = Mutex::new(Vec::new());
+        let result = xtask::commands::run_batch(&settings, &jobs, false, |_, _, _, id| {
+            let id = id.unwrap_or_default();
+            ran.lock().unwrap().push(id.to_string());
+            match id {
+                "b" => panic!("a bug in b's pipeline"),
+                "c" => anyhow::bail!("c's trace is broken"),
+                _ => Ok(0),
+            }
+        });
+        assert_eq!(*ran.lock().unwrap(), ["a", "b", "c", "d"]);
+        let e = format!("{:#}", result.unwrap_err());
+        assert!(
+            e.starts_with("2 of 4 experiments failed")
+                && e.contains("\n  b: internal error (a panic: a bug in b's pipeline)")
+                && e.contains("\n  c: c's trace is broken")
+                && !e.contains("  a:")
+                && !e.contains("  d:"),
+            "{e}"
+        );
+        // All passing: the claims decide the status.
+        let ok = xtask::commands::run_batch(&settings, &jobs, true, |_, _, _, _| Ok(0));
+        assert_eq!(ok.unwrap(), std::process::ExitCode::SUCCESS);
+    }
+
+    #[test]
+    fn a_failing_config_in_a_batch_leaves_the_others_running() {
+        let tmp = setup("batch");
+        std::fs::write(
+            tmp.path().join("other.toml"),
+            CONFIG.replace("test/tiny", "test/other"),
+        )
+        .unwrap();
+        std::fs::write(
+            tmp.path().join("bad.toml"),
+            "version = 2\nkind = \"nope\"\n",
+        )
+        .unwrap();
+        let out = xtask(
+            &tmp,
+            &["run", "exp.toml", "bad.toml", "other.toml", "--out", "res"],
+        );
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("1 of 3 experiments failed") && stderr.contains("  bad.toml: "),
+            "{stderr}"
+        );
+        assert_eq!(entries(&tmp.path().join("res/test")), ["other", "tiny"]);
+    }
+
+    const OLD: [(&str, &str); 2] = [("a.txt", "old a"), ("b.txt", "old b")];
+    const NEW: [(&str, &str); 2] = [("a.txt", "new a"), ("b.txt", "new b")];
+
+    fn files(f: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+        f.iter().map(|(n, c)| (*n, c.to_string())).collect()
+    }
+
+    fn contents(dir: &Path) -> Vec<(String, String)> {
+        entries(dir)
+            .into_iter()
+            .map(|f| {
+                let c = std::fs::read_to_string(dir.join(&f)).unwrap();
+                (f, c)
+            })
+            .collect()
+    }
+
+    fn as_strings(f: &[(&str, &str)]) -> Vec<(String, String)> {
+        f.iter()
+            .map(|(n, c)| (n.to_string(), c.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_kill_between_the_two_renames_is_repaired_by_the_next_run() {
+        let tmp = TempDir::new("kill-swap");
+        let dir = tmp.path().join("paper/fig");
+        write_dir(&dir, &files(&OLD)).unwrap();
+        // A writer that dies after setting the old results aside.
+        let dead = dead_pid();
+        let mut swap = DirSwap::stage_as(dead, &dir, &files(&NEW)).unwrap();
+        assert_eq!(swap.step().unwrap(), Step::NotYet);
+        drop(swap);
+        assert!(!dir.exists());
+        let left = entries(&tmp.path().join("paper"));
+        assert!(
+            left.len() == 2
+                && left
+                    .iter()
+                    .any(|e| e.starts_with(&format!(".fig.old-{dead}-")))
+                && left
+                    .iter()
+                    .any(|e| e.starts_with(&format!(".fig.tmp-{dead}-"))),
+            "{left:?}"
+        );
+        let r = recover(&dir).unwrap();
+        assert_eq!(
+            r.restored.map(|(p, d)| (p, d.pid)),
+            Some((dir.clone(), dead))
+        );
+        assert_eq!(r.removed.len(), 1);
+        assert_eq!(contents(&dir), as_strings(&OLD));
+        assert_eq!(entries(&tmp.path().join("paper")), ["fig"]);
+
+        // Killed after the new results went in, before the old were deleted.
+        let mut swap = DirSwap::stage_as(dead, &dir, &files(&NEW)).unwrap();
+        while swap.step().unwrap() != Step::Installed {}
+        drop(swap);
+        assert_eq!(contents(&dir), as_strings(&NEW));
+        assert_eq!(entries(&tmp.path().join("paper")).len(), 2);
+        // The next write (not only `recover`) tidies up.
+        write_dir(&dir, &files(&OLD)).unwrap();
+        assert_eq!(entries(&tmp.path().join("paper")), ["fig"]);
+        assert_eq!(contents(&dir), as_strings(&OLD));
+    }
+
+    #[test]
+    fn the_next_run_restores_interrupted_results_and_says_so() {
+        let tmp = setup("kill-cli");
+        let first = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
+        assert!(first.status.success(), "{}", text(&first.stderr));
+        let dir = tmp.path().join("res/test/tiny");
+        let before = contents(&dir);
+        let mut swap = DirSwap::stage_as(dead_pid(), &dir, &files(&NEW)).unwrap();
+        assert_eq!(swap.step().unwrap(), Step::NotYet);
+        drop(swap);
+        assert!(!dir.exists());
+        // A run of another experiment on the same results repairs it.
+        std::fs::write(
+            tmp.path().join("other.toml"),
+            CONFIG.replace("test/tiny", "test/other"),
+        )
+        .unwrap();
+        let out = xtask(&tmp, &["run", "other.toml", "--out", "res"]);
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "warning: restored {}",
+                Path::new("res/test/tiny").display()
+            )),
+            "{stderr}"
+        );
+        assert_eq!(contents(&dir), before);
+        assert_eq!(entries(&tmp.path().join("res/test")), ["other", "tiny"]);
+    }
+
+    #[test]
+    fn stale_files_of_dead_processes_go_and_live_ones_stay() {
+        let tmp = TempDir::new("stale");
+        let dead = dead_pid();
+        let paper = tmp.path().join("paper");
+        std::fs::create_dir_all(paper.join(format!(".fig.tmp-{dead}"))).unwrap();
+        std::fs::write(paper.join(format!(".fig.tmp-{dead}/a.txt")), "half").unwrap();
+        std::fs::create_dir_all(paper.join(format!(".fig.old-{dead}-3"))).unwrap();
+        std::fs::write(paper.join(format!(".f.txt.tmp-{dead}-0")), "x").unwrap();
+        // Process 1 is always alive: its files are left alone.
+        std::fs::create_dir_all(paper.join(".fig.tmp-1")).unwrap();
+        write_dir(&paper.join("fig"), &files(&NEW)).unwrap();
+        // Only the name written is tidied.
+        assert_eq!(
+            entries(&paper),
+            [
+                format!(".f.txt.tmp-{dead}-0"),
+                ".fig.tmp-1".into(),
+                "fig".into()
+            ]
+        );
+        write_file(&paper.join("f.txt"), b"y").unwrap();
+        assert_eq!(entries(&paper), [".fig.tmp-1", "f.txt", "fig"]);
+        assert_eq!(contents(&paper.join("fig")), as_strings(&NEW));
+
+        // The trace cache: downloads of dead processes are deleted by the
+        // next lookup.
+        let cache = tmp.path().join("cache");
+        std::fs::create_dir_all(&cache).unwrap();
+        let part = format!(".KTH-SP2-1996-2.1-cln.swf.gz.part-{dead}");
+        std::fs::write(cache.join(&part), "partial").unwrap();
+        std::fs::write(cache.join(".x.swf.gz.part-1"), "downloading").unwrap();
+        write_tiny_trace(&tmp.path().join("t.swf"), 10);
+        let settings = xtask::traces::TraceSettings {
+            traces_dir: None,
+            repo_traces: None,
+            cache: cache.clone(),
+            mirror: None,
+            allow_stand_in: false,
+            no_stand_in: true,
+        };
+        xtask::traces::resolve("t.swf", tmp.path(), &settings).unwrap();
+        assert_eq!(entries(&cache), [".x.swf.gz.part-1"]);
+    }
+
+    #[test]
+    fn concurrent_writers_leave_one_whole_result_and_no_debris() {
+        let tmp = TempDir::new("concurrent");
+        let dir = tmp.path().join("paper/fig");
+        std::thread::scope(|scope| {
+            for t in 0..4 {
+                let dir = &dir;
+                scope.spawn(move || {
+                    for i in 0..25 {
+                        let v = format!("writer {t} round {i}");
+                        let f = [("a.txt", v.clone()), ("b.txt", v)];
+                        write_dir(dir, &f).unwrap();
+                    }
+                });
+            }
+        });
+        let c = contents(&dir);
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert_eq!(c[0].1, c[1].1, "files of two writers mixed: {c:?}");
+        assert_eq!(entries(&tmp.path().join("paper")), ["fig"]);
+    }
+
+    #[test]
+    fn an_output_never_replaces_an_input() {
+        let tmp = TempDir::new("inputs");
+        let input = tmp.path().join("t.swf");
+        std::fs::write(&input, "trace").unwrap();
+        std::fs::create_dir_all(tmp.path().join("sub")).unwrap();
+        let link = tmp.path().join("hard.swf");
+        std::fs::hard_link(&input, &link).unwrap();
+        let sym = tmp.path().join("sym.swf");
+        std::os::unix::fs::symlink(&input, &sym).unwrap();
+        let inputs = [input.as_path()];
+        for same in [
+            input.clone(),
+            tmp.path().join("sub/../t.swf"),
+            link.clone(),
+            sym.clone(),
+        ] {
+            let e = refuse_input_file(&same, "--gantt", &inputs).unwrap_err();
+            assert!(
+                e.to_string().contains("refusing to write over an input"),
+                "{e}"
+            );
+        }
+        refuse_input_file(&tmp.path().join("other.swf"), "--gantt", &inputs).unwrap();
+        // A results directory that holds an input is not replaced.
+        let res = tmp.path().join("res/p/f");
+        std::fs::create_dir_all(&res).unwrap();
+        let config = res.join("exp.toml");
+        std::fs::write(&config, "x").unwrap();
+        for dir in [res.clone(), tmp.path().join("res/p")] {
+            let e = refuse_input_dir(&dir, &[&config]).unwrap_err();
+            assert!(e.to_string().contains("holds the input"), "{e}");
+        }
+        refuse_input_dir(&tmp.path().join("res/q"), &[&config]).unwrap();
+        refuse_input_dir(&tmp.path().join("other"), &[&config]).unwrap();
+    }
+
+    #[test]
+    fn simulate_refuses_to_write_over_its_trace() {
+        let tmp = setup("sacred");
+        let trace = tmp.path().join("tiny.swf");
+        let before = std::fs::read(&trace).unwrap();
+        std::fs::hard_link(&trace, tmp.path().join("link.swf")).unwrap();
+        let elsewhere = format!(
+            "../{}/tiny.swf",
+            tmp.path().file_name().unwrap().to_string_lossy()
+        );
+        for (flag, out) in [
+            ("--schedule-out", "tiny.swf"),
+            ("--jobs-csv", "./tiny.swf"),
+            ("--gantt", "link.swf"),
+            ("--timeline", elsewhere.as_str()),
+        ] {
+            let run = xtask(
+                &tmp,
+                &[
+                    "simulate", "--trace", "tiny.swf", "--policy", "easy", flag, out,
+                ],
+            );
+            let stderr = text(&run.stderr);
+            assert_eq!(run.status.code(), Some(1), "{flag} {out}: {stderr}");
+            assert!(
+                stderr.contains(&format!("{flag} {out} is the input"))
+                    && stderr.contains("refusing to write over an input"),
+                "{stderr}"
+            );
+            assert_eq!(std::fs::read(&trace).unwrap(), before, "{flag} {out}");
+        }
+    }
+
+    #[test]
+    fn results_never_replace_a_directory_holding_the_config() {
+        let tmp = setup("sacred-out");
+        let home = tmp.path().join("res/test/tiny");
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::copy(tmp.path().join("tiny.swf"), home.join("tiny.swf")).unwrap();
+        std::fs::write(home.join("exp.toml"), CONFIG).unwrap();
+        let out = xtask(&tmp, &["run", "res/test/tiny/exp.toml", "--out", "res"]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("holds the input"), "{stderr}");
+        assert_eq!(entries(&home), ["exp.toml", "tiny.swf"]);
+    }
+
+    #[test]
+    fn verify_never_writes_its_document_over_results_it_reads() {
+        let tmp = setup("sacred-doc");
+        let configs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        for e in xtask::catalog::scan(&configs).unwrap() {
+            let dir = tmp.path().join("res").join(&e.id);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("data.csv"), "panel,series,x,y,ci_lo,ci_hi,runs\n").unwrap();
+        }
+        let csv = "res/baseline/backfilling/data.csv";
+        let before = std::fs::read(tmp.path().join(csv)).unwrap();
+        let out = xtask(&tmp, &["verify", "--out", "res", "--doc", csv]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(&format!("--doc {csv} is the input")),
+            "{stderr}"
+        );
+        assert_eq!(std::fs::read(tmp.path().join(csv)).unwrap(), before);
+    }
+
+    #[test]
+    fn caps_on_configurations_are_errors_naming_key_and_cap() {
+        let tmp = setup("caps");
+        let huge = CONFIG.replace("seed = 3", "seed = 3\nrepetitions = 4294967295");
+        std::fs::write(tmp.path().join("huge.toml"), huge).unwrap();
+        let start = std::time::Instant::now();
+        let out = xtask(&tmp, &["run", "huge.toml", "--out", "res"]);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("huge.toml:7:15: `repetitions` is 4294967295, above the cap of 100")
+                && stderr.contains("USCHED_MAX_REPETITIONS"),
+            "{stderr}"
+        );
+        // An error at parse time, not after an allocation.
+        assert!(start.elapsed().as_secs() < 30);
+
+        // The runs cap, lowered from the environment.
+        let lowered = |var: &str, value: &str| {
+            Command::new(env!("CARGO_BIN_EXE_xtask"))
+                .args(["run", "exp.toml", "--out", "res"])
+                .current_dir(tmp.path())
+                .env("TRACES_DIR", tmp.path())
+                .env(var, value)
+                .output()
+                .unwrap()
+        };
+        let out = lowered("USCHED_MAX_RUNS", "2");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(
+                "the number of runs (1 points × 3 series × 1 repetitions) is 3, above the cap of 2"
+            ),
+            "{stderr}"
+        );
+        let out = lowered("USCHED_MAX_RUNS", "3");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let out = lowered("USCHED_MAX_RUNS", "many");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("USCHED_MAX_RUNS is 'many', expected a positive integer"),
+            "{stderr}"
+        );
+    }
+
+    #[test]
+    fn list_takes_no_arguments() {
+        let tmp = setup("list-extra");
+        let out = xtask(&tmp, &["list", "extra"]);
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("unexpected argument 'extra'"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert!(out.stdout.is_empty());
     }
 }

@@ -16,7 +16,7 @@ use toml::Spanned;
 use crate::claims::Claim;
 use crate::kind::KindEntry;
 use crate::kinds;
-use crate::plan::Plan;
+use crate::plan::{self, Limits, Plan};
 
 /// The config format this version reads (`version = 2`).
 pub const CONFIG_VERSION: u32 = 2;
@@ -107,6 +107,11 @@ pub(crate) struct WorkloadSpec {
     /// Skip malformed trace lines (counted) instead of failing.
     #[serde(default)]
     pub lenient: bool,
+    /// The machine size in processors for a trace whose header gives none
+    /// (`MaxProcs` and `MaxNodes` missing, -1 or 0), or to replace the
+    /// header's; 1 to `swf_io::MAX_PROCS`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub procs: Option<u32>,
     /// Applied in order after conversion to jobs.
     #[serde(default)]
     pub transforms: Vec<Transform>,
@@ -134,7 +139,6 @@ impl Default for Lublin99Spec {
         }
     }
 }
-
 
 /// The scheduler's run-time estimate.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
@@ -322,8 +326,13 @@ impl Experiment {
     /// Parses and validates an experiment from TOML `text`; `file` names it
     /// in error messages (`configs/baseline/backfilling.toml:12:3: ...`).
     /// Every point of every series is resolved and checked here, so a run
-    /// never meets a bad parameter.
+    /// never meets a bad parameter. The default [`Limits`] apply.
     pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
+        Experiment::parse_with(text, file, &Limits::DEFAULT)
+    }
+
+    /// [`Experiment::parse`] under the caps `limits`.
+    pub fn parse_with(text: &str, file: &str, limits: &Limits) -> Result<Experiment, ConfigError> {
         let at = |span: Option<Range<usize>>, message: String| {
             ConfigError::at(file, text, span, message)
         };
@@ -388,6 +397,8 @@ impl Experiment {
             plan: Plan::empty(entry).map_err(|m| at(None, m))?,
             file: file.to_string(),
         };
+        // Sizes first, so nothing grows with them before.
+        plan::check_caps(&experiment, text, limits).map_err(|(span, message)| at(span, message))?;
         experiment
             .validate_common()
             .map_err(|(span, message)| at(span, message))?;

@@ -60,6 +60,7 @@ mod kinds;
 mod plan;
 mod report;
 mod run;
+mod schedule_svg;
 mod svg;
 mod workload;
 
@@ -67,8 +68,10 @@ pub use claims::{Claim, Verdict, check_claims};
 pub use config::{CONFIG_VERSION, ConfigError, Experiment, TraceRef, derive_seed};
 pub use csv::{CSV_HEADER, CsvError, Row, fmt_num, parse_csv, write_csv};
 pub use kinds::names as kinds;
+pub use plan::Limits;
 pub use report::{DocEntry, Provenance, fmt_short, reproduction_doc};
 pub use run::{Progress, Results, RunError, RunOptions, replay, run};
+pub use schedule_svg::ScheduleView;
 pub use svg::{Figure, PanelInfo};
 pub use workload::{
     KNOWN_TRACES, KnownTrace, Source, Traces, Workload, WorkloadFacts, known_trace, workload_from,

@@ -246,13 +246,13 @@ impl Results {
             .collect();
         table(&mut out, &header, &rows);
         for f in &self.workloads {
-            if !f.skipped_lines.is_empty() {
+            if f.skipped > 0 {
                 let _ = writeln!(
                     out,
                     "\n{}: {} malformed lines skipped (lenient mode): {}.",
                     f.label,
-                    f.skipped_lines.len(),
-                    line_list(&f.skipped_lines)
+                    f.skipped,
+                    line_list(&f.skipped_lines, f.skipped)
                 );
             }
             if let (Some(note), false) = (&f.note, f.stand_in) {
@@ -447,11 +447,12 @@ fn anchor(id: &str, title: &str) -> String {
 }
 
 /// "lines 3, 7, 9", or the first 20 and a count of the rest.
-fn line_list(lines: &[u64]) -> String {
+/// The first skipped `lines` (of `total`), with how many more there are.
+fn line_list(lines: &[u64], total: u64) -> String {
     const SHOWN: usize = 20;
     let shown: Vec<String> = lines.iter().take(SHOWN).map(u64::to_string).collect();
-    let more = lines.len().saturating_sub(SHOWN);
-    let word = if lines.len() == 1 { "line" } else { "lines" };
+    let more = total.saturating_sub(shown.len() as u64);
+    let word = if total == 1 { "line" } else { "lines" };
     if more > 0 {
         format!("{word} {} and {more} more", shown.join(", "))
     } else {

@@ -202,6 +202,16 @@ impl Source {
     pub fn is_stand_in(&self) -> bool {
         matches!(self, Source::StandIn { .. })
     }
+
+    /// The machine size in processors the source gives: a trace header's
+    /// `MaxProcs`, else its `MaxNodes` (`None` if both are missing, -1 or
+    /// 0); a stand-in's known machine.
+    pub fn machine_size(&self) -> Option<u32> {
+        match self {
+            Source::Trace { trace, .. } => trace.header.machine_size(),
+            Source::StandIn { known } => Some(known.procs),
+        }
+    }
 }
 
 /// Sources by trace name, as written in the configuration.
@@ -248,8 +258,12 @@ pub struct WorkloadFacts {
     pub capacity: u32,
     /// Records read (data lines).
     pub records: usize,
-    /// Line numbers of malformed lines skipped in lenient mode.
+    /// Line numbers of the first malformed lines skipped in lenient mode
+    /// (at most `swf_io::KEPT_SKIPPED`).
     pub skipped_lines: Vec<u64>,
+    /// Malformed lines skipped in lenient mode, in all.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub skipped: u64,
     /// Records dropped as unreplayable (no size, run time or submit time).
     pub unreplayable: usize,
     /// Jobs whose requested time was missing (estimate = run time).
@@ -263,6 +277,10 @@ pub struct WorkloadFacts {
     /// Warnings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// The raw input of a workload: records plus their provenance.
@@ -282,14 +300,16 @@ pub(crate) enum Input<'a> {
 /// Turns a source into a workload of jobs, dropping unreplayable records and
 /// jobs wider than the machine (both counted). `seed` feeds generators.
 ///
-/// The machine size is the header's MaxProcs, else MaxNodes, else the widest job.
+/// The machine size is the header's MaxProcs, else MaxNodes (see
+/// `swf_io::SwfHeader::machine_size`), else the widest job; a caller that
+/// wants an error instead checks [`Source::machine_size`] first.
 pub fn workload_from(
     source: &Source,
     label: &str,
     estimate: Estimate,
     seed: u64,
 ) -> (Workload, WorkloadFacts) {
-    convert(&Input::Read(source), label, estimate, seed)
+    convert(&Input::Read(source), label, estimate, seed, None)
 }
 
 fn generate(procs: u32, jobs: usize, two_class: bool, seed: u64) -> Vec<SwfRecord> {
@@ -320,11 +340,13 @@ fn stand_in_records(known: &KnownTrace, seed: u64) -> Vec<SwfRecord> {
     .generate()
 }
 
+/// `procs`, if given, replaces the machine size of a read source.
 pub(crate) fn convert(
     input: &Input<'_>,
     label: &str,
     estimate: Estimate,
     seed: u64,
+    procs: Option<u32>,
 ) -> (Workload, WorkloadFacts) {
     let generated;
     let mut facts = WorkloadFacts {
@@ -338,6 +360,7 @@ pub(crate) fn convert(
         capacity: 0,
         records: 0,
         skipped_lines: Vec::new(),
+        skipped: 0,
         unreplayable: 0,
         no_estimate: 0,
         too_wide: 0,
@@ -358,9 +381,10 @@ pub(crate) fn convert(
             facts.file_sha256.clone_from(file_sha256);
             facts.note = note.clone();
             facts.skipped_lines = trace.skipped.iter().map(|s| s.line).collect();
+            facts.skipped = trace.skipped_count;
             (
                 &trace.records,
-                trace.header.max_procs.or(trace.header.max_nodes),
+                procs.or(trace.header.machine_size()).map(u64::from),
             )
         }
         Input::Read(Source::StandIn { known }) => {
@@ -381,7 +405,7 @@ pub(crate) fn convert(
                 known.span_days(),
                 generated.len()
             ));
-            (&generated, Some(u64::from(known.procs)))
+            (&generated, Some(u64::from(procs.unwrap_or(known.procs))))
         }
         Input::Generated {
             procs,
@@ -429,23 +453,56 @@ pub(crate) fn prepare(
     load: Option<f64>,
     seed: u64,
 ) -> Result<(Workload, WorkloadFacts), RunError> {
-    let (mut w, mut facts) = convert(input, spec.label.get_ref(), spec.estimate.to_swf(), seed);
+    let label = spec.label.get_ref();
+    let procs_error = |message: String| RunError::Kind {
+        message: format!("workload '{label}': {message}"),
+    };
+    match (spec.procs, input) {
+        (Some(p), Input::Read(_)) if !(1..=swf_io::MAX_PROCS).contains(&p) => {
+            return Err(procs_error(format!(
+                "procs = {p} is out of range; give 1 to {}",
+                swf_io::MAX_PROCS
+            )));
+        }
+        (Some(_), Input::Read(_)) | (None, _) => {}
+        (Some(_), _) => {
+            return Err(procs_error(
+                "`procs` sets the machine of a trace; a lublin99 workload has its own `procs`"
+                    .into(),
+            ));
+        }
+    }
+    let (mut w, mut facts) = convert(input, label, spec.estimate.to_swf(), seed, spec.procs);
     let before = w.jobs.len();
+    let scale_error = |what: String, e: swf_io::TransformError| RunError::Kind {
+        message: format!("workload '{}': {what}: {e}", w.label),
+    };
     for t in &spec.transforms {
         let jobs = std::mem::take(&mut w.jobs);
         w.jobs = match *t {
             Transform::DropShorterThan(secs) => swf_io::drop_shorter_than(jobs, secs).0,
             Transform::LastN(n) => swf_io::last_n(jobs, n),
-            Transform::ScaleLoad(f) => swf_io::scale_load(jobs, f),
+            Transform::ScaleLoad(f) => swf_io::scale_load(jobs, f)
+                .map_err(|e| scale_error(format!("transform scale_load = {f:?}"), e))?,
         };
     }
     if let Some(f) = load {
-        w.jobs = swf_io::scale_load(std::mem::take(&mut w.jobs), f);
+        w.jobs = swf_io::scale_load(std::mem::take(&mut w.jobs), f)
+            .map_err(|e| scale_error(format!("sweep value load = {f:?}"), e))?;
     }
     facts.transformed_away = before - w.jobs.len();
     facts.jobs = w.jobs.len();
     if w.jobs.is_empty() && !matches!(input, Input::ByKind(_)) {
         return Err(RunError::EmptyWorkload { label: w.label });
+    }
+    // Checked after emptiness, which is the first thing to fix.
+    if let (None, Input::Read(source @ Source::Trace { file, .. })) = (spec.procs, input)
+        && source.machine_size().is_none()
+    {
+        return Err(procs_error(format!(
+            "{file} gives no machine size (header MaxProcs and MaxNodes missing, -1 or 0); \
+             add `procs = N` to the workload"
+        )));
     }
     Ok((w, facts))
 }

@@ -582,10 +582,14 @@ mod pipeline {
 
     /// A hand-made four-processor trace with one unreplayable record.
     fn tiny_trace() -> Source {
-        let header = SwfHeader {
+        tiny_trace_with(SwfHeader {
             max_procs: Some(4),
             ..SwfHeader::default()
-        };
+        })
+    }
+
+    /// The tiny trace's records under another header.
+    fn tiny_trace_with(header: SwfHeader) -> Source {
         let records = vec![
             record(1, 0, 100, 4, 100),
             record(2, 1, 50, 2, 60),
@@ -605,6 +609,7 @@ mod pipeline {
                 header,
                 records,
                 skipped: vec![],
+                skipped_count: 0,
             },
             None,
         )
@@ -633,6 +638,53 @@ mod pipeline {
         );
         assert_eq!(r.verdicts.len(), 1);
         assert!(summary.contains(r.verdicts[0].label()));
+    }
+
+    #[test]
+    fn a_trace_without_a_machine_size_needs_procs() {
+        for header in [
+            SwfHeader::default(),
+            SwfHeader {
+                max_procs: Some(0),
+                ..SwfHeader::default()
+            },
+        ] {
+            let mut traces = Traces::new();
+            traces.insert("tiny".into(), tiny_trace_with(header));
+            let e = run(&traced("trace = \"tiny\""), &traces, &RunOptions::default())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(
+                    "workload 'gen': tiny.swf gives no machine size (header MaxProcs and \
+                     MaxNodes missing, -1 or 0); add `procs = N` to the workload"
+                ),
+                "{e}"
+            );
+            let given = traced("trace = \"tiny\"\nprocs = 2");
+            let r = run(&given, &traces, &RunOptions::default()).unwrap();
+            assert_eq!(r.workloads[0].capacity, 2);
+            assert_eq!(r.workloads[0].too_wide, 1);
+        }
+        // `procs` replaces a header's size too, and must be in range.
+        let mut traces = Traces::new();
+        traces.insert("tiny".into(), tiny_trace());
+        let given = traced("trace = \"tiny\"\nprocs = 8");
+        let r = run(&given, &traces, &RunOptions::default()).unwrap();
+        assert_eq!(r.workloads[0].capacity, 8);
+        let zero = traced("trace = \"tiny\"\nprocs = 0");
+        let e = run(&zero, &traces, &RunOptions::default()).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("procs = 0 is out of range; give 1 to 10000000"),
+            "{e}"
+        );
+        let generated = traced("lublin99 = { procs = 32, jobs = 200 }\nprocs = 8");
+        let e = run(&generated, &Traces::new(), &RunOptions::default()).unwrap_err();
+        assert!(
+            e.to_string().contains("a lublin99 workload has its own"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -920,7 +972,7 @@ mod utility_kind {
         );
         let e = parse_err(&base.replace("delay = 1\n", "delay = -1\n"));
         assert!(
-            e.contains("params.delay: is -1 s, expected at least 0 s"),
+            e.contains("params.delay: is -1 s, expected 0 to 2^40 s"),
             "{e}"
         );
         let e = parse_err(&base.replace("max_ttl = 3", "max_ttl = 65"));

@@ -292,7 +292,9 @@ impl Kind for Adaptive {
             .into_iter()
             .enumerate()
             .map(|(i, jobs)| {
-                let jobs = swf_io::scale_load(jobs, factor);
+                let jobs = swf_io::scale_load(jobs, factor).map_err(|e| {
+                    kind_error(format!("load_increase = {:?}: {e}", params.load_increase))
+                })?;
                 let seeds = request_seeds(cell.seed, i);
                 let requests = params
                     .table1

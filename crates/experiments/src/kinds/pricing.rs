@@ -144,7 +144,12 @@ fn qos_jobs(params: &Params, workload: &Workload, seed: u64) -> Result<Vec<QosJo
         inaccuracy: params.inaccuracy,
         base_price: params.base_price,
     };
-    let jobs = swf_io::scale_load(workload.jobs.clone(), 1.0 / params.arrival_delay);
+    let jobs =
+        swf_io::scale_load(workload.jobs.clone(), 1.0 / params.arrival_delay).map_err(|e| {
+            RunError::Kind {
+                message: format!("arrival_delay = {:?}: {e}", params.arrival_delay),
+            }
+        })?;
     qos.jobs(&jobs, derive_seed(seed, "pricing/qos"))
         .map_err(|e| RunError::Kind {
             message: format!("the QoS model: {e}"),

@@ -24,6 +24,8 @@ mod bars;
 mod lines;
 mod text;
 
+pub(crate) use text::esc;
+
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -34,7 +36,7 @@ use crate::workload::WorkloadFacts;
 use axis::y_axis;
 use bars::{BarTicks, categories};
 use lines::{dash, marker};
-use text::{count, esc, text, text_w, wrap};
+use text::{count, text, text_w, wrap};
 
 /// How an experiment's figure is drawn.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -11,7 +11,8 @@ pub(super) fn text_w(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * CHAR_W * size / 12.0
 }
 
-pub(super) fn esc(s: &str) -> String {
+/// `s` escaped for SVG text and attributes (also used by the schedule pictures).
+pub(crate) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
