@@ -117,37 +117,63 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// A trace file's SWF text and checksums.
-struct Content {
-    /// The SWF text (decompressed if the file is gzip).
-    text: Vec<u8>,
-    /// SHA-256 of `text`.
-    sha256: String,
-    /// SHA-256 of the file's own bytes.
-    file_sha256: String,
+/// A reader that hashes every byte that passes through it, so a trace is
+/// verified while it streams into the parser, never held whole in memory.
+struct Hashing<R> {
+    inner: R,
+    hasher: sha2::Sha256,
 }
 
-/// Reads a trace file, decompressing it if it starts with the gzip magic
-/// bytes (whatever it is called).
-fn read_content(path: &Path) -> Result<Content> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read trace {}", path.display()))?;
-    let file_sha256 = sha256_hex(&bytes);
-    let text = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut text = Vec::with_capacity(bytes.len() * 5);
-        flate2::read::MultiGzDecoder::new(&bytes[..])
-            .read_to_end(&mut text)
-            .with_context(|| format!("{} is not a valid gzip file", path.display()))?;
-        text
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use sha2::Digest as _;
+        let n = self.inner.read(buf)?;
+        self.hasher.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl<R: Read> Hashing<R> {
+    fn new(inner: R) -> Self {
+        use sha2::Digest as _;
+        Hashing {
+            inner,
+            hasher: sha2::Sha256::new(),
+        }
+    }
+
+    /// Reads what is left and returns the hex SHA-256 of everything read.
+    fn finish(mut self) -> std::io::Result<String> {
+        use sha2::Digest as _;
+        std::io::copy(&mut self, &mut std::io::sink())?;
+        Ok(self
+            .hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect())
+    }
+}
+
+/// The SWF text of a file's bytes: decompressed as it is read if gzip.
+fn text_of(bytes: &[u8]) -> Box<dyn Read + '_> {
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        Box::new(flate2::read::MultiGzDecoder::new(bytes))
     } else {
-        bytes
-    };
-    let sha256 = sha256_hex(&text);
-    Ok(Content {
-        text,
-        sha256,
-        file_sha256,
-    })
+        Box::new(bytes)
+    }
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("cannot read trace {}", path.display()))
+}
+
+/// SHA-256 of the SWF text of `path`, streamed.
+fn stream_sha256(path: &Path) -> Result<String> {
+    let bytes = read_file(path)?;
+    Hashing::new(text_of(&bytes))
+        .finish()
+        .with_context(|| format!("{} is not a valid gzip file", path.display()))
 }
 
 /// A file's identity for the checksum memo: path, length and mtime.
@@ -171,7 +197,7 @@ pub fn content_sha256(path: &Path) -> Result<String> {
     {
         return Ok(sha);
     }
-    let sha = read_content(path)?.sha256;
+    let sha = stream_sha256(path)?;
     if let Some(k) = key {
         lock(&CONTENT_SHA).insert(k, sha.clone());
     }
@@ -396,25 +422,35 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
         Found::StandIn(known) => return Ok(Source::stand_in(known)),
         Found::File { path, known } => (path, known),
     };
-    let content = read_content(path)?;
-    if let Some(key) = file_key(path) {
-        lock(&CONTENT_SHA).insert(key, content.sha256.clone());
-    }
+    let bytes = read_file(path)?;
+    let file_sha256 = sha256_hex(&bytes);
     let mode = if lenient {
         swf_io::Mode::Lenient
     } else {
         swf_io::Mode::Strict
     };
-    // The error names the file, line and field.
-    let trace = swf_io::SwfReader::new(&content.text[..], path.display().to_string(), mode)?
-        .into_trace()?;
+    // The text streams through the hash into the parser; the error names
+    // the file, line and field.
+    let mut hashing = Hashing::new(text_of(&bytes));
+    let trace = swf_io::SwfReader::new(
+        std::io::BufReader::with_capacity(1 << 16, &mut hashing),
+        path.display().to_string(),
+        mode,
+    )?
+    .into_trace()?;
+    let content_sha256 = hashing
+        .finish()
+        .with_context(|| format!("{} is not a valid gzip file", path.display()))?;
+    if let Some(key) = file_key(path) {
+        lock(&CONTENT_SHA).insert(key, content_sha256.clone());
+    }
     let file = path.file_name().map_or_else(
         || path.display().to_string(),
         |f| f.to_string_lossy().into_owned(),
     );
     // `resolve` verified known traces; this catches a file changed since.
     let note = match known {
-        Some(k) if content.sha256 != k.content_sha256 => {
+        Some(k) if content_sha256 != k.content_sha256 => {
             let note = format!(
                 "sha256 of the SWF text of {file} differs from the archive's ({}); results may not match",
                 k.content_sha256
@@ -439,5 +475,5 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
             eprintln!("  ... and {more} more");
         }
     }
-    Ok(Source::trace(file, content.sha256, trace, note).with_file_sha256(content.file_sha256))
+    Ok(Source::trace(file, content_sha256, trace, note).with_file_sha256(file_sha256))
 }
