@@ -1,16 +1,10 @@
 //! The integration tests of swf-io, one binary with a module per area.
 
-#[path = "modules/broken.rs"]
 mod broken;
-#[path = "modules/limits.rs"]
 mod limits;
-#[path = "modules/lublin.rs"]
 mod lublin;
-#[path = "modules/props.rs"]
 mod props;
-#[path = "modules/traces.rs"]
 mod traces;
-#[path = "modules/transforms.rs"]
 mod transforms;
 
 use std::path::{Path, PathBuf};

@@ -2,15 +2,10 @@
 //! series names, the provider adapter, the schedule check, and whole runs
 //! on small seeded grids.
 
-#[path = "modules/extremes.rs"]
 mod extremes;
-#[path = "modules/runs.rs"]
 mod runs;
-#[path = "modules/schedule.rs"]
 mod schedule;
-#[path = "modules/series.rs"]
 mod series;
-#[path = "modules/site.rs"]
 mod site;
 
 use intergrid::Scenario;
