@@ -25,11 +25,12 @@ pub fn parse_estimate(s: &str) -> Result<Estimate> {
         _ => s
             .strip_prefix("under-estimate:")
             .and_then(|f| f.parse::<f64>().ok())
-            .filter(|f| f.is_finite())
+            // The same range a config's `under_estimate` accepts.
+            .filter(|f| f.is_finite() && (0.0..1.0).contains(f))
             .map(Estimate::UnderEstimate)
             .ok_or_else(|| {
                 anyhow!(
-                    "--estimate is '{s}', expected requested, actual or under-estimate:<fraction>"
+                    "--estimate is '{s}', expected requested, actual or under-estimate:<fraction in [0, 1)>"
                 )
             }),
     }
@@ -388,6 +389,23 @@ impl Outputs<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn under_estimates_take_what_configs_take() {
+        assert!(parse_estimate("under-estimate:0").is_ok());
+        assert!(parse_estimate("under-estimate:0.5").is_ok());
+        for bad in [
+            "under-estimate:1",
+            "under-estimate:5",
+            "under-estimate:-1e300",
+            "under-estimate:NaN",
+            "under-estimate:inf",
+            "guess",
+        ] {
+            let e = parse_estimate(bad).unwrap_err().to_string();
+            assert!(e.contains("fraction in [0, 1)"), "{bad}: {e}");
+        }
+    }
 
     const LINE: &str = "1 0 -1 50 4 -1 -1 4 100 -1 1 7 2 3 1 -1 -1 -1\n";
 
