@@ -248,11 +248,13 @@ pub fn verify<F: Moldability>(
             });
         }
         for part in p.parts() {
+            // A part may last 0 s; a profile job's estimate is at least
+            // 1 s, and the run time (what validate checks) stays exact.
             jobs.push(Job::new(
                 id,
                 r.submit,
                 part.procs,
-                part.duration,
+                part.duration.max(1),
                 part.duration,
             ));
             outs.push(Outcome {
