@@ -48,8 +48,9 @@ pub fn bench(settings: &Settings, runs: usize) -> Result<ExitCode> {
     if runs == 0 {
         bail!("--runs must be at least 1");
     }
+    // The benchmark needs the real file.
     let strict = TraceSettings {
-        allow_stand_in: false,
+        no_stand_in: true,
         ..settings.traces.clone()
     };
     let Found::File { path, .. } = resolve(TRACE, &settings.root, &strict)? else {

@@ -51,9 +51,6 @@ pub struct TraceSettings {
     pub cache: PathBuf,
     /// `$TRACES_MIRROR`: base URL replacing the archive (flat layout).
     pub mirror: Option<String>,
-    /// Whether the caller can use a stand-in at all (`bench` needs the
-    /// real file).
-    pub allow_stand_in: bool,
     /// The user refuses stand-ins (`--no-stand-in`, or
     /// `TRACES_NO_STAND_IN=1`): a missing known trace is an error that
     /// lists where it was looked for.
@@ -70,7 +67,6 @@ impl TraceSettings {
             cache: var("TRACES_CACHE")
                 .map_or_else(|| root.join("traces").join("cache"), PathBuf::from),
             mirror: var("TRACES_MIRROR"),
-            allow_stand_in: true,
             no_stand_in: var("TRACES_NO_STAND_IN").is_some_and(|v| v != "0"),
         }
     }
@@ -287,7 +283,7 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         }
         Err(e) => looked.push(format!("download from {url}: {e}")),
     }
-    if settings.no_stand_in || !settings.allow_stand_in {
+    if settings.no_stand_in {
         let why = if settings.no_stand_in {
             "stand-ins are refused (--no-stand-in or TRACES_NO_STAND_IN)"
         } else {

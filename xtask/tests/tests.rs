@@ -70,7 +70,6 @@ mod resolution {
             repo_traces: None,
             cache: tmp.path().join("cache"),
             mirror,
-            allow_stand_in: true,
             no_stand_in: false,
         }
     }
@@ -194,7 +193,7 @@ mod resolution {
             Found::StandIn(known_trace(KTH).unwrap())
         );
         let s = TraceSettings {
-            allow_stand_in: false,
+            no_stand_in: true,
             ..s
         };
         let e = resolve(KTH, tmp.path(), &s).unwrap_err().to_string();
@@ -944,7 +943,6 @@ mod hardening {
             repo_traces: None,
             cache: cache.clone(),
             mirror: None,
-            allow_stand_in: false,
             no_stand_in: true,
         };
         xtask::traces::resolve("t.swf", tmp.path(), &settings).unwrap();

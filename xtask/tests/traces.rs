@@ -76,7 +76,6 @@ fn settings(tmp: &TempDir) -> TraceSettings {
         repo_traces: Some(tmp.dir("repo-traces")),
         cache: tmp.0.join("cache"),
         mirror: Some(format!("file://{}", tmp.0.join("no-mirror").display())),
-        allow_stand_in: true,
         no_stand_in: false,
     }
 }
