@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use clap::{ArgAction, Args, Parser, Subcommand};
+use experiments::Shard;
 use profile::Policy;
 
 use crate::simulate::{SimulateOptions, parse_estimate};
@@ -118,6 +119,29 @@ pub enum Command {
         #[arg(long)]
         strict_claims: bool,
     },
+    /// Assemble results from the cells of sharded runs (--shard I/N --cells DIR)
+    #[command(
+        long_about = "Assemble data.csv, figure.svg, summary.md and run.toml for every experiment \
+                      in a cells directory written by `reproduce|run ... --shard I/N --cells DIR` \
+                      (or by the jobs of `slurm`). The results are byte-identical to running the \
+                      same experiments in one process, whatever the number of shards.\n\n\
+                      An experiment with cells missing gets nothing written; the error lists the \
+                      missing cells and the shards to re-run. Cells of another configuration or \
+                      code revision are refused. See docs/SCALE-OUT.md."
+    )]
+    Merge {
+        /// The cells directory
+        #[arg(value_name = "DIR")]
+        cells: PathBuf,
+        /// Results directory [default: results]
+        #[arg(long, value_name = "OUT")]
+        out: Option<PathBuf>,
+        /// Exit with status 3 if a claim does not pass
+        #[arg(long)]
+        strict_claims: bool,
+    },
+    /// Run experiments as a Slurm job array of shards and a dependent merge job
+    Slurm(SlurmArgs),
     /// One trace, one policy: print the usual metrics, optionally write the schedule
     Simulate(SimulateArgs),
     /// Release-build speed and memory benchmarks (medians of fresh processes)
@@ -147,6 +171,72 @@ pub struct RunFlags {
     /// Worker threads [default: the number of CPUs]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
+    /// Run only shard I of N of every experiment's cells (0 <= I < N), writing
+    /// their measurements to --cells; `merge` assembles the results
+    #[arg(long, value_name = "I/N", requires = "cells", value_parser = shard)]
+    pub shard: Option<Shard>,
+    /// Where --shard writes its cells (one folder per experiment)
+    #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["out", "strict_claims"])]
+    pub cells: Option<PathBuf>,
+}
+
+/// `cargo xtask slurm`.
+#[derive(Debug, Args)]
+pub struct SlurmArgs {
+    /// Experiment ids, as for `reproduce`
+    #[arg(required = true, value_name = "ID")]
+    pub ids: Vec<String>,
+    /// The cells directory, on a file system every node shares
+    #[arg(long, value_name = "DIR")]
+    pub cells: PathBuf,
+    /// Where the merge job writes the results
+    #[arg(long, value_name = "OUT")]
+    pub out: PathBuf,
+    /// Array tasks, one shard each
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10000))]
+    pub shards: u32,
+    /// Slurm partition for every job [default: the cluster's default]
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+    /// Time limit of each job, in Slurm's format (e.g. 01:00:00)
+    #[arg(long, value_name = "HH:MM:SS", value_parser = slurm_time)]
+    pub time: Option<String>,
+    /// CPUs per array task (the shard's worker threads)
+    #[arg(long, value_name = "C", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub cpus_per_task: u32,
+    /// An extra `#SBATCH` option for every job (repeatable), e.g. --sbatch-arg=--account=abc
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    pub sbatch_arg: Vec<String>,
+    /// Print the job scripts; submit nothing (needs no Slurm)
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The xtask binary the jobs run [default: a copy of this one, in DIR/slurm/]
+    #[arg(long, value_name = "PATH")]
+    pub binary: Option<PathBuf>,
+}
+
+/// Parses `--shard I/N`.
+fn shard(s: &str) -> Result<Shard, String> {
+    s.parse()
+}
+
+/// Checks a Slurm time limit: digits with `:` and at most one `-`
+/// (`MM`, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM:SS`, ...).
+fn slurm_time(s: &str) -> Result<String, String> {
+    let ok = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_digit() || c == ':' || c == '-')
+        && s.matches('-').count() <= 1
+        && s.matches(':').count() <= 2
+        && !s.starts_with([':', '-'])
+        && !s.ends_with([':', '-']);
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "'{s}' is not a Slurm time limit (HH:MM:SS, MM:SS, MM, D-HH:MM:SS, ...)"
+        ))
+    }
 }
 
 /// `cargo xtask simulate`.

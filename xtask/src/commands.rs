@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use experiments::{
-    DocEntry, Experiment, Limits, Progress, Provenance, RunOptions, Traces, Verdict, check_claims,
-    parse_csv,
+    DocEntry, Experiment, Limits, Progress, Provenance, Results, RunOptions, Traces, Verdict,
+    check_claims, parse_csv,
 };
 
 use crate::Settings;
@@ -72,7 +72,7 @@ pub fn isolated<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
 /// Repairs results that interrupted runs left behind (see [`output`]):
 /// restores a results directory a killed run had moved aside, deletes
 /// temporary files of dead processes.
-fn recover_results(settings: &Settings) {
+pub fn recover_results(settings: &Settings) {
     match output::recover_tree(&settings.results, 1) {
         Ok(recovered) => {
             for r in recovered {
@@ -91,14 +91,14 @@ fn recover_results(settings: &Settings) {
 }
 
 /// How a path is shown: relative to the repository root when inside it.
-fn shown(settings: &Settings, path: &Path) -> String {
+pub fn shown(settings: &Settings, path: &Path) -> String {
     path.strip_prefix(&settings.root)
         .unwrap_or(path)
         .display()
         .to_string()
 }
 
-fn catalog(settings: &Settings) -> Result<Vec<Entry>> {
+pub fn catalog(settings: &Settings) -> Result<Vec<Entry>> {
     catalog::scan(&settings.root.join("configs"))
 }
 
@@ -132,17 +132,30 @@ pub fn git_revision(root: &Path, short: bool) -> Option<String> {
         .filter(|s| !s.is_empty())
 }
 
-/// Runs one configuration and writes its results; returns the number of
-/// FAILed claims. `expected_id` is checked against the file's `id`;
-/// `index` is the experiment's place in the batch `report` shows.
-pub fn run_one(
+/// A configuration read and its traces resolved, ready to run.
+pub struct Loaded {
+    /// The configuration.
+    pub experiment: Experiment,
+    /// Its id.
+    pub id: String,
+    /// The file as run.toml names it (relative to the repository if inside it).
+    pub name: String,
+    /// The traces it names.
+    pub traces: Traces,
+    /// The files read (the configuration, trace files), never to be written.
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Reads the configuration at `path` and resolves its traces, announcing
+/// the experiment on `report`. `expected_id` is checked against the file's
+/// `id`; `index` is the experiment's place in the batch `report` shows.
+pub fn load_experiment(
     settings: &Settings,
     report: &Reporter,
     index: usize,
     path: &Path,
     expected_id: Option<&str>,
-) -> Result<usize> {
-    let start = Instant::now();
+) -> Result<Loaded> {
     let name = shown(settings, path);
     let experiment = read_config(path, &name)?;
     let id = experiment.id().to_string();
@@ -167,6 +180,41 @@ pub fn run_one(
         }
         Ok(traces)
     })?;
+    Ok(Loaded {
+        experiment,
+        id,
+        name,
+        traces,
+        inputs,
+    })
+}
+
+/// The provenance `run.toml` records for a configuration shown as `name`.
+pub fn provenance(settings: &Settings, name: &str) -> Provenance {
+    Provenance {
+        git_revision: git_revision(&settings.root, false).unwrap_or_else(|| "unknown".into()),
+        config_file: name.to_string(),
+    }
+}
+
+/// Runs one configuration and writes its results; returns the number of
+/// FAILed claims. `expected_id` is checked against the file's `id`;
+/// `index` is the experiment's place in the batch `report` shows.
+pub fn run_one(
+    settings: &Settings,
+    report: &Reporter,
+    index: usize,
+    path: &Path,
+    expected_id: Option<&str>,
+) -> Result<usize> {
+    let start = Instant::now();
+    let Loaded {
+        experiment,
+        id,
+        name,
+        traces,
+        inputs,
+    } = load_experiment(settings, report, index, path, expected_id)?;
     let dir = settings.results.join(&id);
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     output::refuse_input_dir(&dir, &inputs).with_context(|| id.clone())?;
@@ -177,12 +225,24 @@ pub fn run_one(
     };
     let results =
         experiments::run(&experiment, &traces, &options).with_context(|| format!("{id} failed"))?;
-    let provenance = Provenance {
-        git_revision: git_revision(&settings.root, false).unwrap_or_else(|| "unknown".into()),
-        config_file: name,
-    };
-    output::write_dir(&dir, &results.files(&experiment, &provenance))?;
-    report.suspend(|| println!("{}", results.summary(&experiment)));
+    let provenance = provenance(settings, &name);
+    write_results(settings, report, &experiment, &results, &provenance, start)
+}
+
+/// Writes an experiment's results into `<results>/<id>/`, prints its
+/// summary, and returns the number of FAILed claims.
+pub fn write_results(
+    settings: &Settings,
+    report: &Reporter,
+    experiment: &Experiment,
+    results: &Results,
+    provenance: &Provenance,
+    start: Instant,
+) -> Result<usize> {
+    let id = experiment.id();
+    let dir = settings.results.join(id);
+    output::write_dir(&dir, &results.files(experiment, provenance))?;
+    report.suspend(|| println!("{}", results.summary(experiment)));
     report.info(&format!(
         "{id}: wrote {} in {}",
         dir.display(),
@@ -197,7 +257,7 @@ pub fn run_one(
 }
 
 /// Runs several experiments, going on after a failure; the status reflects all.
-fn run_all(
+pub fn run_all(
     settings: &Settings,
     jobs: &[(PathBuf, Option<String>)],
     strict: bool,
@@ -229,7 +289,13 @@ pub fn run_batch(
             Err(e) => {
                 report.warn(&format!("error: {e:#}"));
                 let name = id.clone().unwrap_or_else(|| path.display().to_string());
-                let first_line = format!("{e:#}").lines().next().unwrap_or("").to_string();
+                let message = format!("{e:#}");
+                let first_line = message.lines().next().unwrap_or("");
+                // Errors usually start with the experiment's id already.
+                let first_line = first_line
+                    .strip_prefix(&format!("{name}: "))
+                    .unwrap_or(first_line)
+                    .to_string();
                 failed.push((name, first_line));
             }
         }
@@ -255,7 +321,7 @@ pub fn run_batch(
     claims_status(failed_claims, strict)
 }
 
-fn claims_status(failed_claims: usize, strict: bool) -> Result<ExitCode> {
+pub fn claims_status(failed_claims: usize, strict: bool) -> Result<ExitCode> {
     if failed_claims > 0 {
         eprintln!(
             "{failed_claims} claim(s) FAILed{}",
@@ -272,20 +338,14 @@ fn claims_status(failed_claims: usize, strict: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `cargo xtask reproduce <id>...`.
-pub fn reproduce(settings: &Settings, ids: &[String], strict: bool) -> Result<ExitCode> {
+/// The experiments `ids` select (as for `cargo xtask reproduce`), as
+/// `(config file, id)` jobs for [`run_batch`].
+pub fn select(settings: &Settings, ids: &[String]) -> Result<Vec<(PathBuf, Option<String>)>> {
     let entries = catalog(settings)?;
-    let jobs: Vec<(PathBuf, Option<String>)> = catalog::select(ids, &entries)?
+    Ok(catalog::select(ids, &entries)?
         .into_iter()
         .map(|e| (e.path.clone(), Some(e.id.clone())))
-        .collect();
-    run_all(settings, &jobs, strict)
-}
-
-/// `cargo xtask run <config.toml>...`.
-pub fn run_configs(settings: &Settings, files: &[PathBuf], strict: bool) -> Result<ExitCode> {
-    let jobs: Vec<(PathBuf, Option<String>)> = files.iter().map(|f| (f.clone(), None)).collect();
-    run_all(settings, &jobs, strict)
+        .collect())
 }
 
 /// Prints verdicts one per line.

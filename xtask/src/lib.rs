@@ -21,7 +21,9 @@ pub mod cli;
 pub mod commands;
 pub mod output;
 pub mod progress;
+pub mod shards;
 pub mod simulate;
+pub mod slurm;
 pub mod traces;
 
 use cli::{Cli, Command};
@@ -109,12 +111,31 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
         Command::List => commands::list(settings),
         Command::Reproduce { ids, run } => {
             let strict = run_flags(settings, &run);
-            commands::reproduce(settings, &ids, strict)
+            let jobs = commands::select(settings, &ids)?;
+            match (run.shard, &run.cells) {
+                (Some(shard), Some(cells)) => shards::run_shards(settings, &jobs, shard, cells),
+                _ => commands::run_all(settings, &jobs, strict),
+            }
         }
         Command::Run { configs, run } => {
             let strict = run_flags(settings, &run);
-            commands::run_configs(settings, &configs, strict)
+            let jobs: Vec<_> = configs.into_iter().map(|f| (f, None)).collect();
+            match (run.shard, &run.cells) {
+                (Some(shard), Some(cells)) => shards::run_shards(settings, &jobs, shard, cells),
+                _ => commands::run_all(settings, &jobs, strict),
+            }
         }
+        Command::Merge {
+            cells,
+            out,
+            strict_claims,
+        } => {
+            if let Some(out) = out {
+                settings.results = out;
+            }
+            shards::merge(settings, &cells, strict_claims)
+        }
+        Command::Slurm(args) => slurm::slurm(settings, &args),
         Command::Verify {
             ids,
             out,

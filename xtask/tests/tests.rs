@@ -720,6 +720,9 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
     }
 }
 
+#[path = "tests/shards.rs"]
+mod shards;
+
 /// Isolation of a batch's experiments, crash-safe outputs, inputs never
 /// overwritten, caps on configurations.
 mod hardening {

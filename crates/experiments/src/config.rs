@@ -596,6 +596,12 @@ impl Experiment {
                         .into(),
                 ));
             }
+    /// SHA-256 of [`Experiment::resolved_toml`]: what identifies the
+    /// configuration a run used (`run.toml`, the cells of a sharded run).
+    pub fn config_sha256(&self) -> String {
+        crate::sha256_hex(self.resolved_toml().as_bytes())
+    }
+
             ("workload", None) => {}
             (other, None) => {
                 return Err((axis_span, format!("axis '{other}' needs `values = [...]`")));

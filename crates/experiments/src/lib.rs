@@ -52,6 +52,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod cells;
 mod claims;
 mod config;
 mod csv;
@@ -64,6 +65,10 @@ mod schedule_svg;
 mod svg;
 mod workload;
 
+pub use cells::{
+    CELLS_VERSION, CellRecord, CellsError, MergeError, RunValues, Shard, ShardCells, cell_labels,
+    merge, run_shard,
+};
 pub use claims::{Claim, Verdict, check_claims};
 pub use config::{CONFIG_VERSION, ConfigError, Experiment, TraceRef, derive_seed};
 pub use csv::{CSV_HEADER, CsvError, Row, fmt_num, parse_csv, write_csv};

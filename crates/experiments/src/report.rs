@@ -283,6 +283,7 @@ impl Results {
         struct Prov<'a> {
             git_revision: &'a str,
             config_file: &'a str,
+            config_sha256: String,
             seed: u64,
             /// Strings: derived seeds use all 64 bits, TOML integers only 63.
             repetition_seeds: Vec<String>,
@@ -298,6 +299,7 @@ impl Results {
             provenance: Prov {
                 git_revision: &provenance.git_revision,
                 config_file: &provenance.config_file,
+                config_sha256: experiment.config_sha256(),
                 seed: experiment.spec.seed,
                 repetition_seeds: self.seeds.iter().map(u64::to_string).collect(),
                 stand_in: self.stand_in(),
@@ -342,6 +344,15 @@ pub(crate) fn seed_as_string<S: serde::Serializer>(
         Some(s) => serializer.serialize_str(&s.to_string()),
         None => serializer.serialize_none(),
     }
+}
+
+/// Reads a seed written by [`seed_as_string`].
+pub(crate) fn seed_from_string<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<u64>, D::Error> {
+    let text: Option<String> = serde::Deserialize::deserialize(deserializer)?;
+    text.map(|t| t.parse().map_err(serde::de::Error::custom))
+        .transpose()
 }
 
 /// One experiment's section of `docs/REPRODUCTION.md`.

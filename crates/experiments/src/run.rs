@@ -255,291 +255,444 @@ impl<'a> Graph<'a> {
     }
 }
 
+/// What every run of an experiment measured: for each run (graph node),
+/// the value of each metric (by name) in each of its samples. This is all
+/// aggregation needs; see [`crate::cells`] for its file format.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Measured {
+    /// Node index → metric name → one value per sample.
+    pub runs: BTreeMap<usize, BTreeMap<String, Vec<Option<f64>>>>,
+    /// One entry per workload (first x and repetition).
+    pub workloads: Vec<WorkloadFacts>,
+    /// What the kind says about its workloads.
+    pub notes: Vec<String>,
+}
+
+/// The runs of an experiment, grouped into cells, before anything runs:
+/// what [`run`] executes in one process and a shard executes in part.
+///
+/// A cell is a run together with the runs it is measured against by its
+/// kind (its [`Kind::reference`](crate::kind::Kind::reference)), so every
+/// cell runs on its own; cells are numbered in the order the pipeline
+/// creates their runs, which depends on the configuration only.
+pub(crate) struct Layout<'e> {
+    experiment: &'e Experiment,
+    points: Vec<Point>,
+    load_axis: bool,
+    seeds: Vec<u64>,
+    graph: Graph<'e>,
+    /// `[point][series][rep]`.
+    cell_nodes: Vec<Vec<Vec<usize>>>,
+    /// `[panel][point][series][rep]`.
+    panel_nodes: Vec<Vec<Vec<Vec<usize>>>>,
+    /// Cell index → its nodes, in creation order.
+    pub cells: Vec<Vec<usize>>,
+}
+
+impl<'e> Layout<'e> {
+    /// Lays out every run of `experiment`.
+    pub fn new(experiment: &'e Experiment) -> Self {
+        let spec = &experiment.spec;
+        let plan = &experiment.plan;
+        let series = experiment.series();
+        let axis = spec.sweep.axis.get_ref().as_str();
+        let load_axis = axis == "load";
+        let xs = experiment.x_values();
+        let points: Vec<Point> = if experiment.is_categorical() {
+            (0..spec.workloads.len())
+                .map(|i| Point {
+                    x: xs[i].clone(),
+                    load: None,
+                    workloads: vec![i],
+                })
+                .collect()
+        } else {
+            let values = spec.sweep.values.as_ref().map(|v| v.get_ref().as_slice());
+            xs.iter()
+                .zip(values.unwrap_or_default())
+                .map(|(x, v)| Point {
+                    x: x.clone(),
+                    load: if load_axis {
+                        v.as_float().or(v.as_integer().map(|i| i as f64))
+                    } else {
+                        None
+                    },
+                    workloads: (0..spec.workloads.len()).collect(),
+                })
+                .collect()
+        };
+        // Points that see the same workloads share runs of equal parameters.
+        let wpoint = |p: usize| {
+            if experiment.is_categorical() || load_axis {
+                p
+            } else {
+                0
+            }
+        };
+        let seeds: Vec<u64> = (0..spec.repetitions)
+            .map(|r| experiment.repetition_seed(r))
+            .collect();
+
+        // The runs: every cell, the runs kinds measure cells against, and the
+        // runs relative panels compare with, each once.
+        let label = |what: &str, pi: usize, rep: u32| {
+            let p = &points[pi];
+            let on: Vec<&str> = p
+                .workloads
+                .iter()
+                .map(|&wi| spec.workloads[wi].label.get_ref().as_str())
+                .collect();
+            let mut label = format!("{what} on {}", on.join(" + "));
+            if !experiment.is_categorical() {
+                label += &format!(" at {axis} = {}", p.x);
+            }
+            if spec.repetitions > 1 {
+                label += &format!(" (repetition {})", rep + 1);
+            }
+            label
+        };
+        let mut graph = Graph::default();
+        let mut cell_nodes = vec![vec![Vec::new(); series.len()]; points.len()];
+        for (pi, row) in plan.cells.iter().enumerate() {
+            for (si, cell) in row.iter().enumerate() {
+                for rep in 0..spec.repetitions {
+                    let reference = plan.kind_refs[pi][si].as_ref().map(|r| {
+                        graph.node(pi, wpoint(pi), rep, r, None, || {
+                            label(&format!("reference of {}", series[si]), pi, rep)
+                        })
+                    });
+                    let n = graph.node(pi, wpoint(pi), rep, cell, reference, || {
+                        label(&series[si], pi, rep)
+                    });
+                    cell_nodes[pi][si].push(n);
+                }
+            }
+        }
+        let mut panel_nodes = Vec::new();
+        for (qi, by_point) in plan.panel_refs.iter().enumerate() {
+            let mut out = vec![vec![Vec::new(); series.len()]; by_point.len()];
+            for (pi, row) in by_point.iter().enumerate() {
+                for (si, r) in row.iter().enumerate() {
+                    let Some(r) = r else { continue };
+                    for rep in 0..spec.repetitions {
+                        let n = graph.node(pi, wpoint(pi), rep, r, None, || {
+                            label(
+                                &format!("{} reference of {}", spec.panels[qi].id, series[si]),
+                                pi,
+                                rep,
+                            )
+                        });
+                        out[pi][si].push(n);
+                    }
+                }
+            }
+            panel_nodes.push(out);
+        }
+        let cells = group_by_reference(&graph.nodes);
+        Layout {
+            experiment,
+            points,
+            load_axis,
+            seeds,
+            graph,
+            cell_nodes,
+            panel_nodes,
+            cells,
+        }
+    }
+
+    /// Describes cell `c`: its first run's label, and how many runs share it.
+    pub fn cell_label(&self, c: usize) -> String {
+        let nodes = &self.cells[c];
+        let first = &self.graph.nodes[nodes[0]].label;
+        match nodes.len() {
+            1 => first.clone(),
+            n => format!("{first} (+{} run(s) sharing its reference)", n - 1),
+        }
+    }
+
+    /// The labels of the runs of cell `c`.
+    pub fn run_labels(&self, c: usize) -> impl Iterator<Item = (usize, &str)> {
+        self.cells[c]
+            .iter()
+            .map(|&n| (n, self.graph.nodes[n].label.as_str()))
+    }
+
+    /// Whether workload `wi` is generated anew for every repetition.
+    fn generated(&self, wi: usize) -> bool {
+        let w = &self.experiment.spec.workloads[wi];
+        w.trace.is_none() && w.lublin99.is_some()
+    }
+
+    /// The prepared workload a run at (`point`, `rep`) uses for `workload`.
+    fn key(&self, workload: usize, point: usize, rep: u32) -> Key {
+        Key {
+            workload,
+            point: if self.load_axis { point } else { 0 },
+            rep: if self.generated(workload) { rep } else { 0 },
+        }
+    }
+
+    /// Runs the cells `selected` says yes to and measures them: every
+    /// metric of every run, plus the workload facts and notes (which every
+    /// selection computes, so any part of a sharded run carries them).
+    pub fn simulate(
+        &self,
+        traces: &Traces,
+        options: &RunOptions<'_>,
+        selected: &dyn Fn(usize) -> bool,
+    ) -> Result<Measured, RunError> {
+        let spec = &self.experiment.spec;
+        let inputs = spec
+            .workloads
+            .iter()
+            .map(|w| match (&w.trace, &w.lublin99) {
+                (Some(name), _) => traces
+                    .get(name)
+                    .map(Input::Read)
+                    .ok_or(RunError::MissingTrace { name: name.clone() }),
+                (None, Some(g)) => Ok(Input::Generated {
+                    procs: g.procs,
+                    jobs: g.jobs,
+                    two_class: g.two_class,
+                }),
+                (None, None) => match &w.generated_by_kind {
+                    Some(text) => Ok(Input::ByKind(text)),
+                    None => Err(RunError::Kind {
+                        message: format!("workload '{}' has no source", w.label.get_ref()),
+                    }),
+                },
+            })
+            .collect::<Result<Vec<Input<'_>>, RunError>>()?;
+
+        let nodes = &self.graph.nodes;
+        let todo_nodes: Vec<usize> = (0..self.cells.len())
+            .filter(|&c| selected(c))
+            .flat_map(|c| self.cells[c].iter().copied())
+            .collect();
+
+        // Prepared workloads: the ones the selected runs use, and the first
+        // of each workload (point and repetition order) for the facts.
+        let mut keys: Vec<Key> = Vec::new();
+        for (pi, p) in self.points.iter().enumerate() {
+            for &wi in &p.workloads {
+                for rep in 0..spec.repetitions {
+                    keys.push(self.key(wi, pi, rep));
+                }
+            }
+        }
+        keys.sort();
+        keys.dedup();
+        let firsts: Vec<Key> = (0..spec.workloads.len())
+            .filter_map(|wi| keys.iter().find(|k| k.workload == wi).copied())
+            .collect();
+        let mut needed: Vec<Key> = firsts.clone();
+        for &n in &todo_nodes {
+            let node = &nodes[n];
+            for &wi in &self.points[node.point].workloads {
+                needed.push(self.key(wi, node.point, node.rep));
+            }
+        }
+        needed.sort();
+        needed.dedup();
+        let prepared = try_par_map(&needed, options.threads, |k| {
+            let w = &spec.workloads[k.workload];
+            let seed = match inputs[k.workload] {
+                Input::Read(Source::StandIn { known }) => {
+                    derive_seed(spec.seed, &format!("stand-in/{}", known.name))
+                }
+                _ => derive_seed(
+                    self.seeds[k.rep as usize],
+                    &format!("workload/{}", w.label.get_ref()),
+                ),
+            };
+            prepare(w, &inputs[k.workload], self.points[k.point].load, seed)
+                .map(|(w, f)| (Arc::new(w), f))
+        })?;
+        let prepared: BTreeMap<Key, (Arc<Workload>, WorkloadFacts)> =
+            needed.iter().copied().zip(prepared).collect();
+        let workloads: Vec<WorkloadFacts> = firsts.iter().map(|k| prepared[k].1.clone()).collect();
+        let first: Vec<Arc<Workload>> = firsts.iter().map(|k| prepared[k].0.clone()).collect();
+        let notes = self.experiment.plan.base.notes(&first);
+
+        // Runs without a reference first, then the runs that need one.
+        let total = todo_nodes.len();
+        let done = AtomicUsize::new(0);
+        let mut outcomes: BTreeMap<usize, Outcome> = BTreeMap::new();
+        for phase in [false, true] {
+            let todo: Vec<usize> = todo_nodes
+                .iter()
+                .copied()
+                .filter(|&i| nodes[i].reference.is_some() == phase)
+                .collect();
+            let finished = &outcomes;
+            let out = try_par_map(&todo, options.threads, |&i| {
+                let start = Instant::now();
+                let node = &nodes[i];
+                let p = &self.points[node.point];
+                let ws: Vec<Arc<Workload>> = p
+                    .workloads
+                    .iter()
+                    .map(|&wi| prepared[&self.key(wi, node.point, node.rep)].0.clone())
+                    .collect();
+                let cell = Cell {
+                    workloads: &ws,
+                    seed: self.seeds[node.rep as usize],
+                };
+                let reference = node.reference.and_then(|r| finished.get(&r));
+                let r = node
+                    .params
+                    .run(&cell, reference)
+                    .map_err(|e| RunError::InCell {
+                        cell: node.label.clone(),
+                        error: Box::new(e),
+                    });
+                if let Some(progress) = options.progress {
+                    let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(&Progress {
+                        done,
+                        total,
+                        cell: &node.label,
+                        seconds: start.elapsed().as_secs_f64(),
+                    });
+                }
+                r
+            })?;
+            outcomes.extend(todo.into_iter().zip(out));
+        }
+        let metrics = (self.experiment.kind.metrics)();
+        let runs = outcomes
+            .iter()
+            .map(|(&n, outcome)| {
+                let values = metrics
+                    .iter()
+                    .enumerate()
+                    .map(|(m, info)| (info.name.to_string(), nodes[n].params.values(outcome, m)))
+                    .collect();
+                (n, values)
+            })
+            .collect();
+        Ok(Measured {
+            runs,
+            workloads,
+            notes,
+        })
+    }
+
+    /// Aggregates measurements into the experiment's results: panel × x ×
+    /// series over repetitions, relative panels against their reference
+    /// runs, claims checked. Every cell must have been measured.
+    pub fn assemble(&self, measured: Measured) -> Results {
+        let experiment = self.experiment;
+        let spec = &experiment.spec;
+        let series = experiment.series();
+        let nodes = &self.graph.nodes;
+        let value_of = |n: usize, metric: &str| -> Vec<Option<f64>> {
+            debug_assert!(measured.runs.contains_key(&n), "run {n} was not measured");
+            measured
+                .runs
+                .get(&n)
+                .and_then(|m| m.get(metric))
+                .cloned()
+                .unwrap_or_default()
+        };
+        let metrics = (experiment.kind.metrics)();
+        let mut rows = Vec::new();
+        for (qi, panel) in spec.panels.iter().enumerate() {
+            let metric = metrics
+                .iter()
+                .find(|m| m.name == panel.metric.get_ref())
+                .unwrap_or(&metrics[0])
+                .name;
+            let relative = panel.reference().map(|(_, reduction)| reduction);
+            for (pi, p) in self.points.iter().enumerate() {
+                for (si, s) in series.iter().enumerate() {
+                    let mut ys = Vec::new();
+                    for rep in 0..spec.repetitions as usize {
+                        let n = self.cell_nodes[pi][si][rep];
+                        let values = value_of(n, metric);
+                        let values: Vec<f64> = match relative {
+                            None => values.into_iter().flatten().collect(),
+                            Some(reduction) => {
+                                let r = self.panel_nodes[qi][pi][si][rep];
+                                let base = value_of(r, metric);
+                                values
+                                    .iter()
+                                    .zip(&base)
+                                    .filter_map(|(v, b)| gain((*v)?, (*b)?))
+                                    .map(|g| if reduction { -g } else { g })
+                                    .collect()
+                            }
+                        };
+                        ys.extend(trimmed(values, spec.trim));
+                    }
+                    let (y, ci) = mean_ci_at(&ys, spec.confidence.unwrap_or(0.95));
+                    rows.push(Row {
+                        panel: panel.id.clone(),
+                        series: s.clone(),
+                        x: p.x.clone(),
+                        y,
+                        ci,
+                        runs: u32::try_from(ys.len()).unwrap_or(u32::MAX),
+                    });
+                }
+            }
+        }
+        debug_assert!(nodes.len() >= measured.runs.len());
+        let verdicts = check_claims(&spec.claims, &rows);
+        let figure = Figure::of(experiment, &measured.workloads);
+        Results {
+            rows,
+            verdicts,
+            workloads: measured.workloads,
+            seeds: self.seeds.clone(),
+            figure,
+            notes: measured.notes,
+        }
+    }
+}
+
+/// Groups nodes into cells: a node and the node it is measured against
+/// belong to one cell (connected components of the reference edges),
+/// numbered by their first node.
+fn group_by_reference(nodes: &[Node<'_>]) -> Vec<Vec<usize>> {
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut parent: Vec<usize> = (0..nodes.len()).collect();
+    for (i, node) in nodes.iter().enumerate() {
+        if let Some(r) = node.reference {
+            let (a, b) = (find(&mut parent, i), find(&mut parent, r));
+            // The smaller index is the root, so a cell is named by its first node.
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut index_of_root: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut cells: Vec<Vec<usize>> = Vec::new();
+    for i in 0..nodes.len() {
+        let root = find(&mut parent, i);
+        let c = *index_of_root.entry(root).or_insert_with(|| {
+            cells.push(Vec::new());
+            cells.len() - 1
+        });
+        cells[c].push(i);
+    }
+    cells
+}
+
 /// Runs `experiment` on the supplied traces.
 pub fn run(
     experiment: &Experiment,
     traces: &Traces,
     options: &RunOptions<'_>,
 ) -> Result<Results, RunError> {
-    let spec = &experiment.spec;
-    let plan = &experiment.plan;
-    let series = experiment.series();
-    let axis = spec.sweep.axis.get_ref().as_str();
-    let load_axis = axis == "load";
-    let xs = experiment.x_values();
-    let points: Vec<Point> = if experiment.is_categorical() {
-        (0..spec.workloads.len())
-            .map(|i| Point {
-                x: xs[i].clone(),
-                load: None,
-                workloads: vec![i],
-            })
-            .collect()
-    } else {
-        let values = spec.sweep.values.as_ref().map(|v| v.get_ref().as_slice());
-        xs.iter()
-            .zip(values.unwrap_or_default())
-            .map(|(x, v)| Point {
-                x: x.clone(),
-                load: if load_axis {
-                    v.as_float().or(v.as_integer().map(|i| i as f64))
-                } else {
-                    None
-                },
-                workloads: (0..spec.workloads.len()).collect(),
-            })
-            .collect()
-    };
-    // Points that see the same workloads share runs of equal parameters.
-    let wpoint = |p: usize| {
-        if experiment.is_categorical() || load_axis {
-            p
-        } else {
-            0
-        }
-    };
-    let seeds: Vec<u64> = (0..spec.repetitions)
-        .map(|r| experiment.repetition_seed(r))
-        .collect();
-
-    // The inputs: traces supplied by the caller, or generator settings.
-    let inputs = spec
-        .workloads
-        .iter()
-        .map(|w| match (&w.trace, &w.lublin99) {
-            (Some(name), _) => traces
-                .get(name)
-                .map(Input::Read)
-                .ok_or(RunError::MissingTrace { name: name.clone() }),
-            (None, Some(g)) => Ok(Input::Generated {
-                procs: g.procs,
-                jobs: g.jobs,
-                two_class: g.two_class,
-            }),
-            (None, None) => match &w.generated_by_kind {
-                Some(text) => Ok(Input::ByKind(text)),
-                None => Err(RunError::Kind {
-                    message: format!("workload '{}' has no source", w.label.get_ref()),
-                }),
-            },
-        })
-        .collect::<Result<Vec<Input<'_>>, RunError>>()?;
-
-    // Prepared workloads: one per workload, per point of a load sweep, per
-    // repetition of a generated workload.
-    let key = |workload: usize, point: usize, rep: u32| Key {
-        workload,
-        point: if load_axis { point } else { 0 },
-        rep: if matches!(inputs[workload], Input::Generated { .. }) {
-            rep
-        } else {
-            0
-        },
-    };
-    let mut keys: Vec<Key> = Vec::new();
-    for (pi, p) in points.iter().enumerate() {
-        for &wi in &p.workloads {
-            for rep in 0..spec.repetitions {
-                keys.push(key(wi, pi, rep));
-            }
-        }
-    }
-    keys.sort();
-    keys.dedup();
-    let prepared = try_par_map(&keys, options.threads, |k| {
-        let w = &spec.workloads[k.workload];
-        let seed = match inputs[k.workload] {
-            Input::Read(Source::StandIn { known }) => {
-                derive_seed(spec.seed, &format!("stand-in/{}", known.name))
-            }
-            _ => derive_seed(
-                seeds[k.rep as usize],
-                &format!("workload/{}", w.label.get_ref()),
-            ),
-        };
-        prepare(w, &inputs[k.workload], points[k.point].load, seed).map(|(w, f)| (Arc::new(w), f))
-    })?;
-    let prepared: BTreeMap<Key, (Arc<Workload>, WorkloadFacts)> =
-        keys.iter().copied().zip(prepared).collect();
-    let workloads: Vec<WorkloadFacts> = (0..spec.workloads.len())
-        .filter_map(|wi| {
-            prepared
-                .iter()
-                .find(|(k, _)| k.workload == wi)
-                .map(|(_, (_, f))| f.clone())
-        })
-        .collect();
-    let first: Vec<Arc<Workload>> = (0..spec.workloads.len())
-        .filter_map(|wi| {
-            prepared
-                .iter()
-                .find(|(k, _)| k.workload == wi)
-                .map(|(_, (w, _))| w.clone())
-        })
-        .collect();
-    let notes = plan.base.notes(&first);
-
-    // The runs: every cell, the runs kinds measure cells against, and the
-    // runs relative panels compare with, each once.
-    let label = |what: &str, pi: usize, rep: u32| {
-        let p = &points[pi];
-        let on: Vec<&str> = p
-            .workloads
-            .iter()
-            .map(|&wi| spec.workloads[wi].label.get_ref().as_str())
-            .collect();
-        let mut label = format!("{what} on {}", on.join(" + "));
-        if !experiment.is_categorical() {
-            label += &format!(" at {axis} = {}", p.x);
-        }
-        if spec.repetitions > 1 {
-            label += &format!(" (repetition {})", rep + 1);
-        }
-        label
-    };
-    let mut graph = Graph::default();
-    // cell_nodes[point][series][rep]
-    let mut cell_nodes = vec![vec![Vec::new(); series.len()]; points.len()];
-    for (pi, row) in plan.cells.iter().enumerate() {
-        for (si, cell) in row.iter().enumerate() {
-            for rep in 0..spec.repetitions {
-                let reference = plan.kind_refs[pi][si].as_ref().map(|r| {
-                    graph.node(pi, wpoint(pi), rep, r, None, || {
-                        label(&format!("reference of {}", series[si]), pi, rep)
-                    })
-                });
-                let n = graph.node(pi, wpoint(pi), rep, cell, reference, || {
-                    label(&series[si], pi, rep)
-                });
-                cell_nodes[pi][si].push(n);
-            }
-        }
-    }
-    // panel_nodes[panel][point][series][rep]
-    let mut panel_nodes = Vec::new();
-    for (qi, by_point) in plan.panel_refs.iter().enumerate() {
-        let mut out = vec![vec![Vec::new(); series.len()]; by_point.len()];
-        for (pi, row) in by_point.iter().enumerate() {
-            for (si, r) in row.iter().enumerate() {
-                let Some(r) = r else { continue };
-                for rep in 0..spec.repetitions {
-                    let n = graph.node(pi, wpoint(pi), rep, r, None, || {
-                        label(
-                            &format!("{} reference of {}", spec.panels[qi].id, series[si]),
-                            pi,
-                            rep,
-                        )
-                    });
-                    out[pi][si].push(n);
-                }
-            }
-        }
-        panel_nodes.push(out);
-    }
-
-    // Runs without a reference first, then the runs that need one.
-    let nodes = &graph.nodes;
-    let total = nodes.len();
-    let done = AtomicUsize::new(0);
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; total];
-    for phase in [false, true] {
-        let todo: Vec<usize> = (0..total)
-            .filter(|&i| nodes[i].reference.is_some() == phase)
-            .collect();
-        let finished = &outcomes;
-        let out = try_par_map(&todo, options.threads, |&i| {
-            let start = Instant::now();
-            let node = &nodes[i];
-            let p = &points[node.point];
-            let ws: Vec<Arc<Workload>> = p
-                .workloads
-                .iter()
-                .map(|&wi| prepared[&key(wi, node.point, node.rep)].0.clone())
-                .collect();
-            let cell = Cell {
-                workloads: &ws,
-                seed: seeds[node.rep as usize],
-            };
-            let reference = node.reference.and_then(|r| finished[r].as_ref());
-            let r = node
-                .params
-                .run(&cell, reference)
-                .map_err(|e| RunError::InCell {
-                    cell: node.label.clone(),
-                    error: Box::new(e),
-                });
-            if let Some(progress) = options.progress {
-                let done = done.fetch_add(1, Ordering::Relaxed) + 1;
-                progress(&Progress {
-                    done,
-                    total,
-                    cell: &node.label,
-                    seconds: start.elapsed().as_secs_f64(),
-                });
-            }
-            r
-        })?;
-        for (i, o) in todo.into_iter().zip(out) {
-            outcomes[i] = Some(o);
-        }
-    }
-
-    // Aggregate: panel × x × series over repetitions.
-    let metrics = (experiment.kind.metrics)();
-    let mut rows = Vec::new();
-    for (qi, panel) in spec.panels.iter().enumerate() {
-        let m = metrics
-            .iter()
-            .position(|m| m.name == panel.metric.get_ref())
-            .unwrap_or(0);
-        let relative = panel.reference().map(|(_, reduction)| reduction);
-        for (pi, p) in points.iter().enumerate() {
-            for (si, s) in series.iter().enumerate() {
-                let mut ys = Vec::new();
-                for rep in 0..spec.repetitions as usize {
-                    let n = cell_nodes[pi][si][rep];
-                    let values = value_of(&nodes[n], outcomes[n].as_ref(), m);
-                    let values: Vec<f64> = match relative {
-                        None => values.into_iter().flatten().collect(),
-                        Some(reduction) => {
-                            let r = panel_nodes[qi][pi][si][rep];
-                            let base = value_of(&nodes[r], outcomes[r].as_ref(), m);
-                            values
-                                .iter()
-                                .zip(&base)
-                                .filter_map(|(v, b)| gain((*v)?, (*b)?))
-                                .map(|g| if reduction { -g } else { g })
-                                .collect()
-                        }
-                    };
-                    ys.extend(trimmed(values, spec.trim));
-                }
-                let (y, ci) = mean_ci_at(&ys, spec.confidence.unwrap_or(0.95));
-                rows.push(Row {
-                    panel: panel.id.clone(),
-                    series: s.clone(),
-                    x: p.x.clone(),
-                    y,
-                    ci,
-                    runs: u32::try_from(ys.len()).unwrap_or(u32::MAX),
-                });
-            }
-        }
-    }
-    let verdicts = check_claims(&spec.claims, &rows);
-    let figure = Figure::of(experiment, &workloads);
-    Ok(Results {
-        rows,
-        verdicts,
-        workloads,
-        seeds,
-        figure,
-        notes,
-    })
-}
-
-fn value_of(node: &Node<'_>, outcome: Option<&Outcome>, metric: usize) -> Vec<Option<f64>> {
-    outcome.map_or_else(Vec::new, |o| node.params.values(o, metric))
+    let layout = Layout::new(experiment);
+    let measured = layout.simulate(traces, options, &|_| true)?;
+    Ok(layout.assemble(measured))
 }
 
 /// A run's samples of one metric as the point averages them: with `trim`,

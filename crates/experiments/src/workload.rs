@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use profile::Job;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use swf_io::lublin99::Lublin99;
 use swf_io::{Estimate, SwfRecord, Trace};
 
@@ -229,7 +229,7 @@ pub struct Workload {
 }
 
 /// What a summary says about a workload.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WorkloadFacts {
     /// Display name.
     pub label: String,
@@ -245,13 +245,15 @@ pub struct WorkloadFacts {
     pub stand_in: bool,
     /// The kind generates its own jobs from its `[params]`: the trace
     /// counts below do not apply.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub generated_by_kind: bool,
     /// The seed of a generated workload (written as a string: TOML integers
     /// stop at `i64::MAX`).
     #[serde(
+        default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::report::seed_as_string"
+        serialize_with = "crate::report::seed_as_string",
+        deserialize_with = "crate::report::seed_from_string"
     )]
     pub seed: Option<u64>,
     /// Machine size in processors.
@@ -262,7 +264,7 @@ pub struct WorkloadFacts {
     /// (at most `swf_io::KEPT_SKIPPED`).
     pub skipped_lines: Vec<u64>,
     /// Malformed lines skipped in lenient mode, in all.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub skipped: u64,
     /// Records dropped as unreplayable (no size, run time or submit time).
     pub unreplayable: usize,

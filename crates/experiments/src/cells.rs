@@ -1,0 +1,625 @@
+//! Sharded runs: an experiment's cells split over processes (or the tasks
+//! of a Slurm job array), their raw measurements written in a versioned
+//! text format, and merged back into the same results as one run.
+//!
+//! A *cell* is one simulation together with the runs its kind measures it
+//! against (see [`crate::run`]); cells are numbered by the configuration
+//! alone. [`Shard`] `I/N` owns the cells whose number is `I` modulo `N`.
+//! [`run_shard`] measures a shard's cells: for every run, the value of
+//! every metric in every sample, nothing derived (gains over reference
+//! series, means, intervals and claims are [`merge`]'s). Merging every
+//! shard gives [`Results`] equal to [`run`](crate::run()), so the written
+//! files are byte-identical whatever the number of shards and whatever
+//! order they finished in: aggregation reads the same `f64` values in the
+//! same order (values are written in Rust's shortest round-trip form).
+//!
+//! The format (`format = "usched-cells"`, [`CELLS_VERSION`]) is TOML:
+//!
+//! ```toml
+//! format = "usched-cells"
+//! version = 1
+//! experiment = "baseline/backfilling"   # the configuration's id
+//! config_file = "configs/baseline/backfilling.toml"
+//! config_sha256 = "…"                   # of the resolved configuration
+//! git_revision = "…"
+//! shard = 1                             # this file: shard 1 of 3
+//! shards = 3
+//! cells = 6                             # cells in the whole experiment
+//! notes = []                            # the kind's notes on its workloads
+//!
+//! [[workloads]]                         # what summary.md says about them
+//! label = "SDSC-SP2"
+//! # …
+//!
+//! [[cell]]
+//! index = 1
+//! label = "easy on SDSC-SP2"
+//!
+//! [[cell.run]]
+//! run = 1                               # the run's number in the experiment
+//! label = "easy on SDSC-SP2"
+//! values = { mean_bsld = "24.86", mean_wait = "5843.1" } # one per sample, "_" for none
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::Experiment;
+use crate::report::Provenance;
+use crate::run::{Layout, Measured, Results, RunError, RunOptions};
+use crate::workload::{Traces, WorkloadFacts};
+
+/// The version of the cells format this build writes and reads.
+pub const CELLS_VERSION: u32 = 1;
+
+/// The `format` value of a cells file.
+const FORMAT: &str = "usched-cells";
+
+/// Shard `index` of `count`: the cells whose number is `index` modulo `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Shard {
+    /// From 0 to `count - 1`.
+    pub index: u32,
+    /// At least 1.
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole experiment as one shard.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Shard `index` of `count`, if `index < count`.
+    pub fn new(index: u32, count: u32) -> Result<Shard, String> {
+        if count == 0 {
+            return Err(format!(
+                "shard {index}/{count}: the number of shards must be at least 1"
+            ));
+        }
+        if index >= count {
+            return Err(format!(
+                "shard {index}/{count}: shards are numbered 0 to {} (I/N with I < N)",
+                count - 1
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether this shard runs cell `cell`.
+    pub fn owns(&self, cell: usize) -> bool {
+        cell % self.count as usize == self.index as usize
+    }
+
+    /// The shard of `count` that runs cell `cell`.
+    pub fn of(cell: usize, count: u32) -> Shard {
+        Shard {
+            index: (cell % count.max(1) as usize) as u32,
+            count: count.max(1),
+        }
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// `I/N`, e.g. `0/3`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("'{s}' is not I/N (shard I of N, e.g. 0/3)"))?;
+        let num = |v: &str, what: &str| {
+            v.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("'{s}': {what} '{v}' is not a non-negative integer"))
+        };
+        Shard::new(num(i, "I")?, num(n, "N")?)
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// One run's measurements: metric name → one value per sample.
+pub type RunValues = BTreeMap<String, Vec<Option<f64>>>;
+
+/// One measured cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellRecord {
+    /// The cell's number in the experiment.
+    pub index: usize,
+    /// What the cell runs.
+    pub label: String,
+    /// `(run number, label, values)` of each run of the cell.
+    pub runs: Vec<(usize, String, RunValues)>,
+}
+
+/// What one shard measured, with what identifies the run it belongs to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShardCells {
+    /// The experiment's id.
+    pub experiment: String,
+    /// The configuration file, as `run.toml` names it.
+    pub config_file: String,
+    /// [`Experiment::config_sha256`] of the configuration that ran.
+    pub config_sha256: String,
+    /// The code's revision.
+    pub git_revision: String,
+    /// Which shard this is.
+    pub shard: Shard,
+    /// Cells in the whole experiment.
+    pub cells: usize,
+    /// The kind's notes on its workloads.
+    pub notes: Vec<String>,
+    /// The workloads' facts.
+    pub workloads: Vec<WorkloadFacts>,
+    /// The cells this shard measured, by number.
+    pub measured: Vec<CellRecord>,
+}
+
+/// A cells file that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellsError {
+    /// The file.
+    pub file: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for CellsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
+}
+
+impl std::error::Error for CellsError {}
+
+/// Why shards cannot be merged.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum MergeError {
+    /// A shard comes from another configuration, revision or experiment.
+    Foreign {
+        /// The shard (as `I/N`).
+        shard: String,
+        /// What differs: `configuration`, `revision`, ...
+        what: &'static str,
+        /// This merge's value.
+        expected: String,
+        /// The shard's value.
+        found: String,
+    },
+    /// Two shards measured the same cell differently.
+    Disagree {
+        /// What differs.
+        what: String,
+    },
+    /// Cells nobody measured: `(cell number, label)`.
+    Missing {
+        /// In cell order.
+        cells: Vec<(usize, String)>,
+        /// Cells in the experiment.
+        total: usize,
+    },
+}
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeError::Foreign {
+                shard,
+                what,
+                expected,
+                found,
+            } => write!(
+                f,
+                "shard {shard} was run with another {what} ({found}, this merge has {expected}); \
+                 re-run it, or merge with the {what} it ran with"
+            ),
+            MergeError::Disagree { what } => write!(
+                f,
+                "shards disagree: {what}; they were not run on the same inputs"
+            ),
+            MergeError::Missing { cells, total } => {
+                write!(f, "{} of {total} cells were not measured:", cells.len())?;
+                for (i, label) in cells {
+                    write!(f, "\n  cell {i}: {label}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// The number of cells of `experiment` and their labels, in order.
+pub fn cell_labels(experiment: &Experiment) -> Vec<String> {
+    let layout = Layout::new(experiment);
+    (0..layout.cells.len())
+        .map(|c| layout.cell_label(c))
+        .collect()
+}
+
+/// Runs the cells of `shard` and returns their measurements.
+pub fn run_shard(
+    experiment: &Experiment,
+    traces: &Traces,
+    options: &RunOptions<'_>,
+    shard: Shard,
+    provenance: &Provenance,
+) -> Result<ShardCells, RunError> {
+    let layout = Layout::new(experiment);
+    let mut measured = layout.simulate(traces, options, &|c| shard.owns(c))?;
+    let cells = (0..layout.cells.len())
+        .filter(|&c| shard.owns(c))
+        .map(|c| CellRecord {
+            index: c,
+            label: layout.cell_label(c),
+            runs: layout
+                .run_labels(c)
+                .map(|(n, label)| {
+                    let values = measured.runs.remove(&n).unwrap_or_default();
+                    (n, label.to_string(), values)
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(ShardCells {
+        experiment: experiment.id().to_string(),
+        config_file: provenance.config_file.clone(),
+        config_sha256: experiment.config_sha256(),
+        git_revision: provenance.git_revision.clone(),
+        shard,
+        cells: layout.cells.len(),
+        notes: measured.notes,
+        workloads: measured.workloads,
+        measured: cells,
+    })
+}
+
+/// Assembles the results of `experiment` from the measurements of its
+/// shards (any number, in any order, overlapping or not). Every shard must
+/// come from this configuration and `provenance`'s revision; every cell
+/// must be measured; a cell measured twice must have the same values.
+pub fn merge(
+    experiment: &Experiment,
+    provenance: &Provenance,
+    parts: &[ShardCells],
+) -> Result<Results, MergeError> {
+    let layout = Layout::new(experiment);
+    let config = experiment.config_sha256();
+    let mut cells: BTreeMap<usize, &CellRecord> = BTreeMap::new();
+    let mut facts: Option<(&[WorkloadFacts], &[String])> = None;
+    for part in parts {
+        let foreign = |what, expected: &str, found: &str| {
+            (expected != found).then(|| MergeError::Foreign {
+                shard: part.shard.to_string(),
+                what,
+                expected: expected.to_string(),
+                found: found.to_string(),
+            })
+        };
+        let checks = [
+            foreign("experiment", experiment.id(), &part.experiment),
+            foreign("configuration (sha256)", &config, &part.config_sha256),
+            foreign(
+                "code revision",
+                &provenance.git_revision,
+                &part.git_revision,
+            ),
+            foreign(
+                "cell count",
+                &layout.cells.len().to_string(),
+                &part.cells.to_string(),
+            ),
+        ];
+        if let Some(e) = checks.into_iter().flatten().next() {
+            return Err(e);
+        }
+        match facts {
+            None => facts = Some((&part.workloads, &part.notes)),
+            Some((w, n)) => {
+                if w != part.workloads.as_slice() || n != part.notes.as_slice() {
+                    return Err(MergeError::Disagree {
+                        what: format!(
+                            "shard {} saw other workloads than an earlier shard",
+                            part.shard
+                        ),
+                    });
+                }
+            }
+        }
+        for cell in &part.measured {
+            let want: Vec<usize> = layout.run_labels(cell.index).map(|(n, _)| n).collect();
+            let have: Vec<usize> = cell.runs.iter().map(|r| r.0).collect();
+            if cell.index >= layout.cells.len() || want != have {
+                return Err(MergeError::Disagree {
+                    what: format!(
+                        "shard {} has cell {} with runs {have:?}, the configuration gives {want:?}",
+                        part.shard, cell.index
+                    ),
+                });
+            }
+            if let Some(earlier) = cells.insert(cell.index, cell)
+                && !same_values(earlier, cell)
+            {
+                return Err(MergeError::Disagree {
+                    what: format!(
+                        "cell {} ({}) has other values in shard {}",
+                        cell.index, cell.label, part.shard
+                    ),
+                });
+            }
+        }
+    }
+    let missing: Vec<(usize, String)> = (0..layout.cells.len())
+        .filter(|c| !cells.contains_key(c))
+        .map(|c| (c, layout.cell_label(c)))
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing {
+            cells: missing,
+            total: layout.cells.len(),
+        });
+    }
+    let (workloads, notes) = facts.unwrap_or_default();
+    let measured = Measured {
+        runs: cells
+            .values()
+            .flat_map(|c| c.runs.iter().map(|(n, _, v)| (*n, v.clone())))
+            .collect(),
+        workloads: workloads.to_vec(),
+        notes: notes.to_vec(),
+    };
+    Ok(layout.assemble(measured))
+}
+
+/// Whether two records of a cell hold the same values (bit for bit; NaN
+/// equals NaN).
+fn same_values(a: &CellRecord, b: &CellRecord) -> bool {
+    let bits = |r: &CellRecord| -> Vec<(usize, Vec<(String, Vec<Option<u64>>)>)> {
+        r.runs
+            .iter()
+            .map(|(n, _, v)| {
+                let v = v
+                    .iter()
+                    .map(|(k, xs)| (k.clone(), xs.iter().map(|x| x.map(f64::to_bits)).collect()))
+                    .collect();
+                (*n, v)
+            })
+            .collect()
+    };
+    bits(a) == bits(b)
+}
+
+/// The file form of [`ShardCells`].
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    format: String,
+    version: u32,
+    experiment: String,
+    config_file: String,
+    config_sha256: String,
+    git_revision: String,
+    shard: u32,
+    shards: u32,
+    cells: usize,
+    notes: Vec<String>,
+    workloads: Vec<WorkloadFacts>,
+    #[serde(default)]
+    cell: Vec<FileCell>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileCell {
+    index: usize,
+    label: String,
+    run: Vec<FileRun>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileRun {
+    run: usize,
+    label: String,
+    values: BTreeMap<String, String>,
+}
+
+/// `"1.5 _ 2"`: one value per sample, `_` for a sample without one.
+fn encode(values: &[Option<f64>]) -> String {
+    let parts: Vec<String> = values
+        .iter()
+        .map(|v| v.map_or_else(|| "_".to_string(), |x| x.to_string()))
+        .collect();
+    parts.join(" ")
+}
+
+fn decode(text: &str) -> Result<Vec<Option<f64>>, String> {
+    text.split_whitespace()
+        .map(|t| match t {
+            "_" => Ok(None),
+            _ => t
+                .parse::<f64>()
+                .map(Some)
+                .map_err(|_| format!("'{t}' is not a number (or _ for none)")),
+        })
+        .collect()
+}
+
+impl ShardCells {
+    /// The file's text (TOML, see the module documentation).
+    pub fn to_toml(&self) -> String {
+        let file = File {
+            format: FORMAT.to_string(),
+            version: CELLS_VERSION,
+            experiment: self.experiment.clone(),
+            config_file: self.config_file.clone(),
+            config_sha256: self.config_sha256.clone(),
+            git_revision: self.git_revision.clone(),
+            shard: self.shard.index,
+            shards: self.shard.count,
+            cells: self.cells,
+            notes: self.notes.clone(),
+            workloads: self.workloads.clone(),
+            cell: self
+                .measured
+                .iter()
+                .map(|c| FileCell {
+                    index: c.index,
+                    label: c.label.clone(),
+                    run: c
+                        .runs
+                        .iter()
+                        .map(|(n, label, values)| FileRun {
+                            run: *n,
+                            label: label.clone(),
+                            values: values.iter().map(|(k, v)| (k.clone(), encode(v))).collect(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        };
+        let body = toml::to_string(&file).unwrap_or_else(|e| format!("# cannot serialise: {e}\n"));
+        format!(
+            "# Raw measurements of shard {} of {} (docs/SCALE-OUT.md); `cargo xtask merge` reads them.\n{body}",
+            self.shard, self.experiment
+        )
+    }
+
+    /// Reads a cells file; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<ShardCells, CellsError> {
+        let error = |message: String| CellsError {
+            file: file.to_string(),
+            message,
+        };
+        // The format and version first, so an old or foreign file gets a
+        // message about that rather than about a field.
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+            error(format!("not a cells file: {}", e.message().trim()))
+        })?;
+        match table.get("format").and_then(toml::Value::as_str) {
+            Some(FORMAT) => {}
+            other => {
+                return Err(error(format!(
+                    "not a cells file (format = {other:?}, expected \"{FORMAT}\")"
+                )));
+            }
+        }
+        match table.get("version").and_then(toml::Value::as_integer) {
+            Some(v) if v == i64::from(CELLS_VERSION) => {}
+            other => {
+                return Err(error(format!(
+                    "cells format version {other:?}; this build reads version {CELLS_VERSION}: \
+                     re-run the shards with this build"
+                )));
+            }
+        }
+        let f: File = toml::from_str(text).map_err(|e: toml::de::Error| {
+            let line = e
+                .span()
+                .map(|s| text[..s.start].lines().count().max(1))
+                .map(|l| format!("line {l}: "))
+                .unwrap_or_default();
+            error(format!("{line}{}", e.message().trim()))
+        })?;
+        let shard = Shard::new(f.shard, f.shards).map_err(error)?;
+        let measured = f
+            .cell
+            .into_iter()
+            .map(|c| {
+                let runs = c
+                    .run
+                    .into_iter()
+                    .map(|r| {
+                        let values = r
+                            .values
+                            .into_iter()
+                            .map(|(k, v)| {
+                                decode(&v).map(|v| (k.clone(), v)).map_err(|e| {
+                                    error(format!("cell {}, run {}, {k}: {e}", c.index, r.run))
+                                })
+                            })
+                            .collect::<Result<RunValues, CellsError>>()?;
+                        Ok((r.run, r.label, values))
+                    })
+                    .collect::<Result<Vec<_>, CellsError>>()?;
+                Ok(CellRecord {
+                    index: c.index,
+                    label: c.label,
+                    runs,
+                })
+            })
+            .collect::<Result<Vec<_>, CellsError>>()?;
+        Ok(ShardCells {
+            experiment: f.experiment,
+            config_file: f.config_file,
+            config_sha256: f.config_sha256,
+            git_revision: f.git_revision,
+            shard,
+            cells: f.cells,
+            notes: f.notes,
+            workloads: f.workloads,
+            measured,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_refuse_nonsense() {
+        assert_eq!("1/3".parse::<Shard>(), Ok(Shard { index: 1, count: 3 }));
+        assert_eq!(" 0 / 1 ".parse::<Shard>(), Ok(Shard::ALL));
+        for (bad, why) in [
+            ("3/3", "numbered 0 to 2"),
+            ("0/0", "at least 1"),
+            ("3", "is not I/N"),
+            ("-1/3", "'-1' is not a non-negative integer"),
+            ("a/b", "'a'"),
+        ] {
+            let e = bad.parse::<Shard>().unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn every_cell_has_exactly_one_shard() {
+        for count in 1..6 {
+            for cell in 0..20 {
+                let owners: Vec<u32> = (0..count)
+                    .filter(|&i| Shard::new(i, count).unwrap().owns(cell))
+                    .collect();
+                assert_eq!(owners, [Shard::of(cell, count).index]);
+            }
+        }
+    }
+
+    #[test]
+    fn values_round_trip_bit_for_bit() {
+        let values = vec![
+            Some(0.1 + 0.2),
+            None,
+            Some(-0.0),
+            Some(f64::NAN),
+            Some(f64::INFINITY),
+            Some(f64::NEG_INFINITY),
+            Some(1e300),
+            Some(f64::MIN_POSITIVE / 3.0),
+            Some(123456789.123456789),
+        ];
+        let back = decode(&encode(&values)).unwrap();
+        let bits = |v: &[Option<f64>]| v.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>();
+        assert_eq!(bits(&back), bits(&values));
+        assert_eq!(decode("").unwrap(), Vec::<Option<f64>>::new());
+        assert!(decode("1 x").unwrap_err().contains("'x'"));
+    }
+}

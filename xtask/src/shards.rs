@@ -1,0 +1,399 @@
+//! Sharded runs and their merge: `reproduce|run ... --shard I/N --cells DIR`
+//! and `merge DIR`.
+//!
+//! A cells directory holds, per experiment, `<id>/experiment.toml` (what
+//! the cells belong to: configuration, its hash, the code's revision, the
+//! cell count; identical for every shard) and one
+//! `<id>/shard-I-of-N.toml` per finished shard, written atomically when the
+//! shard's last cell is done (format: `experiments::cells`). A killed shard
+//! leaves no file, so merge lists its cells as missing. docs/SCALE-OUT.md
+//! is the user's guide.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow, bail};
+use experiments::{Experiment, MergeError, Progress, RunOptions, Shard, ShardCells};
+use serde::{Deserialize, Serialize};
+
+use crate::Settings;
+use crate::commands::{
+    Loaded, catalog, load_experiment, provenance, read_config, run_batch, write_results,
+};
+use crate::output;
+use crate::progress::{self, Reporter};
+
+/// The file naming what an experiment's cells belong to.
+pub const EXPERIMENT_FILE: &str = "experiment.toml";
+
+/// The `format` value of [`EXPERIMENT_FILE`].
+const FORMAT: &str = "usched-cells-experiment";
+
+/// What a directory of cells belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Identity {
+    format: String,
+    version: u32,
+    /// The experiment's id.
+    pub experiment: String,
+    /// The configuration as `run.toml` names it.
+    pub config_file: String,
+    /// Where to read it.
+    pub config_path: PathBuf,
+    /// SHA-256 of the resolved configuration.
+    pub config_sha256: String,
+    /// The code's revision.
+    pub git_revision: String,
+    /// Cells in the experiment.
+    pub cells: usize,
+}
+
+impl Identity {
+    /// The identity of `experiment` read from `path` (shown as `name`).
+    pub fn of(settings: &Settings, experiment: &Experiment, path: &Path, name: &str) -> Identity {
+        Identity {
+            format: FORMAT.to_string(),
+            version: experiments::CELLS_VERSION,
+            experiment: experiment.id().to_string(),
+            config_file: name.to_string(),
+            config_path: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+            config_sha256: experiment.config_sha256(),
+            git_revision: provenance(settings, name).git_revision,
+            cells: experiments::cell_labels(experiment).len(),
+        }
+    }
+
+    fn read(path: &Path) -> Result<Identity> {
+        let text =
+            fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let id: Identity = toml::from_str(&text).map_err(|e| {
+            anyhow!(
+                "{}: not a cells experiment file: {}",
+                path.display(),
+                e.message().trim()
+            )
+        })?;
+        if id.format != FORMAT || id.version != experiments::CELLS_VERSION {
+            bail!(
+                "{}: cells format '{}' version {}; this build reads '{FORMAT}' version {}: \
+                 re-run the shards with this build into a fresh --cells directory",
+                path.display(),
+                id.format,
+                id.version,
+                experiments::CELLS_VERSION
+            );
+        }
+        Ok(id)
+    }
+
+    /// What differs between `self` (wanted) and `other` (found), if anything.
+    fn difference(&self, other: &Identity) -> Option<String> {
+        if self.config_sha256 != other.config_sha256 {
+            Some(format!(
+                "another configuration (sha256 {} there, {} now; {} was changed)",
+                short(&other.config_sha256),
+                short(&self.config_sha256),
+                self.config_file
+            ))
+        } else if self.git_revision != other.git_revision {
+            Some(format!(
+                "another code revision ({} there, {} now)",
+                short(&other.git_revision),
+                short(&self.git_revision)
+            ))
+        } else if self != other {
+            Some(format!(
+                "another run of the same configuration ({} there, {} now)",
+                other.config_path.display(),
+                self.config_path.display()
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+fn short(hash: &str) -> &str {
+    &hash[..hash.len().min(12)]
+}
+
+/// Writes (or checks) `<cells>/<id>/experiment.toml`; returns the
+/// experiment's cells directory. A directory holding cells of another
+/// configuration or revision is an error: those cells cannot be merged
+/// with these.
+pub fn claim_dir(cells: &Path, identity: &Identity) -> Result<PathBuf> {
+    let dir = cells.join(&identity.experiment);
+    let file = dir.join(EXPERIMENT_FILE);
+    if file.is_file() {
+        let found = Identity::read(&file)?;
+        if let Some(why) = identity.difference(&found) {
+            bail!(
+                "{} holds cells of {why}; they cannot be merged with this run's. Use a fresh \
+                 --cells directory, or delete {} to start over",
+                dir.display(),
+                dir.display()
+            );
+        }
+        return Ok(dir);
+    }
+    let text = format!(
+        "# What the cells in this directory belong to (docs/SCALE-OUT.md).\n{}",
+        toml::to_string(identity).context("cannot serialise the cells identity")?
+    );
+    // Shards on several hosts may write this at once, with equal contents:
+    // each writes its own temporary file and renames it into place.
+    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let host = fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
+    let tmp = dir.join(format!(
+        ".{EXPERIMENT_FILE}.tmp-{}-{}",
+        host.trim(),
+        std::process::id()
+    ));
+    fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+    fs::rename(&tmp, &file).with_context(|| format!("cannot write {}", file.display()))?;
+    Ok(dir)
+}
+
+/// The file of shard `shard` in an experiment's cells directory.
+pub fn shard_file(dir: &Path, shard: Shard) -> PathBuf {
+    dir.join(format!("shard-{}-of-{}.toml", shard.index, shard.count))
+}
+
+/// Runs shard `shard` of one configuration and writes its cells; returns 0
+/// (claims are checked by `merge`).
+pub fn run_shard_one(
+    settings: &Settings,
+    report: &Reporter,
+    index: usize,
+    path: &Path,
+    expected_id: Option<&str>,
+    shard: Shard,
+    cells: &Path,
+) -> Result<usize> {
+    let start = Instant::now();
+    let Loaded {
+        experiment,
+        id,
+        name,
+        traces,
+        ..
+    } = load_experiment(settings, report, index, path, expected_id)?;
+    let identity = Identity::of(settings, &experiment, path, &name);
+    let dir = claim_dir(cells, &identity)?;
+    let progress = |p: &Progress<'_>| report.cell(p);
+    let options = RunOptions {
+        threads: settings.threads,
+        progress: Some(&progress),
+    };
+    let measured = experiments::run_shard(
+        &experiment,
+        &traces,
+        &options,
+        shard,
+        &provenance(settings, &name),
+    )
+    .with_context(|| format!("{id} (shard {shard}) failed"))?;
+    let file = shard_file(&dir, shard);
+    output::write_file(&file, measured.to_toml().as_bytes())?;
+    report.info(&format!(
+        "{id}: shard {shard}: {} of {} cells, wrote {} in {}",
+        measured.measured.len(),
+        measured.cells,
+        file.display(),
+        progress::human(start.elapsed().as_secs_f64())
+    ));
+    Ok(0)
+}
+
+/// `reproduce|run ... --shard I/N --cells DIR`.
+pub fn run_shards(
+    settings: &Settings,
+    jobs: &[(PathBuf, Option<String>)],
+    shard: Shard,
+    cells: &Path,
+) -> Result<ExitCode> {
+    run_batch(settings, jobs, false, |report, index, path, id| {
+        run_shard_one(settings, report, index, path, id, shard, cells)
+    })
+}
+
+/// Every `experiment.toml` under `cells` (ids have a folder per `/`).
+fn identities(cells: &Path) -> Result<Vec<(PathBuf, Identity)>> {
+    fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<()> {
+        let file = dir.join(EXPERIMENT_FILE);
+        if file.is_file() {
+            out.push(file);
+        }
+        if depth == 0 {
+            return Ok(());
+        }
+        let entries =
+            fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+        for entry in entries {
+            let path = entry
+                .with_context(|| format!("cannot list {}", dir.display()))?
+                .path();
+            if path.is_dir() {
+                walk(&path, depth - 1, out)?;
+            }
+        }
+        Ok(())
+    }
+    if !cells.is_dir() {
+        bail!(
+            "{} is not a directory of cells (run shards with --shard I/N --cells {} first)",
+            cells.display(),
+            cells.display()
+        );
+    }
+    let mut files = Vec::new();
+    walk(cells, 4, &mut files)?;
+    let mut out = files
+        .into_iter()
+        .map(|f| Identity::read(&f).map(|i| (f, i)))
+        .collect::<Result<Vec<_>>>()?;
+    out.sort_by(|a, b| a.1.experiment.cmp(&b.1.experiment));
+    Ok(out)
+}
+
+/// The shard files in an experiment's cells directory, parsed.
+fn read_shards(dir: &Path) -> Result<Vec<ShardCells>> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("shard-") && n.ends_with(".toml"))
+        })
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            let text =
+                fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+            Ok(ShardCells::parse(&text, &f.display().to_string())?)
+        })
+        .collect()
+}
+
+/// How to run the shards that own `missing` cells again.
+fn missing_report(
+    settings: &Settings,
+    identity: &Identity,
+    cells_dir: &Path,
+    parts: &[ShardCells],
+    missing: &[(usize, String)],
+    total: usize,
+) -> String {
+    let counts: BTreeSet<u32> = parts.iter().map(|p| p.shard.count).collect();
+    let count = (counts.len() == 1).then(|| *counts.first().unwrap_or(&1));
+    let mut out = format!(
+        "{} of {total} cells were not measured{}:",
+        missing.len(),
+        if parts.is_empty() {
+            " (no shard of this experiment finished)"
+        } else {
+            ""
+        }
+    );
+    let mut shards = BTreeSet::new();
+    for (cell, label) in missing {
+        match count {
+            Some(n) => {
+                let s = Shard::of(*cell, n);
+                shards.insert(s);
+                out += &format!("\n  cell {cell} (shard {s}): {label}");
+            }
+            None => out += &format!("\n  cell {cell}: {label}"),
+        }
+    }
+    let in_catalog = catalog(settings)
+        .map(|entries| entries.iter().any(|e| e.id == identity.experiment))
+        .unwrap_or(false);
+    let what = if in_catalog {
+        format!("reproduce {}", identity.experiment)
+    } else {
+        format!("run {}", identity.config_path.display())
+    };
+    if shards.is_empty() {
+        out += &format!(
+            "\nrun every shard, then merge again: cargo xtask {what} --shard I/N --cells {}",
+            cells_dir.display()
+        );
+    } else {
+        out += "\nre-run the missing shard(s), then merge again:";
+        for s in shards {
+            out += &format!(
+                "\n  cargo xtask {what} --shard {s} --cells {}",
+                cells_dir.display()
+            );
+        }
+    }
+    out
+}
+
+/// `cargo xtask merge DIR`: assembles the results of every experiment in
+/// the cells directory `cells` into the results directory.
+pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode> {
+    let found = identities(cells)?;
+    if found.is_empty() {
+        bail!(
+            "no sharded experiments in {} (each has <id>/{EXPERIMENT_FILE}, written by \
+             `reproduce --shard I/N --cells {}`)",
+            cells.display(),
+            cells.display()
+        );
+    }
+    let jobs: Vec<(PathBuf, Option<String>)> = found
+        .iter()
+        .map(|(_, i)| (i.config_path.clone(), Some(i.experiment.clone())))
+        .collect();
+    run_batch(settings, &jobs, strict, |report, index, _, _| {
+        let start = Instant::now();
+        let (file, identity) = &found[index];
+        let dir = file.parent().unwrap_or(cells);
+        let experiment = read_config(&identity.config_path, &identity.config_file)
+            .with_context(|| format!("{}: cannot read its configuration", identity.experiment))?;
+        report.start(index, experiment.id(), experiment.title(), 1);
+        let now = Identity::of(
+            settings,
+            &experiment,
+            &identity.config_path,
+            &identity.config_file,
+        );
+        if let Some(why) = now.difference(identity) {
+            bail!(
+                "{}: the cells in {} are of {why}; re-run the shards with this configuration and \
+                 code, or merge with the ones they ran with",
+                identity.experiment,
+                dir.display()
+            );
+        }
+        let parts = read_shards(dir)?;
+        let provenance = provenance(settings, &identity.config_file);
+        match experiments::merge(&experiment, &provenance, &parts) {
+            Ok(results) => {
+                let out = settings.results.join(experiment.id());
+                let inputs = [identity.config_path.as_path(), dir];
+                output::refuse_input_dir(&out, &inputs)
+                    .with_context(|| identity.experiment.clone())?;
+                write_results(settings, report, &experiment, &results, &provenance, start)
+            }
+            Err(MergeError::Missing {
+                cells: missing,
+                total,
+            }) => Err(anyhow!(
+                "{}: nothing written; {}",
+                identity.experiment,
+                missing_report(settings, identity, cells, &parts, &missing, total)
+            )),
+            Err(e) => Err(anyhow!("{}: {e}", identity.experiment)),
+        }
+    })
+}
