@@ -62,6 +62,7 @@ mod plan;
 mod report;
 mod run;
 mod schedule_svg;
+mod stats;
 mod svg;
 mod workload;
 

@@ -1,0 +1,71 @@
+//! The statistics of aggregation: trimmed samples, means and Student-t
+//! confidence intervals.
+
+/// A run's samples of one metric as the point averages them: with `trim`,
+/// sorted and without the `trim` highest and lowest (all kept if there are
+/// not more than `2·trim`); `[NaN]` if there are none.
+pub(crate) fn trimmed(mut values: Vec<f64>, trim: Option<usize>) -> Vec<f64> {
+    if values.is_empty() {
+        return vec![f64::NAN];
+    }
+    if let Some(trim) = trim
+        && values.len() > 2 * trim
+    {
+        values.sort_by(f64::total_cmp);
+        values.truncate(values.len() - trim);
+        values.drain(..trim);
+    }
+    values
+}
+
+/// Two-sided 95% Student-t quantiles for 1..=30 degrees of freedom.
+const T95: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042,
+];
+
+/// Two-sided 90% Student-t quantiles for 1..=30 degrees of freedom.
+const T90: [f64; 30] = [
+    6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812, 1.796, 1.782, 1.771,
+    1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711, 1.708, 1.706,
+    1.703, 1.701, 1.699, 1.697,
+];
+
+/// The mean and, for two or more values, its 95% confidence interval
+/// (Student t; beyond 30 degrees of freedom the df = 30 quantile, which is
+/// slightly conservative).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn mean_ci(ys: &[f64]) -> (f64, Option<(f64, f64)>) {
+    mean_ci_at(ys, 0.95)
+}
+
+/// [`mean_ci`] at confidence `level`: 0.90, else 0.95.
+pub(crate) fn mean_ci_at(ys: &[f64], level: f64) -> (f64, Option<(f64, f64)>) {
+    let n = ys.len();
+    let mean = ys.iter().sum::<f64>() / n.max(1) as f64;
+    if n < 2 {
+        return (mean, None);
+    }
+    let table = if level == 0.90 { &T90 } else { &T95 };
+    let var = ys.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let half = table[(n - 2).min(table.len() - 1)] * (var / n as f64).sqrt();
+    (mean, Some((mean - half, mean + half)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confidence_interval() {
+        assert_eq!(mean_ci(&[4.0]), (4.0, None));
+        let (m, ci) = mean_ci(&[1.0, 2.0, 3.0]);
+        assert_eq!(m, 2.0);
+        let (lo, hi) = ci.unwrap();
+        // s = 1, n = 3: half-width 4.303 / sqrt(3).
+        assert!(
+            (hi - 2.0 - 4.303 / 3f64.sqrt()).abs() < 1e-12 && (2.0 - lo - (hi - 2.0)).abs() < 1e-12
+        );
+    }
+}
