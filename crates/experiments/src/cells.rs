@@ -382,19 +382,22 @@ pub fn merge(
 /// Whether two records of a cell hold the same values (bit for bit; NaN
 /// equals NaN).
 fn same_values(a: &CellRecord, b: &CellRecord) -> bool {
-    let bits = |r: &CellRecord| -> Vec<(usize, Vec<(String, Vec<Option<u64>>)>)> {
-        r.runs
+    a.runs.len() == b.runs.len()
+        && a.runs
             .iter()
-            .map(|(n, _, v)| {
-                let v = v
-                    .iter()
-                    .map(|(k, xs)| (k.clone(), xs.iter().map(|x| x.map(f64::to_bits)).collect()))
-                    .collect();
-                (*n, v)
+            .zip(&b.runs)
+            .all(|((na, _, va), (nb, _, vb))| {
+                na == nb
+                    && va.len() == vb.len()
+                    && va.iter().zip(vb).all(|((ka, xa), (kb, xb))| {
+                        ka == kb
+                            && xa.len() == xb.len()
+                            && xa
+                                .iter()
+                                .zip(xb)
+                                .all(|(x, y)| x.map(f64::to_bits) == y.map(f64::to_bits))
+                    })
             })
-            .collect()
-    };
-    bits(a) == bits(b)
 }
 
 /// The file form of [`ShardCells`].
@@ -614,7 +617,7 @@ mod tests {
             Some(f64::NEG_INFINITY),
             Some(1e300),
             Some(f64::MIN_POSITIVE / 3.0),
-            Some(123456789.123456789),
+            Some(123_456_789.123_456_78),
         ];
         let back = decode(&encode(&values)).unwrap();
         let bits = |v: &[Option<f64>]| v.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>();
