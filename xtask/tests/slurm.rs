@@ -186,7 +186,11 @@ fn experiments_sharded_on_slurm_merge_to_the_bytes_of_a_local_run() {
         .arg(&local)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     // An unknown partition is refused before anything is queued.
     let cells = dir.join("cells");
@@ -205,14 +209,23 @@ fn experiments_sharded_on_slurm_merge_to_the_bytes_of_a_local_run() {
         err.contains("partition 'nosuch' does not exist on this cluster (sinfo lists: debug)"),
         "{err}"
     );
-    assert!(!cells.exists(), "nothing is written for a refused submission");
+    assert!(
+        !cells.exists(),
+        "nothing is written for a refused submission"
+    );
 
     let started = Instant::now();
     let out = cluster
         .command(xtask)
         .arg("slurm")
         .args(IDS)
-        .args(["--shards", "3", "--partition", cluster.partition(), "--cells"])
+        .args([
+            "--shards",
+            "3",
+            "--partition",
+            cluster.partition(),
+            "--cells",
+        ])
         .arg(&cells)
         .arg("--out")
         .arg(&merged)
