@@ -4,5 +4,6 @@ mod fuzz;
 mod limits;
 mod props;
 mod pyss;
+mod pyss_divergences;
 mod schedules;
 mod twin;
