@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use experiments::{
-    DocEntry, Experiment, Limits, Progress, Provenance, Results, RunOptions, Traces, Verdict,
-    check_claims, parse_csv,
+    DocEntry, Experiment, Limits, Progress, Provenance, Results, RunOptions, Samples, Traces,
+    Verdict, check_claims, parse_csv,
 };
 
 use crate::Settings;
@@ -253,7 +253,7 @@ pub fn write_results(
             "{id}: WARNING: stand-in workload used; results are NOT comparable to the paper"
         ));
     }
-    Ok(results.verdicts.iter().filter(|v| !v.pass).count())
+    Ok(results.verdicts.iter().filter(|v| !v.passed()).count())
 }
 
 /// Runs several experiments, going on after a failure; the status reflects all.
@@ -324,7 +324,7 @@ pub fn run_batch(
 pub fn claims_status(failed_claims: usize, strict: bool) -> Result<ExitCode> {
     if failed_claims > 0 {
         eprintln!(
-            "{failed_claims} claim(s) FAILed{}",
+            "{failed_claims} claim(s) did not PASS (FAIL or INCONCLUSIVE){}",
             if strict {
                 " (--strict-claims: exit status 3)"
             } else {
@@ -449,10 +449,28 @@ pub fn verify(
         let text = std::fs::read_to_string(&csv)
             .with_context(|| format!("cannot read {}", csv.display()))?;
         let rows = parse_csv(&text).with_context(|| format!("{}", csv.display()))?;
-        let verdicts = check_claims(experiment.claims(), &rows);
+        let samples_file = dir.join("samples.csv");
+        let samples = match std::fs::read_to_string(&samples_file) {
+            Ok(text) => Samples::parse(&text, experiment.confidence())
+                .with_context(|| format!("{}", samples_file.display()))?,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                eprintln!(
+                    "warning: {} is missing (results of an older version): {}'s claims are judged \
+                     on the means alone; run `cargo xtask reproduce {}` for intervals",
+                    samples_file.display(),
+                    e.id,
+                    e.id
+                );
+                Samples::new(experiment.confidence())
+            }
+            Err(err) => {
+                return Err(err).with_context(|| format!("cannot read {}", samples_file.display()));
+            }
+        };
+        let verdicts = check_claims(experiment.claims(), &rows, &samples);
         if wanted {
             print_verdicts(&e.id, &verdicts);
-            failed_claims += verdicts.iter().filter(|v| !v.pass).count();
+            failed_claims += verdicts.iter().filter(|v| !v.passed()).count();
         }
         let mut figure = dir.join("figure.svg");
         // Results are git-ignored; a copy of the figure beside the full

@@ -313,7 +313,13 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         let dir = tmp.path().join("res/test/tiny");
         assert_eq!(
             entries(&dir),
-            ["data.csv", "figure.svg", "run.toml", "summary.md"]
+            [
+                "data.csv",
+                "figure.svg",
+                "run.toml",
+                "samples.csv",
+                "summary.md"
+            ]
         );
         let read = |f: &str| std::fs::read(dir.join(f)).unwrap();
         let first: Vec<Vec<u8>> = ["data.csv", "figure.svg", "summary.md"]
@@ -504,7 +510,7 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         assert_eq!(out.status.code(), Some(3), "{stderr}");
         assert!(
             stdout.contains("FAIL")
-                && stdout.contains("easy 90 vs fcfs 80 at KTH-SP2")
+                && stdout.contains("easy 90 vs fcfs 80 (difference 10) at KTH-SP2")
                 && stdout.contains("PASS"),
             "{stdout}"
         );
@@ -523,8 +529,9 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         let partial = std::fs::read_to_string(tmp.path().join("res/REPRODUCTION.md")).unwrap();
         assert!(
             partial.contains("(baseline/backfilling/figure.svg)")
-                && partial.contains("| 1 / 2 |")
-                && partial.contains("| claim | paper value | our value | verdict |"),
+                && partial.contains("| [baseline/backfilling](#baselinebackfilling-")
+                && partial.contains(" | 1 | 0 | 1 | ")
+                && partial.contains("| claim | paper value | our value | verdict | cause |"),
             "{partial}"
         );
 
@@ -562,7 +569,7 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
         let doc = std::fs::read_to_string(&tracked).unwrap();
         assert!(
-            doc.contains("(figures/baseline-backfilling.svg)") && doc.contains("| 1 / 2 |"),
+            doc.contains("(figures/baseline-backfilling.svg)") && doc.contains(" | 1 | 0 | 1 | "),
             "{doc}"
         );
         for id in &figures {
@@ -587,7 +594,7 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
             "{stderr}"
         );
         // A FAILed claim is still said, as it decides --strict-claims.
-        assert!(stderr.contains("1 claim(s) FAILed"), "{stderr}");
+        assert!(stderr.contains("1 claim(s) did not PASS"), "{stderr}");
     }
 
     #[test]

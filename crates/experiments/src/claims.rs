@@ -19,6 +19,25 @@
 //! * `ordering = { panel, at?, highest_first = [series, ...] }`: strictly decreasing.
 //! * `rise = { panel, series, from, to, lo, hi }`: the change of `series`
 //!   from x = `from` to x = `to`, `y(to) − y(from)`, lies in `[lo, hi]`.
+//! * `rises_more = { panel, series, than, from, to, margin? }`: the change
+//!   of `series` from `from` to `to` exceeds that of `than` by more than
+//!   `margin`.
+//!
+//! Verdicts respect uncertainty. Each predicate is a set of inequalities
+//! on linear combinations of points (a difference of two series, a value
+//! minus a bound, a change along x); each combination is estimated from the
+//! points' units ([`Samples`]), paired by repetition and sample where the
+//! points share them, with a confidence interval at the experiment's level.
+//! An inequality PASSes when its interval lies on the claimed side, FAILs
+//! when it lies on the other side, and is INCONCLUSIVE when it straddles
+//! the bound; a claim is the worst of its inequalities (FAIL, then
+//! INCONCLUSIVE). A point with a single unit has no interval: its verdict
+//! is PASS or FAIL by the values, and says "single run".
+//!
+//! A claim that does not PASS names its `cause` in the configuration:
+//! `cause.paper` (the paper is inconsistent: quote it), `cause.data` (what
+//! is unavailable) or `cause.reading` (the sensitivity run of the reading
+//! at stake), with prose in `explanation`.
 
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -27,6 +46,7 @@ use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
 use crate::csv::{Row, fmt_num};
+use crate::samples::{Estimate, Samples, Unit, combine};
 
 /// A statement from a paper and the predicate that checks it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -41,7 +61,41 @@ pub struct Claim {
     /// the claims when the verdict is FAIL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explanation: Option<String>,
+    /// Why the claim does not PASS, by category.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
     check: Spanned<Check>,
+}
+
+/// Why a claim does not PASS: a category with its evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Cause {
+    /// The paper contradicts itself or its other figures: the quote.
+    Paper(String),
+    /// Data nobody can get: what is missing.
+    Data(String),
+    /// A reading of a vague text: the id of the sensitivity run that tries
+    /// the other reading (e.g. `adaptive/sensitivity/sp-20pct`).
+    Reading(String),
+}
+
+impl Cause {
+    /// `paper inconsistent`, `data unavailable` or `reading`.
+    pub fn category(&self) -> &'static str {
+        match self {
+            Cause::Paper(_) => "paper inconsistent",
+            Cause::Data(_) => "data unavailable",
+            Cause::Reading(_) => "reading",
+        }
+    }
+
+    /// The quote, the missing data, or the sensitivity run's id.
+    pub fn detail(&self) -> &str {
+        match self {
+            Cause::Paper(s) | Cause::Data(s) | Cause::Reading(s) => s,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -54,6 +108,7 @@ enum Check {
     Monotone(Monotone),
     Ordering(Ordering),
     Rise(Rise),
+    RisesMore(RisesMore),
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -128,6 +183,18 @@ struct Rise {
     hi: f64,
 }
 
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RisesMore {
+    panel: String,
+    series: String,
+    than: String,
+    from: XKey,
+    to: XKey,
+    #[serde(default)]
+    margin: f64,
+}
+
 /// An x value in a claim: a category name or a number.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -145,6 +212,28 @@ impl XKey {
     }
 }
 
+/// PASS, FAIL or INCONCLUSIVE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// Every interval lies on the claimed side.
+    Pass,
+    /// An interval straddles its bound (none lies on the wrong side).
+    Inconclusive,
+    /// An interval lies on the wrong side.
+    Fail,
+}
+
+impl Outcome {
+    /// `PASS`, `INCONCLUSIVE` or `FAIL`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Pass => "PASS",
+            Outcome::Inconclusive => "INCONCLUSIVE",
+            Outcome::Fail => "FAIL",
+        }
+    }
+}
+
 /// The outcome of checking one claim.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
@@ -152,33 +241,95 @@ pub struct Verdict {
     pub text: String,
     /// The paper's number, if given.
     pub paper_value: Option<String>,
-    /// Our numbers, in words.
+    /// Our numbers, in words, each inequality's estimate with its interval
+    /// in brackets.
     pub ours: String,
-    /// Whether the predicate holds.
-    pub pass: bool,
-    /// The claim's explanation of a FAIL, if it gives one.
+    /// The verdict.
+    pub outcome: Outcome,
+    /// The claim's explanation of a verdict other than PASS, if it gives one.
     pub explanation: Option<String>,
+    /// The claim's cause of a verdict other than PASS, if it gives one.
+    pub cause: Option<Cause>,
 }
 
 impl Verdict {
-    /// `PASS` or `FAIL`.
+    /// `PASS`, `INCONCLUSIVE` or `FAIL`.
     pub fn label(&self) -> &'static str {
-        if self.pass { "PASS" } else { "FAIL" }
+        self.outcome.label()
+    }
+
+    /// Whether the claim PASSes (INCONCLUSIVE does not).
+    pub fn passed(&self) -> bool {
+        self.outcome == Outcome::Pass
     }
 }
 
-/// Rows of one panel, looked up by series and x.
+/// One inequality: `estimate > 0` (strict) or `≥ 0`.
+fn judge(e: &Estimate, strict: bool) -> Outcome {
+    let (lo, hi) = e.ci.unwrap_or((e.mean, e.mean));
+    let right = if strict { lo > 0.0 } else { lo >= 0.0 };
+    let wrong = if strict { hi <= 0.0 } else { hi < 0.0 };
+    if e.mean.is_nan() || wrong {
+        Outcome::Fail
+    } else if right {
+        Outcome::Pass
+    } else {
+        Outcome::Inconclusive
+    }
+}
+
+/// `v [lo, hi]`, or `v` without an interval.
+fn with_ci(e: &Estimate) -> String {
+    match e.ci {
+        Some((lo, hi)) => format!("{} [{}, {}]", short(e.mean), short(lo), short(hi)),
+        None => short(e.mean),
+    }
+}
+
+/// Rows of one panel, looked up by series and x, with their units.
 struct Panel<'a> {
     name: &'a str,
     rows: Vec<&'a Row>,
+    samples: &'a Samples,
 }
 
 impl<'a> Panel<'a> {
-    fn new(rows: &'a [Row], name: &'a str) -> Self {
+    fn new(rows: &'a [Row], samples: &'a Samples, name: &'a str) -> Self {
         Panel {
             name,
             rows: rows.iter().filter(|r| r.panel == name).collect(),
+            samples,
         }
+    }
+
+    /// The units of a point: from the samples, or the row's mean as a
+    /// single unit when the samples do not have it.
+    fn units(&self, series: &str, x: &str) -> Result<Vec<Unit>, String> {
+        let y = self.y(series, x)?;
+        let units = self.samples.get(self.name, series, x);
+        Ok(if units.is_empty() {
+            vec![Unit {
+                repetition: 0,
+                sample: 0,
+                value: y,
+            }]
+        } else {
+            units.to_vec()
+        })
+    }
+
+    /// `Σ c · point` over `(c, series, x)` terms.
+    fn combine(&self, terms: &[(f64, &str, &str)]) -> Result<Estimate, String> {
+        let units = terms
+            .iter()
+            .map(|(_, s, x)| self.units(s, x))
+            .collect::<Result<Vec<_>, String>>()?;
+        let terms: Vec<(f64, &[Unit])> = terms
+            .iter()
+            .zip(&units)
+            .map(|((c, _, _), u)| (*c, u.as_slice()))
+            .collect();
+        Ok(combine(&terms, self.samples.level))
     }
 
     fn y(&self, series: &str, x: &str) -> Result<f64, String> {
@@ -215,8 +366,8 @@ impl<'a> Panel<'a> {
     fn each_x(
         &self,
         at: &Option<XKey>,
-        test: impl Fn(&str) -> Result<(bool, String), String>,
-    ) -> Result<(bool, String), String> {
+        test: impl Fn(&str) -> Result<(Outcome, String), String>,
+    ) -> Result<(Outcome, String), String> {
         let xs = match at {
             Some(k) => vec![k.key()],
             None => self.xs().into_iter().map(str::to_string).collect(),
@@ -224,14 +375,14 @@ impl<'a> Panel<'a> {
         if xs.is_empty() {
             return Err(format!("panel '{}' has no rows", self.name));
         }
-        let mut pass = true;
+        let mut outcome = Outcome::Pass;
         let mut parts = Vec::new();
         for x in &xs {
-            let (ok, text) = test(x)?;
-            pass &= ok;
+            let (o, text) = test(x)?;
+            outcome = outcome.max(o);
             parts.push(format!("{text} at {x}"));
         }
-        Ok((pass, parts.join("; ")))
+        Ok((outcome, parts.join("; ")))
     }
 }
 
@@ -240,63 +391,86 @@ fn short(v: f64) -> String {
 }
 
 impl Claim {
-    /// Evaluates the claim on `rows`. Missing data is a FAIL that says what is missing.
-    pub fn check(&self, rows: &[Row]) -> Verdict {
-        let (pass, ours) = match self.evaluate(rows) {
+    /// Evaluates the claim on `rows` and their `samples` (see the module
+    /// documentation). Missing data is a FAIL that says what is missing.
+    pub fn check(&self, rows: &[Row], samples: &Samples) -> Verdict {
+        let (outcome, ours) = match self.evaluate(rows, samples) {
             Ok(r) => r,
-            Err(missing) => (false, missing),
+            Err(missing) => (Outcome::Fail, missing),
         };
         Verdict {
             text: self.text.clone(),
             paper_value: self.paper_value.clone(),
             ours,
-            pass,
+            outcome,
             explanation: self.explanation.clone(),
+            cause: self.cause.clone(),
         }
     }
 
-    fn evaluate(&self, rows: &[Row]) -> Result<(bool, String), String> {
+    fn evaluate(&self, rows: &[Row], samples: &Samples) -> Result<(Outcome, String), String> {
         match self.check.get_ref() {
             Check::Above(c) | Check::Below(c) => {
                 let above = matches!(self.check.get_ref(), Check::Above(_));
-                let p = Panel::new(rows, &c.panel);
+                let p = Panel::new(rows, samples, &c.panel);
                 p.each_x(&c.at, |x| {
                     let (a, b) = (p.y(&c.series, x)?, p.y(&c.than, x)?);
-                    let ok = if above {
-                        a > b + c.margin
+                    let diff = p.combine(&[(1.0, &c.series, x), (-1.0, &c.than, x)])?;
+                    let signed = if above {
+                        diff.shift(c.margin)
                     } else {
-                        a < b - c.margin
+                        Estimate {
+                            mean: -diff.mean,
+                            ci: diff.ci.map(|(lo, hi)| (-hi, -lo)),
+                            ..diff
+                        }
+                        .shift(c.margin)
                     };
                     Ok((
-                        ok,
-                        format!("{} {} vs {} {}", c.series, short(a), c.than, short(b)),
+                        judge(&signed, true),
+                        format!(
+                            "{} {} vs {} {} (difference {})",
+                            c.series,
+                            short(a),
+                            c.than,
+                            short(b),
+                            with_ci(&diff)
+                        ),
                     ))
                 })
             }
             Check::Within(w) => {
-                let p = Panel::new(rows, &w.panel);
+                let p = Panel::new(rows, samples, &w.panel);
                 p.each_x(&w.at, |x| {
-                    let v = p.y(&w.series, x)?;
-                    Ok((
-                        (w.lo..=w.hi).contains(&v),
-                        format!("{} {}", w.series, short(v)),
-                    ))
+                    let v = p.combine(&[(1.0, &w.series, x)])?;
+                    let above_lo = v.shift(w.lo);
+                    let below_hi = Estimate {
+                        mean: w.hi - v.mean,
+                        ci: v.ci.map(|(lo, hi)| (w.hi - hi, w.hi - lo)),
+                        ..v
+                    };
+                    let o = judge(&above_lo, false).max(judge(&below_hi, false));
+                    Ok((o, format!("{} {}", w.series, with_ci(&v))))
                 })
             }
             Check::Ratio(r) => {
-                let p = Panel::new(rows, &r.panel);
+                let p = Panel::new(rows, samples, &r.panel);
                 p.each_x(&r.at, |x| {
                     let (a, b) = (p.y(&r.series, x)?, p.y(&r.than, x)?);
                     let ratio = a / b;
-                    let ok = b != 0.0 && (r.lo..=r.hi).contains(&ratio);
-                    Ok((
-                        ok,
-                        format!("{}/{} = {}", r.series, r.than, fmt_ratio(ratio)),
-                    ))
+                    // lo ≤ a/b ≤ hi, for b > 0: a − lo·b ≥ 0 and hi·b − a ≥ 0.
+                    let o = if b > 0.0 {
+                        let low = p.combine(&[(1.0, &r.series, x), (-r.lo, &r.than, x)])?;
+                        let high = p.combine(&[(r.hi, &r.than, x), (-1.0, &r.series, x)])?;
+                        judge(&low, false).max(judge(&high, false))
+                    } else {
+                        Outcome::Fail
+                    };
+                    Ok((o, format!("{}/{} = {}", r.series, r.than, fmt_ratio(ratio))))
                 })
             }
             Check::Monotone(m) => {
-                let p = Panel::new(rows, &m.panel);
+                let p = Panel::new(rows, samples, &m.panel);
                 let xs = p.xs();
                 let ys = xs
                     .iter()
@@ -308,50 +482,103 @@ impl Claim {
                         m.panel
                     ));
                 }
-                let ok = ys.windows(2).all(|w| match (m.direction, m.strict) {
-                    (Direction::Increasing, true) => w[1] > w[0],
-                    (Direction::Increasing, false) => w[1] >= w[0],
-                    (Direction::Decreasing, true) => w[1] < w[0],
-                    (Direction::Decreasing, false) => w[1] <= w[0],
-                });
+                let sign = match m.direction {
+                    Direction::Increasing => 1.0,
+                    Direction::Decreasing => -1.0,
+                };
+                let mut outcome = Outcome::Pass;
+                let mut steps = Vec::new();
+                for w in xs.windows(2) {
+                    let step = p.combine(&[(sign, &m.series, w[1]), (-sign, &m.series, w[0])])?;
+                    outcome = outcome.max(judge(&step, m.strict));
+                    steps.push(with_ci(&step));
+                }
                 let trend: Vec<String> = ys.iter().map(|v| short(*v)).collect();
-                Ok((ok, format!("{}: {}", m.series, trend.join(" → "))))
+                let word = match m.direction {
+                    Direction::Increasing => "rises",
+                    Direction::Decreasing => "falls",
+                };
+                Ok((
+                    outcome,
+                    format!(
+                        "{}: {} ({word} {})",
+                        m.series,
+                        trend.join(" → "),
+                        steps.join(", ")
+                    ),
+                ))
             }
             Check::Ordering(o) => {
-                let p = Panel::new(rows, &o.panel);
+                let p = Panel::new(rows, samples, &o.panel);
                 p.each_x(&o.at, |x| {
                     let ys = o
                         .highest_first
                         .iter()
                         .map(|s| p.y(s, x))
                         .collect::<Result<Vec<f64>, String>>()?;
-                    let ok = ys.windows(2).all(|w| w[0] > w[1]);
+                    let mut outcome = Outcome::Pass;
                     let mut text = String::new();
                     for (i, (s, y)) in o.highest_first.iter().zip(&ys).enumerate() {
-                        let sep = match i {
-                            0 => "",
-                            _ if ys[i - 1] > *y => " > ",
-                            _ => " ≤ ",
-                        };
-                        let _ = write!(text, "{sep}{s} {}", short(*y));
+                        if i > 0 {
+                            let prev = &o.highest_first[i - 1];
+                            let gap = p.combine(&[(1.0, prev, x), (-1.0, s, x)])?;
+                            let j = judge(&gap, true);
+                            outcome = outcome.max(j);
+                            let sep = match j {
+                                Outcome::Pass => ">",
+                                Outcome::Inconclusive => "≈",
+                                Outcome::Fail => "≤",
+                            };
+                            let _ = write!(text, " {sep} [{}] ", with_ci(&gap));
+                        }
+                        let _ = write!(text, "{s} {}", short(*y));
                     }
-                    Ok((ok, text))
+                    Ok((outcome, text))
                 })
             }
             Check::Rise(r) => {
-                let p = Panel::new(rows, &r.panel);
+                let p = Panel::new(rows, samples, &r.panel);
                 let (from, to) = (r.from.key(), r.to.key());
                 let (a, b) = (p.y(&r.series, &from)?, p.y(&r.series, &to)?);
-                let change = b - a;
-                let sign = if change >= 0.0 { "+" } else { "" };
+                let change = p.combine(&[(1.0, &r.series, &to), (-1.0, &r.series, &from)])?;
+                let above_lo = change.shift(r.lo);
+                let below_hi = Estimate {
+                    mean: r.hi - change.mean,
+                    ci: change.ci.map(|(lo, hi)| (r.hi - hi, r.hi - lo)),
+                    ..change
+                };
+                let sign = if change.mean >= 0.0 { "+" } else { "" };
                 Ok((
-                    (r.lo..=r.hi).contains(&change),
+                    judge(&above_lo, false).max(judge(&below_hi, false)),
                     format!(
                         "{} {} at {from} → {} at {to} ({sign}{})",
                         r.series,
                         short(a),
                         short(b),
-                        short(change)
+                        with_ci(&change)
+                    ),
+                ))
+            }
+            Check::RisesMore(r) => {
+                let p = Panel::new(rows, samples, &r.panel);
+                let (from, to) = (r.from.key(), r.to.key());
+                let rise = |s: &str| p.combine(&[(1.0, s, &to), (-1.0, s, &from)]);
+                let (a, b) = (rise(&r.series)?, rise(&r.than)?);
+                let gap = p.combine(&[
+                    (1.0, &r.series, &to),
+                    (-1.0, &r.series, &from),
+                    (-1.0, &r.than, &to),
+                    (1.0, &r.than, &from),
+                ])?;
+                Ok((
+                    judge(&gap.shift(r.margin), true),
+                    format!(
+                        "rise from {from} to {to}: {} {} vs {} {} (difference {})",
+                        r.series,
+                        with_ci(&a),
+                        r.than,
+                        with_ci(&b),
+                        with_ci(&gap)
                     ),
                 ))
             }
@@ -437,6 +664,16 @@ impl Claim {
                 .and(at(&Some(r.from.clone())))
                 .and(at(&Some(r.to.clone())))
                 .and(range(r.lo, r.hi)),
+            Check::RisesMore(r) => {
+                if !(r.margin.is_finite() && r.margin >= 0.0) {
+                    return Err(format!("margin {} must be a non-negative number", r.margin));
+                }
+                panel(&r.panel)
+                    .and(one(&r.series))
+                    .and(one(&r.than))
+                    .and(at(&Some(r.from.clone())))
+                    .and(at(&Some(r.to.clone())))
+            }
         }
     }
 }
@@ -449,7 +686,7 @@ fn fmt_ratio(r: f64) -> String {
     }
 }
 
-/// Checks every claim of an experiment against rows.
-pub fn check_claims(claims: &[Claim], rows: &[Row]) -> Vec<Verdict> {
-    claims.iter().map(|c| c.check(rows)).collect()
+/// Checks every claim of an experiment against rows and their samples.
+pub fn check_claims(claims: &[Claim], rows: &[Row], samples: &Samples) -> Vec<Verdict> {
+    claims.iter().map(|c| c.check(rows, samples)).collect()
 }

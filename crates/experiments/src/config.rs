@@ -579,6 +579,12 @@ impl Experiment {
                 && !(f.is_finite() && (0.0..1.0).contains(&f))
             {
                 return Err((
+    /// The confidence level of intervals (0.95 unless the config sets
+    /// `confidence`).
+    pub fn confidence(&self) -> f64 {
+        self.spec.confidence.unwrap_or(0.95)
+    }
+
                     here,
                     format!(
                         "workload '{label}': under_estimate is {f}, expected a fraction in [0, 1)"

@@ -119,7 +119,7 @@ impl fmt::Display for CsvError {
 impl std::error::Error for CsvError {}
 
 /// Splits one CSV line into fields (RFC 4180 quoting).
-fn split_line(line: &str) -> Result<Vec<String>, String> {
+pub(crate) fn split_line(line: &str) -> Result<Vec<String>, String> {
     let mut fields = Vec::new();
     let mut cur = String::new();
     let mut chars = line.chars().peekable();

@@ -61,6 +61,7 @@ mod kinds;
 mod plan;
 mod report;
 mod run;
+mod samples;
 mod schedule_svg;
 mod stats;
 mod svg;
@@ -70,13 +71,14 @@ pub use cells::{
     CELLS_VERSION, CellRecord, CellsError, MergeError, RunValues, Shard, ShardCells, cell_labels,
     merge, run_shard,
 };
-pub use claims::{Claim, Verdict, check_claims};
+pub use claims::{Cause, Claim, Outcome, Verdict, check_claims};
 pub use config::{CONFIG_VERSION, ConfigError, Experiment, TraceRef, derive_seed};
 pub use csv::{CSV_HEADER, CsvError, Row, fmt_num, parse_csv, write_csv};
 pub use kinds::names as kinds;
 pub use plan::Limits;
-pub use report::{DocEntry, Provenance, fmt_short, reproduction_doc};
+pub use report::{DocEntry, Provenance, fmt_short, reproduction_doc, tally};
 pub use run::{Progress, Results, RunError, RunOptions, replay, run};
+pub use samples::{SAMPLES_HEADER, Samples, Unit};
 pub use schedule_svg::ScheduleView;
 pub use svg::{Figure, PanelInfo};
 pub use workload::{

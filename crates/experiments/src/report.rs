@@ -5,10 +5,11 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::claims::Verdict;
+use crate::claims::{Cause, Outcome, Verdict};
 use crate::config::Experiment;
 use crate::csv::{Row, write_csv};
 use crate::run::Results;
+use crate::samples::Samples;
 use crate::workload::WorkloadFacts;
 
 /// Where a run came from, as recorded in `run.toml`.
@@ -68,30 +69,61 @@ fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
     }
 }
 
-fn claims_table(out: &mut String, verdicts: &[Verdict]) {
-    let header = ["#", "claim", "paper value", "our value", "verdict"].map(String::from);
+/// The cause cell of a verdict: `–` for a PASS.
+fn cause_cell(v: &Verdict, notes: Option<&str>) -> String {
+    if v.passed() {
+        return "–".into();
+    }
+    match &v.cause {
+        None => "(none given)".into(),
+        Some(c @ Cause::Reading(id)) => match notes {
+            Some(link) => format!("{}: [{id}]({link}#sensitivity)", c.category()),
+            None => format!("{}: {id}", c.category()),
+        },
+        Some(c) => format!("{}: {}", c.category(), c.detail()),
+    }
+}
+
+/// `3 PASS, 1 INCONCLUSIVE, 2 FAIL`.
+pub fn tally(verdicts: &[Verdict]) -> String {
+    let count = |o: Outcome| verdicts.iter().filter(|v| v.outcome == o).count();
+    format!(
+        "{} PASS, {} INCONCLUSIVE, {} FAIL",
+        count(Outcome::Pass),
+        count(Outcome::Inconclusive),
+        count(Outcome::Fail)
+    )
+}
+
+fn claims_table(out: &mut String, verdicts: &[Verdict], notes: Option<&str>) {
+    let header = ["#", "claim", "paper value", "our value", "verdict", "cause"].map(String::from);
     let rows: Vec<Vec<String>> = verdicts
         .iter()
         .enumerate()
         .map(|(i, v)| {
-            let verdict = format!("**{}**", v.label());
             vec![
                 (i + 1).to_string(),
                 v.text.clone(),
                 v.paper_value.clone().unwrap_or_else(|| "–".into()),
                 v.ours.clone(),
-                verdict,
+                format!("**{}**", v.label()),
+                cause_cell(v, notes),
             ]
         })
         .collect();
     table(out, &header, &rows);
-    let passed = verdicts.iter().filter(|v| v.pass).count();
-    let _ = writeln!(out, "\n{passed} of {} claims pass.", verdicts.len());
+    let _ = writeln!(
+        out,
+        "
+{} of {} claims.",
+        tally(verdicts),
+        verdicts.len()
+    );
     fail_explanations(out, verdicts);
 }
 
-/// The explanations the configuration gives for the claims that FAIL
-/// (nothing when there are none).
+/// The explanations the configuration gives for the claims that do not
+/// PASS (nothing when there are none).
 fn fail_explanations(out: &mut String, verdicts: &[Verdict]) {
     let failed: Vec<(usize, &Verdict, &String)> = verdicts
         .iter()
@@ -99,17 +131,46 @@ fn fail_explanations(out: &mut String, verdicts: &[Verdict]) {
         .filter_map(|(i, v)| {
             v.explanation
                 .as_ref()
-                .filter(|_| !v.pass)
+                .filter(|_| !v.passed())
                 .map(|e| (i, v, e))
         })
         .collect();
     if failed.is_empty() {
         return;
     }
-    let _ = writeln!(out, "\nWhy claims FAIL (after a search for bugs):\n");
+    let _ = writeln!(out, "\nWhy claims do not PASS (after a search for bugs):\n");
     for (i, v, e) in failed {
-        let _ = writeln!(out, "- Claim {} (\"{}\"): {e}", i + 1, v.text);
+        let _ = writeln!(
+            out,
+            "- Claim {} (\"{}\", {}): {e}",
+            i + 1,
+            v.text,
+            v.label()
+        );
     }
+}
+
+/// What the brackets of a results' claim values are.
+fn brackets(samples: &Samples) -> String {
+    let level = (100.0 * samples.level).round();
+    let (reps, per_run) = samples.shape();
+    let units = samples.max_units();
+    if units < 2 {
+        return "Each point is a single run: claims are judged on the values, without \
+                intervals (PASS or FAIL)."
+            .to_string();
+    }
+    let shape = if per_run > 1 {
+        format!(" ({reps} repetition(s) × up to {per_run} samples per run)")
+    } else {
+        String::new()
+    };
+    format!(
+        "Brackets in claim values are {level}% confidence intervals over up to {units} runs \
+         per point{shape}, of the paired differences (same repetition and sample) where a \
+         claim compares points. A claim PASSes when every interval lies on its side, FAILs when \
+         one lies on the other side, and is INCONCLUSIVE otherwise."
+    )
 }
 
 fn stand_in_warning(out: &mut String, facts: &[WorkloadFacts]) {
@@ -181,9 +242,12 @@ impl Results {
         let _ = writeln!(out, "# {}: {}\n", spec.id.get_ref(), spec.title);
         let _ = writeln!(out, "Reproduces: {}\n", spec.paper);
         let reps = spec.repetitions;
-        let ci = if reps > 1 {
-            let level = (100.0 * spec.confidence.unwrap_or(0.95)).round();
-            format!("; brackets give {level}% confidence intervals of the mean")
+        let units = self.samples.max_units();
+        let ci = if units > 1 {
+            let level = (100.0 * self.samples.level).round();
+            format!(
+                "; brackets give {level}% confidence intervals of the mean over up to {units} runs"
+            )
         } else {
             String::new()
         };
@@ -272,7 +336,8 @@ impl Results {
         if self.verdicts.is_empty() {
             let _ = writeln!(out, "No claims.");
         } else {
-            claims_table(&mut out, &self.verdicts);
+            let _ = writeln!(out, "{}\n", brackets(&self.samples));
+            claims_table(&mut out, &self.verdicts, None);
         }
         out
     }
@@ -327,6 +392,7 @@ impl Results {
     ) -> Vec<(&'static str, String)> {
         vec![
             ("data.csv", self.csv()),
+            ("samples.csv", self.samples.csv()),
             ("figure.svg", self.svg()),
             ("summary.md", self.summary(experiment)),
             ("run.toml", self.run_toml(experiment, provenance)),
@@ -382,11 +448,21 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
         "Generated by `cargo xtask verify` from the results present; do not edit by hand. ",
     );
     out.push_str("Each claim is a machine-checked predicate over the experiment's `data.csv`.\n\n");
-    let header = ["experiment", "claims passing", "workloads"].map(String::from);
+    let all: Vec<Verdict> = entries.iter().flat_map(|e| e.verdicts.clone()).collect();
+    let _ = writeln!(
+        out,
+        "Verdicts respect uncertainty: a claim PASSes when the confidence interval of what it \
+         compares lies on its side, FAILs when it lies on the other side, and is INCONCLUSIVE when \
+         it straddles (each experiment's summary.md says what its intervals are). Every claim that \
+         does not PASS names a cause: *paper inconsistent* (quoted), *data unavailable*, or a \
+         *reading* of vague text, with the sensitivity run that tries the other reading.\n"
+    );
+    let _ = writeln!(out, "All claims: {} of {}.\n", tally(&all), all.len());
+    let header = ["experiment", "PASS", "INCONCLUSIVE", "FAIL", "workloads"].map(String::from);
     let rows: Vec<Vec<String>> = entries
         .iter()
         .map(|e| {
-            let passed = e.verdicts.iter().filter(|v| v.pass).count();
+            let count = |o: Outcome| e.verdicts.iter().filter(|v| v.outcome == o).count();
             let kind = if e.stand_in {
                 "STAND-IN (not comparable)"
             } else {
@@ -394,7 +470,9 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
             };
             vec![
                 format!("[{}](#{})", e.id, anchor(&e.id, &e.title)),
-                format!("{passed} / {}", e.verdicts.len()),
+                count(Outcome::Pass).to_string(),
+                count(Outcome::Inconclusive).to_string(),
+                count(Outcome::Fail).to_string(),
                 kind.into(),
             ]
         })
@@ -425,7 +503,7 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
                 notes.rsplit('/').next().unwrap_or(notes)
             );
         }
-        let header = ["claim", "paper value", "our value", "verdict"].map(String::from);
+        let header = ["claim", "paper value", "our value", "verdict", "cause"].map(String::from);
         let rows: Vec<Vec<String>> = e
             .verdicts
             .iter()
@@ -435,6 +513,7 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
                     v.paper_value.clone().unwrap_or_else(|| "–".into()),
                     v.ours.clone(),
                     format!("**{}**", v.label()),
+                    cause_cell(v, e.notes.as_deref()),
                 ]
             })
             .collect();

@@ -18,6 +18,7 @@ use crate::config::{Experiment, derive_seed};
 use crate::csv::Row;
 use crate::kind::{Cell, Outcome, Resolved, gain};
 use crate::plan::Resolution;
+use crate::samples::{Samples, Unit};
 use crate::stats::{mean_ci_at, trimmed};
 use crate::svg::Figure;
 use crate::workload::{Input, Source, Traces, Workload, WorkloadFacts, prepare};
@@ -128,6 +129,8 @@ impl Default for RunOptions<'_> {
 pub struct Results {
     /// The plotted points, in panel, x, series order.
     pub rows: Vec<Row>,
+    /// The units behind every point (`samples.csv`).
+    pub samples: Samples,
     /// One verdict per claim.
     pub verdicts: Vec<Verdict>,
     /// One entry per workload (first x and repetition).
@@ -599,6 +602,7 @@ impl<'e> Layout<'e> {
         };
         let metrics = (experiment.kind.metrics)();
         let mut rows = Vec::new();
+        let mut samples = Samples::new(spec.confidence.unwrap_or(0.95));
         for (qi, panel) in spec.panels.iter().enumerate() {
             let metric = metrics
                 .iter()
@@ -612,20 +616,35 @@ impl<'e> Layout<'e> {
                     for rep in 0..spec.repetitions as usize {
                         let n = self.cell_nodes[pi][si][rep];
                         let values = value_of(n, metric);
-                        let values: Vec<f64> = match relative {
-                            None => values.into_iter().flatten().collect(),
+                        let values: Vec<(u32, f64)> = match relative {
+                            None => values
+                                .into_iter()
+                                .enumerate()
+                                .filter_map(|(i, v)| Some((i as u32, v?)))
+                                .collect(),
                             Some(reduction) => {
                                 let r = self.panel_nodes[qi][pi][si][rep];
                                 let base = value_of(r, metric);
                                 values
                                     .iter()
                                     .zip(&base)
-                                    .filter_map(|(v, b)| gain((*v)?, (*b)?))
-                                    .map(|g| if reduction { -g } else { g })
+                                    .enumerate()
+                                    .filter_map(|(i, (v, b))| Some((i as u32, gain((*v)?, (*b)?)?)))
+                                    .map(|(i, g)| (i, if reduction { -g } else { g }))
                                     .collect()
                             }
                         };
-                        ys.extend(trimmed(values, spec.trim));
+                        for (sample, value) in trimmed(values, spec.trim) {
+                            if !value.is_nan() {
+                                let unit = Unit {
+                                    repetition: rep as u32,
+                                    sample,
+                                    value,
+                                };
+                                samples.push(&panel.id, s, &p.x, unit);
+                            }
+                            ys.push(value);
+                        }
                     }
                     let (y, ci) = mean_ci_at(&ys, spec.confidence.unwrap_or(0.95));
                     rows.push(Row {
@@ -640,10 +659,11 @@ impl<'e> Layout<'e> {
             }
         }
         debug_assert!(nodes.len() >= measured.runs.len());
-        let verdicts = check_claims(&spec.claims, &rows);
+        let verdicts = check_claims(&spec.claims, &rows, &samples);
         let figure = Figure::of(experiment, &measured.workloads);
         Results {
             rows,
+            samples,
             verdicts,
             workloads: measured.workloads,
             seeds: self.seeds.clone(),

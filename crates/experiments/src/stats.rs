@@ -1,17 +1,18 @@
 //! The statistics of aggregation: trimmed samples, means and Student-t
 //! confidence intervals.
 
-/// A run's samples of one metric as the point averages them: with `trim`,
-/// sorted and without the `trim` highest and lowest (all kept if there are
-/// not more than `2·trim`); `[NaN]` if there are none.
-pub(crate) fn trimmed(mut values: Vec<f64>, trim: Option<usize>) -> Vec<f64> {
+/// A run's samples of one metric as the point averages them, each with its
+/// sample number: with `trim`, sorted by value (stably) and without the
+/// `trim` highest and lowest (all kept if there are not more than
+/// `2·trim`); `[(0, NaN)]` if there are none.
+pub(crate) fn trimmed(mut values: Vec<(u32, f64)>, trim: Option<usize>) -> Vec<(u32, f64)> {
     if values.is_empty() {
-        return vec![f64::NAN];
+        return vec![(0, f64::NAN)];
     }
     if let Some(trim) = trim
         && values.len() > 2 * trim
     {
-        values.sort_by(f64::total_cmp);
+        values.sort_by(|a, b| a.1.total_cmp(&b.1));
         values.truncate(values.len() - trim);
         values.drain(..trim);
     }
@@ -38,6 +39,14 @@ const T90: [f64; 30] = [
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn mean_ci(ys: &[f64]) -> (f64, Option<(f64, f64)>) {
     mean_ci_at(ys, 0.95)
+}
+
+/// The two-sided Student-t quantile for `df` degrees of freedom (at
+/// least one) at confidence `level`: 0.90, else 0.95; beyond thirty degrees
+/// of freedom, the quantile of thirty.
+pub(crate) fn t_quantile(df: usize, level: f64) -> f64 {
+    let table = if level == 0.90 { &T90 } else { &T95 };
+    table[df.clamp(1, table.len()) - 1]
 }
 
 /// [`mean_ci`] at confidence `level`: 0.90, else 0.95.

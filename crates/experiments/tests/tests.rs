@@ -263,7 +263,7 @@ mod config {
 }
 
 mod claims {
-    use experiments::{Claim, Row};
+    use experiments::{Claim, Row, Samples};
 
     fn rows() -> Vec<Row> {
         let data = [
@@ -298,8 +298,8 @@ mod claims {
             "text = \"t\"\npaper_value = \"p\"\ncheck.{predicate}"
         ))
         .unwrap();
-        let v = claim.check(&rows());
-        assert_eq!(v.pass, pass, "{predicate}: {}", v.ours);
+        let v = claim.check(&rows(), &Samples::default());
+        assert_eq!(v.passed(), pass, "{predicate}: {}", v.ours);
         assert!(v.ours.contains(ours), "{predicate}: {}", v.ours);
         assert_eq!(v.paper_value.as_deref(), Some("p"));
     }
@@ -309,17 +309,17 @@ mod claims {
         check(
             r#"above = { panel = "bsld", series = "fcfs", than = "easy", at = "A" }"#,
             true,
-            "fcfs 100 vs easy 40 at A",
+            "fcfs 100 vs easy 40 (difference 60) at A",
         );
         check(
             r#"above = { panel = "bsld", series = "fcfs", than = "easy" }"#,
             false,
-            "fcfs 50 vs easy 55 at B",
+            "fcfs 50 vs easy 55 (difference -5) at B",
         );
         check(
             r#"above = { panel = "bsld", series = "fcfs", than = "cons" }"#,
             true,
-            "at A; fcfs 50 vs cons 20 at B",
+            "at A; fcfs 50 vs cons 20 (difference 30) at B",
         );
         check(
             r#"above = { panel = "bsld", series = "fcfs", than = "cons", margin = 40 }"#,
@@ -334,7 +334,7 @@ mod claims {
         check(
             r#"below = { panel = "bsld", series = "easy", than = "fcfs" }"#,
             false,
-            "easy 55 vs fcfs 50 at B",
+            "easy 55 vs fcfs 50 (difference 5) at B",
         );
     }
 
@@ -391,12 +391,12 @@ mod claims {
         check(
             r#"ordering = { panel = "bsld", at = "A", highest_first = ["fcfs", "easy", "cons"] }"#,
             true,
-            "fcfs 100 > easy 40 > cons 30 at A",
+            "fcfs 100 > [60] easy 40 > [10] cons 30 at A",
         );
         check(
             r#"ordering = { panel = "bsld", highest_first = ["fcfs", "easy", "cons"] }"#,
             false,
-            "fcfs 50 ≤ easy 55 > cons 20 at B",
+            "fcfs 50 ≤ [-5] easy 55 > [35] cons 20 at B",
         );
         check(
             r#"ordering = { panel = "bsld", highest_first = ["easy", "cons"] }"#,
@@ -870,7 +870,7 @@ mod utility_kind {
                 .explanation
                 .as_ref()
                 .is_some_and(|x| summary.contains(x.as_str()));
-            assert_eq!(shown, !v.pass && v.explanation.is_some(), "{}", v.text);
+            assert_eq!(shown, !v.passed() && v.explanation.is_some(), "{}", v.text);
         }
         assert!(summary.contains("90% confidence intervals"));
         assert!(summary.contains("the grid scenario of §4.2"));
@@ -1038,3 +1038,6 @@ mod pricing_kind;
 
 #[path = "svg/figure.rs"]
 mod figure_svg;
+
+#[path = "claims/intervals.rs"]
+mod claim_intervals;
