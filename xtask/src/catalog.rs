@@ -5,6 +5,9 @@
 //! `configs/examples/` and folders named `sensitivity*` hold experiments
 //! that are not a paper's figures: `all`, a bare figure name and the
 //! figure-4 job skip them, a full id or a paper-style folder name selects them.
+//! A paper's sensitivity runs, `configs/<paper>/sensitivity/<name>.toml`
+//! (id `<paper>/sensitivity/<name>`), are selected by `--sensitivity` with
+//! the paper's name (or `all`), or by their full id.
 
 use std::path::{Path, PathBuf};
 
@@ -31,7 +34,17 @@ impl Entry {
 
     /// Whether this is a paper's figure (not an example or a sensitivity run).
     pub fn is_figure(&self) -> bool {
-        is_paper(self.paper())
+        is_paper(self.paper()) && !self.is_sensitivity()
+    }
+
+    /// Whether this is a paper's sensitivity run (`<paper>/sensitivity/<name>`).
+    pub fn is_sensitivity(&self) -> bool {
+        self.id.split('/').nth(1) == Some("sensitivity") && self.id.split('/').count() == 3
+    }
+
+    /// The paper (the first part of the id).
+    pub fn paper_name(&self) -> &str {
+        self.paper()
     }
 
     fn figure(&self) -> &str {
@@ -39,7 +52,8 @@ impl Entry {
     }
 }
 
-/// Every `configs/<paper>/<figure>.toml`, sorted by id.
+/// Every `configs/<paper>/<figure>.toml` and
+/// `configs/<paper>/sensitivity/<name>.toml`, sorted by id.
 pub fn scan(configs: &Path) -> Result<Vec<Entry>> {
     let mut out = Vec::new();
     if !configs.is_dir() {
@@ -48,26 +62,36 @@ pub fn scan(configs: &Path) -> Result<Vec<Entry>> {
     let read = |dir: &Path| {
         std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))
     };
+    let tomls = |dir: &Path, prefix: &str, out: &mut Vec<Entry>| -> Result<()> {
+        for file in read(dir)? {
+            let path = file
+                .with_context(|| format!("cannot list {}", dir.display()))?
+                .path();
+            if path.extension().is_some_and(|e| e == "toml")
+                && let Some(f) = path.file_stem()
+            {
+                out.push(Entry {
+                    id: format!("{prefix}/{}", f.to_string_lossy()),
+                    path,
+                });
+            }
+        }
+        Ok(())
+    };
     for paper in read(configs)? {
         let paper = paper
             .with_context(|| format!("cannot list {}", configs.display()))?
             .path();
+        let Some(name) = paper.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+            continue;
+        };
         if !paper.is_dir() {
             continue;
         }
-        for file in read(&paper)? {
-            let path = file
-                .with_context(|| format!("cannot list {}", paper.display()))?
-                .path();
-            if path.extension().is_some_and(|e| e == "toml") {
-                let (Some(p), Some(f)) = (paper.file_name(), path.file_stem()) else {
-                    continue;
-                };
-                out.push(Entry {
-                    id: format!("{}/{}", p.to_string_lossy(), f.to_string_lossy()),
-                    path,
-                });
-            }
+        tomls(&paper, &name, &mut out)?;
+        let sensitivity = paper.join("sensitivity");
+        if is_paper(&name) && sensitivity.is_dir() {
+            tomls(&sensitivity, &format!("{name}/sensitivity"), &mut out)?;
         }
     }
     out.sort_by(|a, b| a.id.cmp(&b.id));
@@ -75,21 +99,48 @@ pub fn scan(configs: &Path) -> Result<Vec<Entry>> {
 }
 
 /// The entries `ids` select: `all`, a paper name, `<paper>/<figure>`, or a
-/// bare figure name (that figure of every paper). Order follows the catalog.
-pub fn select<'a>(ids: &[String], catalog: &'a [Entry]) -> Result<Vec<&'a Entry>> {
+/// bare figure name (that figure of every paper). With `sensitivity`, `all`
+/// and a paper name select the sensitivity runs instead of the figures.
+/// Order follows the catalog.
+pub fn select<'a>(
+    ids: &[String],
+    catalog: &'a [Entry],
+    sensitivity: bool,
+) -> Result<Vec<&'a Entry>> {
     let mut chosen = vec![false; catalog.len()];
     for id in ids {
         let hit: Vec<usize> = catalog
             .iter()
             .enumerate()
             .filter(|(_, e)| match id.as_str() {
+                "all" if sensitivity => e.is_sensitivity(),
                 "all" => e.is_figure(),
                 i if i.contains('/') => e.id == i,
-                i if catalog.iter().any(|c| c.paper() == i) => e.paper() == i,
+                i if sensitivity => e.is_sensitivity() && e.paper() == i,
+                i if catalog.iter().any(|c| c.paper() == i) => {
+                    e.paper() == i && !e.is_sensitivity()
+                }
                 i => e.is_figure() && e.figure() == i,
             })
             .map(|(n, _)| n)
             .collect();
+        if hit.is_empty() && sensitivity {
+            let papers: Vec<&str> = catalog
+                .iter()
+                .filter(|e| e.is_sensitivity())
+                .map(Entry::paper)
+                .collect();
+            bail!(
+                "no sensitivity runs for '{id}' (configs/<paper>/sensitivity/); papers with some: {}",
+                if papers.is_empty() {
+                    "none".to_string()
+                } else {
+                    let mut p = papers;
+                    p.dedup();
+                    p.join(", ")
+                }
+            );
+        }
         if hit.is_empty() {
             let valid: Vec<&str> = catalog.iter().map(|e| e.id.as_str()).collect();
             let mut papers: Vec<&str> = catalog.iter().map(Entry::paper).collect();
@@ -127,6 +178,7 @@ mod tests {
             "baseline/backfilling",
             "examples/fig3",
             "pricing/fig3",
+            "pricing/sensitivity/window",
             "sensitivity-beta/fig3",
         ]
         .iter()
@@ -136,7 +188,9 @@ mod tests {
         })
         .collect();
         let ids: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
-        match (select(&ids, &catalog), expected) {
+        let sensitivity = ids.iter().any(|i| i == "--sensitivity");
+        let ids: Vec<String> = ids.into_iter().filter(|i| i != "--sensitivity").collect();
+        match (select(&ids, &catalog, sensitivity), expected) {
             (Ok(got), Ok(want)) => {
                 assert_eq!(got.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), want)
             }
@@ -174,5 +228,22 @@ mod tests {
             Err("unknown experiment 'fig9'; valid ids: adaptive/fig3, adaptive/fig4"),
         );
         check(&["baseline/fig1"], Err("unknown experiment"));
+        check(&["pricing"], Ok(&["pricing/fig3"]));
+        check(
+            &["pricing", "--sensitivity"],
+            Ok(&["pricing/sensitivity/window"]),
+        );
+        check(
+            &["all", "--sensitivity"],
+            Ok(&["pricing/sensitivity/window"]),
+        );
+        check(
+            &["pricing/sensitivity/window"],
+            Ok(&["pricing/sensitivity/window"]),
+        );
+        check(
+            &["adaptive", "--sensitivity"],
+            Err("papers with some: pricing"),
+        );
     }
 }

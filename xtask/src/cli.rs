@@ -85,6 +85,10 @@ pub enum Command {
         /// Experiment ids: PAPER/FIGURE, a paper, a bare figure name, or `all`
         #[arg(required = true, value_name = "ID")]
         ids: Vec<String>,
+        /// Run the papers' sensitivity runs (configs/<paper>/sensitivity/) instead
+        /// of their figures: `reproduce adaptive --sensitivity`, `reproduce all --sensitivity`
+        #[arg(long)]
+        sensitivity: bool,
         #[command(flatten)]
         run: RunFlags,
     },
@@ -186,6 +190,9 @@ pub struct SlurmArgs {
     /// Experiment ids, as for `reproduce`
     #[arg(required = true, value_name = "ID")]
     pub ids: Vec<String>,
+    /// Select the papers' sensitivity runs, as `reproduce --sensitivity` does
+    #[arg(long)]
+    pub sensitivity: bool,
     /// The cells directory, on a file system every node shares
     #[arg(long, value_name = "DIR")]
     pub cells: PathBuf,
@@ -368,7 +375,7 @@ mod tests {
     fn flags_take_equals_and_globals_go_anywhere() {
         let cli = parse(&["reproduce", "fig4", "--out=/tmp/x", "-vv", "--threads=2"]).unwrap();
         assert_eq!(cli.verbose, 2);
-        let Command::Reproduce { ids, run } = cli.command else {
+        let Command::Reproduce { ids, run, .. } = cli.command else {
             panic!("{cli:?}")
         };
         assert_eq!(ids, ["fig4"]);

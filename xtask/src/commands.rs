@@ -340,9 +340,13 @@ pub fn claims_status(failed_claims: usize, strict: bool) -> Result<ExitCode> {
 
 /// The experiments `ids` select (as for `cargo xtask reproduce`), as
 /// `(config file, id)` jobs for [`run_batch`].
-pub fn select(settings: &Settings, ids: &[String]) -> Result<Vec<(PathBuf, Option<String>)>> {
+pub fn select(
+    settings: &Settings,
+    ids: &[String],
+    sensitivity: bool,
+) -> Result<Vec<(PathBuf, Option<String>)>> {
     let entries = catalog(settings)?;
-    Ok(catalog::select(ids, &entries)?
+    Ok(catalog::select(ids, &entries, sensitivity)?
         .into_iter()
         .map(|e| (e.path.clone(), Some(e.id.clone())))
         .collect())
@@ -400,7 +404,7 @@ pub fn verify(
     let selected: Vec<&Entry> = if ids.is_empty() {
         entries.iter().collect()
     } else {
-        catalog::select(ids, &entries)?
+        catalog::select(ids, &entries, false)?
     };
     let csv_of = |e: &Entry| settings.results.join(&e.id).join("data.csv");
     let figures = entries.iter().filter(|e| e.is_figure()).count();
@@ -429,6 +433,8 @@ pub fn verify(
     // The papers' notes live beside the full document.
     let notes_dir = target.parent().unwrap_or(Path::new("."));
     let (mut docs, mut missing, mut failed_claims) = (Vec::new(), Vec::new(), 0);
+    let mut sensitivity_runs = Vec::new();
+    let mut figure_verdicts = std::collections::BTreeMap::new();
     for e in &entries {
         let dir = settings.results.join(&e.id);
         let csv = csv_of(e);
@@ -442,7 +448,9 @@ pub fn verify(
                     e.id
                 );
             }
-            missing.push(e.id.clone());
+            if e.is_figure() {
+                missing.push(e.id.clone());
+            }
             continue;
         }
         let experiment = read_config(&e.path, &shown(settings, &e.path))?;
@@ -472,6 +480,13 @@ pub fn verify(
             print_verdicts(&e.id, &verdicts);
             failed_claims += verdicts.iter().filter(|v| !v.passed()).count();
         }
+        if !e.is_figure() {
+            if e.is_sensitivity() {
+                sensitivity_runs.push((e.id.clone(), experiment, verdicts));
+            }
+            continue;
+        }
+        figure_verdicts.insert(e.id.clone(), verdicts.clone());
         let mut figure = dir.join("figure.svg");
         // Results are git-ignored; a copy of the figure beside the full
         // document keeps its link alive in a fresh clone. The partial
@@ -495,6 +510,13 @@ pub fn verify(
     output::write_file(
         &doc,
         experiments::reproduction_doc(&docs, &missing).as_bytes(),
+    )?;
+    crate::sensitivity::write_tables(
+        settings,
+        &entries,
+        &sensitivity_runs,
+        &figure_verdicts,
+        notes_dir,
     )?;
     if settings.verbosity > Verbosity::Quiet {
         if complete {

@@ -21,6 +21,7 @@ pub mod cli;
 pub mod commands;
 pub mod output;
 pub mod progress;
+pub mod sensitivity;
 pub mod shards;
 pub mod simulate;
 pub mod slurm;
@@ -109,9 +110,13 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
     };
     match cli.command {
         Command::List => commands::list(settings),
-        Command::Reproduce { ids, run } => {
+        Command::Reproduce {
+            ids,
+            sensitivity,
+            run,
+        } => {
             let strict = run_flags(settings, &run);
-            let jobs = commands::select(settings, &ids)?;
+            let jobs = commands::select(settings, &ids, sensitivity)?;
             match (run.shard, &run.cells) {
                 (Some(shard), Some(cells)) => shards::run_shards(settings, &jobs, shard, cells),
                 _ => commands::run_all(settings, &jobs, strict),

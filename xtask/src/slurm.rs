@@ -156,7 +156,8 @@ fn job_id(stdout: &str) -> Result<String> {
 
 /// `cargo xtask slurm`.
 pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
-    let jobs = select(settings, &args.ids)?;
+    let jobs = select(settings, &args.ids, args.sensitivity)?;
+    // The scripts name every experiment by its full id.
     let ids: Vec<String> = jobs.iter().filter_map(|(_, id)| id.clone()).collect();
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let cells = absolute(&args.cells);

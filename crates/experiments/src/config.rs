@@ -77,6 +77,22 @@ pub(crate) struct Spec<P> {
     /// Machine-checked statements from the paper.
     #[serde(default)]
     pub claims: Vec<Claim>,
+    /// For a sensitivity run: the reading of the paper it tries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<Reading>,
+}
+
+/// What a sensitivity run tries: another reading of a vague passage, run
+/// as a variant of one of the paper's figures.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reading {
+    /// The figure it varies (`adaptive/fig5`).
+    pub varies: String,
+    /// The reading, in a few words.
+    pub name: String,
+    /// The paper's text that supports it (quoted, with where it is).
+    pub support: String,
 }
 
 fn one() -> u32 {
@@ -579,6 +595,17 @@ impl Experiment {
                 && !(f.is_finite() && (0.0..1.0).contains(&f))
             {
                 return Err((
+    /// The reading a sensitivity run tries, if this is one.
+    pub fn reading(&self) -> Option<&Reading> {
+        self.spec.reading.as_ref()
+    }
+
+    /// The confidence level of intervals (0.95 unless the config sets
+    /// `confidence`).
+    pub fn confidence(&self) -> f64 {
+        self.spec.confidence.unwrap_or(0.95)
+    }
+
     /// The confidence level of intervals (0.95 unless the config sets
     /// `confidence`).
     pub fn confidence(&self) -> f64 {
@@ -621,6 +648,7 @@ impl Experiment {
                     let ok = match v {
                         toml::Value::Float(f) => f.is_finite(),
                         toml::Value::Integer(_)
+            reading: s.reading.clone(),
                         | toml::Value::String(_)
                         | toml::Value::Boolean(_) => true,
                         _ => false,

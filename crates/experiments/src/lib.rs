@@ -72,7 +72,7 @@ pub use cells::{
     merge, run_shard,
 };
 pub use claims::{Cause, Claim, Outcome, Verdict, check_claims};
-pub use config::{CONFIG_VERSION, ConfigError, Experiment, TraceRef, derive_seed};
+pub use config::{CONFIG_VERSION, ConfigError, Experiment, Reading, TraceRef, derive_seed};
 pub use csv::{CSV_HEADER, CsvError, Row, fmt_num, parse_csv, write_csv};
 pub use kinds::names as kinds;
 pub use plan::Limits;
