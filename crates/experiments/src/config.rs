@@ -479,6 +479,17 @@ impl Experiment {
         self.plan.series.iter().map(|s| s.name.clone()).collect()
     }
 
+    /// The reading a sensitivity run tries, if this is one.
+    pub fn reading(&self) -> Option<&Reading> {
+        self.spec.reading.as_ref()
+    }
+
+    /// The confidence level of intervals (0.95 unless the config sets
+    /// `confidence`).
+    pub fn confidence(&self) -> f64 {
+        self.spec.confidence.unwrap_or(0.95)
+    }
+
     /// The base seed.
     pub fn seed(&self) -> u64 {
         self.spec.seed
@@ -494,6 +505,12 @@ impl Experiment {
     pub fn resolved_toml(&self) -> String {
         toml::to_string(&self.resolved_spec())
             .unwrap_or_else(|e| format!("# cannot serialise the configuration: {e}\n"))
+    }
+
+    /// SHA-256 of [`Experiment::resolved_toml`]: what identifies the
+    /// configuration a run used (`run.toml`, the cells of a sharded run).
+    pub fn config_sha256(&self) -> String {
+        crate::sha256_hex(self.resolved_toml().as_bytes())
     }
 
     /// The document with `[params]` resolved (every default filled in).
@@ -515,6 +532,7 @@ impl Experiment {
             params: self.plan.base.to_toml(),
             panels: s.panels.clone(),
             claims: s.claims.clone(),
+            reading: s.reading.clone(),
         }
     }
 
@@ -595,23 +613,6 @@ impl Experiment {
                 && !(f.is_finite() && (0.0..1.0).contains(&f))
             {
                 return Err((
-    /// The reading a sensitivity run tries, if this is one.
-    pub fn reading(&self) -> Option<&Reading> {
-        self.spec.reading.as_ref()
-    }
-
-    /// The confidence level of intervals (0.95 unless the config sets
-    /// `confidence`).
-    pub fn confidence(&self) -> f64 {
-        self.spec.confidence.unwrap_or(0.95)
-    }
-
-    /// The confidence level of intervals (0.95 unless the config sets
-    /// `confidence`).
-    pub fn confidence(&self) -> f64 {
-        self.spec.confidence.unwrap_or(0.95)
-    }
-
                     here,
                     format!(
                         "workload '{label}': under_estimate is {f}, expected a fraction in [0, 1)"
@@ -629,12 +630,6 @@ impl Experiment {
                         .into(),
                 ));
             }
-    /// SHA-256 of [`Experiment::resolved_toml`]: what identifies the
-    /// configuration a run used (`run.toml`, the cells of a sharded run).
-    pub fn config_sha256(&self) -> String {
-        crate::sha256_hex(self.resolved_toml().as_bytes())
-    }
-
             ("workload", None) => {}
             (other, None) => {
                 return Err((axis_span, format!("axis '{other}' needs `values = [...]`")));
@@ -648,7 +643,6 @@ impl Experiment {
                     let ok = match v {
                         toml::Value::Float(f) => f.is_finite(),
                         toml::Value::Integer(_)
-            reading: s.reading.clone(),
                         | toml::Value::String(_)
                         | toml::Value::Boolean(_) => true,
                         _ => false,
