@@ -311,7 +311,7 @@ pub fn workload_from(
     estimate: Estimate,
     seed: u64,
 ) -> (Workload, WorkloadFacts) {
-    convert(&Input::Read(source), label, estimate, seed, None)
+    convert(&Input::Read(source), label, estimate, seed, None, &[])
 }
 
 fn generate(procs: u32, jobs: usize, two_class: bool, seed: u64) -> Vec<SwfRecord> {
@@ -342,13 +342,17 @@ fn stand_in_records(known: &KnownTrace, seed: u64) -> Vec<SwfRecord> {
     .generate()
 }
 
-/// `procs`, if given, replaces the machine size of a read source.
+/// `procs`, if given, replaces the machine size of a read source. The
+/// `filters` (see [`Transform`]; any other transform in it is ignored)
+/// select records before conversion, and what they remove is counted in
+/// `transformed_away`.
 pub(crate) fn convert(
     input: &Input<'_>,
     label: &str,
     estimate: Estimate,
     seed: u64,
     procs: Option<u32>,
+    filters: &[Transform],
 ) -> (Workload, WorkloadFacts) {
     let generated;
     let mut facts = WorkloadFacts {
@@ -426,6 +430,18 @@ pub(crate) fn convert(
         }
     };
     facts.records = records.len();
+    let kept: Vec<SwfRecord>;
+    let records = if filters.iter().any(Transform::is_filter) {
+        kept = records
+            .iter()
+            .filter(|r| filters.iter().all(|f| keeps(f, r)))
+            .copied()
+            .collect();
+        facts.transformed_away = records.len() - kept.len();
+        &kept[..]
+    } else {
+        records
+    };
     let conversion = swf_io::to_jobs(records, estimate);
     facts.unreplayable = conversion.unreplayable;
     facts.no_estimate = conversion.no_estimate;
@@ -447,8 +463,28 @@ pub(crate) fn convert(
     )
 }
 
-/// Builds one workload of an experiment: conversion, transforms, then the
-/// load factor of a `load` sweep.
+/// Whether record `r` passes the filter `t` (every other transform passes
+/// every record). A missing field (-1) fails a bound on it.
+fn keeps(t: &Transform, r: &SwfRecord) -> bool {
+    let size = || {
+        [r.allocated_procs, r.requested_procs]
+            .into_iter()
+            .flatten()
+            .find(|&p| p >= 1)
+    };
+    match t {
+        Transform::KeepStatus(list) => list.contains(&r.status.unwrap_or(-1)),
+        Transform::MinProcs(n) => size().is_some_and(|p| p >= i64::from(*n)),
+        Transform::MaxProcs(n) => size().is_some_and(|p| p <= i64::from(*n)),
+        Transform::MinRequestedTime(s) => r.requested_time.is_some_and(|t| t >= *s),
+        Transform::MaxRequestedTime(s) => r.requested_time.is_some_and(|t| (0..=*s).contains(&t)),
+        Transform::JobIds([first, last]) => r.job.is_some_and(|j| (*first..=*last).contains(&j)),
+        Transform::DropShorterThan(_) | Transform::LastN(_) | Transform::ScaleLoad(_) => true,
+    }
+}
+
+/// Builds one workload of an experiment: conversion (after the record
+/// filters), the other transforms, then the load factor of a `load` sweep.
 pub(crate) fn prepare(
     spec: &WorkloadSpec,
     input: &Input<'_>,
@@ -474,25 +510,34 @@ pub(crate) fn prepare(
             ));
         }
     }
-    let (mut w, mut facts) = convert(input, label, spec.estimate.to_swf(), seed, spec.procs);
+    let (mut w, mut facts) = convert(
+        input,
+        label,
+        spec.estimate.to_swf(),
+        seed,
+        spec.procs,
+        &spec.transforms,
+    );
     let before = w.jobs.len();
     let scale_error = |what: String, e: swf_io::TransformError| RunError::Kind {
         message: format!("workload '{}': {what}: {e}", w.label),
     };
-    for t in &spec.transforms {
+    for t in spec.transforms.iter().filter(|t| !t.is_filter()) {
         let jobs = std::mem::take(&mut w.jobs);
         w.jobs = match *t {
             Transform::DropShorterThan(secs) => swf_io::drop_shorter_than(jobs, secs).0,
             Transform::LastN(n) => swf_io::last_n(jobs, n),
             Transform::ScaleLoad(f) => swf_io::scale_load(jobs, f)
                 .map_err(|e| scale_error(format!("transform scale_load = {f:?}"), e))?,
+            // Applied to the records by `convert`.
+            _ => jobs,
         };
     }
     if let Some(f) = load {
         w.jobs = swf_io::scale_load(std::mem::take(&mut w.jobs), f)
             .map_err(|e| scale_error(format!("sweep value load = {f:?}"), e))?;
     }
-    facts.transformed_away = before - w.jobs.len();
+    facts.transformed_away += before - w.jobs.len();
     facts.jobs = w.jobs.len();
     if w.jobs.is_empty() && !matches!(input, Input::ByKind(_)) {
         return Err(RunError::EmptyWorkload { label: w.label });
@@ -574,6 +619,54 @@ mod tests {
             assert_eq!(known_trace(&k.file_name()), Some(k));
             assert_eq!(known_trace(&format!("{}.swf", k.name)), Some(k));
         }
+    }
+
+    /// The job numbers of `records` that pass every filter of `filters`.
+    fn kept(records: &[SwfRecord], filters: &[Transform]) -> Vec<i64> {
+        records
+            .iter()
+            .filter(|r| filters.iter().all(|f| keeps(f, r)))
+            .filter_map(|r| r.job)
+            .collect()
+    }
+
+    #[test]
+    fn filters_read_the_swf_fields() {
+        let r = |job, status, alloc, req, req_time| SwfRecord {
+            job: Some(job),
+            status,
+            allocated_procs: alloc,
+            requested_procs: req,
+            requested_time: req_time,
+            ..SwfRecord::default()
+        };
+        let records = [
+            r(1, Some(1), Some(4), Some(8), Some(100)),
+            r(2, Some(0), None, Some(8), Some(200)),
+            r(3, Some(5), Some(0), Some(16), None),
+            r(4, None, None, None, Some(3600)),
+        ];
+        let check = |filters: &[Transform], want: &[i64]| {
+            assert_eq!(kept(&records, filters), want, "{filters:?}");
+        };
+        check(&[], &[1, 2, 3, 4]);
+        check(&[Transform::KeepStatus(vec![1])], &[1]);
+        check(&[Transform::KeepStatus(vec![0, -1])], &[2, 4]);
+        // Field 5 when positive, else field 8; no size fails both bounds.
+        check(&[Transform::MinProcs(8)], &[2, 3]);
+        check(&[Transform::MaxProcs(8)], &[1, 2]);
+        check(&[Transform::MinRequestedTime(200)], &[2, 4]);
+        check(&[Transform::MaxRequestedTime(200)], &[1, 2]);
+        check(&[Transform::JobIds([2, 3])], &[2, 3]);
+        check(
+            &[Transform::JobIds([1, 3]), Transform::MaxRequestedTime(150)],
+            &[1],
+        );
+        // Job transforms pass every record.
+        check(
+            &[Transform::LastN(1), Transform::ScaleLoad(2.0)],
+            &[1, 2, 3, 4],
+        );
     }
 
     #[test]

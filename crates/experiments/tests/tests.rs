@@ -771,30 +771,66 @@ mod every_config {
         tomls(&root, &mut files);
         assert!(files.len() >= 19, "found only {} configs", files.len());
         let mut kinds = std::collections::BTreeSet::new();
+        let mut parsed = Vec::new();
         for file in &files {
             let text = std::fs::read_to_string(file).unwrap();
             let shown = file.strip_prefix(&root).unwrap().display().to_string();
             let e = Experiment::parse(&text, &shown).unwrap_or_else(|e| panic!("{e}"));
-            let dir = file
-                .parent()
-                .unwrap()
-                .file_name()
-                .unwrap()
-                .to_string_lossy();
+            let dir = file.parent().unwrap();
+            let name = |p: &Path| p.file_name().unwrap().to_string_lossy().into_owned();
             let stem = file.file_stem().unwrap().to_string_lossy();
-            if dir != "examples" {
-                assert_eq!(
-                    e.id(),
-                    format!("{dir}/{stem}"),
-                    "{shown}: id and path disagree"
-                );
+            let want = match name(dir).as_str() {
+                "examples" => None,
+                // configs/<paper>/sensitivity/<name>.toml
+                "sensitivity" => Some(format!(
+                    "{}/sensitivity/{stem}",
+                    name(dir.parent().unwrap())
+                )),
+                d => Some(format!("{d}/{stem}")),
+            };
+            if let Some(want) = want {
+                assert_eq!(e.id(), want, "{shown}: id and path disagree");
             }
             assert!(!e.series().is_empty());
             kinds.insert(e.kind().to_string());
+            parsed.push(e);
         }
         for kind in experiments::kinds() {
             assert!(kinds.contains(kind), "no config uses kind '{kind}'");
         }
+        check_sensitivity_runs(&parsed);
+    }
+
+    /// The claims of a config as (text, paper value).
+    fn claims(e: &Experiment) -> Vec<(String, Option<String>)> {
+        e.claims()
+            .iter()
+            .map(|c| (c.text.clone(), c.paper_value.clone()))
+            .collect()
+    }
+
+    /// A sensitivity run varies one paper figure: it checks the same claims
+    /// as some figure of its paper, on the same seed.
+    fn check_sensitivity_runs(all: &[Experiment]) {
+        let mut found = 0;
+        for e in all {
+            let Some((paper, _)) = e.id().split_once("/sensitivity/") else {
+                continue;
+            };
+            found += 1;
+            let figure = all.iter().find(|f| {
+                f.id().split('/').count() == 2
+                    && f.id().starts_with(&format!("{paper}/"))
+                    && claims(f) == claims(e)
+                    && f.seed() == e.seed()
+            });
+            assert!(
+                figure.is_some(),
+                "{}: no figure of {paper} has the same claims and seed",
+                e.id()
+            );
+        }
+        assert!(found > 0, "no sensitivity runs found");
     }
 }
 
@@ -1038,6 +1074,9 @@ mod pricing_kind;
 
 #[path = "svg/figure.rs"]
 mod figure_svg;
+
+#[path = "workload/filters.rs"]
+mod workload_filters;
 
 #[path = "claims/intervals.rs"]
 mod claim_intervals;

@@ -14,7 +14,7 @@
 //!   (all requirements met, or the resource is unusable); [`UtilityKind`]
 //!   names them `pu`, `bu`, `mm`.
 //! * **The local scheduler.** A [`Machine`] (static attributes, cores of one
-//!   speed, a bounded FCFS queue) reports a [`ResourceStatus`]; each site's
+//!   speed, an FCFS queue, unbounded unless given a capacity) reports a [`ResourceStatus`]; each site's
 //!   [`StatusTable`] holds its own resources' status and the others' last
 //!   [`StatusMessage`] (with its [`SiteSummary`]: average utilisation,
 //!   least-loaded resource, resource with most memory). The

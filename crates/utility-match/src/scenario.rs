@@ -75,7 +75,9 @@ pub struct Scenario {
     /// Job length range, million instructions, both ends included.
     pub length: (i64, i64),
     /// Jobs a resource holds per core (running plus queued); `None` for
-    /// unbounded queues.
+    /// unbounded queues, the paper's: §4.2 runs on "the GridSim toolkit",
+    /// whose space-shared resources queue without a bound, and gives no
+    /// capacity.
     pub jobs_per_core: Option<u32>,
     /// Weight `β` of each requirement type, in [`REQUIREMENT_TYPES`] order.
     pub weights: [f64; 4],
@@ -121,8 +123,8 @@ impl Scenario {
     /// 20 jobs, a mean of 2 minutes (120 s) between a user's submissions;
     /// operating systems Linux, MacOS, Solaris, Windows; 32 and 64 bits;
     /// 1,000 to 4,000 MIPS; 300 to 1,200 s execution-time options; 1, 2, 4
-    /// or 8 cores; 1 to 8 GB; jobs of 200,000 to 1,000,000 MI; two jobs per
-    /// core; every weight 1.
+    /// or 8 cores; 1 to 8 GB; jobs of 200,000 to 1,000,000 MI; unbounded
+    /// resource queues; every weight 1.
     pub fn paper() -> Scenario {
         Scenario {
             sites: 4,
@@ -140,7 +142,7 @@ impl Scenario {
             cores: vec![1, 2, 4, 8],
             memory: vec![1024, 2048, 4096, 8192],
             length: (200_000, 1_000_000),
-            jobs_per_core: Some(2),
+            jobs_per_core: None,
             weights: [1.0; 4],
         }
     }
@@ -342,6 +344,34 @@ impl Scenario {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Queues are unbounded unless `jobs_per_core` bounds them.
+    #[test]
+    fn queues_are_unbounded_by_default() {
+        let unbounded = Scenario::paper().generate(3).unwrap();
+        assert!(
+            unbounded
+                .machines
+                .iter()
+                .flatten()
+                .all(|m| m.capacity().is_none())
+        );
+        let bounded = Scenario {
+            jobs_per_core: Some(2),
+            ..Scenario::paper()
+        }
+        .generate(3)
+        .unwrap();
+        for (b, u) in bounded
+            .machines
+            .iter()
+            .flatten()
+            .zip(unbounded.machines.iter().flatten())
+        {
+            assert_eq!(b.capacity(), Some(2 * b.cores()));
+            assert_eq!((b.cores(), b.mips()), (u.cores(), u.mips()), "same grid");
+        }
+    }
 
     #[test]
     fn the_paper_scenario_has_the_paper_counts() {

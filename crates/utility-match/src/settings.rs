@@ -38,7 +38,7 @@ use crate::utility::UtilityKind;
 /// cores = [1, 2, 4, 8]
 /// memory = [1024, 2048, 4096, 8192]         # MB
 /// length = [200000, 1000000]                # MI, uniform
-/// jobs_per_core = 2                         # 0: unbounded resource queues
+/// jobs_per_core = 0                         # unbounded resource queues; N: N jobs per core
 /// weights = [1.0, 1.0, 1.0, 1.0]            # β of os, arch, exec time, speed
 /// max_ttl = 3
 /// delay = 1                                 # s between two sites
@@ -365,7 +365,7 @@ mod tests {
             cores = [1, 2, 4, 8]
             memory = [1024, 2048, 4096, 8192]
             length = [200000, 1000000]
-            jobs_per_core = 2
+            jobs_per_core = 0
             weights = [1.0, 1.0, 1.0, 1.0]
             max_ttl = 3
             delay = 1

@@ -85,9 +85,48 @@ fn table1_by_hand() {
     }
     let share = |n: usize, of: usize| n as f64 / of as f64;
     assert!((share(high, jobs.len()) - 0.2).abs() < 0.03, "{high}");
-    assert!((share(split, long) - 0.2).abs() < 0.03, "{split} of {long}");
+    // §4.1: "The 60% ... regarding the Sp ... were used randomly", of the
+    // requests of an hour or more (Table 1: "Requests less than 1 hour
+    // were not split").
+    assert!((share(split, long) - 0.6).abs() < 0.03, "{split} of {long}");
     assert_eq!(t.preemption(), Preemption::TABLE1);
     assert_eq!(t.price_function(0.0), Ok(PriceFunction::TABLE1));
+}
+
+/// The Sp share: 60% of the requests of an hour or more by default, none
+/// below; the 20% reading (`preemptive_share = 0.2`) picks a subset of the
+/// same requests, so the two readings differ only in the extra ones.
+#[test]
+fn sp_goes_to_a_share_of_the_long_requests() {
+    let jobs = jobs();
+    let long = jobs.iter().filter(|j| j.estimate >= 3600).count();
+    let splittable = |share: f64| -> Vec<bool> {
+        let t = Table1 {
+            preemptive_share: share,
+            ..Table1::default()
+        };
+        requests(&t, "fifo-preemptive", &jobs, SEEDS)
+            .iter()
+            .map(|r| r.req.is_preemptive())
+            .collect()
+    };
+    let check = |share: f64, got: &[bool]| {
+        for (j, &p) in jobs.iter().zip(got) {
+            assert!(!p || j.estimate >= 3600, "job {} is under an hour", j.id);
+        }
+        let n = got.iter().filter(|p| **p).count();
+        let ratio = n as f64 / long as f64;
+        assert!((ratio - share).abs() < 0.03, "{n} of {long} at {share}");
+    };
+    let sixty = splittable(0.6);
+    let twenty = splittable(0.2);
+    assert_eq!(sixty, splittable(Table1::default().preemptive_share));
+    check(0.6, &sixty);
+    check(0.2, &twenty);
+    assert!(twenty.iter().zip(&sixty).all(|(t, s)| !t || *s));
+    assert!(splittable(0.0).iter().all(|p| !p));
+    let all = splittable(1.0);
+    check(1.0, &all);
 }
 
 /// Every variant draws the same price profiles and deadlines, and the

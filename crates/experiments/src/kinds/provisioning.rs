@@ -21,6 +21,8 @@
 //! ```toml
 //! series = ["arcb+earliest-ask", "arcb+earliest-partial"]  # each sets `policy`
 //! [params]
+//! local_max_job = "nodes"              # largest local job: a cluster's nodes, or "processors"
+//! procs_per_node = 2                   # DAS-2's dual-processor nodes
 //! interval_min = 120                   # slot publication interval, minutes
 //! deadline_share = 0.2                 # grid jobs with a deadline
 //! stringency = 5.0                     # deadline = submit + 5 × base response
@@ -43,6 +45,27 @@ const DAY: i64 = 86_400;
 
 /// The provisioning runner.
 pub(crate) struct Provisioning;
+
+/// The largest job of a cluster's local Lublin99 workload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum LocalMax {
+    /// The cluster's nodes: "the maximum number of CPUs used by the
+    /// generated jobs is set to the number of nodes in the clusters" (§5.1).
+    Nodes,
+    /// The cluster's processors (the reading before the paper's nodes).
+    Processors,
+}
+
+impl LocalMax {
+    /// The largest local job on a cluster of `procs` processors.
+    pub(crate) fn of(self, procs: u32, procs_per_node: u32) -> u32 {
+        match self {
+            LocalMax::Nodes => procs / procs_per_node.max(1),
+            LocalMax::Processors => procs,
+        }
+    }
+}
 
 /// Algorithm 1's share source, by name (`"forecast"`, `"actual"`).
 #[derive(Serialize, Deserialize)]
@@ -70,6 +93,13 @@ pub(crate) struct Params {
     pub base: Series,
     /// Processors per cluster.
     pub clusters: Vec<u32>,
+    /// Processors per node of every cluster (DAS-2's nodes are
+    /// dual-processor).
+    pub procs_per_node: u32,
+    /// The largest local job of a cluster, the machine size its Lublin99
+    /// model is configured with: its number of nodes (`clusters /
+    /// procs_per_node`, the paper's) or of processors.
+    pub local_max_job: LocalMax,
     /// First and last month (1–12) of the grid trace to replay.
     pub grid_months: [u32; 2],
     /// The trace's UnixStartTime (its time 0).
@@ -123,6 +153,8 @@ impl Default for Params {
             policy: BASE,
             base: BASE,
             clusters: vec![144, 64, 64, 64, 64],
+            procs_per_node: 2,
+            local_max_job: LocalMax::Nodes,
             grid_months: [9, 12],
             trace_start_unix: 1_041_377_305,
             trace_year: 2003,
@@ -201,6 +233,15 @@ impl Kind for Provisioning {
         if p.clusters.is_empty() || p.clusters.contains(&0) {
             let expected = "expected at least one cluster, each of at least 1 processor";
             return bad("clusters", format!("is {:?}, {expected}", p.clusters));
+        }
+        if p.procs_per_node == 0 || p.clusters.iter().any(|c| c % p.procs_per_node != 0) {
+            return bad(
+                "procs_per_node",
+                format!(
+                    "is {}, expected at least 1 and a divisor of every cluster's processors {:?}",
+                    p.procs_per_node, p.clusters
+                ),
+            );
         }
         let [first, last] = p.grid_months;
         if !(1..=12).contains(&first) || !(first..=12).contains(&last) {
@@ -321,6 +362,27 @@ fn config(params: &Params) -> Config {
     }
 }
 
+/// One type-less Lublin99 stream per cluster over `span` seconds, each from
+/// its own seed derived from the repetition's `seed`, its largest job set
+/// by `local_max_job`.
+fn local_jobs(params: &Params, span: i64, seed: u64) -> Vec<Vec<Job>> {
+    params
+        .clusters
+        .iter()
+        .enumerate()
+        .map(|(k, &procs)| {
+            Lublin99 {
+                procs: params.local_max_job.of(procs, params.procs_per_node),
+                duration: span,
+                max_jobs: None,
+                seed: derive_seed(seed, &format!("local/{k}")),
+                two_class: false,
+            }
+            .jobs()
+        })
+        .collect()
+}
+
 /// Seconds from 1970-01-01 to `year-month-01` 00:00 (proleptic Gregorian,
 /// Hinnant's days-from-civil).
 fn month_start_unix(year: i64, month: u32) -> i64 {
@@ -368,24 +430,51 @@ fn scenario(params: &Params, cell: &Cell<'_>) -> Result<Scenario, RunError> {
             ),
         });
     }
-    let local: Vec<Vec<Job>> = params
-        .clusters
-        .iter()
-        .enumerate()
-        .map(|(k, &procs)| {
-            Lublin99 {
-                procs,
-                duration: until - from,
-                max_jobs: None,
-                seed: derive_seed(cell.seed, &format!("local/{k}")),
-                two_class: false,
-            }
-            .jobs()
-        })
-        .collect();
     Ok(Scenario {
         grid,
-        local,
+        local: local_jobs(params, until - from, cell.seed),
         warmup: Time(params.warmup_days * DAY),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The widest job of each cluster's local stream over 30 days.
+    fn widest(params: &Params) -> Vec<u32> {
+        local_jobs(params, 30 * DAY, 2008)
+            .iter()
+            .map(|jobs| jobs.iter().map(|j| j.procs).max().unwrap_or(0))
+            .collect()
+    }
+
+    /// §5.1: "the maximum number of CPUs used by the generated jobs is set
+    /// to the number of nodes in the clusters": 72 and 32 on DAS-2's
+    /// dual-processor clusters of 144 and 64 processors, by default.
+    #[test]
+    fn the_largest_local_job_is_a_clusters_nodes() {
+        let nodes = Params::default();
+        assert_eq!(nodes.local_max_job, LocalMax::Nodes);
+        let limits: Vec<u32> = nodes
+            .clusters
+            .iter()
+            .map(|&c| nodes.local_max_job.of(c, nodes.procs_per_node))
+            .collect();
+        assert_eq!(limits, [72, 32, 32, 32, 32]);
+        let by_nodes = widest(&nodes);
+        let by_procs = widest(&Params {
+            local_max_job: LocalMax::Processors,
+            ..Params::default()
+        });
+        for (k, ((&n, &p), &c)) in by_nodes
+            .iter()
+            .zip(&by_procs)
+            .zip(&nodes.clusters)
+            .enumerate()
+        {
+            assert!(n <= c / 2 && n > c / 4, "cluster {k}: widest {n} of {c}");
+            assert!(p <= c && p > c / 2, "cluster {k}: widest {p} of {c}");
+        }
+    }
 }

@@ -180,6 +180,16 @@ fn bad_values_and_old_keys_are_named() {
     check("base = \"areb+least-load\"", "base = \"areb\"", "base");
     check(
         "deadline_share = 0.0",
+        "procs_per_node = 3",
+        "params.procs_per_node: is 3, expected at least 1 and a divisor of every cluster's processors [32, 32]",
+    );
+    check(
+        "deadline_share = 0.0",
+        "local_max_job = \"cores\"",
+        "unknown variant `cores`, expected `nodes` or `processors`",
+    );
+    check(
+        "deadline_share = 0.0",
         "share_from = \"sideways\"",
         "unknown variant `sideways`, expected `forecast` or `actual`",
     );
