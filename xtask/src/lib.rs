@@ -94,6 +94,19 @@ pub fn main_with(args: &[String], mut settings: Settings) -> ExitCode {
     }
 }
 
+/// `reproduce` and `run`: the experiments whole, or one shard of each.
+fn run_jobs(
+    settings: &Settings,
+    jobs: &[(std::path::PathBuf, Option<String>)],
+    run: &cli::RunFlags,
+    strict: bool,
+) -> Result<ExitCode> {
+    match (run.shard, &run.cells) {
+        (Some(shard), Some(cells)) => shards::run_shards(settings, jobs, shard, cells),
+        _ => commands::run_all(settings, jobs, strict),
+    }
+}
+
 fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
     settings.verbosity = Verbosity::from_counts(cli.quiet, cli.verbose);
     if cli.no_stand_in {
@@ -117,18 +130,12 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
         } => {
             let strict = run_flags(settings, &run);
             let jobs = commands::select(settings, &ids, sensitivity)?;
-            match (run.shard, &run.cells) {
-                (Some(shard), Some(cells)) => shards::run_shards(settings, &jobs, shard, cells),
-                _ => commands::run_all(settings, &jobs, strict),
-            }
+            run_jobs(settings, &jobs, &run, strict)
         }
         Command::Run { configs, run } => {
             let strict = run_flags(settings, &run);
             let jobs: Vec<_> = configs.into_iter().map(|f| (f, None)).collect();
-            match (run.shard, &run.cells) {
-                (Some(shard), Some(cells)) => shards::run_shards(settings, &jobs, shard, cells),
-                _ => commands::run_all(settings, &jobs, strict),
-            }
+            run_jobs(settings, &jobs, &run, strict)
         }
         Command::Merge {
             cells,
