@@ -486,6 +486,16 @@ pub fn verify(
             }
             continue;
         }
+        for v in verdicts.iter().filter(|v| !v.passed() && v.cause.is_none()) {
+            eprintln!(
+                "warning: {}: claim \"{}\" is {} without a cause (give it cause.paper, cause.data \
+                 or cause.reading in {})",
+                e.id,
+                v.text,
+                v.label(),
+                shown(settings, &e.path)
+            );
+        }
         figure_verdicts.insert(e.id.clone(), verdicts.clone());
         let mut figure = dir.join("figure.svg");
         // Results are git-ignored; a copy of the figure beside the full
