@@ -7,8 +7,16 @@
 //! `--runs` runs (default 5) per case next to the project's floors, and the
 //! ratio of each policy to FCFS measured in the same session.
 //!
-//! The million-job workload is streamed from the generator into jobs (see
-//! `lublin_jobs`), so the peak memory reported is the simulation's.
+//! The cases, in the order printed: SDSC-SP2 (parse, FCFS, EASY,
+//! conservative; these rows keep their names, scripts read them), the same
+//! three policies on CTC-SP2 (a row says so if the trace cannot be found),
+//! and the Lublin99 scaling series: EASY and conservative on 100k and 1M
+//! generated jobs, and on 10M with `USCHED_BENCH_10M=1`. The series is
+//! streamed: jobs go from the generator into `profile::simulate_stream` one
+//! at a time and outcomes are folded as they come, so the time includes
+//! generation (the generator alone has a row) and the peak memory is the
+//! simulation's, whatever the number of jobs. A last block checks the
+//! ratio and scaling goals.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -16,15 +24,30 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use experiments::{Source, workload_from};
-use profile::{Policy, SchedulerConfig};
+use profile::{NoObserver, Policy, SchedulerConfig};
 use swf_io::Estimate;
+use swf_io::lublin99::Lublin99;
 
 use crate::Settings;
 use crate::traces::{Found, TraceSettings, resolve};
 
 const TRACE: &str = "SDSC-SP2-1998-4.2-cln";
-const BIG_JOBS: usize = 1_000_000;
+const CTC: &str = "CTC-SP2-1996-3.1-cln";
 const BIG_PROCS: u32 = 128;
+/// The Lublin99 series; [`HUGE`] joins it with [`HUGE_ENV`] set.
+const SERIES: [usize; 2] = [100_000, 1_000_000];
+const HUGE: usize = 10_000_000;
+/// Jobs of the generator-alone row.
+const BIG_JOBS_GEN: usize = 1_000_000;
+/// Set to 1 to add the 10M-job runs to the series.
+pub const HUGE_ENV: &str = "USCHED_BENCH_10M";
+/// Goals: policy time over FCFS time on the same trace, in the same session.
+const EASY_OVER_FCFS: f64 = 1.5;
+const CONSERVATIVE_OVER_FCFS: f64 = 3.0;
+/// Goal: the largest per-job time of a policy's series over its smallest.
+const PER_JOB_SPREAD: f64 = 2.0;
+/// Goal: peak memory of any streamed run, MB.
+const STREAM_PEAK_MB: f64 = 200.0;
 
 /// One child's report.
 #[derive(Debug, Clone, Copy, Default)]
@@ -32,6 +55,12 @@ struct Measure {
     seconds: f64,
     count: f64,
     peak_mb: f64,
+}
+
+impl Measure {
+    fn per_job_us(&self) -> f64 {
+        self.seconds / self.count * 1e6
+    }
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -43,20 +72,92 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-/// Runs `cargo xtask bench`.
+/// What `cargo xtask bench` runs.
+#[derive(Debug, Clone, Copy)]
+pub struct BenchOptions {
+    /// Runs per case.
+    pub runs: usize,
+    /// Add the 10M-job runs to the Lublin99 series.
+    pub ten_million: bool,
+}
+
+/// Runs `cargo xtask bench`; the 10M-job runs join with `USCHED_BENCH_10M=1`.
 pub fn bench(settings: &Settings, runs: usize) -> Result<ExitCode> {
-    if runs == 0 {
-        bail!("--runs must be at least 1");
+    let ten_million = std::env::var(HUGE_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
+    bench_with(settings, BenchOptions { runs, ten_million })
+}
+
+/// Measures every case of `cargo xtask bench` in fresh release processes.
+struct Runner<'a> {
+    cargo: String,
+    root: &'a Path,
+    runs: usize,
+}
+
+impl Runner<'_> {
+    /// The medians of `runs` runs of one case.
+    fn measure(&self, name: &str, case: &[&str]) -> Result<Measure> {
+        let mut all = Vec::new();
+        for i in 0..self.runs {
+            let m = run_child(&self.cargo, self.root, case)?;
+            eprintln!("[{}/{}] {name}: {:.3} s", i + 1, self.runs, m.seconds);
+            all.push(m);
+        }
+        Ok(Measure {
+            seconds: median(all.iter().map(|m| m.seconds).collect()),
+            count: all[0].count,
+            peak_mb: median(all.iter().map(|m| m.peak_mb).collect()),
+        })
     }
-    // The benchmark needs the real file.
+
+    /// FCFS, EASY and conservative on the trace at `path`.
+    fn policies(&self, label: &str, path: &str) -> Result<[Measure; 3]> {
+        let mut out = [Measure::default(); 3];
+        for (m, policy) in out.iter_mut().zip(["fcfs", "easy", "conservative"]) {
+            *m = self.measure(&format!("{policy}, {label}"), &["sim", policy, path, label])?;
+        }
+        Ok(out)
+    }
+}
+
+/// The path of a known trace, never a stand-in.
+fn real_trace(name: &str, settings: &Settings) -> Result<PathBuf> {
     let strict = TraceSettings {
         no_stand_in: true,
         ..settings.traces.clone()
     };
-    let Found::File { path, .. } = resolve(TRACE, &settings.root, &strict)? else {
-        bail!("bench needs the real {TRACE} trace; set TRACES_DIR");
+    let Found::File { path, .. } = resolve(name, &settings.root, &strict)? else {
+        bail!("bench needs the real {name} trace; set TRACES_DIR");
     };
-    let path = std::path::absolute(&path).unwrap_or(path);
+    Ok(std::path::absolute(&path).unwrap_or(path))
+}
+
+/// Prints one row of the table.
+fn row(case: &str, v: String, rate: String, floor: String, verdict: &str, ratio: String) {
+    println!("{case:<40} {v:>10} {rate:>12} {floor:>10}  {verdict:<7}  {ratio}");
+}
+
+fn ok(v: f64, floor: f64) -> &'static str {
+    if v < floor { "ok" } else { "SLOW" }
+}
+
+fn rate(m: Measure) -> String {
+    format!("{:.0}k/s", m.count / m.seconds / 1e3)
+}
+
+fn secs(s: f64) -> String {
+    format!("{s:.3} s")
+}
+
+/// Runs `cargo xtask bench` with `options`.
+pub fn bench_with(settings: &Settings, options: BenchOptions) -> Result<ExitCode> {
+    if options.runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    // The benchmark needs the real file.
+    let path = real_trace(TRACE, settings)?;
+    // CTC-SP2 is not in the repository: a missing copy skips its rows.
+    let ctc = real_trace(CTC, settings);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     eprintln!("building xtask in release ...");
     let status = Command::new(&cargo)
@@ -66,34 +167,40 @@ pub fn bench(settings: &Settings, runs: usize) -> Result<ExitCode> {
     if !matches!(status, Ok(s) if s.success()) {
         bail!("`cargo build --release -p xtask` failed");
     }
+    let runner = Runner {
+        cargo,
+        root: &settings.root,
+        runs: options.runs,
+    };
     let trace = path.display().to_string();
-    let big = BIG_JOBS.to_string();
-    let cases: [(&str, Vec<&str>); 5] = [
-        ("parse", vec!["parse", &trace]),
-        ("fcfs", vec!["sim", "fcfs", &trace]),
-        ("easy", vec!["sim", "easy", &trace]),
-        ("conservative", vec!["sim", "conservative", &trace]),
-        ("big", vec!["lublin", &big]),
-    ];
-    let mut medians = Vec::new();
-    for (name, case) in &cases {
-        let mut all = Vec::new();
-        for i in 0..runs {
-            let m = run_child(&cargo, &settings.root, case)?;
-            eprintln!("[{}/{runs}] {name}: {:.3} s", i + 1, m.seconds);
-            all.push(m);
-        }
-        medians.push(Measure {
-            seconds: median(all.iter().map(|m| m.seconds).collect()),
-            count: all[0].count,
-            peak_mb: median(all.iter().map(|m| m.peak_mb).collect()),
-        });
+    let parse = runner.measure("parse", &["parse", &trace])?;
+    let [fcfs, easy, cons] = runner.policies(TRACE, &trace)?;
+    let ctc = match &ctc {
+        Ok(p) => Some((p, runner.policies(CTC, &p.display().to_string())?)),
+        Err(_) => None,
+    };
+    let mut sizes = SERIES.to_vec();
+    if options.ten_million {
+        sizes.push(HUGE);
     }
-    let [parse, fcfs, easy, cons, big] =
-        [medians[0], medians[1], medians[2], medians[3], medians[4]];
-    let ok = |v: f64, floor: f64| if v < floor { "ok" } else { "SLOW" };
-    let rate = |m: Measure| format!("{:.0}k/s", m.count / m.seconds / 1e3);
-    println!("cargo xtask bench: medians of {runs} runs, each in a fresh release process");
+    let big = BIG_JOBS_GEN.to_string();
+    let generator = runner.measure("Lublin99 generator", &["lublin-gen", &big])?;
+    let mut series = Vec::new();
+    for policy in ["easy", "conservative"] {
+        for &n in &sizes {
+            let count = n.to_string();
+            let m = runner.measure(
+                &format!("{policy}, Lublin99 {n} jobs"),
+                &["lublin", policy, &count],
+            )?;
+            series.push((policy, n, m));
+        }
+    }
+
+    println!(
+        "cargo xtask bench: medians of {} runs, each in a fresh release process",
+        options.runs
+    );
     println!(
         "trace {} ({} jobs replayed, requested time as estimate)\n",
         path.display(),
@@ -103,11 +210,7 @@ pub fn bench(settings: &Settings, runs: usize) -> Result<ExitCode> {
         "{:<40} {:>10} {:>12} {:>10}  verdict  vs FCFS",
         "case", "median", "rate", "floor"
     );
-    let row = |case: &str, v: String, rate: String, floor: String, verdict: &str, ratio: String| {
-        println!("{case:<40} {v:>10} {rate:>12} {floor:>10}  {verdict:<7}  {ratio}");
-    };
-    let secs = |s: f64| format!("{s:.3} s");
-    let vs = |m: Measure| format!("{:.1}x", m.seconds / fcfs.seconds);
+    let vs = |m: Measure, base: Measure| format!("{:.1}x", m.seconds / base.seconds);
     row(
         "parse .swf.gz (records)",
         secs(parse.seconds),
@@ -130,7 +233,7 @@ pub fn bench(settings: &Settings, runs: usize) -> Result<ExitCode> {
         rate(easy),
         "< 0.3 s".into(),
         ok(easy.seconds, 0.3),
-        vs(easy),
+        vs(easy, fcfs),
     );
     row(
         "conservative",
@@ -138,24 +241,117 @@ pub fn bench(settings: &Settings, runs: usize) -> Result<ExitCode> {
         rate(cons),
         "< 1 s".into(),
         ok(cons.seconds, 1.0),
-        vs(cons),
+        vs(cons, fcfs),
+    );
+
+    println!();
+    match &ctc {
+        Some((p, [c_fcfs, c_easy, c_cons])) => {
+            println!(
+                "trace {} ({} jobs replayed, requested time as estimate)",
+                p.display(),
+                c_fcfs.count
+            );
+            for (name, m) in [
+                ("FCFS, CTC-SP2", c_fcfs),
+                ("EASY, CTC-SP2", c_easy),
+                ("conservative, CTC-SP2", c_cons),
+            ] {
+                row(
+                    name,
+                    secs(m.seconds),
+                    rate(*m),
+                    "–".into(),
+                    "",
+                    vs(*m, *c_fcfs),
+                );
+            }
+        }
+        None => println!("skipped: CTC-SP2 not found (set TRACES_DIR)"),
+    }
+
+    println!(
+        "\nLublin99 two-class, seed 1, {BIG_PROCS} procs, run time as estimate: streamed, \
+         generated and simulated job by job (times include the generator)"
     );
     row(
-        &format!("EASY, Lublin99 {BIG_JOBS} jobs, {BIG_PROCS} procs"),
-        secs(big.seconds),
-        rate(big),
-        "< 20 s".into(),
-        ok(big.seconds, 20.0),
+        &format!("Lublin99 generator alone, {BIG_JOBS_GEN} jobs"),
+        secs(generator.seconds),
+        rate(generator),
+        "–".into(),
+        "",
         String::new(),
     );
-    row(
-        "  peak memory (VmHWM)",
-        format!("{:.0} MB", big.peak_mb),
-        String::new(),
-        "< 300 MB".into(),
-        ok(big.peak_mb, 300.0),
-        String::new(),
+    for &(policy, n, m) in &series {
+        let name = if policy == "easy" { "EASY" } else { policy };
+        // 20 s per million jobs: the former floor of the 1M EASY row.
+        let floor = 20.0 * n as f64 / 1e6;
+        row(
+            &format!("{name}, Lublin99 {n} jobs, {BIG_PROCS} procs"),
+            secs(m.seconds),
+            rate(m),
+            format!("< {floor:.0} s"),
+            ok(m.seconds, floor),
+            format!("{:.2} us/job", m.per_job_us()),
+        );
+        row(
+            "  peak memory (VmHWM)",
+            format!("{:.0} MB", m.peak_mb),
+            String::new(),
+            format!("< {STREAM_PEAK_MB:.0} MB"),
+            ok(m.peak_mb, STREAM_PEAK_MB),
+            String::new(),
+        );
+    }
+
+    println!("\ngoals (ratios within this session)");
+    let goal = |name: &str, v: f64, limit: f64| {
+        row(
+            name,
+            format!("{v:.2}x"),
+            String::new(),
+            format!("<= {limit}x"),
+            if v <= limit { "met" } else { "MISSED" },
+            String::new(),
+        );
+    };
+    goal(
+        "EASY / FCFS, SDSC-SP2",
+        easy.seconds / fcfs.seconds,
+        EASY_OVER_FCFS,
     );
+    goal(
+        "conservative / FCFS, SDSC-SP2",
+        cons.seconds / fcfs.seconds,
+        CONSERVATIVE_OVER_FCFS,
+    );
+    if let Some((_, [c_fcfs, c_easy, c_cons])) = &ctc {
+        goal(
+            "EASY / FCFS, CTC-SP2",
+            c_easy.seconds / c_fcfs.seconds,
+            EASY_OVER_FCFS,
+        );
+        goal(
+            "conservative / FCFS, CTC-SP2",
+            c_cons.seconds / c_fcfs.seconds,
+            CONSERVATIVE_OVER_FCFS,
+        );
+    }
+    for policy in ["easy", "conservative"] {
+        let per_job: Vec<f64> = series
+            .iter()
+            .filter(|s| s.0 == policy)
+            .map(|s| s.2.per_job_us())
+            .collect();
+        let most = per_job.iter().copied().fold(f64::MIN, f64::max);
+        let least = per_job.iter().copied().fold(f64::MAX, f64::min);
+        let last = sizes.last().copied().unwrap_or_default();
+        goal(
+            &format!("{policy}: per-job time, Lublin99 {}..{last}", sizes[0]),
+            most / least,
+            PER_JOB_SPREAD,
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -209,12 +405,17 @@ fn vm_hwm_kb() -> f64 {
 }
 
 /// `bench-child <case> ...`: one measurement, printed as `key=value` pairs.
+///
+/// Cases: `parse <path>`; `sim <policy> <path> [label]`;
+/// `lublin <policy> <jobs>` (streamed); `lublin-gen <jobs>` (the generator
+/// alone).
 pub fn child(args: &[String]) -> Result<ExitCode> {
     let arg = |i: usize| {
         args.get(i)
             .map(String::as_str)
             .ok_or_else(|| anyhow!("bench-child: missing argument {i}"))
     };
+    let policy = |i: usize| -> Result<Policy> { arg(i)?.parse().map_err(|e: String| anyhow!(e)) };
     let (seconds, count) = match arg(0)? {
         "parse" => {
             let start = Instant::now();
@@ -222,16 +423,22 @@ pub fn child(args: &[String]) -> Result<ExitCode> {
             (start.elapsed().as_secs_f64(), trace.records.len())
         }
         "sim" => {
-            let policy: Policy = arg(1)?.parse().map_err(|e: String| anyhow!(e))?;
+            let policy = policy(1)?;
             let path = PathBuf::from(arg(2)?);
+            let label = args.get(3).map_or(TRACE, String::as_str);
             let trace = swf_io::read_trace(&path, swf_io::Mode::Strict)?;
             let source = Source::trace(arg(2)?.to_string(), String::new(), trace, None);
-            let (w, _) = workload_from(&source, TRACE, Estimate::Requested, 0);
+            let (w, _) = workload_from(&source, label, Estimate::Requested, 0);
             timed_simulation(w.capacity, policy, &w.jobs)?
         }
-        "lublin" => {
-            let jobs = lublin_jobs(arg(1)?.parse()?);
-            timed_simulation(BIG_PROCS, Policy::EASY, &jobs)?
+        "lublin" => streamed_lublin(policy(1)?, arg(2)?.parse()?)?,
+        "lublin-gen" => {
+            let start = Instant::now();
+            let count = lublin(arg(1)?.parse()?)
+                .iter_jobs()
+                .map(std::hint::black_box)
+                .count();
+            (start.elapsed().as_secs_f64(), count)
         }
         other => bail!("bench-child: unknown case '{other}'"),
     };
@@ -239,17 +446,32 @@ pub fn child(args: &[String]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `n` Lublin99 jobs (two-class model, seed 1), streamed from the
-/// generator straight into jobs so no record buffer inflates peak memory.
-fn lublin_jobs(n: usize) -> Vec<profile::Job> {
-    swf_io::lublin99::Lublin99 {
+/// `n` Lublin99 jobs (two-class model, seed 1) on [`BIG_PROCS`] processors.
+fn lublin(n: usize) -> Lublin99 {
+    Lublin99 {
         procs: BIG_PROCS,
         duration: i64::MAX,
         max_jobs: Some(n),
         seed: 1,
         two_class: true,
     }
-    .jobs()
+}
+
+/// Generates and replays `n` Lublin99 jobs one at a time, folding the
+/// outcomes as they come: nothing of the size of the workload is kept.
+fn streamed_lublin(policy: Policy, n: usize) -> Result<(f64, usize)> {
+    let config = SchedulerConfig::new(BIG_PROCS, policy);
+    let start = Instant::now();
+    let mut last_end = profile::Time::ZERO;
+    let count = profile::simulate_stream(
+        &config,
+        lublin(n).iter_jobs(),
+        &mut NoObserver,
+        |_, outcome| last_end = last_end.max(outcome.end),
+    )?;
+    let seconds = start.elapsed().as_secs_f64();
+    std::hint::black_box(last_end);
+    Ok((seconds, count))
 }
 
 fn timed_simulation(capacity: u32, policy: Policy, jobs: &[profile::Job]) -> Result<(f64, usize)> {

@@ -149,7 +149,11 @@ impl Profile {
 
     /// Index of the step containing `t` (clamped to the origin).
     #[inline]
-    fn index_of(&self, t: Time) -> usize {
+    pub(crate) fn index_of(&self, t: Time) -> usize {
+        // Schedulers ask about their present, the origin, most of the time.
+        if t <= self.steps[0].0 {
+            return 0;
+        }
         self.steps.partition_point(|s| s.0 <= t).saturating_sub(1)
     }
 
@@ -223,40 +227,99 @@ impl Profile {
             .unwrap_or(0)
     }
 
-    /// Ensures a step boundary at `t` (`t >= origin`); returns its index.
-    fn split(&mut self, t: Time) -> usize {
-        let i = self.index_of(t);
-        if self.steps[i].0 == t {
-            return i;
-        }
-        let free = self.steps[i].1;
-        self.steps.insert(i + 1, (t, free));
-        i + 1
+    /// The indices `a..b` of the steps that overlap `[start, end)`
+    /// (`origin <= start < end`): one binary search, then a walk.
+    fn window(&self, start: Time, end: Time) -> (usize, usize) {
+        let a = self.index_of(start);
+        let after = &self.steps[a + 1..];
+        let b = a + 1 + after.iter().position(|s| s.0 >= end).unwrap_or(after.len());
+        (a, b)
     }
 
-    /// Merges equal neighbours around indices `lo..=hi` (boundaries of an update).
-    fn merge_around(&mut self, lo: usize, hi: usize) {
-        // Right boundary first so the left index stays valid.
-        if hi < self.steps.len() && hi > 0 && self.steps[hi - 1].1 == self.steps[hi].1 {
-            self.steps.remove(hi);
+    /// Applies `f` to the free count over `[start, end)`, whose steps are
+    /// `a..b` (from [`window`](Profile::window)); `f` must change every
+    /// count. Splits the first and last step where the window cuts them and
+    /// merges equal neighbours, so adjacent steps keep differing.
+    fn apply(&mut self, (a, b): (usize, usize), start: Time, end: Time, f: impl Fn(u32) -> u32) {
+        let steps = &mut self.steps;
+        // The end first, so the indices below `b` stay valid.
+        if end != Time::MAX {
+            if steps.get(b).is_some_and(|s| s.0 == end) {
+                if f(steps[b - 1].1) == steps[b].1 {
+                    steps.remove(b);
+                }
+            } else {
+                steps.insert(b, (end, steps[b - 1].1));
+            }
         }
-        if lo < self.steps.len() && lo > 0 && self.steps[lo - 1].1 == self.steps[lo].1 {
-            self.steps.remove(lo);
-        }
-    }
-
-    /// Applies `f` to the free count of every step in `[start, end)`.
-    fn update(&mut self, start: Time, end: Time, f: impl Fn(u32) -> u32) {
-        let lo = self.split(start);
-        let hi = if end == Time::MAX {
-            self.steps.len()
+        if steps[a].0 < start {
+            let cut = (start, f(steps[a].1));
+            for s in &mut steps[a + 1..b] {
+                s.1 = f(s.1);
+            }
+            steps.insert(a + 1, cut);
         } else {
-            self.split(end)
-        };
-        for s in &mut self.steps[lo..hi] {
-            s.1 = f(s.1);
+            for s in &mut steps[a..b] {
+                s.1 = f(s.1);
+            }
+            if a > 0 && steps[a - 1].1 == steps[a].1 {
+                steps.remove(a);
+            }
         }
-        self.merge_around(lo, hi);
+    }
+
+    /// Whether `procs` processors are free over all of `[start, start + duration)`
+    /// (`start` at or after the origin), stopping at the first step that is
+    /// too full. With `held`, a reservation `(start, duration, procs)` not
+    /// entered in the profile counts as if it were.
+    pub(crate) fn fits(
+        &self,
+        start: Time,
+        procs: u32,
+        duration: i64,
+        held: Option<(Time, i64, u32)>,
+    ) -> bool {
+        let end = start.saturating_add(duration);
+        // The held window first: where the two overlap, a job fits less often.
+        if let Some((h_start, h_duration, h_procs)) = held {
+            let (from, to) = (
+                start.max(h_start),
+                end.min(h_start.saturating_add(h_duration)),
+            );
+            let fits_beside = from >= to
+                || procs
+                    .checked_add(h_procs)
+                    .is_some_and(|need| self.all_free(from, to, need));
+            if !fits_beside {
+                return false;
+            }
+        }
+        self.all_free(start, end, procs)
+    }
+
+    /// Whether every step over `[from, to)` (`from` at or after the origin)
+    /// has `procs` free.
+    #[inline]
+    fn all_free(&self, from: Time, to: Time, procs: u32) -> bool {
+        self.steps[self.index_of(from)..]
+            .iter()
+            .take_while(|s| s.0 < to)
+            .all(|s| s.1 >= procs)
+    }
+
+    /// Moves a reservation of `procs` processors from `[from, from + duration)`
+    /// to `[to, to + duration)`, for `to < from` where
+    /// [`Runs::earlier_start`](crate::runs::Runs::earlier_start) found room: the same profile
+    /// as releasing one and reserving the other, touching only the parts of
+    /// the two windows that do not overlap.
+    pub(crate) fn shift_earlier(&mut self, from: Time, to: Time, duration: i64, procs: u32) {
+        debug_assert!(self.origin() <= to && to < from && duration > 0);
+        let to_end = to.saturating_add(duration);
+        let from_end = from.saturating_add(duration);
+        debug_assert!(self.min_free(to, to_end.min(from)) >= procs);
+        let (take, give) = (to_end.min(from), to_end.max(from));
+        self.apply(self.window(to, take), to, take, |f| f - procs);
+        self.apply(self.window(give, from_end), give, from_end, |f| f + procs);
     }
 
     /// Clips a rectangle to the described future; `None` if nothing of it
@@ -273,7 +336,12 @@ impl Profile {
         let Some((start, end)) = self.clip(start, duration, procs) else {
             return Ok(());
         };
-        let free = self.min_free(start, end);
+        let window = self.window(start, end);
+        let free = self.steps[window.0..window.1]
+            .iter()
+            .map(|s| s.1)
+            .min()
+            .unwrap_or(self.capacity);
         if free < procs {
             return Err(ProfileError::Overcommit {
                 start,
@@ -282,7 +350,7 @@ impl Profile {
                 free,
             });
         }
-        self.update(start, end, |f| f - procs);
+        self.apply(window, start, end, |f| f - procs);
         Ok(())
     }
 
@@ -292,7 +360,12 @@ impl Profile {
         let Some((start, end)) = self.clip(start, duration, procs) else {
             return Ok(());
         };
-        let most = self.max_free(start, end);
+        let window = self.window(start, end);
+        let most = self.steps[window.0..window.1]
+            .iter()
+            .map(|s| s.1)
+            .max()
+            .unwrap_or(0);
         if u64::from(most) + u64::from(procs) > u64::from(self.capacity) {
             return Err(ProfileError::OverRelease {
                 start,
@@ -301,7 +374,7 @@ impl Profile {
                 capacity: self.capacity,
             });
         }
-        self.update(start, end, |f| f + procs);
+        self.apply(window, start, end, |f| f + procs);
         Ok(())
     }
 
@@ -444,6 +517,37 @@ mod tests {
         p.advance(Time(15));
         assert_eq!(p.steps(), &[(Time(15), 2), (Time(20), 8)]);
         assert_eq!(p.free_at(Time(3)), 2);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// A reservation held aside counts in `fits` as if it were entered.
+        #[test]
+        fn fits_beside_a_held_reservation_as_if_it_were_entered(
+            rects in proptest::collection::vec((0..40i64, 1..30i64, 1..=8u32), 0..8),
+            held in (0..40i64, 1..30i64, 1..=8u32),
+            job in (0..40i64, 1..=8u32, 1..30i64),
+        ) {
+            let mut p = Profile::new(8, Time(0));
+            for (s, d, n) in rects {
+                let s = p.earliest_start(Time(s), n, d).unwrap();
+                p.reserve(s, d, n).unwrap();
+            }
+            let (s, d, n) = held;
+            let held = (p.earliest_start(Time(s), n, d).unwrap(), d, n);
+            let mut entered = p.clone();
+            entered.reserve(held.0, held.1, held.2).unwrap();
+            let (start, procs, duration) = (Time(job.0), job.1, job.2);
+            proptest::prop_assert_eq!(
+                p.fits(start, procs, duration, Some(held)),
+                entered.fits(start, procs, duration, None)
+            );
+            proptest::prop_assert_eq!(
+                entered.fits(start, procs, duration, None),
+                entered.min_free(start, start + duration) >= procs
+            );
+        }
     }
 
     #[test]

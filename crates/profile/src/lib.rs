@@ -7,7 +7,9 @@
 //!   search, reservations, minimum free capacity over a window, the free time
 //!   slots up to a horizon, and forgetting of the past.
 //! * [`simulate`] replays rigid jobs under FCFS, EASY with `k` reservations, or
-//!   conservative backfilling with schedule compression, in any queue order.
+//!   conservative backfilling with schedule compression, in any queue order;
+//!   [`simulate_stream`] replays a stream of any length in memory that
+//!   follows the jobs in the system, reporting outcomes as jobs start.
 //! * [`validate`] checks any schedule: capacity never exceeded, no job starts
 //!   before submission, every job runs its run time or is reported killed.
 //! * [`first_fit`] gives a validated schedule concrete processor ids, as
@@ -48,6 +50,7 @@ mod alloc;
 mod avail;
 mod config;
 mod job;
+mod runs;
 mod sched;
 mod stats;
 mod time;
@@ -57,7 +60,7 @@ pub use alloc::{AllocError, ProcSet, ProcSetParseError, first_fit};
 pub use avail::{FreeSlot, Profile, ProfileError};
 pub use config::{JobOrdering, Overrun, Policy, QueueOrder, SchedulerConfig};
 pub use job::{Job, JobBuilder, JobError, JobField, Outcome, Status};
-pub use sched::{NoObserver, Observer, SimError, simulate, simulate_observed};
+pub use sched::{NoObserver, Observer, SimError, simulate, simulate_observed, simulate_stream};
 pub use stats::ScheduleStats;
 pub use time::{EventQueue, MAX_DURATION, Time};
 pub use validate::{Violation, validate};

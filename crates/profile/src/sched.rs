@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use crate::runs::{Earlier, Runs};
 use crate::{
     EventQueue, Job, JobError, Outcome, Overrun, Policy, Profile, QueueOrder, SchedulerConfig,
     Status, Time,
@@ -155,13 +156,62 @@ pub fn simulate_observed(
     observer: &mut dyn Observer,
 ) -> Result<Vec<Outcome>, SimError> {
     check_input(config, jobs)?;
-    let mut sim = Sim::new(config, jobs, observer);
-    sim.run()?;
-    Ok(sim
-        .outcomes
+    let mut outcomes = vec![None; jobs.len()];
+    simulate_stream(config, jobs.iter().cloned(), observer, |index, outcome| {
+        outcomes[index] = Some(outcome);
+    })?;
+    Ok(outcomes
         .into_iter()
         .map(|o| o.expect("every job ends exactly once"))
         .collect())
+}
+
+/// [`simulate_observed`] over a stream: jobs are read one at a time as the
+/// simulation reaches their submit time, and `on_outcome(position, outcome)`
+/// is called once per job as soon as its outcome is decided (when it starts,
+/// or is dropped), so outcomes come in start order, not input order.
+/// Returns the number of jobs replayed.
+///
+/// Memory follows the jobs in the system (waiting or running), never the
+/// length of the stream: a workload of any length can be replayed from a
+/// generator or a file without being collected.
+///
+/// The same checks as [`simulate`] apply, to each job as it is read, so an
+/// invalid job ends the run with its [`SimError`] after the outcomes of
+/// earlier jobs were reported. The schedule is the one [`simulate`] makes.
+pub fn simulate_stream<I, F>(
+    config: &SchedulerConfig,
+    jobs: I,
+    observer: &mut dyn Observer,
+    on_outcome: F,
+) -> Result<usize, SimError>
+where
+    I: IntoIterator<Item = Job>,
+    F: FnMut(usize, Outcome),
+{
+    if config.capacity == 0 {
+        return Err(SimError::NoCapacity);
+    }
+    let mut input = Input::new(jobs.into_iter());
+    let first = input.next(config)?;
+    let origin = first.as_ref().map_or(Time::ZERO, |j| j.submit);
+    let mut sim = Sim {
+        config,
+        observer,
+        on_outcome,
+        profile: Profile::new(config.capacity, origin),
+        runs: Runs::default(),
+        protected: Vec::new(),
+        live: Vec::new(),
+        vacant: Vec::new(),
+        queue: Vec::new(),
+        ends: EventQueue::new(),
+        overruns: EventQueue::new(),
+        next_start: None,
+        now: origin,
+    };
+    sim.run(first, &mut input)?;
+    Ok(input.read)
 }
 
 /// Prediction extensions a job gets under [`Overrun::Continue`]: one each
@@ -176,30 +226,58 @@ fn extensions(job: &Job) -> u64 {
 }
 
 fn check_input(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), SimError> {
-    let capacity = config.capacity;
-    if capacity == 0 {
+    if config.capacity == 0 {
         return Err(SimError::NoCapacity);
     }
-    let continues = config.overrun == Overrun::Continue;
-    let mut needed: u64 = 0;
-    let mut last = Time(i64::MIN);
-    for (index, j) in jobs.iter().enumerate() {
+    let mut input = Input::new(jobs.iter().cloned());
+    while input.next(config)?.is_some() {}
+    Ok(())
+}
+
+/// The jobs still to be read, and what checking them needs to know about
+/// the ones read before.
+struct Input<I> {
+    jobs: I,
+    /// Jobs read so far: the next one's position.
+    read: usize,
+    /// The submit time of the last job read.
+    last: Time,
+    /// Under [`Overrun::Continue`], the extensions the jobs read so far need.
+    extensions: u64,
+}
+
+impl<I: Iterator<Item = Job>> Input<I> {
+    fn new(jobs: I) -> Self {
+        Input {
+            jobs,
+            read: 0,
+            last: Time(i64::MIN),
+            extensions: 0,
+        }
+    }
+
+    /// The next job, checked against the model's domain, the machine, the
+    /// submit order and the extension budget; `None` at the end.
+    fn next(&mut self, config: &SchedulerConfig) -> Result<Option<Job>, SimError> {
+        let Some(j) = self.jobs.next() else {
+            return Ok(None);
+        };
+        let index = self.read;
         j.check()
             .map_err(|error| SimError::InvalidJob { index, error })?;
-        if j.submit < last {
+        if j.submit < self.last {
             return Err(SimError::Unsorted { index, id: j.id });
         }
-        last = j.submit;
-        if j.procs > capacity {
+        if j.procs > config.capacity {
             return Err(SimError::BadWidth {
                 index,
                 id: j.id,
                 procs: j.procs,
-                capacity,
+                capacity: config.capacity,
             });
         }
-        if continues {
-            needed = needed.saturating_add(extensions(j));
+        if config.overrun == Overrun::Continue {
+            let needed = self.extensions.saturating_add(extensions(&j));
             let allowed = u64::from(config.extensions_per_job)
                 .saturating_mul(index as u64 + 1)
                 .saturating_add(SchedulerConfig::EXTENSION_GRACE);
@@ -213,70 +291,78 @@ fn check_input(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), SimError> {
                     allowed,
                 });
             }
+            self.extensions = needed;
         }
+        self.last = j.submit;
+        self.read += 1;
+        Ok(Some(j))
     }
-    Ok(())
 }
 
-/// A running job's scheduler-visible state.
+/// A job in the system (waiting or running), in a slot of [`Sim::live`].
+/// Slots are reused as jobs leave, so the slots in use stay few and close
+/// together however long the input.
+#[derive(Clone, Debug)]
+struct Live {
+    job: Job,
+    /// Its position in the input.
+    index: usize,
+    /// Conservative, waiting: its reserved start.
+    reserved: Time,
+    /// Running: when the scheduler believes it will end (start + estimate,
+    /// possibly extended).
+    predicted_end: Option<Time>,
+}
+
+/// EASY: the first protected reservation of a pass, held aside from the
+/// profile (see `Sim::fits_now`).
 #[derive(Copy, Clone, Debug)]
-struct Running {
-    /// When the scheduler believes it will end (start + estimate, possibly extended).
-    predicted_end: Time,
+struct Held {
+    start: Time,
+    duration: i64,
+    procs: u32,
+    /// Processors free at `start`, this reservation aside: kept up to date as
+    /// the pass starts jobs.
+    free: u32,
 }
 
-struct Sim<'a> {
+struct Sim<'a, F> {
     config: &'a SchedulerConfig,
-    jobs: &'a [Job],
     observer: &'a mut dyn Observer,
+    on_outcome: F,
     /// Running jobs by predicted end (EASY, FCFS) or running jobs plus every
     /// waiting job's reservation (conservative).
     profile: Profile,
-    /// Scratch copy for EASY passes.
-    scratch: Profile,
-    /// Waiting jobs (input positions) in queue order.
+    /// Conservative: the runs of free capacity a compression pass has
+    /// looked at since the profile last changed.
+    runs: Runs,
+    /// EASY: the reservations `(start, duration, procs)` of the protected
+    /// jobs entered in the profile during one pass.
+    protected: Vec<(Time, i64, u32)>,
+    /// The jobs in the system, by slot; a slot is reused once its job ends.
+    live: Vec<Live>,
+    /// Free slots of `live`.
+    vacant: Vec<usize>,
+    /// Waiting jobs (slots) in queue order.
     queue: Vec<usize>,
-    /// Conservative: each waiting job's reserved start.
-    reserved: Vec<Time>,
-    running: Vec<Option<Running>>,
+    /// Ends of running jobs (their slots).
     ends: EventQueue<usize>,
-    overruns: EventQueue<usize>,
+    /// Expiring predictions: slot and input position (a job may end, and its
+    /// slot be reused, before its last prediction expires).
+    overruns: EventQueue<(usize, usize)>,
     /// Conservative: the earliest reserved start after now among waiting jobs.
     next_start: Option<Time>,
-    outcomes: Vec<Option<Outcome>>,
     now: Time,
 }
 
-impl<'a> Sim<'a> {
-    fn new(config: &'a SchedulerConfig, jobs: &'a [Job], observer: &'a mut dyn Observer) -> Self {
-        let origin = jobs.first().map_or(Time::ZERO, |j| j.submit);
-        let profile = Profile::new(config.capacity, origin);
-        let conservative = config.policy == Policy::Conservative;
-        Sim {
-            config,
-            jobs,
-            observer,
-            scratch: profile.clone(),
-            profile,
-            queue: Vec::new(),
-            reserved: if conservative {
-                vec![Time::MAX; jobs.len()]
-            } else {
-                Vec::new()
-            },
-            running: vec![None; jobs.len()],
-            ends: EventQueue::new(),
-            overruns: EventQueue::new(),
-            next_start: None,
-            outcomes: vec![None; jobs.len()],
-            now: origin,
-        }
-    }
-
-    fn run(&mut self) -> Result<(), SimError> {
-        let mut next = 0;
+impl<F: FnMut(usize, Outcome)> Sim<'_, F> {
+    fn run<I: Iterator<Item = Job>>(
+        &mut self,
+        mut next: Option<Job>,
+        input: &mut Input<I>,
+    ) -> Result<(), SimError> {
         loop {
-            let t_sub = self.jobs.get(next).map(|j| j.submit);
+            let t_sub = next.as_ref().map(|j| j.submit);
             let t_over = self.overruns.peek_time();
             let t_end = self.ends.peek_time();
             let t_start = self.next_start;
@@ -291,15 +377,16 @@ impl<'a> Sim<'a> {
                 // Every expired prediction at this instant before any decision:
                 // the scheduler must not hand out processors still in use.
                 while self.overruns.peek_time() == Some(t) {
-                    let (_, j) = self.overruns.pop().expect("peeked");
-                    self.prediction_over(j)?;
+                    let (_, (slot, index)) = self.overruns.pop().expect("peeked");
+                    self.prediction_over(slot, index)?;
                 }
             } else if t_sub == Some(t) {
-                self.submit(next)?;
-                next += 1;
+                let job = next.take().expect("peeked");
+                self.submit(job, input.read - 1)?;
+                next = input.next(self.config)?;
             } else if t_end == Some(t) {
-                let (_, j) = self.ends.pop().expect("peeked");
-                self.terminate(j)?;
+                let (_, slot) = self.ends.pop().expect("peeked");
+                self.terminate(slot)?;
             }
             // Otherwise a reserved start is due: the pass below starts it.
             self.schedule()?;
@@ -307,54 +394,78 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
-    /// `start + duration` for job `j`, or [`SimError::BeyondLatest`] if that
-    /// passes [`Time::LATEST`]. Every time the simulation stores is at most
-    /// `LATEST` and every duration at most `MAX_DURATION`, so the sum is exact.
+    /// `start + duration` for the job in `slot`, or [`SimError::BeyondLatest`]
+    /// if that passes [`Time::LATEST`]. Every time the simulation stores is at
+    /// most `LATEST` and every duration at most `MAX_DURATION`, so the sum is
+    /// exact.
     #[inline]
-    fn end_of(&self, j: usize, start: Time, duration: i64) -> Result<Time, SimError> {
+    fn end_of(&self, slot: usize, start: Time, duration: i64) -> Result<Time, SimError> {
         let end = Time(start.0 + duration);
         if end > Time::LATEST {
-            return Err(self.beyond_latest(j, end));
+            return Err(self.beyond_latest(slot, end));
         }
         Ok(end)
     }
 
     #[cold]
     #[inline(never)]
-    fn beyond_latest(&self, j: usize, end: Time) -> SimError {
+    fn beyond_latest(&self, slot: usize, end: Time) -> SimError {
+        let live = &self.live[slot];
         SimError::BeyondLatest {
-            index: j,
-            id: self.jobs[j].id,
+            index: live.index,
+            id: live.job.id,
             end,
         }
     }
 
-    fn submit(&mut self, j: usize) -> Result<(), SimError> {
-        let job = &self.jobs[j];
+    fn submit(&mut self, job: Job, index: usize) -> Result<(), SimError> {
         let pos = match self.config.order {
             QueueOrder::Arrival => self.queue.len(),
             ref order => {
                 // After every waiting job that is not strictly behind `job`.
-                let jobs = self.jobs;
+                let live = &self.live;
                 self.queue
-                    .partition_point(|&w| order.compare(&jobs[w], job).is_le())
+                    .partition_point(|&w| order.compare(&live[w].job, &job).is_le())
             }
         };
-        self.queue.insert(pos, j);
+        let live = Live {
+            job,
+            index,
+            reserved: Time::MAX,
+            predicted_end: None,
+        };
+        let slot = match self.vacant.pop() {
+            Some(slot) => {
+                self.live[slot] = live;
+                slot
+            }
+            None => {
+                self.live.push(live);
+                self.live.len() - 1
+            }
+        };
+        self.queue.insert(pos, slot);
         if self.config.policy == Policy::Conservative {
-            let start = self.place(j)?;
-            self.reserved[j] = start;
+            self.live[slot].reserved = self.place(slot)?;
         }
         Ok(())
     }
 
-    fn terminate(&mut self, j: usize) -> Result<(), SimError> {
-        let run = self.running[j].take().expect("only running jobs end");
-        let job = &self.jobs[j];
-        if run.predicted_end > self.now {
+    /// Frees the slot of a job that ended or was dropped.
+    fn leave(&mut self, slot: usize) {
+        self.live[slot].predicted_end = None;
+        self.vacant.push(slot);
+    }
+
+    fn terminate(&mut self, slot: usize) -> Result<(), SimError> {
+        let live = &self.live[slot];
+        let predicted_end = live.predicted_end.expect("only running jobs end");
+        let procs = live.job.procs;
+        self.leave(slot);
+        if predicted_end > self.now {
             // Ended before the scheduler expected: free the unused tail.
             self.profile
-                .release(self.now, run.predicted_end - self.now, job.procs)
+                .release(self.now, predicted_end - self.now, procs)
                 .expect("a running job's tail is reserved");
             if self.config.policy == Policy::Conservative {
                 self.compress(false)?;
@@ -364,28 +475,28 @@ impl<'a> Sim<'a> {
     }
 
     /// Overrun::Continue: the job outlived its prediction; extend it.
-    fn prediction_over(&mut self, j: usize) -> Result<(), SimError> {
-        let job = &self.jobs[j];
-        if self.running[j].is_none() {
+    fn prediction_over(&mut self, slot: usize, index: usize) -> Result<(), SimError> {
+        let live = &self.live[slot];
+        if live.index != index || live.predicted_end.is_none() {
+            // It has ended (and its slot may hold another job).
             return Ok(());
         }
-        let new_end = self.end_of(j, self.now, job.estimate)?;
-        if let Some(run) = self.running[j].as_mut() {
-            run.predicted_end = new_end;
-        }
-        self.overruns.push(new_end, j);
+        let (estimate, procs) = (live.job.estimate, live.job.procs);
+        let new_end = self.end_of(slot, self.now, estimate)?;
+        self.live[slot].predicted_end = Some(new_end);
+        self.overruns.push(new_end, (slot, index));
         let conservative = self.config.policy == Policy::Conservative;
         if conservative {
             // Lift every reservation, extend the job, then re-place all.
             for &w in &self.queue {
-                let job = &self.jobs[w];
+                let live = &self.live[w];
                 self.profile
-                    .release(self.reserved[w], job.estimate, job.procs)
+                    .release(live.reserved, live.job.estimate, live.job.procs)
                     .expect("reserved");
             }
         }
         self.profile
-            .reserve(self.now, job.estimate, job.procs)
+            .reserve(self.now, estimate, procs)
             .expect("running job fits");
         if conservative {
             self.compress(true)?;
@@ -397,43 +508,53 @@ impl<'a> Sim<'a> {
     /// earliest slot. With `lifted`, the reservations were already removed.
     fn compress(&mut self, lifted: bool) -> Result<(), SimError> {
         let now = self.now;
+        self.runs.clear(&self.profile, now);
         for k in 0..self.queue.len() {
             let w = self.queue[k];
-            let job = &self.jobs[w];
-            let old = self.reserved[w];
-            if !lifted {
-                if old <= now {
-                    continue;
-                }
-                // It can only move if `procs` are free somewhere before `old`
-                // (its own reservation does not cover [now, old)).
-                if self.profile.max_free(now, old) < job.procs {
-                    continue;
-                }
-                self.profile
-                    .release(old, job.estimate, job.procs)
-                    .expect("reserved");
+            if lifted {
+                self.live[w].reserved = self.place(w)?;
+                continue;
             }
-            let start = self.place(w)?;
-            debug_assert!(lifted || start <= old, "compression never postpones");
-            self.reserved[w] = start;
+            let live = &self.live[w];
+            let (old, procs, estimate) = (live.reserved, live.job.procs, live.job.estimate);
+            if old <= now {
+                continue;
+            }
+            // Lifting and re-placing the reservation, without doing either.
+            // It can only move if `procs` are free somewhere before `old`;
+            // only then is it (re-)placed, possibly where it was.
+            let start = match self.runs.earlier_start(&self.profile, procs, estimate, old) {
+                Earlier::NoRoom => continue,
+                Earlier::Stays => old,
+                Earlier::At(start) => {
+                    // Ends before `old + estimate`, which is within LATEST.
+                    self.profile.shift_earlier(old, start, estimate, procs);
+                    // The runs found so far were those of the old profile.
+                    self.runs.clear(&self.profile, now);
+                    self.live[w].reserved = start;
+                    start
+                }
+            };
+            self.observer.reserved(now, self.live[w].index, start);
         }
         Ok(())
     }
 
-    /// Conservative: reserve job `j` at its earliest slot and report it.
-    fn place(&mut self, j: usize) -> Result<Time, SimError> {
-        let job = &self.jobs[j];
+    /// Conservative: reserve the waiting job in `slot` at its earliest slot
+    /// and report it.
+    fn place(&mut self, slot: usize) -> Result<Time, SimError> {
+        let live = &self.live[slot];
+        let (procs, estimate, index) = (live.job.procs, live.job.estimate, live.index);
         // Some: the width was checked and every reservation ends by LATEST.
         let start = self
             .profile
-            .earliest_start(self.now, job.procs, job.estimate)
+            .earliest_start(self.now, procs, estimate)
             .expect("width was checked");
-        self.end_of(j, start, job.estimate)?;
+        self.end_of(slot, start, estimate)?;
         self.profile
-            .reserve(start, job.estimate, job.procs)
+            .reserve(start, estimate, procs)
             .expect("earliest slot is free");
-        self.observer.reserved(self.now, j, start);
+        self.observer.reserved(self.now, index, start);
         Ok(start)
     }
 
@@ -450,25 +571,31 @@ impl<'a> Sim<'a> {
 
     fn drop_expired(&mut self) -> Result<(), SimError> {
         let now = self.now;
-        let jobs = self.jobs;
         let before = self.queue.len();
         let mut k = 0;
         while k < self.queue.len() {
             let w = self.queue[k];
-            let job = &jobs[w];
+            let live = &self.live[w];
+            let job = &live.job;
             if job.deadline.is_some_and(|d| now + job.estimate > d) {
+                let (id, index, reserved) = (job.id, live.index, live.reserved);
+                let (estimate, procs) = (job.estimate, job.procs);
                 self.queue.remove(k);
                 if self.config.policy == Policy::Conservative {
                     self.profile
-                        .release(self.reserved[w], job.estimate, job.procs)
+                        .release(reserved, estimate, procs)
                         .expect("reserved");
                 }
-                self.outcomes[w] = Some(Outcome {
-                    id: job.id,
-                    start: now,
-                    end: now,
-                    status: Status::Dropped,
-                });
+                self.leave(w);
+                (self.on_outcome)(
+                    index,
+                    Outcome {
+                        id,
+                        start: now,
+                        end: now,
+                        status: Status::Dropped,
+                    },
+                );
             } else {
                 k += 1;
             }
@@ -479,48 +606,84 @@ impl<'a> Sim<'a> {
         Ok(())
     }
 
-    /// Starts job `j` now; its profile reservation must already be in place.
+    /// Starts the waiting job in `slot` now; its profile reservation must
+    /// already be in place (and the caller takes it off the queue).
     #[inline]
-    fn start(&mut self, j: usize) -> Result<(), SimError> {
-        let job = &self.jobs[j];
+    fn start(&mut self, slot: usize) -> Result<(), SimError> {
+        let live = &self.live[slot];
         let now = self.now;
-        let killed = self.config.overrun == Overrun::Kill && job.run_time > job.estimate;
-        let end = self.end_of(j, now, if killed { job.estimate } else { job.run_time })?;
-        let predicted_end = self.end_of(j, now, job.estimate)?;
-        self.running[j] = Some(Running { predicted_end });
-        self.ends.push(end, j);
-        if self.config.overrun == Overrun::Continue && job.run_time > job.estimate {
-            self.overruns.push(predicted_end, j);
+        let (id, index) = (live.job.id, live.index);
+        let (estimate, run_time) = (live.job.estimate, live.job.run_time);
+        let killed = self.config.overrun == Overrun::Kill && run_time > estimate;
+        let end = self.end_of(slot, now, if killed { estimate } else { run_time })?;
+        let predicted_end = self.end_of(slot, now, estimate)?;
+        self.live[slot].predicted_end = Some(predicted_end);
+        self.ends.push(end, slot);
+        if self.config.overrun == Overrun::Continue && run_time > estimate {
+            self.overruns.push(predicted_end, (slot, index));
         }
         let status = if killed {
             Status::Killed
         } else {
             Status::Completed
         };
-        self.outcomes[j] = Some(Outcome {
-            id: job.id,
-            start: now,
-            end,
-            status,
-        });
-        self.observer.started(now, j);
+        (self.on_outcome)(
+            index,
+            Outcome {
+                id,
+                start: now,
+                end,
+                status,
+            },
+        );
+        self.observer.started(now, index);
         Ok(())
+    }
+
+    /// Whether `procs` processors are free over `[now, now + estimate)`
+    /// beside the `held` reservation (FCFS and EASY).
+    ///
+    /// These passes keep in the profile only running jobs, each from its
+    /// start (or its latest extension) on, plus, under EASY with `k >= 2`,
+    /// the protected reservations of the pass. Without the latter, every
+    /// reservation starts at or before now, so the free count never falls
+    /// after now: the count now decides, and where the held reservation
+    /// overlaps, the count at its start.
+    /// `free_now` is the profile's free count now.
+    #[inline]
+    fn fits_now(&self, procs: u32, estimate: i64, free_now: u32, held: Option<&Held>) -> bool {
+        let now = self.now;
+        let window = held.map(|h| (h.start, h.duration, h.procs));
+        if !self.protected.is_empty() {
+            return self.profile.fits(now, procs, estimate, window);
+        }
+        debug_assert_eq!(free_now, self.profile.free_at(now));
+        let fits = procs <= free_now
+            && held.is_none_or(|h| {
+                now + estimate <= h.start
+                    || procs
+                        .checked_add(h.procs)
+                        .is_some_and(|need| h.free >= need)
+            });
+        debug_assert_eq!(fits, self.profile.fits(now, procs, estimate, window));
+        fits
     }
 
     fn fcfs_pass(&mut self) -> Result<(), SimError> {
         let now = self.now;
         let mut started = 0;
         for k in 0..self.queue.len() {
-            let j = self.queue[k];
-            let job = &self.jobs[j];
-            if self.profile.earliest_start(now, job.procs, job.estimate) != Some(now) {
+            let w = self.queue[k];
+            let job = &self.live[w].job;
+            let (procs, estimate) = (job.procs, job.estimate);
+            if !self.fits_now(procs, estimate, self.profile.free_at(now), None) {
                 break;
             }
-            self.end_of(j, now, job.estimate)?;
+            self.end_of(w, now, estimate)?;
             self.profile
-                .reserve(now, job.estimate, job.procs)
+                .reserve(now, estimate, procs)
                 .expect("fits now");
-            self.start(j)?;
+            self.start(w)?;
             started += 1;
         }
         self.queue.drain(..started);
@@ -533,41 +696,65 @@ impl<'a> Sim<'a> {
         if self.queue.is_empty() || free_now == 0 {
             return Ok(());
         }
-        self.scratch.clone_from(&self.profile);
-        let mut protected = 0u32;
+        // The protected jobs' reservations hold for this pass only: the first
+        // is held aside (`fits_now` counts it), any further ones go into the
+        // profile, with the first, and are lifted at the end of the pass.
+        // Either way, what fits now is what fits beside all of them.
+        debug_assert!(self.protected.is_empty());
+        let mut held = None;
         let mut k = 0;
         while k < self.queue.len() && free_now > 0 {
-            let j = self.queue[k];
-            let job = &self.jobs[j];
-            let fits_now = job.procs <= free_now
-                && self.scratch.earliest_start(now, job.procs, job.estimate) == Some(now);
-            if fits_now {
-                self.end_of(j, now, job.estimate)?;
-                self.scratch
-                    .reserve(now, job.estimate, job.procs)
-                    .expect("fits now");
+            let w = self.queue[k];
+            let job = &self.live[w].job;
+            let (procs, estimate) = (job.procs, job.estimate);
+            if self.fits_now(procs, estimate, free_now, held.as_ref()) {
+                self.end_of(w, now, estimate)?;
                 self.profile
-                    .reserve(now, job.estimate, job.procs)
+                    .reserve(now, estimate, procs)
                     .expect("fits now");
-                free_now -= job.procs;
+                free_now -= procs;
+                if let Some(h) = held.as_mut().filter(|h| now + estimate > h.start) {
+                    h.free -= procs;
+                }
                 self.queue.remove(k);
-                self.start(j)?;
+                self.start(w)?;
                 continue;
             }
-            if protected < reservations {
+            let protected = self.protected.len() + usize::from(held.is_some());
+            if (protected as u64) < u64::from(reservations) {
+                if let Some(h) = held.take() {
+                    self.profile
+                        .reserve(h.start, h.duration, h.procs)
+                        .expect("earliest slot is free");
+                    self.protected.push((h.start, h.duration, h.procs));
+                }
                 // Some: the width was checked and every reservation ends by LATEST.
                 let start = self
-                    .scratch
-                    .earliest_start(now, job.procs, job.estimate)
+                    .profile
+                    .earliest_start(now, procs, estimate)
                     .expect("width checked");
-                self.end_of(j, start, job.estimate)?;
-                self.scratch
-                    .reserve(start, job.estimate, job.procs)
-                    .expect("earliest slot is free");
-                self.observer.reserved(now, j, start);
-                protected += 1;
+                self.end_of(w, start, estimate)?;
+                if self.protected.is_empty() {
+                    held = Some(Held {
+                        start,
+                        duration: estimate,
+                        procs,
+                        free: self.profile.free_at(start),
+                    });
+                } else {
+                    self.profile
+                        .reserve(start, estimate, procs)
+                        .expect("earliest slot is free");
+                    self.protected.push((start, estimate, procs));
+                }
+                self.observer.reserved(now, self.live[w].index, start);
             }
             k += 1;
+        }
+        for (start, duration, procs) in self.protected.drain(..) {
+            self.profile
+                .release(start, duration, procs)
+                .expect("reserved in this pass");
         }
         Ok(())
     }
@@ -578,11 +765,11 @@ impl<'a> Sim<'a> {
         let mut next = None;
         let mut k = 0;
         while k < self.queue.len() {
-            let j = self.queue[k];
-            let at = self.reserved[j];
+            let w = self.queue[k];
+            let at = self.live[w].reserved;
             if at <= now {
                 self.queue.remove(k);
-                self.start(j)?;
+                self.start(w)?;
             } else {
                 next = Some(next.map_or(at, |n: Time| n.min(at)));
                 k += 1;

@@ -449,9 +449,15 @@ impl Lublin99 {
     /// The generated workload as jobs whose estimate is the run time,
     /// converted record by record (no intermediate record buffer).
     pub fn jobs(&self) -> Vec<profile::Job> {
+        self.iter_jobs().collect()
+    }
+
+    /// The jobs of [`jobs`](Self::jobs), one at a time as
+    /// [`iter`](Self::iter) makes their records, so a workload of any length
+    /// can be replayed (`profile::simulate_stream`) without being collected.
+    pub fn iter_jobs(&self) -> impl Iterator<Item = profile::Job> + use<> {
         self.iter()
             .flat_map(|r| to_jobs(std::slice::from_ref(&r), Estimate::Actual).jobs)
-            .collect()
     }
 }
 

@@ -8,7 +8,7 @@ use proptest::test_runner::TestCaseError;
 
 use profile::{
     Job, Observer, Overrun, Policy, Profile, QueueOrder, SchedulerConfig, Status, Time, simulate,
-    simulate_observed, validate,
+    simulate_observed, simulate_stream, validate,
 };
 
 use crate::twin::Twin;
@@ -261,6 +261,48 @@ fn check_reservations_kept(config: &SchedulerConfig, jobs: &[Job]) -> Result<(),
     Ok(())
 }
 
+/// Every call an observer gets, in order.
+#[derive(Default, PartialEq, Debug)]
+struct Calls(Vec<(u8, Time, usize, Time)>);
+
+impl Observer for Calls {
+    fn reserved(&mut self, now: Time, job: usize, start: Time) {
+        self.0.push((0, now, job, start));
+    }
+    fn started(&mut self, now: Time, job: usize) {
+        self.0.push((1, now, job, now));
+    }
+    fn step(&mut self, now: Time) {
+        self.0.push((2, now, 0, now));
+    }
+}
+
+/// The streamed run makes the schedule of the slice run, with the same
+/// observer calls, and reports each job's outcome once, as its start comes.
+fn check_stream_matches(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), TestCaseError> {
+    let mut want_calls = Calls::default();
+    let want = simulate_observed(config, jobs, &mut want_calls).unwrap();
+    let mut calls = Calls::default();
+    let mut got = Vec::new();
+    let count = simulate_stream(
+        config,
+        jobs.iter().cloned(),
+        &mut calls,
+        |index, outcome| got.push((index, outcome)),
+    )
+    .unwrap();
+    prop_assert_eq!(count, jobs.len());
+    prop_assert_eq!(calls, want_calls);
+    prop_assert!(got.windows(2).all(|w| w[0].1.start <= w[1].1.start));
+    let mut by_index = vec![None; jobs.len()];
+    for (index, outcome) in got {
+        prop_assert!(by_index[index].is_none(), "job {} reported twice", index);
+        by_index[index] = Some(outcome);
+    }
+    prop_assert_eq!(by_index, want.into_iter().map(Some).collect::<Vec<_>>());
+    Ok(())
+}
+
 /// FCFS in arrival order starts jobs in arrival order.
 fn check_fcfs_order(jobs: &[Job]) -> Result<(), TestCaseError> {
     let out = simulate(&SchedulerConfig::new(CAP, Policy::Fcfs), jobs).unwrap();
@@ -281,6 +323,16 @@ proptest! {
         let overrun = if cont { Overrun::Continue } else { Overrun::Kill };
         let config = SchedulerConfig::new(CAP, policy).order(order).overrun(overrun).drop_expired(drop);
         check_valid(&config, &jobs)?;
+    }
+
+    #[test]
+    fn streamed_runs_schedule_as_slice_runs(
+        jobs in jobs(40), policy in policy(), order in order(),
+        cont in any::<bool>(), drop in any::<bool>(),
+    ) {
+        let overrun = if cont { Overrun::Continue } else { Overrun::Kill };
+        let config = SchedulerConfig::new(CAP, policy).order(order).overrun(overrun).drop_expired(drop);
+        check_stream_matches(&config, &jobs)?;
     }
 
     #[test]

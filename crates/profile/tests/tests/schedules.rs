@@ -1,7 +1,8 @@
 //! Hand-computed schedules for small cases: `check(policy, jobs, expected starts)`.
 
 use profile::{
-    Job, Overrun, Policy, QueueOrder, SchedulerConfig, SimError, Status, Time, simulate, validate,
+    Job, NoObserver, Overrun, Policy, QueueOrder, SchedulerConfig, SimError, Status, Time,
+    simulate, simulate_stream, validate,
 };
 
 /// `(submit, procs, estimate, run)` on a 10-processor machine.
@@ -180,4 +181,39 @@ fn bad_input_is_rejected_with_the_job_named() {
         "{err}"
     );
     assert!(simulate(&config, &[]).unwrap().is_empty());
+}
+
+#[test]
+fn a_stream_reports_outcomes_as_jobs_start_and_stops_at_a_bad_job() {
+    // Job 1 runs [0, 100), job 2 waits for it; job 3 comes late and is too wide.
+    let config = SchedulerConfig::new(10, Policy::Conservative);
+    let mut js = jobs(&[(0, 6, 100, 100), (1, 10, 50, 50), (300, 11, 10, 10)]);
+    let mut got = Vec::new();
+    let err = simulate_stream(&config, js.clone(), &mut NoObserver, |index, outcome| {
+        got.push((index, outcome.start.secs()))
+    })
+    .unwrap_err();
+    // Job 3 is read as job 2 is submitted (the next submit time must be
+    // known), before job 2 starts at 100: only job 1's outcome is out.
+    assert!(
+        matches!(
+            err,
+            SimError::BadWidth {
+                index: 2,
+                id: 3,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(got, vec![(0, 0)]);
+    // Without it, every job is reported once, in start order.
+    js.pop();
+    got.clear();
+    let count = simulate_stream(&config, js, &mut NoObserver, |index, outcome| {
+        got.push((index, outcome.start.secs()))
+    })
+    .unwrap();
+    assert_eq!(count, 2);
+    assert_eq!(got, vec![(0, 0), (1, 100)]);
 }
