@@ -85,7 +85,7 @@ pub enum Command {
         /// Experiment ids: PAPER/FIGURE, a paper, a bare figure name, or `all`
         #[arg(required = true, value_name = "ID")]
         ids: Vec<String>,
-        /// Run the papers' sensitivity runs (configs/<paper>/sensitivity/) instead
+        /// Run the papers' sensitivity runs (`configs/<paper>/sensitivity/`) instead
         /// of their figures: `reproduce adaptive --sensitivity`, `reproduce all --sensitivity`
         #[arg(long)]
         sensitivity: bool,
