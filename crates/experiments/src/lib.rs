@@ -65,6 +65,7 @@ mod samples;
 mod schedule_svg;
 mod stats;
 mod svg;
+mod transform;
 mod workload;
 
 pub use cells::{

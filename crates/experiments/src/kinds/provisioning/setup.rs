@@ -1,0 +1,151 @@
+//! The provisioning kind's platform and jobs: `[params]` into
+//! `intergrid`'s `Config` and `Scenario` (the grid months of the trace, one
+//! Lublin99 stream per cluster from derived seeds).
+
+use intergrid::{Config, Scenario};
+use partitions_forecast::ForecastConfig;
+use profile::{Job, Time};
+use swf_io::lublin99::Lublin99;
+
+use super::{DAY, Params};
+use crate::config::derive_seed;
+use crate::kind::Cell;
+use crate::run::RunError;
+
+/// The platform of `params`.
+pub(super) fn config(params: &Params) -> Config {
+    Config {
+        clusters: params.clusters.clone(),
+        forecast: ForecastConfig {
+            window: params.forecast_window,
+            smoothing: None,
+            interval: (params.interval_min * 60.0).round() as i64,
+            checks: params.reallocation_checks,
+            train_from: Time(params.training_from_days * DAY),
+            share_from: params.share_from,
+            load: params.forecast_load,
+        },
+        report_every: params.report_every_s,
+        tolerance: params.tolerance_s,
+        horizon: params.horizon_s,
+        track_allocations: params.track_allocations,
+    }
+}
+
+/// One type-less Lublin99 stream per cluster over `span` seconds, each from
+/// its own seed derived from the repetition's `seed`, its largest job set
+/// by `local_max_job`.
+fn local_jobs(params: &Params, span: i64, seed: u64) -> Vec<Vec<Job>> {
+    params
+        .clusters
+        .iter()
+        .enumerate()
+        .map(|(k, &procs)| {
+            Lublin99 {
+                procs: params.local_max_job.of(procs, params.procs_per_node),
+                duration: span,
+                max_jobs: None,
+                seed: derive_seed(seed, &format!("local/{k}")),
+                two_class: false,
+            }
+            .jobs()
+        })
+        .collect()
+}
+
+/// Seconds from 1970-01-01 to `year-month-01` 00:00 (proleptic Gregorian,
+/// Hinnant's days-from-civil).
+fn month_start_unix(year: i64, month: u32) -> i64 {
+    let (y, m) = if month <= 2 {
+        (year - 1, i64::from(month) + 9)
+    } else {
+        (year, i64::from(month) - 3)
+    };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    (era * 146_097 + doe - 719_468) * DAY
+}
+
+/// The jobs of one repetition: the grid trace's jobs in `params.grid_months`
+/// (time 0 at the first month's local midnight) and one Lublin99 stream per
+/// cluster over the same span, from the repetition's seed.
+pub(super) fn scenario(params: &Params, cell: &Cell<'_>) -> Result<Scenario, RunError> {
+    let trace = cell.workload()?;
+    let [first, last] = params.grid_months;
+    let offset = params.trace_start_unix + params.trace_utc_offset_s;
+    let from = month_start_unix(params.trace_year, first) - offset;
+    let (ny, nm) = if last == 12 {
+        (params.trace_year + 1, 1)
+    } else {
+        (params.trace_year, last + 1)
+    };
+    let until = month_start_unix(ny, nm) - offset;
+    let grid: Vec<Job> = trace
+        .jobs
+        .iter()
+        .filter(|j| (from..until).contains(&j.submit.0))
+        .map(|j| Job {
+            submit: j.submit - from,
+            deadline: None,
+            ..j.clone()
+        })
+        .collect();
+    if grid.is_empty() {
+        return Err(RunError::Kind {
+            message: format!(
+                "no grid job of '{}' falls in months {first} to {last}; check params.grid_months and trace_start_unix",
+                trace.label
+            ),
+        });
+    }
+    Ok(Scenario {
+        grid,
+        local: local_jobs(params, until - from, cell.seed),
+        warmup: Time(params.warmup_days * DAY),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::provisioning::LocalMax;
+
+    /// The widest job of each cluster's local stream over 30 days.
+    fn widest(params: &Params) -> Vec<u32> {
+        local_jobs(params, 30 * DAY, 2008)
+            .iter()
+            .map(|jobs| jobs.iter().map(|j| j.procs).max().unwrap_or(0))
+            .collect()
+    }
+
+    /// §5.1: "the maximum number of CPUs used by the generated jobs is set
+    /// to the number of nodes in the clusters": 72 and 32 on DAS-2's
+    /// dual-processor clusters of 144 and 64 processors, by default.
+    #[test]
+    fn the_largest_local_job_is_a_clusters_nodes() {
+        let nodes = Params::default();
+        assert_eq!(nodes.local_max_job, LocalMax::Nodes);
+        let limits: Vec<u32> = nodes
+            .clusters
+            .iter()
+            .map(|&c| nodes.local_max_job.of(c, nodes.procs_per_node))
+            .collect();
+        assert_eq!(limits, [72, 32, 32, 32, 32]);
+        let by_nodes = widest(&nodes);
+        let by_procs = widest(&Params {
+            local_max_job: LocalMax::Processors,
+            ..Params::default()
+        });
+        for (k, ((&n, &p), &c)) in by_nodes
+            .iter()
+            .zip(&by_procs)
+            .zip(&nodes.clusters)
+            .enumerate()
+        {
+            assert!(n <= c / 2 && n > c / 4, "cluster {k}: widest {n} of {c}");
+            assert!(p <= c && p > c / 2, "cluster {k}: widest {p} of {c}");
+        }
+    }
+}
