@@ -12,12 +12,15 @@
 // under `tests/slurm/` instead, so the path is explicit.
 #[path = "slurm/cluster.rs"]
 mod cluster;
+#[path = "common/tree.rs"]
+mod tree;
 
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use cluster::Cluster;
+use tree::tree;
 
 /// Longer than any job of these tests may take, queueing included.
 const JOB_TIMEOUT: Duration = Duration::from_secs(120);
@@ -131,28 +134,6 @@ fn a_missing_slurm_is_a_skip_unless_required() {
     );
     let (passed, _) = run_hidden(Some("0"));
     assert!(passed, "REQUIRE_SLURM=0 does not require Slurm");
-}
-
-/// Every file under `dir`, by relative path, with its bytes.
-fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    fn walk(base: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-        let mut names: Vec<_> = std::fs::read_dir(dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .map(|e| e.unwrap().path())
-            .collect();
-        names.sort();
-        for p in names {
-            if p.is_dir() {
-                walk(base, &p, out);
-            } else {
-                let rel = p.strip_prefix(base).unwrap().display().to_string();
-                out.push((rel, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out
 }
 
 /// The job ids `cargo xtask slurm` printed: (array, merge).

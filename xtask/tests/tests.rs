@@ -727,6 +727,9 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
     }
 }
 
+#[path = "common/tree.rs"]
+mod tree;
+
 #[path = "tests/shards.rs"]
 mod shards;
 

@@ -2,25 +2,8 @@
 //! the bytes of one run; missing and foreign cells are reported.
 
 use super::cli::{setup, text, xtask};
+use super::tree::tree;
 use super::*;
-
-/// Every file under `dir`, by relative path, with its bytes.
-fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    fn walk(base: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-        for name in entries(dir) {
-            let p = dir.join(&name);
-            if p.is_dir() {
-                walk(base, &p, out);
-            } else {
-                let rel = p.strip_prefix(base).unwrap().display().to_string();
-                out.push((rel, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out
-}
 
 fn ok(tmp: &TempDir, args: &[&str]) -> String {
     let out = xtask(tmp, args);
