@@ -2,12 +2,13 @@
 
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, ExitCode};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use experiments::{
-    DocEntry, Experiment, Limits, Progress, Provenance, Results, RunOptions, Samples, Traces,
-    Verdict, check_claims, parse_csv,
+    DocEntry, Experiment, Limits, Progress, Provenance, Results, RunCache, RunOptions, Samples,
+    Traces, Verdict, check_claims, parse_csv,
 };
 
 use crate::Settings;
@@ -156,17 +157,30 @@ pub fn load_experiment(
     path: &Path,
     expected_id: Option<&str>,
 ) -> Result<Loaded> {
+    read_experiment(settings, Some((report, index)), path, expected_id)
+}
+
+/// [`load_experiment`], announcing the experiment on `report` (as number
+/// `index` of the batch) only if given.
+fn read_experiment(
+    settings: &Settings,
+    report: Option<(&Reporter, usize)>,
+    path: &Path,
+    expected_id: Option<&str>,
+) -> Result<Loaded> {
     let name = shown(settings, path);
     let experiment = read_config(path, &name)?;
     let id = experiment.id().to_string();
     if let Some(want) = expected_id.filter(|w| *w != id) {
         bail!("{name}: id is '{id}' but the file's place says '{want}'; make them agree");
     }
-    report.start(index, &id, experiment.title(), settings.threads);
+    if let Some((report, index)) = report {
+        report.start(index, &id, experiment.title(), settings.threads);
+    }
     let base = path.parent().unwrap_or(Path::new("."));
     let mut inputs = vec![path.to_path_buf()];
     // Resolution prints its own warnings (downloads, stand-ins).
-    let traces = report.suspend(|| -> Result<Traces> {
+    let mut resolve_all = || -> Result<Traces> {
         let mut traces = Traces::new();
         for t in experiment.traces() {
             let found = resolve(&t.name, base, &settings.traces)
@@ -179,7 +193,11 @@ pub fn load_experiment(
             traces.insert(t.name, source);
         }
         Ok(traces)
-    })?;
+    };
+    let traces = match report {
+        Some((report, _)) => report.suspend(resolve_all)?,
+        None => resolve_all()?,
+    };
     Ok(Loaded {
         experiment,
         id,
@@ -208,13 +226,26 @@ pub fn run_one(
     expected_id: Option<&str>,
 ) -> Result<usize> {
     let start = Instant::now();
+    let loaded = load_experiment(settings, report, index, path, expected_id)?;
+    run_loaded(settings, report, loaded, None, start)
+}
+
+/// Runs a loaded configuration (sharing runs through `cache` if given) and
+/// writes its results; returns the number of FAILed claims.
+fn run_loaded(
+    settings: &Settings,
+    report: &Reporter,
+    loaded: Loaded,
+    cache: Option<&RunCache>,
+    start: Instant,
+) -> Result<usize> {
     let Loaded {
         experiment,
         id,
         name,
         traces,
         inputs,
-    } = load_experiment(settings, report, index, path, expected_id)?;
+    } = loaded;
     let dir = settings.results.join(&id);
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     output::refuse_input_dir(&dir, &inputs).with_context(|| id.clone())?;
@@ -222,6 +253,7 @@ pub fn run_one(
     let options = RunOptions {
         threads: settings.threads,
         progress: Some(&progress),
+        cache,
     };
     let results =
         experiments::run(&experiment, &traces, &options).with_context(|| format!("{id} failed"))?;
@@ -263,9 +295,49 @@ pub fn run_all(
     strict: bool,
 ) -> Result<ExitCode> {
     recover_results(settings);
-    run_batch(settings, jobs, strict, |report, index, path, id| {
-        run_one(settings, report, index, path, id)
-    })
+    if jobs.len() < 2 {
+        return run_batch(settings, jobs, strict, |report, index, path, id| {
+            run_one(settings, report, index, path, id)
+        });
+    }
+    // Every configuration and its traces are read first, so that a run
+    // several experiments share (equal kind, parameters, workload, seeds:
+    // `experiments::RunCache`) is simulated once and handed to the others;
+    // the outputs are the same as with each experiment run on its own.
+    let cache = RunCache::new();
+    let loaded: Vec<Mutex<Option<Result<Loaded>>>> = jobs
+        .iter()
+        .map(|(path, id)| {
+            let loaded = isolated(|| read_experiment(settings, None, path, id.as_deref()));
+            if let Ok(l) = &loaded {
+                // A trace it cannot find fails its run, which says so.
+                let _ = cache.register(&l.experiment, &l.traces);
+            }
+            Mutex::new(Some(loaded))
+        })
+        .collect();
+    let status = run_batch(settings, jobs, strict, |report, index, _, _| {
+        let start = Instant::now();
+        let taken = loaded[index]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        let loaded = taken.ok_or_else(|| anyhow!("experiment {index} was run twice"))??;
+        report.start(
+            index,
+            &loaded.id,
+            loaded.experiment.title(),
+            settings.threads,
+        );
+        run_loaded(settings, report, loaded, Some(&cache), start)
+    });
+    if !matches!(settings.verbosity, Verbosity::Quiet) {
+        eprintln!(
+            "{} run(s) were shared between experiments instead of simulated again",
+            cache.shared()
+        );
+    }
+    status
 }
 
 /// The loop of `reproduce` and `run`, with `run` running one experiment

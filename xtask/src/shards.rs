@@ -188,6 +188,7 @@ pub fn run_shard_one(
     let options = RunOptions {
         threads: settings.threads,
         progress: Some(&progress),
+        cache: None,
     };
     let measured = experiments::run_shard(
         &experiment,

@@ -241,6 +241,7 @@ fn provisioning_runs_on_a_stand_in_for_das2() {
     let options = RunOptions {
         threads: 1,
         progress: None,
+        cache: None,
     };
     let results = experiments::run(&experiment, &traces, &options)
         .unwrap_or_else(|e| panic!("provisioning on the stand-in: {e}"));

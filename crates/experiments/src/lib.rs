@@ -52,12 +52,14 @@
 //! ```
 #![deny(missing_docs)]
 
+mod cache;
 mod cells;
 mod claims;
 mod config;
 mod csv;
 mod kind;
 mod kinds;
+mod par;
 mod plan;
 mod report;
 mod run;
@@ -68,6 +70,7 @@ mod svg;
 mod transform;
 mod workload;
 
+pub use cache::RunCache;
 pub use cells::{
     CELLS_VERSION, CellRecord, CellsError, MergeError, RunValues, Shard, ShardCells, cell_labels,
     merge, run_shard,

@@ -1,22 +1,23 @@
 //! Running an experiment: the grid of independent cells (x × series ×
 //! repetition), executed in parallel, aggregated into plotted points.
 //!
-//! Work is spread over threads with a shared counter as the queue; results
-//! are stored by cell index, so the output never depends on which thread
-//! finished first.
+//! Work is spread over threads ([`crate::par`]); results are stored by cell
+//! index, so the output never depends on which thread finished first.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use profile::{Policy, SimError, Violation};
 
+use crate::cache::RunCache;
 use crate::claims::{Verdict, check_claims};
 use crate::config::{Experiment, derive_seed};
 use crate::csv::Row;
 use crate::kind::{Cell, Outcome, Resolved, gain};
+use crate::par::try_par_map;
 use crate::plan::Resolution;
 use crate::samples::{Samples, Unit};
 use crate::stats::{mean_ci_at, trimmed};
@@ -113,6 +114,10 @@ pub struct RunOptions<'a> {
     pub threads: usize,
     /// Called after every cell, from the worker that ran it.
     pub progress: Option<&'a (dyn Fn(&Progress<'_>) + Sync)>,
+    /// Runs shared with other experiments of the same batch: a run already
+    /// simulated for one of them is not simulated again. `None`: every run
+    /// is simulated.
+    pub cache: Option<&'a RunCache>,
 }
 
 impl Default for RunOptions<'_> {
@@ -120,6 +125,7 @@ impl Default for RunOptions<'_> {
         RunOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             progress: None,
+            cache: None,
         }
     }
 }
@@ -143,61 +149,6 @@ pub struct Results {
     pub notes: Vec<String>,
 }
 
-/// Maps `f` over `items` on `threads` threads; results come back in input
-/// order. The first error (by index) wins, and stops further items.
-///
-/// A panic in `f` stops further items too; once every worker has finished,
-/// it is resumed on the calling thread (the first panic, by index), so the
-/// caller can catch it as the failure of this one call (`cargo xtask`
-/// reports it as that experiment's error and goes on with the batch).
-pub(crate) fn try_par_map<T: Sync, R: Send, E: Send>(
-    items: &[T],
-    threads: usize,
-    f: impl Fn(&T) -> Result<R, E> + Sync,
-) -> Result<Vec<R>, E> {
-    /// An item's result, or the payload of the panic it caused.
-    type Caught<R, E> = std::thread::Result<Result<R, E>>;
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let slots: Mutex<Vec<Option<Caught<R, E>>>> =
-        Mutex::new((0..items.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, items.len().max(1)) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= items.len() || stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    // `f` is not called again after a panic, so no broken
-                    // state it may have left is observed.
-                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&items[i])));
-                    if !matches!(r, Ok(Ok(_))) {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    let mut slots = slots.lock().unwrap_or_else(|p| p.into_inner());
-                    slots[i] = Some(r);
-                }
-            });
-        }
-    });
-    let slots = slots
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let mut out = Vec::with_capacity(items.len());
-    let mut skipped = false;
-    for slot in slots {
-        match slot {
-            Some(Ok(Ok(r))) => out.push(r),
-            Some(Ok(Err(e))) => return Err(e),
-            Some(Err(panic)) => std::panic::resume_unwind(panic),
-            None => skipped = true,
-        }
-    }
-    debug_assert!(!skipped, "items are skipped only after an error");
-    Ok(out)
-}
-
 /// A point on the x axis and the workloads its cells see.
 struct Point {
     x: String,
@@ -219,6 +170,8 @@ struct Node<'a> {
     point: usize,
     rep: u32,
     params: &'a dyn Resolved,
+    /// The parameters' canonical text.
+    identity: &'a str,
     reference: Option<usize>,
     label: String,
 }
@@ -251,6 +204,7 @@ impl<'a> Graph<'a> {
             point,
             rep,
             params: r.params.as_ref(),
+            identity: r.key.as_str(),
             reference,
             label: label(),
         });
@@ -437,18 +391,10 @@ impl<'e> Layout<'e> {
         }
     }
 
-    /// Runs the cells `selected` says yes to and measures them: every
-    /// metric of every run, plus the workload facts and notes (which every
-    /// selection computes, so any part of a sharded run carries them).
-    pub fn simulate(
-        &self,
-        traces: &Traces,
-        options: &RunOptions<'_>,
-        selected: &dyn Fn(usize) -> bool,
-    ) -> Result<Measured, RunError> {
+    /// What each workload of the experiment is made from.
+    fn inputs<'t>(&'t self, traces: &'t Traces) -> Result<Vec<Input<'t>>, RunError> {
         let spec = &self.experiment.spec;
-        let inputs = spec
-            .workloads
+        spec.workloads
             .iter()
             .map(|w| match (&w.trace, &w.lublin99) {
                 (Some(name), _) => traces
@@ -467,7 +413,75 @@ impl<'e> Layout<'e> {
                     }),
                 },
             })
-            .collect::<Result<Vec<Input<'_>>, RunError>>()?;
+            .collect::<Result<Vec<Input<'_>>, RunError>>()
+    }
+
+    /// The seed the prepared workload `k` is drawn with.
+    fn workload_seed(&self, k: Key, inputs: &[Input<'_>]) -> u64 {
+        let spec = &self.experiment.spec;
+        match inputs[k.workload] {
+            Input::Read(Source::StandIn { known }) => {
+                derive_seed(spec.seed, &format!("stand-in/{}", known.name))
+            }
+            _ => derive_seed(
+                self.seeds[k.rep as usize],
+                &format!("workload/{}", spec.workloads[k.workload].label.get_ref()),
+            ),
+        }
+    }
+
+    /// What determines the prepared workload `k`: its configuration entry,
+    /// what it is read from (a trace by the checksum of its text), the load
+    /// it is scaled to and its seed.
+    fn workload_identity(&self, k: Key, inputs: &[Input<'_>]) -> String {
+        let w = &self.experiment.spec.workloads[k.workload];
+        let source = match &inputs[k.workload] {
+            Input::Read(Source::Trace { sha256, .. }) => format!("trace {sha256}"),
+            Input::Read(Source::StandIn { known }) => format!("stand-in {}", known.name),
+            Input::Generated { .. } => "generated".to_string(),
+            Input::ByKind(text) => format!("generated by the kind: {text}"),
+        };
+        let entry = toml::to_string(w).unwrap_or_else(|e| format!("unserialisable entry: {e}"));
+        let load = self.points[k.point].load.map(f64::to_bits);
+        let seed = self.workload_seed(k, inputs);
+        format!("{entry}\n{source}\nload {load:?}\nseed {seed}\n")
+    }
+
+    /// A key per run (graph node): equal keys, runs that give the same
+    /// samples bit for bit. A run is a function of its kind, its canonical
+    /// parameters, its prepared workloads, its repetition's seed and the run
+    /// it is measured against, so the key is the SHA-256 of all of these.
+    pub(crate) fn run_keys(&self, traces: &Traces) -> Result<Vec<String>, RunError> {
+        let inputs = self.inputs(traces)?;
+        let mut keys: Vec<String> = Vec::with_capacity(self.graph.nodes.len());
+        for node in &self.graph.nodes {
+            let mut text = format!(
+                "kind {}\n{}\nseed {}\n",
+                self.experiment.kind.name, node.identity, self.seeds[node.rep as usize]
+            );
+            for &wi in &self.points[node.point].workloads {
+                text += &self.workload_identity(self.key(wi, node.point, node.rep), &inputs);
+            }
+            // A reference is created before the runs measured against it.
+            if let Some(r) = node.reference {
+                text += &format!("measured against {}\n", keys[r]);
+            }
+            keys.push(crate::sha256_hex(text.as_bytes()));
+        }
+        Ok(keys)
+    }
+
+    /// Runs the cells `selected` says yes to and measures them: every
+    /// metric of every run, plus the workload facts and notes (which every
+    /// selection computes, so any part of a sharded run carries them).
+    pub fn simulate(
+        &self,
+        traces: &Traces,
+        options: &RunOptions<'_>,
+        selected: &dyn Fn(usize) -> bool,
+    ) -> Result<Measured, RunError> {
+        let spec = &self.experiment.spec;
+        let inputs = self.inputs(traces)?;
 
         let nodes = &self.graph.nodes;
         let todo_nodes: Vec<usize> = (0..self.cells.len())
@@ -501,15 +515,7 @@ impl<'e> Layout<'e> {
         needed.dedup();
         let prepared = try_par_map(&needed, options.threads, |k| {
             let w = &spec.workloads[k.workload];
-            let seed = match inputs[k.workload] {
-                Input::Read(Source::StandIn { known }) => {
-                    derive_seed(spec.seed, &format!("stand-in/{}", known.name))
-                }
-                _ => derive_seed(
-                    self.seeds[k.rep as usize],
-                    &format!("workload/{}", w.label.get_ref()),
-                ),
-            };
+            let seed = self.workload_seed(*k, &inputs);
             prepare(w, &inputs[k.workload], self.points[k.point].load, seed)
                 .map(|(w, f)| (Arc::new(w), f))
         })?;
@@ -519,6 +525,10 @@ impl<'e> Layout<'e> {
         let first: Vec<Arc<Workload>> = firsts.iter().map(|k| prepared[k].0.clone()).collect();
         let notes = self.experiment.plan.base.notes(&first);
 
+        let keys = match options.cache {
+            Some(_) => self.run_keys(traces)?,
+            None => Vec::new(),
+        };
         // Runs without a reference first, then the runs that need one.
         let total = todo_nodes.len();
         let done = AtomicUsize::new(0);
@@ -544,13 +554,20 @@ impl<'e> Layout<'e> {
                     seed: self.seeds[node.rep as usize],
                 };
                 let reference = node.reference.and_then(|r| finished.get(&r));
-                let r = node
-                    .params
-                    .run(&cell, reference)
-                    .map_err(|e| RunError::InCell {
-                        cell: node.label.clone(),
-                        error: Box::new(e),
-                    });
+                let shared = options.cache.zip(keys.get(i));
+                let r = match shared.and_then(|(cache, key)| cache.take(key)) {
+                    Some(outcome) => Ok(outcome),
+                    None => {
+                        let r = node.params.run(&cell, reference);
+                        if let (Some((cache, key)), Ok(outcome)) = (shared, &r) {
+                            cache.keep(key, outcome);
+                        }
+                        r.map_err(|e| RunError::InCell {
+                            cell: node.label.clone(),
+                            error: Box::new(e),
+                        })
+                    }
+                };
                 if let Some(progress) = options.progress {
                     let done = done.fetch_add(1, Ordering::Relaxed) + 1;
                     progress(&Progress {
@@ -739,53 +756,4 @@ pub fn replay(
     let stats =
         profile::ScheduleStats::compute(&workload.jobs, &outcomes, workload.capacity, bound);
     Ok((outcomes, stats))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn par_map_keeps_order_and_reports_errors() {
-        let items: Vec<u32> = (0..100).collect();
-        let out = try_par_map(&items, 4, |&i| Ok::<u32, String>(i * 2)).unwrap();
-        assert_eq!(out, items.iter().map(|i| i * 2).collect::<Vec<_>>());
-        let err = try_par_map(&items, 4, |&i| {
-            if i == 7 {
-                Err(format!("bad {i}"))
-            } else {
-                Ok(i)
-            }
-        });
-        assert_eq!(err, Err("bad 7".to_string()));
-    }
-
-    #[test]
-    fn a_panic_in_a_worker_stops_the_map_and_reaches_the_caller() {
-        let items: Vec<u32> = (0..100).collect();
-        let calls = AtomicUsize::new(0);
-        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            try_par_map(&items, 1, |&i| {
-                calls.fetch_add(1, Ordering::Relaxed);
-                assert!(i != 5, "item {i} is bad");
-                Ok::<u32, String>(i)
-            })
-        }));
-        let payload = caught.expect_err("the panic reaches the caller");
-        let message = payload
-            .downcast_ref::<String>()
-            .cloned()
-            .unwrap_or_default();
-        assert_eq!(message, "item 5 is bad");
-        // One thread: items 0..=5 ran, nothing after the panic.
-        assert_eq!(calls.load(Ordering::Relaxed), 6);
-        // Several threads: the panic still reaches the caller.
-        let caught = std::panic::catch_unwind(|| {
-            try_par_map(&items, 4, |&i| {
-                assert!(i % 17 != 3, "bad");
-                Ok::<u32, String>(i)
-            })
-        });
-        assert!(caught.is_err());
-    }
 }

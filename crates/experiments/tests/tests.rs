@@ -540,6 +540,7 @@ mod outputs {
             &RunOptions {
                 threads: 1,
                 progress: None,
+                cache: None,
             },
         )
         .unwrap()
@@ -550,6 +551,7 @@ mod outputs {
             &RunOptions {
                 threads: 2,
                 progress: None,
+                cache: None,
             },
         )
         .unwrap()
@@ -1060,6 +1062,45 @@ mod utility_kind {
             .split(", ")
             .collect();
         assert_eq!(listed, reported, "every metric, none left out");
+    }
+
+    /// A batch sharing runs through a cache writes what each experiment
+    /// writes on its own, simulates each shared run once, and keeps
+    /// nothing once every registered experiment has run.
+    #[test]
+    fn shared_runs_change_no_result() {
+        let experiments: Vec<Experiment> = FIGS
+            .iter()
+            .map(|(name, text)| Experiment::parse(&small(text), name).unwrap())
+            .collect();
+        let alone: Vec<Results> = experiments.iter().map(|e| results(e, 2)).collect();
+        let cache = experiments::RunCache::new();
+        let traces = Traces::new();
+        for e in &experiments {
+            cache.register(e, &traces).unwrap();
+        }
+        for (e, alone) in experiments.iter().zip(&alone) {
+            let options = RunOptions {
+                threads: 2,
+                cache: Some(&cache),
+                ..RunOptions::default()
+            };
+            let shared = run(e, &traces, &options).unwrap();
+            assert_eq!(shared.rows, alone.rows, "{}", e.id());
+            assert_eq!(shared.summary(e), alone.summary(e), "{}", e.id());
+        }
+        // The four figures run the same three schedulers on the same grids.
+        let per_figure = 3 * 3;
+        assert_eq!(cache.shared(), 3 * per_figure);
+        assert_eq!(cache.kept(), 0, "nothing is kept after its last use");
+        // An experiment that was never registered shares nothing.
+        let lone = experiments::RunCache::new();
+        let options = RunOptions {
+            cache: Some(&lone),
+            ..RunOptions::default()
+        };
+        run(&experiments[0], &traces, &options).unwrap();
+        assert_eq!((lone.shared(), lone.kept()), (0, 0));
     }
 }
 

@@ -71,6 +71,7 @@ fn run_counted(text: &str) -> (Vec<Row>, usize) {
     let options = RunOptions {
         threads: 2,
         progress: Some(&progress),
+        cache: None,
     };
     let r = run(&e, &Traces::new(), &options).unwrap_or_else(|e| panic!("{e}"));
     (r.rows, total.load(Ordering::Relaxed))
