@@ -91,6 +91,13 @@ impl Placement {
 /// into subrequests of one shape conserves its work; subrequests molded on
 /// their own each run their share of `f_mol` at their own `R`.
 pub fn share_duration(time: i64, from: u32, to: u32) -> i64 {
+    // In i64 when nothing can overflow (any real request: |time| < 2^55 s,
+    // percents up to 255), else in i128; the same numbers either way.
+    const SMALL: i64 = 1 << 55;
+    if (-SMALL..SMALL).contains(&time) && from < 256 && to < 256 {
+        let at = |p: u32| (time * i64::from(p) + 99).div_euclid(100);
+        return at(to) - at(from);
+    }
     let at = |p: u32| (i128::from(time) * i128::from(p) + 99).div_euclid(100);
     i64::try_from(at(to) - at(from)).unwrap_or(i64::MAX)
 }
@@ -322,6 +329,13 @@ pub(crate) fn first_fragment(
         .map(|&(_, t)| share_duration(t, from, next))
         .min()?;
     let r_floor = shapes.iter().map(|s| s.0).min()?;
+    // The duration of every share from `from` on each shape, computed once:
+    // `durations[shape · ends.len() + k]` runs to `ends[k]`.
+    let ends = &bounds[at + 1..];
+    let durations: Vec<i64> = shapes
+        .iter()
+        .flat_map(|&(_, t)| ends.iter().map(move |&to| share_duration(t, from, to)))
+        .collect();
     let mut i = step_index(steps, lo);
     while i < steps.len() {
         let t0 = steps[i].0.max(lo);
@@ -330,11 +344,10 @@ pub(crate) fn first_fragment(
         }
         if steps[i].1 >= r_floor {
             let mut chosen: Option<Part> = None;
-            for &(r, t) in shapes {
+            for (&(r, _), durations) in shapes.iter().zip(durations.chunks(ends.len())) {
                 let mut least = u32::MAX;
                 let mut j = i;
-                for &to in &bounds[at + 1..] {
-                    let d = share_duration(t, from, to);
+                for (&to, &d) in ends.iter().zip(durations) {
                     let end = t0.saturating_add(d);
                     if end > limit {
                         break;

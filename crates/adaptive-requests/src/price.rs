@@ -152,12 +152,25 @@ impl PriceFunction {
         let slack = i128::from(terms.deadline) - i128::from(terms.t_min);
         let late = if slack > 0 {
             let taken = i128::from(completion.0) - i128::from(terms.submit.0);
-            ((taken - i128::from(terms.t_min)) as f64 / slack as f64).clamp(0.0, 1.0)
+            let over = taken - i128::from(terms.t_min);
+            // Converted from i64 where the numbers fit (the same f64: both
+            // conversions round to nearest), which is much cheaper.
+            let ratio = match (i64::try_from(over), i64::try_from(slack)) {
+                (Ok(over), Ok(slack)) => over as f64 / slack as f64,
+                _ => over as f64 / slack as f64,
+            };
+            ratio.clamp(0.0, 1.0)
         } else {
             0.0
         };
         let work = proc_seconds as f64;
-        let mut p = (work - (late * work * self.max_discount).floor()) * terms.price_profile;
+        // No discount on time: `floor(0 · work · d)` is ±0, which leaves `work` as it is.
+        let discount = if late == 0.0 {
+            0.0
+        } else {
+            (late * work * self.max_discount).floor()
+        };
+        let mut p = (work - discount) * terms.price_profile;
         if terms.preemptive {
             p -= p * self.incentive;
         }
