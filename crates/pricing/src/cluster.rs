@@ -232,6 +232,11 @@ pub struct TaskView {
 #[derive(Clone, Debug)]
 struct Task {
     job: usize,
+    /// The job's `D_i`, arrival and absolute deadline, copied from its
+    /// record: the hot loops over a node's tasks then read nothing else.
+    relative: i64,
+    arrival: Time,
+    deadline: Time,
     estimate: f64,
     work: f64,
     cpu: f64,
@@ -251,8 +256,6 @@ struct Node {
 #[derive(Clone, Debug)]
 struct Record {
     outcome: JobOutcome,
-    /// `D_i`.
-    relative: i64,
     memory: u64,
     disk: u64,
     tasks_left: usize,
@@ -384,7 +387,6 @@ impl Cluster {
                 decision: decision.clone(),
                 finish: None,
             },
-            relative,
             memory: r.memory_mb,
             disk: r.disk_mb,
             tasks_left: r.processors as usize,
@@ -398,6 +400,9 @@ impl Cluster {
                 node.free_disk = node.free_disk.saturating_sub(r.disk_mb);
                 node.tasks.push(Task {
                     job: index,
+                    relative,
+                    arrival,
+                    deadline: arrival.saturating_add(relative),
                     estimate,
                     work,
                     cpu: 0.0,
@@ -436,19 +441,18 @@ impl Cluster {
             let mut share = 0.0;
             let mut committed = 0.0;
             for t in &node.tasks {
-                let rec = &self.jobs[t.job];
-                let wall = now - rec.outcome.arrival;
+                let wall = now - t.arrival;
                 let p = partition(
                     t.estimate,
                     t.cpu,
-                    rec.relative,
+                    t.relative,
                     wall,
                     self.config.control.late,
                 );
                 share += p;
                 committed += match self.config.committed {
                     Committed::Window => {
-                        let due = rec.outcome.deadline - now;
+                        let due = t.deadline - now;
                         p * (if due > 0 { due.min(d) } else { d }) as f64
                     }
                     Committed::Remaining => (t.estimate - t.cpu).max(0.0),
@@ -500,16 +504,7 @@ impl Cluster {
         let partitions: Vec<f64> = node
             .tasks
             .iter()
-            .map(|t| {
-                let rec = &self.jobs[t.job];
-                partition(
-                    t.estimate,
-                    t.cpu,
-                    rec.relative,
-                    now - rec.outcome.arrival,
-                    late,
-                )
-            })
+            .map(|t| partition(t.estimate, t.cpu, t.relative, now - t.arrival, late))
             .collect();
         let rates = rates(&partitions, self.config.control.spare);
         node.version += 1;
@@ -531,7 +526,7 @@ impl Cluster {
                     soonest((task.estimate - task.cpu) / r, task.job);
                 }
             }
-            let due = self.jobs[task.job].outcome.deadline - now;
+            let due = task.deadline - now;
             if due > 0 {
                 soonest(due as f64, task.job);
             }
