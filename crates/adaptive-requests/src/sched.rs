@@ -67,6 +67,21 @@ pub enum Fallback {
 pub enum Rescheduling {
     /// Every waiting request is placed again from scratch, in slack order:
     /// the paper's MDF.
+    ///
+    /// While the schedule is the one this mode made (no
+    /// [`Fallback::Append`] since), the requests before the new one in the
+    /// slack order that Algorithm 1 places are not actually placed again
+    /// as long as no request before them has moved: each would land where
+    /// it is. Its placement was made in the same order on the same free
+    /// capacity, only from an earlier `now`, and still starts after the
+    /// current one; Algorithm 1's placement is the earliest completion
+    /// over every start, so a search from the later `now` finds it again.
+    /// A request the splitter places is always placed again: its greedy
+    /// fill may find a different placement from a later `now` (it no
+    /// longer starts from a fragment that has passed), and if it moves,
+    /// every request after it is placed again too. The
+    /// `mdf_prefix_kept_is_the_full_rescheduling` test checks the result
+    /// against placing every request again.
     #[default]
     Full,
     /// From the new request's place in the slack order on: the requests
@@ -226,6 +241,9 @@ pub struct Scheduler<F = LinearFmol> {
     entries: Vec<Entry<F>>,
     /// Accepted requests that have not started, in MDF order (key, arrival).
     waiting: Vec<usize>,
+    /// Whether every waiting request is where placing them all again in
+    /// MDF order would put it (false after a [`Fallback::Append`]).
+    settled: bool,
     now: Time,
 }
 
@@ -241,6 +259,7 @@ impl<F: Moldability> Scheduler<F> {
             profile: Profile::new(config.capacity, Time(i64::MIN)),
             entries: Vec::new(),
             waiting: Vec::new(),
+            settled: true,
             now: Time(i64::MIN),
         })
     }
@@ -324,6 +343,8 @@ impl<F: Moldability> Scheduler<F> {
         self.reserve(&p)?;
         self.entries[index].placement = Some(p.clone());
         let at = self.position(index);
+        // Placed after everything, not in its MDF place.
+        self.settled &= at == self.waiting.len();
         self.waiting.insert(at, index);
         Ok(Some(p))
     }
@@ -342,9 +363,16 @@ impl<F: Moldability> Scheduler<F> {
     /// returns `None` if some request finds no feasible placement.
     fn reschedule(&mut self, index: usize) -> Result<Option<Placement>, SchedError> {
         let at = self.position(index);
+        let full = self.config.rescheduling == Rescheduling::Full;
         let first = match self.config.rescheduling {
+            Rescheduling::Full if !self.settled => 0,
+            // See `Rescheduling::Full`: up to the first request the splitter
+            // places, the requests before `at` would land where they are.
+            Rescheduling::Full => self.waiting[..at]
+                .iter()
+                .position(|&e| self.splits(e))
+                .unwrap_or(at),
             Rescheduling::Incremental => at,
-            Rescheduling::Full => 0,
         };
         let mut order: Vec<usize> = self.waiting[first..].to_vec();
         order.insert(at - first, index);
@@ -354,18 +382,21 @@ impl<F: Moldability> Scheduler<F> {
                 release(&mut self.profile, p)?;
             }
         }
-        // Whether a request before the current one in the order has moved:
-        // until then, a request whose placement still fits keeps it.
-        let mut moved = self.config.rescheduling == Rescheduling::Full;
+        // Whether a request before the current one in the order has moved
+        // (under `Full`, the new request counts as moved): until then, a
+        // request whose placement still fits keeps it, unless `Full` must
+        // ask the splitter again.
+        let mut moved = full && first == 0 && !self.settled;
         let mut fresh: Vec<Placement> = Vec::with_capacity(order.len());
         for &e in &order {
             let old = self.entries[e].placement.as_ref();
-            let kept = old.filter(|p| !moved && fits(&self.profile, p)).cloned();
+            let keep = !(moved || full && self.splits(e));
+            let kept = old.filter(|p| keep && fits(&self.profile, p)).cloned();
             let p = match kept {
                 Some(p) => p,
                 None => match self.place(e) {
                     Some(p) => {
-                        moved |= old.is_some_and(|o| *o != p);
+                        moved |= old.is_none_or(|o| *o != p) && (full || old.is_some());
                         p
                     }
                     None => {
@@ -381,7 +412,16 @@ impl<F: Moldability> Scheduler<F> {
             self.entries[e].placement = Some(p);
         }
         self.waiting.insert(at, index);
+        self.settled |= first == 0;
         Ok(self.entries[index].placement.clone())
+    }
+
+    /// Whether request `index` is placed by the splitter.
+    fn splits(&self, index: usize) -> bool {
+        self.entries[index]
+            .req
+            .preemption()
+            .is_some_and(|sp| sp.part_limit() > 1)
     }
 
     /// The best placement of request `index` in the current profile from

@@ -14,16 +14,16 @@ use crate::twin::{self, Sub};
 
 /// One random request: its shape, SLA and gap to the previous submission.
 #[derive(Clone, Debug)]
-struct Spec {
-    gap: i64,
-    r_max: u32,
-    r_min_percent: u32,
-    t_min: i64,
-    factor: i64,
-    extra: i64,
-    high: bool,
-    tight_budget: bool,
-    sp: Option<Preemption>,
+pub(crate) struct Spec {
+    pub(crate) gap: i64,
+    pub(crate) r_max: u32,
+    pub(crate) r_min_percent: u32,
+    pub(crate) t_min: i64,
+    pub(crate) factor: i64,
+    pub(crate) extra: i64,
+    pub(crate) high: bool,
+    pub(crate) tight_budget: bool,
+    pub(crate) sp: Option<Preemption>,
 }
 
 fn preemption() -> impl Strategy<Value = Option<Preemption>> {
@@ -40,7 +40,7 @@ fn preemption() -> impl Strategy<Value = Option<Preemption>> {
     prop_oneof![2 => Just(None), 1 => sp.prop_map(Some)]
 }
 
-fn spec(capacity: u32) -> impl Strategy<Value = Spec> {
+pub(crate) fn spec(capacity: u32) -> impl Strategy<Value = Spec> {
     (
         (0i64..40, 1..=capacity, 50u32..=100, 1i64..=120),
         (
@@ -67,7 +67,7 @@ fn spec(capacity: u32) -> impl Strategy<Value = Spec> {
 }
 
 /// A machine size and requests for it, in a random arrival order.
-fn workload(max_requests: usize) -> impl Strategy<Value = (u32, Vec<Spec>)> {
+pub(crate) fn workload(max_requests: usize) -> impl Strategy<Value = (u32, Vec<Spec>)> {
     (2u32..=12).prop_flat_map(move |cap| {
         (
             Just(cap),
@@ -76,7 +76,7 @@ fn workload(max_requests: usize) -> impl Strategy<Value = (u32, Vec<Spec>)> {
     })
 }
 
-fn build(specs: &[Spec], preemptive: bool) -> Vec<Request> {
+pub(crate) fn build(specs: &[Spec], preemptive: bool) -> Vec<Request> {
     let omega = PriceFunction::TABLE1;
     let mut submit = 0;
     specs
