@@ -472,7 +472,7 @@ impl Cluster {
                     deadline: d,
                     base_price: spec.base_price,
                     res_max: d,
-                    committed: (committed - WORK_EPS).ceil().max(0.0) as i64,
+                    committed: ceil_i64(committed - WORK_EPS).max(0),
                 },
             });
         }
@@ -512,7 +512,7 @@ impl Cluster {
         let mut next: Option<(i64, usize)> = None;
         let mut soonest = |secs: f64, job: usize| {
             // A float cast saturates, so a tiny rate gives i64::MAX, not a wrap.
-            let dt = ((secs - WORK_EPS).ceil() as i64).max(1);
+            let dt = ceil_i64(secs - WORK_EPS).max(1);
             if next.is_none_or(|(n, _)| dt < n) {
                 next = Some((dt, job));
             }
@@ -682,4 +682,54 @@ pub fn simulate(
     }
     cluster.run_to_completion()?;
     Ok(cluster.outcomes())
+}
+
+/// `x.ceil() as i64` (saturating, NaN to 0) without the `ceil` library
+/// call, which the default x86-64 target cannot inline: the same number
+/// for every `x`.
+fn ceil_i64(x: f64) -> i64 {
+    let t = x as i64;
+    if (t as f64) < x {
+        t.saturating_add(1)
+    } else {
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ceil_i64;
+
+    #[test]
+    fn ceil_i64_is_ceil_then_cast() {
+        let mut xs = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            2.5,
+            -2.5,
+            1e-300,
+            -1e-300,
+            4_503_599_627_370_495.5,
+            9.2e18,
+            9.3e18,
+            -9.3e18,
+            2f64.powi(63),
+            -(2f64.powi(63)),
+            f64::MAX,
+            f64::MIN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::EPSILON,
+            1.0 - f64::EPSILON,
+        ];
+        // And a sweep of ordinary values on and around integers.
+        xs.extend((-2000..2000).map(|i| f64::from(i) * 0.37 - 1e-9));
+        xs.extend((-2000..2000).map(f64::from));
+        for x in xs {
+            assert_eq!(ceil_i64(x), x.ceil() as i64, "{x}");
+        }
+    }
 }
