@@ -434,31 +434,12 @@ impl Cluster {
         self.advance(at)?;
         let now = self.now;
         let d = job.qos_constraints.deadline;
+        let late = self.config.control.late;
+        let rule = self.config.committed;
         let mut out = Vec::with_capacity(self.nodes.len());
         for j in 0..self.nodes.len() {
-            self.progress(j, now);
+            let (share, committed) = self.progress_and_load(j, now, d, late, rule);
             let node = &self.nodes[j];
-            let mut share = 0.0;
-            let mut committed = 0.0;
-            for t in &node.tasks {
-                let wall = now - t.arrival;
-                let p = partition(
-                    t.estimate,
-                    t.cpu,
-                    t.relative,
-                    wall,
-                    self.config.control.late,
-                );
-                share += p;
-                committed += match self.config.committed {
-                    Committed::Window => {
-                        let due = t.deadline - now;
-                        p * (if due > 0 { due.min(d) } else { d }) as f64
-                    }
-                    Committed::Remaining => (t.estimate - t.cpu).max(0.0),
-                    Committed::Estimate => t.estimate,
-                };
-            }
             let spec = &self.config.nodes[j];
             out.push(NodeLoad {
                 node: j,
@@ -477,6 +458,49 @@ impl Cluster {
             });
         }
         Ok(out)
+    }
+
+    /// [`Cluster::progress`] to `now`, then the node's load for a job with
+    /// relative deadline `d`: the sum of its tasks' partitions, and their
+    /// committed processor-seconds under `rule`. One pass over the tasks,
+    /// each brought up to date and then counted, in task order: the same
+    /// numbers as the two passes.
+    fn progress_and_load(
+        &mut self,
+        j: usize,
+        now: Time,
+        d: i64,
+        late: Late,
+        rule: Committed,
+    ) -> (f64, f64) {
+        let node = &mut self.nodes[j];
+        let dt = if node.tasks.is_empty() {
+            0.0
+        } else {
+            (now - node.last).max(0) as f64
+        };
+        node.last = if node.tasks.is_empty() {
+            now
+        } else {
+            node.last.max(now)
+        };
+        let (mut share, mut committed) = (0.0, 0.0);
+        for t in &mut node.tasks {
+            if dt > 0.0 {
+                t.cpu = (t.cpu + t.rate * dt).min(t.work);
+            }
+            let p = partition(t.estimate, t.cpu, t.relative, now - t.arrival, late);
+            share += p;
+            committed += match rule {
+                Committed::Window => {
+                    let due = t.deadline - now;
+                    p * (if due > 0 { due.min(d) } else { d }) as f64
+                }
+                Committed::Remaining => (t.estimate - t.cpu).max(0.0),
+                Committed::Estimate => t.estimate,
+            };
+        }
+        (share, committed)
     }
 
     /// Brings node `j`'s processor-time counters up to `t`.
