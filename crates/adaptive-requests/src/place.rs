@@ -1,6 +1,8 @@
 //! Placements and Algorithm 1: the earliest-completion placement of a
 //! (moldable) request over the availability profile.
 
+use std::cell::Cell;
+
 use profile::{Profile, Time};
 
 use crate::fmol::Moldability;
@@ -124,13 +126,39 @@ pub(crate) fn step_index(steps: &[(Time, u32)], t: Time) -> usize {
 /// The durations of the share `[from, to)` on each shape, and whether they
 /// never decrease along the shapes (then a blocked window blocks every
 /// later shape too).
-fn share_durations(shapes: &[(u32, i64)], from: u32, to: u32) -> (Vec<(u32, i64)>, bool) {
-    let durs: Vec<(u32, i64)> = shapes
-        .iter()
-        .map(|&(r, t)| (r, share_duration(t, from, to)))
-        .collect();
-    let ascending = durs.windows(2).all(|w| w[0].1 <= w[1].1);
-    (durs, ascending)
+fn share_durations<'b>(
+    shapes: &[(u32, i64)],
+    from: u32,
+    to: u32,
+    buffer: &'b mut Vec<(u32, i64)>,
+) -> (&'b [(u32, i64)], bool) {
+    buffer.extend(
+        shapes
+            .iter()
+            .map(|&(r, t)| (r, share_duration(t, from, to))),
+    );
+    let ascending = buffer.windows(2).all(|w| w[0].1 <= w[1].1);
+    (buffer, ascending)
+}
+
+/// Reuses a thread's buffer for the per-call table of a search (no
+/// allocation per call); the searches do not nest, each has its own.
+fn with_buffer<T, R>(
+    key: &'static std::thread::LocalKey<Cell<Vec<T>>>,
+    f: impl FnOnce(&mut Vec<T>) -> R,
+) -> R {
+    key.with(|cell| {
+        let mut buffer = cell.take();
+        buffer.clear();
+        let r = f(&mut buffer);
+        cell.set(buffer);
+        r
+    })
+}
+
+thread_local! {
+    static SHARE_DURATIONS: Cell<Vec<(u32, i64)>> = const { Cell::new(Vec::new()) };
+    static FRAGMENT_DURATIONS: Cell<Vec<i64>> = const { Cell::new(Vec::new()) };
 }
 
 /// Algorithm 1 for the share `[from, to)` of a request: over the scheduling
@@ -163,8 +191,23 @@ pub(crate) fn best_whole(
     prefix_work: i64,
     max_end: Time,
 ) -> Option<Part> {
+    with_buffer(&SHARE_DURATIONS, |buffer| {
+        best_whole_with(buffer, steps, lo, target, share, prefix_work, max_end)
+    })
+}
+
+/// [`best_whole`] with a buffer for the share durations.
+fn best_whole_with(
+    buffer: &mut Vec<(u32, i64)>,
+    steps: &[(Time, u32)],
+    lo: Time,
+    target: &Target<'_>,
+    share: (u32, u32),
+    prefix_work: i64,
+    max_end: Time,
+) -> Option<Part> {
     let (from, to) = share;
-    let (durs, ascending) = share_durations(target.shapes, from, to);
+    let (durs, ascending) = share_durations(target.shapes, from, to, buffer);
     let d_min = durs.iter().map(|d| d.1).min()?;
     let r_floor = target.r_floor();
     let max_end = max_end.min(target.terms.due());
@@ -178,7 +221,7 @@ pub(crate) fn best_whole(
     };
     let mut best: Option<Part> = None;
     // Shapes the budget rules out at `lo`: their earliest affordable start.
-    for &(r, d) in &durs {
+    for &(r, d) in durs {
         let end = lo.saturating_add(d);
         if end > max_end || target.tariff.admits(target.terms, end, work_of(r, d)) {
             continue;
@@ -218,7 +261,7 @@ pub(crate) fn best_whole(
         let mut least = u32::MAX;
         let mut j = i;
         let mut reach = t0;
-        for &(r, d) in &durs {
+        for &(r, d) in durs {
             let end = t0.saturating_add(d);
             if end > limit {
                 if ascending {
@@ -322,6 +365,21 @@ pub(crate) fn first_fragment(
     at: usize,
     limit: Time,
 ) -> Option<Part> {
+    with_buffer(&FRAGMENT_DURATIONS, |buffer| {
+        first_fragment_with(buffer, steps, lo, shapes, bounds, at, limit)
+    })
+}
+
+/// [`first_fragment`] with a buffer for the share durations.
+fn first_fragment_with(
+    buffer: &mut Vec<i64>,
+    steps: &[(Time, u32)],
+    lo: Time,
+    shapes: &[(u32, i64)],
+    bounds: &[u32],
+    at: usize,
+    limit: Time,
+) -> Option<Part> {
     let from = bounds[at];
     let next = *bounds.get(at + 1)?;
     let d_min = shapes
@@ -332,10 +390,12 @@ pub(crate) fn first_fragment(
     // The duration of every share from `from` on each shape, computed once:
     // `durations[shape · ends.len() + k]` runs to `ends[k]`.
     let ends = &bounds[at + 1..];
-    let durations: Vec<i64> = shapes
-        .iter()
-        .flat_map(|&(_, t)| ends.iter().map(move |&to| share_duration(t, from, to)))
-        .collect();
+    buffer.extend(
+        shapes
+            .iter()
+            .flat_map(|&(_, t)| ends.iter().map(move |&to| share_duration(t, from, to))),
+    );
+    let durations: &[i64] = buffer;
     let mut i = step_index(steps, lo);
     while i < steps.len() {
         let t0 = steps[i].0.max(lo);

@@ -244,6 +244,9 @@ pub struct Scheduler<F = LinearFmol> {
     /// Whether every waiting request is where placing them all again in
     /// MDF order would put it (false after a [`Fallback::Append`]).
     settled: bool,
+    /// The profile before a rescheduling, to return to if it fails (kept
+    /// to reuse its allocation).
+    backup: Profile,
     now: Time,
 }
 
@@ -260,6 +263,7 @@ impl<F: Moldability> Scheduler<F> {
             entries: Vec::new(),
             waiting: Vec::new(),
             settled: true,
+            backup: Profile::new(config.capacity, Time(i64::MIN)),
             now: Time(i64::MIN),
         })
     }
@@ -376,7 +380,7 @@ impl<F: Moldability> Scheduler<F> {
         };
         let mut order: Vec<usize> = self.waiting[first..].to_vec();
         order.insert(at - first, index);
-        let backup = self.profile.clone();
+        self.backup.clone_from(&self.profile);
         for &e in &order {
             if let Some(p) = &self.entries[e].placement {
                 release(&mut self.profile, p)?;
@@ -400,7 +404,7 @@ impl<F: Moldability> Scheduler<F> {
                         p
                     }
                     None => {
-                        self.profile = backup;
+                        std::mem::swap(&mut self.profile, &mut self.backup);
                         return Ok(None);
                     }
                 },

@@ -102,10 +102,25 @@ impl std::error::Error for ProfileError {}
 /// assert_eq!(p.min_free(Time(0), Time(200)), 0);
 /// # Ok::<(), profile::ProfileError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Profile {
     capacity: u32,
     steps: Vec<(Time, u32)>,
+}
+
+impl Clone for Profile {
+    fn clone(&self) -> Self {
+        Profile {
+            capacity: self.capacity,
+            steps: self.steps.clone(),
+        }
+    }
+
+    /// Reuses `self`'s allocation (a derived `Clone` would allocate anew).
+    fn clone_from(&mut self, source: &Self) {
+        self.capacity = source.capacity;
+        self.steps.clone_from(&source.steps);
+    }
 }
 
 impl Profile {
