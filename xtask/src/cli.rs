@@ -153,6 +153,9 @@ pub enum Command {
         /// Runs per case
         #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
         runs: u32,
+        /// Add the 10,000,000-job Lublin99 runs to the scaling series
+        #[arg(long)]
+        ten_million: bool,
     },
     /// One benchmark measurement (started by `bench`)
     #[command(name = "bench-child", hide = true)]

@@ -162,7 +162,7 @@ pub fn load_experiment(
 
 /// [`load_experiment`], announcing the experiment on `report` (as number
 /// `index` of the batch) only if given.
-fn read_experiment(
+pub fn read_experiment(
     settings: &Settings,
     report: Option<(&Reporter, usize)>,
     path: &Path,

@@ -160,7 +160,7 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
             commands::verify(settings, &ids, doc.as_deref(), strict_claims)
         }
         Command::Simulate(args) => simulate::simulate(settings, &args.options()),
-        Command::Bench { runs } => bench::bench(settings, runs as usize),
-        Command::BenchChild { args } => bench::child(&args),
+        Command::Bench { runs, ten_million } => bench::bench(settings, runs as usize, ten_million),
+        Command::BenchChild { args } => bench::child(settings, &args),
     }
 }

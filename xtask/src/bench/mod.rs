@@ -10,13 +10,17 @@
 //! The cases, in the order printed: SDSC-SP2 (parse, FCFS, EASY,
 //! conservative; these rows keep their names, scripts read them), the same
 //! three policies on CTC-SP2 (a row says so if the trace cannot be found),
-//! and the Lublin99 scaling series: EASY and conservative on 100k and 1M
-//! generated jobs, and on 10M with `USCHED_BENCH_10M=1`. The series is
+//! the Lublin99 scaling series: EASY and conservative on 100k and 1M
+//! generated jobs, and on 10M with `--ten-million`; then one case per paper
+//! kind ([`kinds`]: a pricing run on the 5,000-job window, a provisioning
+//! round, the adaptive intervals of one series, a utility run). The series is
 //! streamed: jobs go from the generator into `profile::simulate_stream` one
 //! at a time and outcomes are folded as they come, so the time includes
 //! generation (the generator alone has a row) and the peak memory is the
 //! simulation's, whatever the number of jobs. A last block checks the
 //! ratio and scaling goals.
+
+mod kinds;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -34,13 +38,11 @@ use crate::traces::{Found, TraceSettings, resolve};
 const TRACE: &str = "SDSC-SP2-1998-4.2-cln";
 const CTC: &str = "CTC-SP2-1996-3.1-cln";
 const BIG_PROCS: u32 = 128;
-/// The Lublin99 series; [`HUGE`] joins it with [`HUGE_ENV`] set.
+/// The Lublin99 series; [`HUGE`] joins it with `--ten-million`.
 const SERIES: [usize; 2] = [100_000, 1_000_000];
 const HUGE: usize = 10_000_000;
 /// Jobs of the generator-alone row.
 const BIG_JOBS_GEN: usize = 1_000_000;
-/// Set to 1 to add the 10M-job runs to the series.
-pub const HUGE_ENV: &str = "USCHED_BENCH_10M";
 /// Goals: policy time over FCFS time on the same trace, in the same session.
 const EASY_OVER_FCFS: f64 = 1.5;
 const CONSERVATIVE_OVER_FCFS: f64 = 3.0;
@@ -81,9 +83,8 @@ pub struct BenchOptions {
     pub ten_million: bool,
 }
 
-/// Runs `cargo xtask bench`; the 10M-job runs join with `USCHED_BENCH_10M=1`.
-pub fn bench(settings: &Settings, runs: usize) -> Result<ExitCode> {
-    let ten_million = std::env::var(HUGE_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
+/// Runs `cargo xtask bench`; the 10M-job runs join with `ten_million`.
+pub fn bench(settings: &Settings, runs: usize, ten_million: bool) -> Result<ExitCode> {
     bench_with(settings, BenchOptions { runs, ten_million })
 }
 
@@ -196,6 +197,11 @@ pub fn bench_with(settings: &Settings, options: BenchOptions) -> Result<ExitCode
             series.push((policy, n, m));
         }
     }
+    let mut by_kind = Vec::new();
+    for case in &kinds::KIND_CASES {
+        let m = runner.measure(case.name, &["cell", case.config, case.cell])?;
+        by_kind.push((case, m));
+    }
 
     println!(
         "cargo xtask bench: medians of {} runs, each in a fresh release process",
@@ -304,6 +310,21 @@ pub fn bench_with(settings: &Settings, options: BenchOptions) -> Result<ExitCode
         );
     }
 
+    println!(
+        "\none unit of each paper's experiments: a cell of a committed configuration \
+         (workload prepared and simulated), one thread"
+    );
+    for (case, m) in &by_kind {
+        row(
+            case.name,
+            secs(m.seconds),
+            format!("{:.1} ms/{}", m.seconds / m.count * 1e3, case.unit),
+            format!("< {} s", case.floor),
+            ok(m.seconds, case.floor),
+            String::new(),
+        );
+    }
+
     println!("\ngoals (ratios within this session)");
     let goal = |name: &str, v: f64, limit: f64| {
         row(
@@ -408,8 +429,8 @@ fn vm_hwm_kb() -> f64 {
 ///
 /// Cases: `parse <path>`; `sim <policy> <path> [label]`;
 /// `lublin <policy> <jobs>` (streamed); `lublin-gen <jobs>` (the generator
-/// alone).
-pub fn child(args: &[String]) -> Result<ExitCode> {
+/// alone); `cell <config> <label>` (one cell of an experiment).
+pub fn child(settings: &Settings, args: &[String]) -> Result<ExitCode> {
     let arg = |i: usize| {
         args.get(i)
             .map(String::as_str)
@@ -440,6 +461,7 @@ pub fn child(args: &[String]) -> Result<ExitCode> {
                 .count();
             (start.elapsed().as_secs_f64(), count)
         }
+        "cell" => kinds::run_cell(settings, arg(1)?, arg(2)?)?,
         other => bail!("bench-child: unknown case '{other}'"),
     };
     println!("seconds={seconds} count={count} peak_kb={}", vm_hwm_kb());
