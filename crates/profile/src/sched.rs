@@ -368,7 +368,10 @@ impl<F: FnMut(usize, Outcome)> Sim<'_, F> {
             let t_start = self.next_start;
             // Tie order at one instant: prediction over, submission,
             // termination, start.
-            let earliest = [t_over, t_sub, t_end, t_start].into_iter().flatten().min();
+            let earliest = Time::earliest(
+                Time::earliest(t_over, t_sub),
+                Time::earliest(t_end, t_start),
+            );
             let Some(t) = earliest else { break };
             self.now = t;
             self.observer.step(t);

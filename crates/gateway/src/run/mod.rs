@@ -622,11 +622,8 @@ pub fn run<P: Provider>(
         }
         let t_providers = providers.iter().filter_map(|p| p.next_event()).min();
         let t_job = jobs.get(next_job).map(|j| j.submit);
-        let Some(now) = [t_providers, t_job, next_report, next_publish, next_retry]
-            .into_iter()
-            .flatten()
-            .min()
-        else {
+        let timers = Time::earliest(next_report, Time::earliest(next_publish, next_retry));
+        let Some(now) = Time::earliest(Time::earliest(t_providers, t_job), timers) else {
             break;
         };
         let mut fresh = false;

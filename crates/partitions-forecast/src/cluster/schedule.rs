@@ -17,15 +17,10 @@ impl Cluster {
             .forecast
             .as_ref()
             .and_then(|f| f.checks.first().copied());
-        [
-            self.queue.ends.peek_time(),
-            self.queue.starts.peek_time(),
-            local,
-            check,
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        Time::earliest(
+            Time::earliest(self.queue.ends.peek_time(), self.queue.starts.peek_time()),
+            Time::earliest(local, check),
+        )
     }
 
     /// Processes every event up to and including `until`, then sets the
