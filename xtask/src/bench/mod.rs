@@ -12,7 +12,7 @@
 //! three policies on CTC-SP2 (a row says so if the trace cannot be found),
 //! the Lublin99 scaling series: EASY and conservative on 100k and 1M
 //! generated jobs, and on 10M with `--ten-million`; then one case per paper
-//! kind ([`kinds`]: a pricing run on the 5,000-job window, a provisioning
+//! kind (`bench/kinds.rs`: a pricing run on the 5,000-job window, a provisioning
 //! round, the adaptive intervals of one series, a utility run). The series is
 //! streamed: jobs go from the generator into `profile::simulate_stream` one
 //! at a time and outcomes are folded as they come, so the time includes
