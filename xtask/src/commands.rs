@@ -300,25 +300,55 @@ pub fn run_all(
             run_one(settings, report, index, path, id)
         });
     }
-    // Every configuration and its traces are read first, so that a run
-    // several experiments share (equal kind, parameters, workload, seeds:
-    // `experiments::RunCache`) is simulated once and handed to the others;
-    // the outputs are the same as with each experiment run on its own.
-    let cache = RunCache::new();
-    let loaded: Vec<Mutex<Option<Result<Loaded>>>> = jobs
-        .iter()
-        .map(|(path, id)| {
-            let loaded = isolated(|| read_experiment(settings, None, path, id.as_deref()));
-            if let Ok(l) = &loaded {
-                // A trace it cannot find fails its run, which says so.
-                let _ = cache.register(&l.experiment, &l.traces);
-            }
-            Mutex::new(Some(loaded))
-        })
-        .collect();
+    let batch = Preloaded::read(settings, jobs, |cache, l| {
+        cache.register(&l.experiment, &l.traces)
+    });
     let status = run_batch(settings, jobs, strict, |report, index, _, _| {
         let start = Instant::now();
-        let taken = loaded[index]
+        let loaded = batch.take(settings, report, index)?;
+        run_loaded(settings, report, loaded, Some(&batch.cache), start)
+    });
+    batch.report_shared(settings);
+    status
+}
+
+/// A batch's configurations and traces, read before anything runs, and the
+/// cache their runs were announced to: a run several experiments share
+/// (equal kind, parameters, workload, seeds: `experiments::RunCache`) is
+/// simulated once and handed to the others; the outputs are the same as
+/// with each experiment run on its own.
+pub struct Preloaded {
+    /// The cache the batch's runs were registered with.
+    pub cache: RunCache,
+    loaded: Vec<Mutex<Option<Result<Loaded>>>>,
+}
+
+impl Preloaded {
+    /// Reads every job's configuration and traces, registering each with
+    /// `register`; a job that cannot be read keeps its error for its turn.
+    pub fn read(
+        settings: &Settings,
+        jobs: &[(PathBuf, Option<String>)],
+        register: impl Fn(&RunCache, &Loaded) -> Result<(), experiments::RunError>,
+    ) -> Preloaded {
+        let cache = RunCache::new();
+        let loaded = jobs
+            .iter()
+            .map(|(path, id)| {
+                let loaded = isolated(|| read_experiment(settings, None, path, id.as_deref()));
+                if let Ok(l) = &loaded {
+                    // A trace it cannot find fails its run, which says so.
+                    let _ = register(&cache, l);
+                }
+                Mutex::new(Some(loaded))
+            })
+            .collect();
+        Preloaded { cache, loaded }
+    }
+
+    /// Job `index`'s configuration, announced on `report` as it starts.
+    pub fn take(&self, settings: &Settings, report: &Reporter, index: usize) -> Result<Loaded> {
+        let taken = self.loaded[index]
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .take();
@@ -329,15 +359,18 @@ pub fn run_all(
             loaded.experiment.title(),
             settings.threads,
         );
-        run_loaded(settings, report, loaded, Some(&cache), start)
-    });
-    if !matches!(settings.verbosity, Verbosity::Quiet) {
-        eprintln!(
-            "{} run(s) were shared between experiments instead of simulated again",
-            cache.shared()
-        );
+        Ok(loaded)
     }
-    status
+
+    /// Says how many runs were shared (unless `-q`).
+    pub fn report_shared(&self, settings: &Settings) {
+        if !matches!(settings.verbosity, Verbosity::Quiet) {
+            eprintln!(
+                "{} run(s) were shared between experiments instead of simulated again",
+                self.cache.shared()
+            );
+        }
+    }
 }
 
 /// The loop of `reproduce` and `run`, with `run` running one experiment

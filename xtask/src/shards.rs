@@ -16,12 +16,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
-use experiments::{Experiment, MergeError, Progress, RunOptions, Shard, ShardCells};
+use experiments::{Experiment, MergeError, Progress, RunCache, RunOptions, Shard, ShardCells};
 use serde::{Deserialize, Serialize};
 
 use crate::Settings;
 use crate::commands::{
-    Loaded, catalog, load_experiment, provenance, read_config, run_batch, write_results,
+    Loaded, Preloaded, catalog, provenance, read_config, run_batch, write_results,
 };
 use crate::output;
 use crate::progress::{self, Reporter};
@@ -163,16 +163,16 @@ pub fn shard_file(dir: &Path, shard: Shard) -> PathBuf {
     dir.join(format!("shard-{}-of-{}.toml", shard.index, shard.count))
 }
 
-/// Runs shard `shard` of one configuration and writes its cells; returns 0
+/// Runs shard `shard` of one loaded configuration (the file at `path`) and
+/// writes its cells, sharing runs through `cache` if given; returns 0
 /// (claims are checked by `merge`).
-pub fn run_shard_one(
+fn run_shard_one(
     settings: &Settings,
     report: &Reporter,
-    index: usize,
+    loaded: Loaded,
     path: &Path,
-    expected_id: Option<&str>,
-    shard: Shard,
-    cells: &Path,
+    (shard, cells): (Shard, &Path),
+    cache: Option<&RunCache>,
 ) -> Result<usize> {
     let start = Instant::now();
     let Loaded {
@@ -181,14 +181,14 @@ pub fn run_shard_one(
         name,
         traces,
         ..
-    } = load_experiment(settings, report, index, path, expected_id)?;
+    } = loaded;
     let identity = Identity::of(settings, &experiment, path, &name);
     let dir = claim_dir(cells, &identity)?;
     let progress = |p: &Progress<'_>| report.cell(p);
     let options = RunOptions {
         threads: settings.threads,
         progress: Some(&progress),
-        cache: None,
+        cache,
     };
     let measured = experiments::run_shard(
         &experiment,
@@ -217,9 +217,23 @@ pub fn run_shards(
     shard: Shard,
     cells: &Path,
 ) -> Result<ExitCode> {
-    run_batch(settings, jobs, false, |report, index, path, id| {
-        run_shard_one(settings, report, index, path, id, shard, cells)
-    })
+    // The runs the experiments' cells of this shard share are simulated once.
+    let batch = Preloaded::read(settings, jobs, |cache, l| {
+        cache.register_shard(&l.experiment, &l.traces, shard)
+    });
+    let status = run_batch(settings, jobs, false, |report, index, path, _| {
+        let loaded = batch.take(settings, report, index)?;
+        run_shard_one(
+            settings,
+            report,
+            loaded,
+            path,
+            (shard, cells),
+            Some(&batch.cache),
+        )
+    });
+    batch.report_shared(settings);
+    status
 }
 
 /// Every `experiment.toml` under `cells` (ids have a folder per `/`).

@@ -9,13 +9,15 @@
 //! give the same samples bit for bit, and the second can take the first's.
 //!
 //! A [`RunCache`] learns up front which runs the batch will ask for
-//! ([`RunCache::register`], once per experiment) and keeps a run's samples
+//! ([`RunCache::register`], once per experiment, or
+//! [`RunCache::register_shard`] for the cells of one shard) and keeps a run's samples
 //! only while a registered experiment still needs them, so memory holds
 //! the shared runs alone and each only until its last use.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
+use crate::cells::Shard;
 use crate::config::Experiment;
 use crate::kind::Outcome;
 use crate::run::{Layout, RunError};
@@ -53,10 +55,35 @@ impl RunCache {
     /// will be run with). Fails as the experiment's run would if a trace is
     /// missing.
     pub fn register(&self, experiment: &Experiment, traces: &Traces) -> Result<(), RunError> {
-        let keys = Layout::new(experiment).run_keys(traces)?;
+        self.register_cells(experiment, traces, &|_| true)
+    }
+
+    /// Announces the runs of the cells of `experiment` that `shard` owns:
+    /// what [`run_shard`](crate::run_shard) will make.
+    pub fn register_shard(
+        &self,
+        experiment: &Experiment,
+        traces: &Traces,
+        shard: Shard,
+    ) -> Result<(), RunError> {
+        self.register_cells(experiment, traces, &|c| shard.owns(c))
+    }
+
+    fn register_cells(
+        &self,
+        experiment: &Experiment,
+        traces: &Traces,
+        selected: &dyn Fn(usize) -> bool,
+    ) -> Result<(), RunError> {
+        let layout = Layout::new(experiment);
+        let keys = layout.run_keys(traces)?;
         let mut inner = self.lock();
-        for key in keys {
-            *inner.pending.entry(key).or_default() += 1;
+        for (c, nodes) in layout.cells.iter().enumerate() {
+            if selected(c) {
+                for &n in nodes {
+                    *inner.pending.entry(keys[n].clone()).or_default() += 1;
+                }
+            }
         }
         Ok(())
     }

@@ -1093,6 +1093,34 @@ mod utility_kind {
         let per_figure = 3 * 3;
         assert_eq!(cache.shared(), 3 * per_figure);
         assert_eq!(cache.kept(), 0, "nothing is kept after its last use");
+        // Shards: each shard's cache holds only its own cells' runs, and the
+        // merged shards are the experiments run alone.
+        let provenance = experiments::Provenance {
+            git_revision: "r".into(),
+            config_file: "f.toml".into(),
+        };
+        let mut parts: Vec<Vec<experiments::ShardCells>> = vec![Vec::new(); experiments.len()];
+        for i in 0..2 {
+            let shard = experiments::Shard::new(i, 2).unwrap();
+            let cache = experiments::RunCache::new();
+            for e in &experiments {
+                cache.register_shard(e, &traces, shard).unwrap();
+            }
+            for (k, e) in experiments.iter().enumerate() {
+                let options = RunOptions {
+                    cache: Some(&cache),
+                    ..RunOptions::default()
+                };
+                let part = experiments::run_shard(e, &traces, &options, shard, &provenance);
+                parts[k].push(part.unwrap());
+            }
+            assert!(cache.shared() > 0, "shard {i} shares the figures' common runs");
+            assert_eq!(cache.kept(), 0);
+        }
+        for ((e, alone), parts) in experiments.iter().zip(&alone).zip(&parts) {
+            let merged = experiments::merge(e, &provenance, parts).unwrap();
+            assert_eq!(merged.rows, alone.rows, "{}", e.id());
+        }
         // An experiment that was never registered shares nothing.
         let lone = experiments::RunCache::new();
         let options = RunOptions {
