@@ -1114,7 +1114,10 @@ mod utility_kind {
                 let part = experiments::run_shard(e, &traces, &options, shard, &provenance);
                 parts[k].push(part.unwrap());
             }
-            assert!(cache.shared() > 0, "shard {i} shares the figures' common runs");
+            assert!(
+                cache.shared() > 0,
+                "shard {i} shares the figures' common runs"
+            );
             assert_eq!(cache.kept(), 0);
         }
         for ((e, alone), parts) in experiments.iter().zip(&alone).zip(&parts) {
