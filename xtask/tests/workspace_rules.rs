@@ -694,3 +694,61 @@ fn the_reproduction_document_gives_every_claim_that_does_not_pass_a_cause() {
         blank.join("\n")
     );
 }
+
+/// The test gate is deterministic: every property suite of the workspace
+/// takes its configuration from `profile::testing::proptest_config` (a fixed
+/// seed unless `cargo xtask explore` asks for a fresh one), never from
+/// proptest's defaults, whose seed is random.
+#[test]
+fn every_property_suite_runs_from_the_gate_seed() {
+    let mut files = Vec::new();
+    for p in packages().values() {
+        rust_files(&p.manifest_dir, &mut files);
+    }
+    files.retain(|f| !f.components().any(|c| c.as_os_str() == "target"));
+    files.sort();
+    let mut suites = 0;
+    let mut bad = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
+        let name = relative(file);
+        if name.ends_with("profile/src/testing.rs") || name.ends_with("tests/workspace_rules.rs") {
+            continue;
+        }
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for banned in ["ProptestConfig::", "TestRunner::default", "RngSeed::Random"] {
+                if code.contains(banned) {
+                    bad.push(format!("{}:{}: {banned}", relative(file), i + 1));
+                }
+            }
+        }
+        // Each `proptest! {` block's first item is the gate's configuration.
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find("proptest! {") {
+            let line = text[..text.len() - rest.len() + at].lines().count();
+            rest = &rest[at + "proptest! {".len()..];
+            suites += 1;
+            let first = rest.trim_start();
+            if !first.starts_with("#![proptest_config(")
+                || !first
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .contains("testing::proptest_config(")
+            {
+                bad.push(format!(
+                    "{}:{line}: a proptest! block without #![proptest_config(profile::testing::proptest_config(N))]",
+                    relative(file)
+                ));
+            }
+        }
+    }
+    assert!(suites >= 20, "found only {suites} property suites");
+    assert!(
+        bad.is_empty(),
+        "property tests must run from the gate seed (profile::testing):\n  {}",
+        bad.join("\n  ")
+    );
+}

@@ -686,6 +686,7 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(crate::testing::proptest_config(256))]
         #[test]
         fn simulated_schedules_get_consistent_allocations(
             capacity in 1u32..130,

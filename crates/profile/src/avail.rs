@@ -535,7 +535,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+        #![proptest_config(crate::testing::proptest_config(2000))]
 
         /// A reservation held aside counts in `fits` as if it were entered.
         #[test]

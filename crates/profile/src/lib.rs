@@ -53,6 +53,8 @@ mod job;
 mod runs;
 mod sched;
 mod stats;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 mod time;
 mod validate;
 

@@ -228,7 +228,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #![proptest_config(crate::testing::proptest_config(2000))]
 
         #[test]
         fn runs_answer_as_lifting_and_placing_again(

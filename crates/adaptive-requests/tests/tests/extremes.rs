@@ -157,7 +157,7 @@ fn jobs() -> impl Strategy<Value = Vec<Job>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(profile::testing::proptest_config(256))]
 
     /// Table 1 turns any trace jobs into requests or names the bad one; any
     /// machine schedules the requests or says why not; a schedule passes

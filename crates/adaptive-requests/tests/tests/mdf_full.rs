@@ -93,7 +93,7 @@ fn crowded() -> impl Strategy<Value = (u32, Vec<Spec>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(profile::testing::proptest_config(512))]
 
     #[test]
     fn mdf_prefix_kept_is_the_full_rescheduling_on_crowded_queues(

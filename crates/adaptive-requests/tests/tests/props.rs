@@ -357,7 +357,7 @@ fn check_user_fmol(capacity: u32, specs: &[Spec], policy: Policy) -> Result<(), 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(profile::testing::proptest_config(256))]
 
     #[test]
     fn schedules_are_valid((cap, specs) in workload(30)) {

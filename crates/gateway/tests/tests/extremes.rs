@@ -198,7 +198,7 @@ fn ticks(config: &GatewayConfig, until: Time) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(profile::testing::proptest_config(256))]
 
     /// Any settings, providers and grid jobs: a fate per job or a typed
     /// error, within the turn budget.

@@ -225,7 +225,7 @@ fn check_fresh_information_is_exact(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(profile::testing::proptest_config(300))]
 
     #[test]
     fn gateway_invariants_hold((mut providers, jobs, config) in grid()) {

@@ -112,7 +112,7 @@ fn config() -> impl Strategy<Value = Config> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(profile::testing::proptest_config(128))]
 
     /// Any platform, scenario, series and evaluation: metrics or a typed
     /// error; the messages a run counts stay within the budget of its jobs

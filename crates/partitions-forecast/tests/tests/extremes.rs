@@ -135,7 +135,7 @@ fn run_until(c: &mut Cluster, until: Time, instants: &mut usize) -> Result<(), T
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(profile::testing::proptest_config(256))]
 
     /// Any provider policy, machine size, forecast setting, clock origin,
     /// local and grid jobs, reservations and publications: values or typed

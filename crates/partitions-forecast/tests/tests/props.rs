@@ -364,7 +364,7 @@ fn play(config: ClusterConfig, ops: Vec<(i64, Op)>) -> Result<(), TestCaseError>
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #![proptest_config(profile::testing::proptest_config(1000))]
 
     #[test]
     fn cluster_invariants_hold((config, ops) in scenario()) {
@@ -411,7 +411,7 @@ fn workload() -> impl Strategy<Value = (u32, Vec<Job>)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(profile::testing::proptest_config(500))]
 
     #[test]
     fn one_partition_is_easy_or_conservative_backfilling((cap, jobs) in workload()) {

@@ -219,7 +219,7 @@ fn check_on_time(policy: Policy, drop: DropRule, s: &RunStats) -> Result<(), Tes
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(150))]
+    #![proptest_config(profile::testing::proptest_config(150))]
 
     #[test]
     fn exact_estimates(

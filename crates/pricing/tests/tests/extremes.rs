@@ -185,7 +185,7 @@ fn replay_within_budget(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(profile::testing::proptest_config(256))]
 
     /// `Cluster` and `simulate` on extreme jobs, clusters and prices: an
     /// error or a finished run, in a bounded number of events; `simulate`

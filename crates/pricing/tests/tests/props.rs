@@ -277,7 +277,7 @@ fn node_load() -> impl Strategy<Value = NodeLoad> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(profile::testing::proptest_config(200))]
 
     #[test]
     fn exact_estimates_meet_every_deadline(

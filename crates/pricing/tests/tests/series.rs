@@ -86,6 +86,7 @@ fn a_configuration_keeps_the_names_as_written() {
 }
 
 proptest! {
+    #![proptest_config(profile::testing::proptest_config(256))]
     /// A policy's canonical name parses back to the same policy.
     #[test]
     fn canonical_names_round_trip(beta in prop::option::of(0.0f64..1e9), kind in 0usize..5) {

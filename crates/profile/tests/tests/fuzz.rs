@@ -377,7 +377,7 @@ fn check_profile(capacity: u32, origin: i64, ops: &[Op]) -> Result<(), TestCaseE
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(profile::testing::proptest_config(2000))]
 
     #[test]
     fn simulate_ends_within_its_step_budget(jobs in workload(), config in config()) {

@@ -159,7 +159,7 @@ fn check_against_twin(ops: &[Op]) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(profile::testing::proptest_config(3000))]
 
     #[test]
     fn profile_matches_brute_force_twin(ops in prop::collection::vec(op(), 1..60)) {
@@ -313,7 +313,7 @@ fn check_fcfs_order(jobs: &[Job]) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #![proptest_config(profile::testing::proptest_config(1500))]
 
     #[test]
     fn schedules_are_valid(

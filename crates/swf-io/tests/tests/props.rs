@@ -269,7 +269,7 @@ fn check_generated(g: &Lublin99) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(profile::testing::proptest_config(256))]
 
     #[test]
     fn arbitrary_text_never_panics(lines in vec(".{0,60}", 0..12)) {

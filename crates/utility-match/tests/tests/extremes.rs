@@ -152,7 +152,7 @@ impl GridObserver for Count {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(128))]
+    #![proptest_config(profile::testing::proptest_config(128))]
 
     /// Any settings: an error naming the key, or a grid whose run passes
     /// `validate` within the event budget.

@@ -85,7 +85,7 @@ fn check_bounded_and_ordered(reqs: &[Requirement], res: &Resource) -> Result<(),
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(profile::testing::proptest_config(2000))]
 
     #[test]
     fn utilities_are_bounded_and_ordered(reqs in prop::collection::vec(requirement(), 0..6), res in resource()) {
@@ -483,7 +483,7 @@ fn check_decision(c: &Case, statuses: &[(u32, u32)], ttl: u32) -> Result<(), Tes
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(profile::testing::proptest_config(400))]
 
     #[test]
     fn simulated_runs_keep_the_grid_rules(c in case()) {
@@ -497,7 +497,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(12))]
+    #![proptest_config(profile::testing::proptest_config(12))]
 
     /// The paper's scenario, shrunk in users, keeps the rules under every scheduler.
     #[test]

@@ -1,0 +1,86 @@
+//! Settings for property tests that make a test run deterministic.
+//!
+//! Enabled by the `testing` feature (and in this crate's own tests). Every
+//! property suite of the workspace takes its [`ProptestConfig`] from
+//! [`proptest_config`], so `cargo test` generates the same cases from the
+//! same seed on every run and every machine: the gate fails only when the
+//! code changed. A user's own property suites can do the same.
+//!
+//! Exploration is a separate, explicit run: `cargo xtask explore` sets
+//! [`EXPLORE_SEED_VAR`] to a fresh seed (and [`EXPLORE_SCALE_VAR`] to a case
+//! multiplier) and runs the same suites. A failure it finds is written by
+//! proptest into the suite's `proptest-regressions/` file, which is committed
+//! with the fix, so the gate replays that case from then on.
+
+use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, RngSeed};
+
+/// The seed of every property suite when no exploration is asked for.
+pub const GATE_SEED: u64 = 0x7573_6368_6564_0019;
+
+/// Environment variable: a `u64` seed that replaces [`GATE_SEED`].
+pub const EXPLORE_SEED_VAR: &str = "USCHED_EXPLORE_SEED";
+
+/// Environment variable: a factor (1 to 1000) on every suite's case count,
+/// read only together with [`EXPLORE_SEED_VAR`].
+pub const EXPLORE_SCALE_VAR: &str = "USCHED_EXPLORE_SCALE";
+
+/// The largest accepted [`EXPLORE_SCALE_VAR`].
+pub const MAX_EXPLORE_SCALE: u32 = 1000;
+
+/// The seed and case multiplier in force: `(GATE_SEED, 1)` unless
+/// [`EXPLORE_SEED_VAR`] is set.
+///
+/// # Panics
+/// If either variable is set to something that is not a number in range:
+/// a mistyped exploration must not silently run the gate's cases.
+pub fn seed_and_scale() -> (u64, u32) {
+    let Some(seed) = std::env::var_os(EXPLORE_SEED_VAR) else {
+        return (GATE_SEED, 1);
+    };
+    let seed = seed
+        .to_str()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            panic!("{EXPLORE_SEED_VAR}={seed:?} is not a seed (an integer from 0 to 2^64 - 1)")
+        });
+    let scale = match std::env::var_os(EXPLORE_SCALE_VAR) {
+        None => 1,
+        Some(v) => v
+            .to_str()
+            .and_then(|s| s.trim().parse::<u32>().ok())
+            .filter(|s| (1..=MAX_EXPLORE_SCALE).contains(s))
+            .unwrap_or_else(|| {
+                panic!("{EXPLORE_SCALE_VAR}={v:?} is not a factor from 1 to {MAX_EXPLORE_SCALE}")
+            }),
+    };
+    (seed, scale)
+}
+
+/// A proptest configuration with `cases` cases from a fixed seed (the gate),
+/// or from the exploration seed with the case count multiplied.
+///
+/// Regression files are kept as proptest keeps them (`proptest-regressions/`
+/// beside the suite) and replayed before the generated cases.
+pub fn proptest_config(cases: u32) -> ProptestConfig {
+    let (seed, scale) = seed_and_scale();
+    ProptestConfig {
+        cases: cases.saturating_mul(scale),
+        rng_seed: RngSeed::Fixed(seed),
+        rng_algorithm: RngAlgorithm::ChaCha,
+        ..ProptestConfig::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gate_is_fixed() {
+        if std::env::var_os(EXPLORE_SEED_VAR).is_none() {
+            let c = proptest_config(17);
+            assert_eq!(c.cases, 17);
+            assert_eq!(c.rng_seed, RngSeed::Fixed(GATE_SEED));
+        }
+    }
+}
