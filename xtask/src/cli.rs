@@ -157,6 +157,28 @@ pub enum Command {
         #[arg(long)]
         ten_million: bool,
     },
+    /// Run the property suites with a fresh seed and many more cases (not part of the gate)
+    #[command(
+        long_about = "Run the workspace's tests with every property suite on a fresh seed and \
+                      SCALE times its cases. The gate (the README's test command, as CI runs it) always runs \
+                      the same cases from a fixed seed; this is how new cases are explored. A \
+                      failure is shrunk and written by proptest to the suite's \
+                      `proptest-regressions/` file: fix the class of inputs it stands for and \
+                      commit that file, so the gate replays the case from then on.\n\n\
+                      Arguments after `--` go to `cargo test` (a package: `-- -p usched-pricing`; \
+                      a test filter: `-- -p usched-pricing extremes`)."
+    )]
+    Explore {
+        /// The seed [default: a fresh one, printed first]
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+        /// Multiply every suite's case count by K (1 to 1000)
+        #[arg(long, value_name = "K", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        scale: u32,
+        /// Arguments for `cargo test`, after `--`
+        #[arg(last = true, value_name = "CARGO_TEST_ARGS")]
+        cargo_args: Vec<String>,
+    },
     /// One benchmark measurement (started by `bench`)
     #[command(name = "bench-child", hide = true)]
     BenchChild {
@@ -328,16 +350,6 @@ pub fn window(s: &str) -> Result<(i64, i64), String> {
         return Err(format!("START {start} must be less than END {end}"));
     }
     Ok((start, end))
-}
-
-/// The version line: the crate's version and, when git can tell, the
-/// repository's revision.
-pub fn version(revision: Option<&str>) -> String {
-    let v = env!("CARGO_PKG_VERSION");
-    match revision {
-        Some(r) => format!("{v} (git {r})"),
-        None => v.to_string(),
-    }
 }
 
 #[cfg(test)]

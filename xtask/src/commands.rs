@@ -1,7 +1,7 @@
 //! `list`, `reproduce`, `run` and `verify`.
 
 use std::path::{Component, Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
@@ -116,23 +116,6 @@ pub fn list(settings: &Settings) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The repository's revision (`git rev-parse HEAD`, 12 digits if `short`),
-/// if git can tell.
-pub fn git_revision(root: &Path, short: bool) -> Option<String> {
-    let mut git = Command::new("git");
-    git.arg("-C").arg(root).arg("rev-parse");
-    if short {
-        git.arg("--short=12");
-    }
-    git.arg("HEAD")
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-}
-
 /// A configuration read and its traces resolved, ready to run.
 pub struct Loaded {
     /// The configuration.
@@ -208,9 +191,9 @@ pub fn read_experiment(
 }
 
 /// The provenance `run.toml` records for a configuration shown as `name`.
-pub fn provenance(settings: &Settings, name: &str) -> Provenance {
+pub fn provenance(name: &str) -> Provenance {
     Provenance {
-        git_revision: git_revision(&settings.root, false).unwrap_or_else(|| "unknown".into()),
+        git_revision: crate::identity::REVISION.to_string(),
         config_file: name.to_string(),
     }
 }
@@ -257,7 +240,7 @@ fn run_loaded(
     };
     let results =
         experiments::run(&experiment, &traces, &options).with_context(|| format!("{id} failed"))?;
-    let provenance = provenance(settings, &name);
+    let provenance = provenance(&name);
     write_results(settings, report, &experiment, &results, &provenance, start)
 }
 

@@ -19,6 +19,8 @@ pub mod bench;
 pub mod catalog;
 pub mod cli;
 pub mod commands;
+pub mod explore;
+pub mod identity;
 pub mod output;
 pub mod progress;
 pub mod sensitivity;
@@ -65,13 +67,7 @@ impl Settings {
 
 /// Runs the command line `args` (without the program name).
 pub fn main_with(args: &[String], mut settings: Settings) -> ExitCode {
-    let asks_version = args.iter().any(|a| a == "--version" || a == "-V");
-    let revision = asks_version
-        .then(|| commands::git_revision(&settings.root, true))
-        .flatten();
-    // Once per process: clap keeps the version as a `&'static str`.
-    let version: &'static str = Box::leak(cli::version(revision.as_deref()).into_boxed_str());
-    let command = Cli::command().version(version);
+    let command = Cli::command().version(identity::VERSION);
     let argv = std::iter::once("xtask".to_string()).chain(args.iter().cloned());
     let parsed = command
         .try_get_matches_from(argv)
@@ -161,6 +157,11 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
         }
         Command::Simulate(args) => simulate::simulate(settings, &args.options()),
         Command::Bench { runs, ten_million } => bench::bench(settings, runs as usize, ten_million),
+        Command::Explore {
+            seed,
+            scale,
+            cargo_args,
+        } => explore::explore(settings, seed, scale, &cargo_args),
         Command::BenchChild { args } => bench::child(settings, &args),
     }
 }

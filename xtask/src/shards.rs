@@ -54,7 +54,7 @@ pub struct Identity {
 
 impl Identity {
     /// The identity of `experiment` read from `path` (shown as `name`).
-    pub fn of(settings: &Settings, experiment: &Experiment, path: &Path, name: &str) -> Identity {
+    pub fn of(experiment: &Experiment, path: &Path, name: &str) -> Identity {
         Identity {
             format: FORMAT.to_string(),
             version: experiments::CELLS_VERSION,
@@ -62,7 +62,7 @@ impl Identity {
             config_file: name.to_string(),
             config_path: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
             config_sha256: experiment.config_sha256(),
-            git_revision: provenance(settings, name).git_revision,
+            git_revision: provenance(name).git_revision,
             cells: experiments::cell_labels(experiment).len(),
         }
     }
@@ -182,7 +182,7 @@ fn run_shard_one(
         traces,
         ..
     } = loaded;
-    let identity = Identity::of(settings, &experiment, path, &name);
+    let identity = Identity::of(&experiment, path, &name);
     let dir = claim_dir(cells, &identity)?;
     let progress = |p: &Progress<'_>| report.cell(p);
     let options = RunOptions {
@@ -190,14 +190,9 @@ fn run_shard_one(
         progress: Some(&progress),
         cache,
     };
-    let measured = experiments::run_shard(
-        &experiment,
-        &traces,
-        &options,
-        shard,
-        &provenance(settings, &name),
-    )
-    .with_context(|| format!("{id} (shard {shard}) failed"))?;
+    let measured =
+        experiments::run_shard(&experiment, &traces, &options, shard, &provenance(&name))
+            .with_context(|| format!("{id} (shard {shard}) failed"))?;
     let file = shard_file(&dir, shard);
     output::write_file(&file, measured.to_toml().as_bytes())?;
     report.info(&format!(
@@ -376,12 +371,7 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
         let experiment = read_config(&identity.config_path, &identity.config_file)
             .with_context(|| format!("{}: cannot read its configuration", identity.experiment))?;
         report.start(index, experiment.id(), experiment.title(), 1);
-        let now = Identity::of(
-            settings,
-            &experiment,
-            &identity.config_path,
-            &identity.config_file,
-        );
+        let now = Identity::of(&experiment, &identity.config_path, &identity.config_file);
         if let Some(why) = now.difference(identity) {
             bail!(
                 "{}: the cells in {} are of {why}; re-run the shards with this configuration and \
@@ -391,7 +381,7 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
             );
         }
         let parts = read_shards(dir)?;
-        let provenance = provenance(settings, &identity.config_file);
+        let provenance = provenance(&identity.config_file);
         match experiments::merge(&experiment, &provenance, &parts) {
             Ok(results) => {
                 let out = settings.results.join(experiment.id());

@@ -183,7 +183,7 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
     for (path, _) in &jobs {
         let name = shown(settings, path);
         let experiment = read_config(path, &name)?;
-        let identity = Identity::of(settings, &experiment, path, &name);
+        let identity = Identity::of(&experiment, path, &name);
         total += identity.cells;
         identities.push(identity);
     }

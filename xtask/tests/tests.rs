@@ -597,6 +597,72 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         assert!(stderr.contains("1 claim(s) did not PASS"), "{stderr}");
     }
 
+    /// The code's identity comes from the build, never from the
+    /// environment of the run: another repository named by `GIT_DIR`, a
+    /// working directory outside any repository, another `HOME` or a
+    /// broken `git` on the `PATH` change nothing in run.toml or `--version`.
+    #[test]
+    fn the_revision_is_the_builds_whatever_the_environment() {
+        let tmp = setup("identity");
+        let fake_git = tmp.path().join("bin");
+        std::fs::create_dir_all(&fake_git).unwrap();
+        let script = fake_git.join("git");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\necho 0123456789012345678901234567890123456789\n",
+        )
+        .unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let path = format!(
+            "{}:{}",
+            fake_git.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let envs: [&[(&str, &str)]; 4] = [
+            &[],
+            &[("GIT_DIR", "/nonexistent/.git")],
+            &[
+                ("GIT_DIR", tmp.path().to_str().unwrap()),
+                ("HOME", "/nonexistent"),
+            ],
+            &[("PATH", path.as_str())],
+        ];
+        for (i, env) in envs.iter().enumerate() {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+            cmd.args(["run", "exp.toml", "--out", &format!("res{i}"), "-q"])
+                .current_dir(tmp.path())
+                .env("TRACES_DIR", tmp.path());
+            for (k, v) in *env {
+                cmd.env(k, v);
+            }
+            let out = cmd.output().unwrap();
+            assert!(out.status.success(), "{env:?}: {}", text(&out.stderr));
+            let run_toml =
+                std::fs::read_to_string(tmp.path().join(format!("res{i}/test/tiny/run.toml")))
+                    .unwrap();
+            let parsed: toml::Table = run_toml.parse().unwrap();
+            assert_eq!(
+                parsed["provenance"]["git_revision"].as_str(),
+                Some(xtask::identity::REVISION),
+                "{env:?}"
+            );
+            let mut version = Command::new(env!("CARGO_BIN_EXE_xtask"));
+            version.arg("--version").current_dir(tmp.path());
+            for (k, v) in *env {
+                version.env(k, v);
+            }
+            let out = version.output().unwrap();
+            assert!(
+                text(&out.stdout).contains(xtask::identity::REVISION),
+                "{env:?}"
+            );
+        }
+    }
+
     #[test]
     fn help_version_and_usage_errors() {
         let tmp = setup("help");
