@@ -73,9 +73,16 @@ pub fn explore(
     regressions(&settings.root.join("crates"), &mut before);
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut cmd = Command::new(cargo);
-    cmd.current_dir(&settings.root)
-        .arg("test")
-        .arg("--workspace")
+    // `--workspace` would override the packages the user names.
+    let names_packages = args
+        .iter()
+        .any(|a| a == "-p" || a.starts_with("--package") || (a.starts_with("-p") && a.len() > 2));
+    cmd.current_dir(&settings.root).arg("test");
+    if !names_packages {
+        cmd.arg("--workspace");
+    }
+    // Every suite runs even when an early one fails: one exploration, all findings.
+    cmd.arg("--no-fail-fast")
         .args(args)
         .env(profile_var("SEED"), seed.to_string())
         .env(profile_var("SCALE"), scale.to_string());
