@@ -92,6 +92,21 @@ pub enum PricingError {
         /// The most accepted.
         max: usize,
     },
+    /// A result would not be a finite number: an input, finite on its own,
+    /// is too large for the arithmetic (a base price of `f64::MAX` times
+    /// a utilisation ratio above 1, say), or a user's [`PriceFunction`]
+    /// returned NaN or an infinity. Nothing non-finite is ever returned.
+    ///
+    /// [`PriceFunction`]: crate::PriceFunction
+    NotFinite {
+        /// What was being computed (`PUtil`, `P_ij`, `cost`, ...).
+        quantity: &'static str,
+        /// The input held responsible, by the name the paper gives it
+        /// (`PBase`, `α`, `γ`, ...).
+        field: &'static str,
+        /// Its value.
+        value: f64,
+    },
     /// A job on the time-shared cluster would still be running at
     /// `profile::Time::LATEST` (2^52 s), the end of simulated time; the
     /// cluster stops there rather than wrap or saturate.
@@ -162,6 +177,15 @@ impl fmt::Display for PricingError {
                 f,
                 "the time-shared cluster would have {nodes} nodes (one per processor), more than \
                  the {max} this model accepts; give a smaller machine"
+            ),
+            PricingError::NotFinite {
+                quantity,
+                field,
+                value,
+            } => write!(
+                f,
+                "{quantity} would not be a finite number with {field} = {value:e}; give a smaller \
+                 {field}"
             ),
             PricingError::BeyondLatest { job } => write!(
                 f,
@@ -298,6 +322,25 @@ pub(crate) fn factor(name: &'static str, value: f64) -> Result<f64, PricingError
         Ok(value)
     } else {
         Err(PricingError::InvalidFactor { name, value })
+    }
+}
+
+/// `Ok(value)` if `value` is finite, else [`PricingError::NotFinite`]
+/// blaming `field`, whose value is `given`.
+pub(crate) fn finite(
+    quantity: &'static str,
+    field: &'static str,
+    given: f64,
+    value: f64,
+) -> Result<f64, PricingError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(PricingError::NotFinite {
+            quantity,
+            field,
+            value: given,
+        })
     }
 }
 
