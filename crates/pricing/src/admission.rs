@@ -176,8 +176,9 @@ impl Decision {
 /// # Errors
 ///
 /// The job's or a quote's invalid fields, as the pricing function reports
-/// them, and [`PricingError::NotFinite`] if the pricing function returns a
-/// cost that is NaN or infinite: the allocation's cost is always finite.
+/// them, and [`PricingError::NonFiniteCost`] if the pricing function
+/// returns a cost that is NaN or infinite: the allocation's cost is always
+/// finite.
 ///
 /// ```
 /// use pricing::{admit, Decision, JobSpec, LibraDollar, NodeLoad, Quote};
@@ -221,13 +222,7 @@ pub fn admit<X>(
     for n in capable.into_iter().filter(|n| n.meets_deadline(job)) {
         match price.cost(&n.quote) {
             Ok(c) if c.is_finite() => in_time.push((n, c)),
-            Ok(c) => {
-                return Err(PricingError::NotFinite {
-                    quantity: "cost",
-                    field: "PriceFunction::cost",
-                    value: c,
-                });
-            }
+            Ok(cost) => return Err(PricingError::NonFiniteCost { node: n.node, cost }),
             Err(PricingError::NoFreeCapacity { .. }) => {}
             Err(e) => return Err(e),
         }

@@ -94,10 +94,8 @@ pub enum PricingError {
     },
     /// A result would not be a finite number: an input, finite on its own,
     /// is too large for the arithmetic (a base price of `f64::MAX` times
-    /// a utilisation ratio above 1, say), or a user's [`PriceFunction`]
-    /// returned NaN or an infinity. Nothing non-finite is ever returned.
-    ///
-    /// [`PriceFunction`]: crate::PriceFunction
+    /// a utilisation ratio above 1, say). Nothing non-finite is ever
+    /// returned.
     NotFinite {
         /// What was being computed (`PUtil`, `P_ij`, `cost`, ...).
         quantity: &'static str,
@@ -106,6 +104,14 @@ pub enum PricingError {
         field: &'static str,
         /// Its value.
         value: f64,
+    },
+    /// A user's [`PriceFunction`](crate::PriceFunction) quoted a node a
+    /// cost that is NaN or infinite; [`admit`](crate::admit) refuses it.
+    NonFiniteCost {
+        /// The node quoted.
+        node: usize,
+        /// The cost returned.
+        cost: f64,
     },
     /// A job on the time-shared cluster would still be running at
     /// `profile::Time::LATEST` (2^52 s), the end of simulated time; the
@@ -186,6 +192,11 @@ impl fmt::Display for PricingError {
                 f,
                 "{quantity} would not be a finite number with {field} = {value:e}; give a smaller \
                  {field}"
+            ),
+            PricingError::NonFiniteCost { node, cost } => write!(
+                f,
+                "the pricing function quoted node {node} a cost of {cost}, not a finite number; \
+                 fix the pricing function"
             ),
             PricingError::BeyondLatest { job } => write!(
                 f,

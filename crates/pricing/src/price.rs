@@ -163,7 +163,7 @@ impl Quote {
 /// The implementations here return a finite cost or an error
 /// ([`PricingError::NotFinite`] when the inputs are finite but too large
 /// for the arithmetic); [`admit`](crate::admit) refuses a non-finite cost
-/// from any implementation.
+/// from any implementation ([`PricingError::NonFiniteCost`]).
 pub trait PriceFunction {
     /// The cost of the quoted job on the quoted node: a finite number, or
     /// an error naming the input that prevents one.

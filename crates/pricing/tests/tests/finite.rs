@@ -88,6 +88,8 @@ fn names_a_field(e: &PricingError) -> bool {
         } => !quantity.is_empty() && !field.is_empty(),
         // Names RESMax, the committed and the requested units.
         PricingError::NoFreeCapacity { .. } => true,
+        // Names the node a user's pricing function quoted NaN or infinity.
+        PricingError::NonFiniteCost { cost, .. } => !cost.is_finite(),
         _ => false,
     }
 }
@@ -353,5 +355,37 @@ fn finite_regression_max_base_price() {
     assert_eq!(
         err.to_string(),
         "PUtil would not be a finite number with PBase = 1.7976931348623157e308; give a smaller PBase"
+    );
+}
+
+/// A user's pricing function that quotes NaN: `admit` names the node
+/// instead of rejecting the job for its budget.
+#[test]
+fn finite_regression_user_function_quotes_nan() {
+    let node = NodeLoad {
+        node: 3,
+        memory_mb: 0,
+        disk_mb: 0,
+        free_memory_mb: 0,
+        free_disk_mb: 0,
+        share: 0.0,
+        quote: Quote {
+            runtime_estimate: 10,
+            deadline: 100,
+            base_price: 1.0,
+            res_max: 100,
+            committed: 0,
+        },
+    };
+    let job = pricing::JobSpec::new(10, 1, 100, 1e6);
+    let err = admit(&job, &[node], &Returns(f64::NAN)).unwrap_err();
+    assert!(
+        matches!(err, PricingError::NonFiniteCost { node: 3, cost } if cost.is_nan()),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "the pricing function quoted node 3 a cost of NaN, not a finite number; fix the pricing \
+         function"
     );
 }
