@@ -27,7 +27,7 @@ fn interval(flexible: bool) -> Vec<Request> {
             let r_min = if flexible { table1_r_min(r_max) } else { r_max };
             let f = LinearFmol::new(r_min, r_max, t_min).unwrap();
             let deadline = 5 * t_min + if high { 0 } else { 3 * 86_400 };
-            let budget = omega.full_price(i64::from(r_max) * t_min, profile);
+            let budget = omega.full_price(i64::from(r_max) * t_min, profile).unwrap();
             let req = Req::linear(f, deadline, budget, split.then_some(Preemption::TABLE1))
                 .unwrap()
                 .with_price_profile(profile)

@@ -59,7 +59,7 @@
 //! // A trace job on 20 processors for an hour, shaped as in Table 1:
 //! // R^min = 16, T^max = 4500 s, deadline 5 × T^min, splittable every 10%.
 //! let f_mol = LinearFmol::table1(20, 3600)?;
-//! let budget = PriceFunction::TABLE1.full_price(20 * 3600, 1.0);
+//! let budget = PriceFunction::TABLE1.full_price(20 * 3600, 1.0)?;
 //! let req = Req::linear(f_mol, 5 * 3600, budget, Some(Preemption::TABLE1))?;
 //! let shapes: Vec<(u32, i64)> = req.shapes().collect();
 //! assert_eq!(shapes.first(), Some(&(20, 3600)));

@@ -2,9 +2,9 @@
 
 use profile::Time;
 
-use crate::error::SchedError;
+use crate::error::{ReqError, SchedError};
 use crate::fmol::Moldability;
-use crate::req::Req;
+use crate::req::{Req, checked_profile};
 
 /// Seconds in an hour: prices are quoted per processor-hour.
 const HOUR: f64 = 3600.0;
@@ -50,6 +50,7 @@ pub(crate) const LARGEST_FACTOR: f64 = 1e12;
 /// assert_eq!(omega.price(&req, Time(0), Time(3600), 20 * 3600), 60.0);
 /// // At the deadline: 60% off.
 /// assert!((omega.price(&req, Time(0), Time(5 * 3600), 20 * 3600) - 24.0).abs() < 1e-9);
+/// assert_eq!(omega.full_price(20 * 3600, 3.0)?, 60.0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -129,13 +130,23 @@ impl PriceFunction {
     }
 
     /// The undiscounted price of `proc_seconds` for a user of `price_profile`:
-    /// Table 1's budget is `full_price(R^max · T^min, profile)`.
-    pub fn full_price(&self, proc_seconds: i64, price_profile: f64) -> f64 {
-        proc_seconds as f64 * price_profile * self.rate / HOUR
+    /// Table 1's budget is `full_price(R^max · T^min, profile)`. Finite:
+    /// with the profile and the rate at most 10^12, the price of any `i64`
+    /// of processor-seconds is at most about 3·10^39 $.
+    ///
+    /// # Errors
+    ///
+    /// [`ReqError::PriceProfile`] for a profile outside `(0, 10^12]` (NaN
+    /// and the infinities included), as [`Req::with_price_profile`] refuses.
+    pub fn full_price(&self, proc_seconds: i64, price_profile: f64) -> Result<f64, ReqError> {
+        let profile = checked_profile(price_profile)?;
+        Ok(proc_seconds as f64 * profile * self.rate / HOUR)
     }
 
     /// `ω`: the price of `req`, submitted at `submit`, completing at
-    /// `completion` after using `proc_seconds` processor-seconds.
+    /// `completion` after using `proc_seconds` processor-seconds. Finite for
+    /// every input: the request and the function are checked when built,
+    /// the lateness is clamped to `[0, 1]` and the work is an `i64`.
     pub fn price<F: Moldability>(
         &self,
         req: &Req<F>,
@@ -274,7 +285,7 @@ mod tests {
     fn req(r_max: u32, t_min: i64, deadline: i64, profile: f64, sp: bool) -> Req {
         let f = LinearFmol::table1(r_max, t_min).unwrap();
         let omega = PriceFunction::TABLE1;
-        let budget = omega.full_price(i64::from(r_max) * t_min, profile);
+        let budget = omega.full_price(i64::from(r_max) * t_min, profile).unwrap();
         Req::linear(f, deadline, budget, sp.then_some(Preemption::TABLE1))
             .unwrap()
             .with_price_profile(profile)

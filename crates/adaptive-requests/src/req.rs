@@ -202,10 +202,7 @@ impl<F: Moldability> Req<F> {
     /// The same request in another price profile (the multiplier of the
     /// price function, 1 by default; Table 1 uses 1 and 3), in `(0, 10^12]`.
     pub fn with_price_profile(mut self, profile: f64) -> Result<Self, ReqError> {
-        if !(profile > 0.0 && profile <= LARGEST_FACTOR) {
-            return Err(ReqError::PriceProfile { value: profile });
-        }
-        self.price_profile = profile;
+        self.price_profile = checked_profile(profile)?;
         Ok(self)
     }
 
@@ -246,6 +243,15 @@ impl<F: Moldability> Req<F> {
     /// Whether the request may be split into subrequests (it has `Sp`).
     pub fn is_preemptive(&self) -> bool {
         self.sp.is_some()
+    }
+}
+
+/// `Ok(profile)` if it is a price profile in `(0, 10^12]`.
+pub(crate) fn checked_profile(profile: f64) -> Result<f64, ReqError> {
+    if profile > 0.0 && profile <= LARGEST_FACTOR {
+        Ok(profile)
+    } else {
+        Err(ReqError::PriceProfile { value: profile })
     }
 }
 

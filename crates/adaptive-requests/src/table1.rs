@@ -183,10 +183,10 @@ impl Table1 {
                 let deadline = t_min
                     .saturating_mul(self.deadline_factor)
                     .saturating_add(if high { 0 } else { self.low_extra });
-                let budget = omega.full_price(i64::from(r_max).saturating_mul(t_min), profile);
+                let work = i64::from(r_max).saturating_mul(t_min);
                 let sp = (variant.preemptive && splittable).then_some(sp);
                 let req = LinearFmol::new(r_min, r_max, t_min)
-                    .and_then(|f| Req::linear(f, deadline, budget, sp))
+                    .and_then(|f| Req::linear(f, deadline, omega.full_price(work, profile)?, sp))
                     .and_then(|r| r.with_price_profile(profile))
                     .map_err(|error| Table1Error::Job { id: j.id, error })?;
                 Ok(Request {

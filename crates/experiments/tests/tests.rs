@@ -1044,6 +1044,7 @@ mod utility_kind {
         let w = p.scenario().generate(1).unwrap();
         let run = simulate(&p.grid(), &p.scheduler, &w.machines, &w.jobs).unwrap();
         let reported: Vec<&str> = SystemMetrics::of(&run)
+            .unwrap()
             .named()
             .iter()
             .map(|(name, _)| *name)

@@ -173,6 +173,13 @@ impl Decision {
 /// capacity ([`PricingError::NoFreeCapacity`]), while Libra's static cost
 /// and the flat price need none.
 ///
+/// # Errors
+///
+/// The job's or a quote's invalid fields, as the pricing function reports
+/// them, and [`PricingError::NonFiniteCost`] if the pricing function
+/// returns a cost that is NaN or infinite: the allocation's cost is always
+/// finite.
+///
 /// ```
 /// use pricing::{admit, Decision, JobSpec, LibraDollar, NodeLoad, Quote};
 ///
@@ -214,7 +221,8 @@ pub fn admit<X>(
     let mut in_time: Vec<(&NodeLoad, f64)> = Vec::with_capacity(capable.len());
     for n in capable.into_iter().filter(|n| n.meets_deadline(job)) {
         match price.cost(&n.quote) {
-            Ok(c) => in_time.push((n, c)),
+            Ok(c) if c.is_finite() => in_time.push((n, c)),
+            Ok(cost) => return Err(PricingError::NonFiniteCost { node: n.node, cost }),
             Err(PricingError::NoFreeCapacity { .. }) => {}
             Err(e) => return Err(e),
         }

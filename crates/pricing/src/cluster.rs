@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use profile::{MAX_DURATION, Time};
 
 use crate::admission::{Decision, NodeLoad, admit};
-use crate::control::{JobControl, Late, Spare, WORK_EPS, partition, rates};
+use crate::control::{JobControl, Late, Spare, WORK_EPS, partition, spread};
 use crate::error::{PricingError, amount, factor, in_domain};
 use crate::price::{PriceFunction, Quote};
 use crate::spec::JobSpec;
@@ -530,7 +530,7 @@ impl Cluster {
             .iter()
             .map(|t| partition(t.estimate, t.cpu, t.relative, now - t.arrival, late))
             .collect();
-        let rates = rates(&partitions, self.config.control.spare);
+        let rates = spread(&partitions, self.config.control.spare);
         node.version += 1;
         // The soonest event: (seconds from now, the job whose task it is).
         let mut next: Option<(i64, usize)> = None;

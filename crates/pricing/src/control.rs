@@ -15,6 +15,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::PricingError;
+
 /// Below this much processor time (seconds), work counts as done.
 pub(crate) const WORK_EPS: f64 = 1e-6;
 
@@ -67,7 +69,8 @@ pub struct JobControl {
 /// that has received `cpu_done` seconds of processor time (`clockCPU_ij`)
 /// in `wall` seconds since it started (`clockWall_i`).
 ///
-/// The result lies in `[0, 1]`: at most the whole processor; 0 once the
+/// The result lies in `[0, 1]` for every input, NaN and infinities
+/// included (a NaN or infinite remainder counts as work left): at most the whole processor; 0 once the
 /// estimate is used up before the deadline; [`Late`] decides at or after the
 /// deadline.
 ///
@@ -105,12 +108,28 @@ pub fn partition(estimate: f64, cpu_done: f64, deadline: i64, wall: i64, late: L
 /// ```
 /// use pricing::{rates, Spare};
 /// let p = [0.5, 0.25, 0.0];
-/// assert_eq!(rates(&p, Spare::Equal), vec![0.5 + 0.25 / 3.0, 0.25 + 0.25 / 3.0, 0.25 / 3.0]);
-/// assert_eq!(rates(&p, Spare::Proportional), vec![2.0 / 3.0, 1.0 / 3.0, 0.0]);
-/// assert_eq!(rates(&p, Spare::Idle), vec![0.5, 0.25, 0.0]);
-/// assert_eq!(rates(&[1.0, 1.0], Spare::Idle), vec![0.5, 0.5]);
+/// assert_eq!(rates(&p, Spare::Equal)?, vec![0.5 + 0.25 / 3.0, 0.25 + 0.25 / 3.0, 0.25 / 3.0]);
+/// assert_eq!(rates(&p, Spare::Proportional)?, vec![2.0 / 3.0, 1.0 / 3.0, 0.0]);
+/// assert_eq!(rates(&p, Spare::Idle)?, vec![0.5, 0.25, 0.0]);
+/// assert_eq!(rates(&[1.0, 1.0], Spare::Idle)?, vec![0.5, 0.5]);
+/// # Ok::<(), pricing::PricingError>(())
 /// ```
-pub fn rates(partitions: &[f64], spare: Spare) -> Vec<f64> {
+///
+/// # Errors
+///
+/// [`PricingError::InvalidFactor`] (named `partition`) for a partition that
+/// is negative, infinite or NaN; [`partition`] never gives one. The rates of
+/// valid partitions are finite.
+pub fn rates(partitions: &[f64], spare: Spare) -> Result<Vec<f64>, PricingError> {
+    for &p in partitions {
+        crate::error::factor("partition", p)?;
+    }
+    Ok(spread(partitions, spare))
+}
+
+/// [`rates`] of partitions known to be valid (from [`partition`]): the
+/// cluster's hot path, unchecked.
+pub(crate) fn spread(partitions: &[f64], spare: Spare) -> Vec<f64> {
     let n = partitions.len();
     let sum: f64 = partitions.iter().sum();
     if sum > 1.0 {
@@ -155,7 +174,7 @@ mod tests {
                 vec![1.0, 0.5, 0.25],
                 vec![0.0, 0.0, 0.0],
             ] {
-                let r = rates(&p, spare);
+                let r = rates(&p, spare).unwrap();
                 assert_eq!(r.len(), p.len());
                 assert!(
                     r.iter().sum::<f64>() <= 1.0 + 1e-12,
@@ -167,8 +186,8 @@ mod tests {
             }
         }
         // A lone job whose partition is 0 still runs, except when time is lost.
-        assert_eq!(rates(&[0.0], Spare::Equal), vec![1.0]);
-        assert_eq!(rates(&[0.0], Spare::Proportional), vec![1.0]);
-        assert_eq!(rates(&[0.0], Spare::Idle), vec![0.0]);
+        assert_eq!(rates(&[0.0], Spare::Equal), Ok(vec![1.0]));
+        assert_eq!(rates(&[0.0], Spare::Proportional), Ok(vec![1.0]));
+        assert_eq!(rates(&[0.0], Spare::Idle), Ok(vec![0.0]));
     }
 }

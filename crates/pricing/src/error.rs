@@ -92,6 +92,27 @@ pub enum PricingError {
         /// The most accepted.
         max: usize,
     },
+    /// A result would not be a finite number: an input, finite on its own,
+    /// is too large for the arithmetic (a base price of `f64::MAX` times
+    /// a utilisation ratio above 1, say). Nothing non-finite is ever
+    /// returned.
+    NotFinite {
+        /// What was being computed (`PUtil`, `P_ij`, `cost`, ...).
+        quantity: &'static str,
+        /// The input held responsible, by the name the paper gives it
+        /// (`PBase`, `α`, `γ`, ...).
+        field: &'static str,
+        /// Its value.
+        value: f64,
+    },
+    /// A user's [`PriceFunction`](crate::PriceFunction) quoted a node a
+    /// cost that is NaN or infinite; [`admit`](crate::admit) refuses it.
+    NonFiniteCost {
+        /// The node quoted.
+        node: usize,
+        /// The cost returned.
+        cost: f64,
+    },
     /// A job on the time-shared cluster would still be running at
     /// `profile::Time::LATEST` (2^52 s), the end of simulated time; the
     /// cluster stops there rather than wrap or saturate.
@@ -162,6 +183,20 @@ impl fmt::Display for PricingError {
                 f,
                 "the time-shared cluster would have {nodes} nodes (one per processor), more than \
                  the {max} this model accepts; give a smaller machine"
+            ),
+            PricingError::NotFinite {
+                quantity,
+                field,
+                value,
+            } => write!(
+                f,
+                "{quantity} would not be a finite number with {field} = {value:e}; give a smaller \
+                 {field}"
+            ),
+            PricingError::NonFiniteCost { node, cost } => write!(
+                f,
+                "the pricing function quoted node {node} a cost of {cost}, not a finite number; \
+                 fix the pricing function"
             ),
             PricingError::BeyondLatest { job } => write!(
                 f,
@@ -298,6 +333,25 @@ pub(crate) fn factor(name: &'static str, value: f64) -> Result<f64, PricingError
         Ok(value)
     } else {
         Err(PricingError::InvalidFactor { name, value })
+    }
+}
+
+/// `Ok(value)` if `value` is finite, else [`PricingError::NotFinite`]
+/// blaming `field`, whose value is `given`.
+pub(crate) fn finite(
+    quantity: &'static str,
+    field: &'static str,
+    given: f64,
+    value: f64,
+) -> Result<f64, PricingError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(PricingError::NotFinite {
+            quantity,
+            field,
+            value: given,
+        })
     }
 }
 

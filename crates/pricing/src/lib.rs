@@ -99,7 +99,7 @@
 //! assert_eq!(reasons, [None, Some("cannot_meet_deadline"), Some("cannot_meet_budget")]);
 //! let m = Metrics::of(&out);
 //! assert_eq!(m.qos_met, 1);
-//! assert!(m.profitability() > 0.0);
+//! assert!(m.profitability()? > 0.0);
 //! # Ok::<(), pricing::PricingError>(())
 //! ```
 #![deny(missing_docs)]

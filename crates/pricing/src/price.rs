@@ -1,7 +1,7 @@
 //! The pricing functions: Libra's static cost, the Libra+$ pricing rate
 //! (eq. 3 to 6 of Yeo & Buyya), a flat base price, and the trait over them.
 
-use crate::error::{PricingError, amount, factor};
+use crate::error::{PricingError, amount, factor, finite};
 
 /// Demand for one resource on one node over a job's window `[AT_i, DT_i]`
 /// (arrival to deadline), in whole units of that resource.
@@ -82,7 +82,13 @@ pub fn libra_static_cost(
         "a number of seconds >= 0",
     )? as f64;
     let d = amount("deadline", deadline, 1, "a positive number of seconds")? as f64;
-    Ok(gamma * re + delta * re / d)
+    let cost = gamma * re + delta * re / d;
+    let (field, given) = if (gamma * re).is_finite() {
+        ("δ", delta)
+    } else {
+        ("γ", gamma)
+    };
+    finite("Libra's static cost", field, given, cost)
 }
 
 /// The utilisation pricing rate `PUtil_ij = RESMax_j / RESFree_ij · PBase_j`
@@ -94,7 +100,12 @@ pub fn libra_static_cost(
 pub fn utilisation_rate(base_price: f64, demand: Demand) -> Result<f64, PricingError> {
     let base = factor("PBase", base_price)?;
     let free = demand.check()?;
-    Ok(demand.res_max as f64 / free as f64 * base)
+    finite(
+        "PUtil",
+        "PBase",
+        base,
+        demand.res_max as f64 / free as f64 * base,
+    )
 }
 
 /// The Libra+$ pricing rate per unit of resource,
@@ -109,7 +120,13 @@ pub fn libra_dollar_rate(
     let alpha = factor("α", alpha)?;
     let beta = factor("β", beta)?;
     let base = factor("PBase", base_price)?;
-    Ok(alpha * base + beta * utilisation_rate(base, demand)?)
+    let rate = alpha * base + beta * utilisation_rate(base, demand)?;
+    let (field, given) = if (alpha * base).is_finite() {
+        ("β", beta)
+    } else {
+        ("α", alpha)
+    };
+    finite("P_ij", field, given, rate)
 }
 
 /// What a pricing function needs to quote job `i` on node `j` for processor
@@ -142,8 +159,14 @@ impl Quote {
 
 /// A pricing function: the cost `C_ij` of running a job on a node, the
 /// amount Algorithm 1 compares with the job's budget.
+///
+/// The implementations here return a finite cost or an error
+/// ([`PricingError::NotFinite`] when the inputs are finite but too large
+/// for the arithmetic); [`admit`](crate::admit) refuses a non-finite cost
+/// from any implementation ([`PricingError::NonFiniteCost`]).
 pub trait PriceFunction {
-    /// The cost of the quoted job on the quoted node.
+    /// The cost of the quoted job on the quoted node: a finite number, or
+    /// an error naming the input that prevents one.
     fn cost(&self, quote: &Quote) -> Result<f64, PricingError>;
 }
 
@@ -160,7 +183,8 @@ impl PriceFunction for Flat {
             0,
             "a number of seconds >= 0",
         )?;
-        Ok(re as f64 * factor("PBase", quote.base_price)?)
+        let base = factor("PBase", quote.base_price)?;
+        finite("cost", "PBase", base, re as f64 * base)
     }
 }
 
@@ -197,7 +221,12 @@ pub struct LibraDollar {
 impl PriceFunction for LibraDollar {
     fn cost(&self, quote: &Quote) -> Result<f64, PricingError> {
         let rate = libra_dollar_rate(self.alpha, self.beta, quote.base_price, quote.demand())?;
-        Ok(quote.runtime_estimate as f64 * rate)
+        finite(
+            "cost",
+            "PBase",
+            quote.base_price,
+            quote.runtime_estimate as f64 * rate,
+        )
     }
 }
 

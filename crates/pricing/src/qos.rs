@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
 use crate::cluster::JobOutcome;
-use crate::error::{PricingError, factor};
+use crate::error::{PricingError, factor, finite};
 use crate::spec::QoSConstraints;
 
 /// A job's urgency class.
@@ -74,8 +74,34 @@ impl UrgencyModel {
         Ok(())
     }
 
-    /// The class means `(D_i/R_i, B_i/f(R_i))` of `urgency`.
-    pub fn means(&self, urgency: Urgency) -> (f64, f64) {
+    /// The class means `(D_i/R_i, B_i/f(R_i))` of `urgency`: finite.
+    ///
+    /// # Errors
+    ///
+    /// [`PricingError::InvalidFactor`] for a field that is negative,
+    /// infinite or NaN (or a high-urgency fraction above 1), and
+    /// [`PricingError::NotFinite`] naming the ratio whose product with the
+    /// low mean overflows.
+    pub fn means(&self, urgency: Urgency) -> Result<(f64, f64), PricingError> {
+        self.check()?;
+        let (d, b) = self.class_means(urgency);
+        finite(
+            "deadline class mean",
+            "deadline high:low ratio",
+            self.deadline_ratio,
+            d,
+        )?;
+        finite(
+            "budget class mean",
+            "budget high:low ratio",
+            self.budget_ratio,
+            b,
+        )?;
+        Ok((d, b))
+    }
+
+    /// [`UrgencyModel::means`] of a checked model, unchecked.
+    fn class_means(&self, urgency: Urgency) -> (f64, f64) {
         match urgency {
             Urgency::High => (
                 self.deadline_low_mean,
@@ -132,7 +158,7 @@ impl UrgencyModel {
         Ok(urgency
             .into_iter()
             .map(|u| {
-                let (d, b) = self.means(u);
+                let (d, b) = self.class_means(u);
                 QosDraw {
                     urgency: u,
                     deadline_factor: d * positive(&mut deadlines),
@@ -224,11 +250,20 @@ impl Metrics {
     }
 
     /// Cluster Profitability, `Σ C_i / Σ B_i` (eq. 8); 0 without budgets.
-    pub fn profitability(&self) -> f64 {
-        if self.budgets > 0.0 {
-            self.earned / self.budgets
+    ///
+    /// # Errors
+    ///
+    /// [`PricingError::InvalidFactor`] (named `earned` or `budgets`) for a
+    /// sum that is negative, infinite or NaN, as a sum of huge budgets or
+    /// costs overflows to, and [`PricingError::NotFinite`] for a ratio that
+    /// overflows (a tiny `budgets`): the result is always finite.
+    pub fn profitability(&self) -> Result<f64, PricingError> {
+        let earned = factor("earned", self.earned)?;
+        let budgets = factor("budgets", self.budgets)?;
+        if budgets > 0.0 {
+            finite("profitability", "budgets", budgets, earned / budgets)
         } else {
-            0.0
+            Ok(0.0)
         }
     }
 }
@@ -240,8 +275,8 @@ mod tests {
     #[test]
     fn class_means_follow_table_i() {
         let m = UrgencyModel::TABLE_I;
-        assert_eq!(m.means(Urgency::High), (2.0, 8.0));
-        assert_eq!(m.means(Urgency::Low), (8.0, 2.0));
+        assert_eq!(m.means(Urgency::High), Ok((2.0, 8.0)));
+        assert_eq!(m.means(Urgency::Low), Ok((8.0, 2.0)));
     }
 
     #[test]
@@ -303,9 +338,9 @@ mod tests {
         m.record(100.0, true, None);
         m.record(200.0, false, None);
         assert_eq!(m.qos_satisfaction(), 1.0 / 3.0);
-        assert_eq!(m.profitability(), 60.0 / 400.0);
+        assert_eq!(m.profitability(), Ok(60.0 / 400.0));
         assert_eq!(m.accepted, 2);
-        assert_eq!(Metrics::default().profitability(), 0.0);
+        assert_eq!(Metrics::default().profitability(), Ok(0.0));
         assert_eq!(Metrics::default().qos_satisfaction(), 0.0);
     }
 }

@@ -191,7 +191,9 @@ pub fn time_shared(
 /// single-processor nodes ([`time_shared`]; at most [`MAX_NODES`]).
 ///
 /// Every job is checked first ([`QosJob::check`]); any error is returned,
-/// never a panic, and every run ends.
+/// never a panic, and every run ends. A run whose summed budgets or costs
+/// overflow is refused ([`Metrics::profitability`]'s error), so the
+/// metrics of every run it returns are finite.
 ///
 /// ```
 /// use pricing::{run_policy, QosWorkload, RunConfig, Series};
@@ -205,7 +207,7 @@ pub fn time_shared(
 ///     let m = stats.metrics;
 ///     assert_eq!(m.submitted, 40);
 ///     assert_eq!(m.accepted + stats.rejected.total(), 40);
-///     assert!(m.qos_met <= m.accepted && (0.0..=1.0).contains(&m.profitability()));
+///     assert!(m.qos_met <= m.accepted && (0.0..=1.0).contains(&m.profitability()?));
 /// }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -215,7 +217,7 @@ pub fn run_policy(
     capacity: u32,
     jobs: &[QosJob],
 ) -> Result<RunStats, PolicyError> {
-    match policy {
+    let stats = match policy {
         Policy::Backfill(baseline) => {
             backfill(baseline, config.drop, capacity, config.base_price, jobs)
         }
@@ -224,7 +226,11 @@ pub fn run_policy(
             config.price(policy).as_ref(),
             jobs,
         ),
-    }
+    }?;
+    // Sums of huge budgets or costs can overflow: refuse the run rather
+    // than report a profitability that is not a number.
+    stats.metrics.profitability()?;
+    Ok(stats)
 }
 
 #[cfg(test)]

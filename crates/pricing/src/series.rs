@@ -19,7 +19,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::baseline::Baseline;
-use crate::error::ParseSeriesError;
+use crate::error::{ParseSeriesError, PricingError, factor};
 
 /// A policy of the comparison.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -36,11 +36,17 @@ pub enum Policy {
 }
 
 impl Policy {
-    /// The `β` this policy fixes, if any.
-    pub fn beta(&self) -> Option<f64> {
+    /// The `β` this policy fixes, if any: a finite number `>= 0`.
+    ///
+    /// # Errors
+    ///
+    /// [`PricingError::InvalidFactor`] (named `β`) if the policy was built
+    /// with a negative, infinite or NaN `β` (parsing a [`Series`] never
+    /// gives one).
+    pub fn beta(&self) -> Result<Option<f64>, PricingError> {
         match self {
-            Policy::LibraDollar { beta } => *beta,
-            Policy::Backfill(_) | Policy::Libra => None,
+            Policy::LibraDollar { beta: Some(beta) } => factor("β", *beta).map(Some),
+            Policy::LibraDollar { beta: None } | Policy::Backfill(_) | Policy::Libra => Ok(None),
         }
     }
 
@@ -70,7 +76,7 @@ impl fmt::Display for Policy {
 ///
 /// let s: Series = "libra+$-b0.5".parse()?;
 /// assert_eq!(s.policy(), Policy::LibraDollar { beta: Some(0.5) });
-/// assert_eq!(s.policy().beta(), Some(0.5));
+/// assert_eq!(s.policy().beta(), Ok(Some(0.5)));
 /// assert_eq!(s.to_string(), "libra+$-b0.5");
 /// assert_eq!("edf-bf".parse::<Series>()?.policy(), Policy::Backfill(Baseline::EdfBf));
 /// assert!("libra+$-b-1".parse::<Series>().is_err());

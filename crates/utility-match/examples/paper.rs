@@ -20,7 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let w = scenario.generate(seed)?;
             let run = simulate(&config, &kind, &w.machines, &w.jobs)?;
             validate(&w.machines, &w.jobs, &run, config.max_ttl)?;
-            let m = SystemMetrics::of(&run);
+            let m = SystemMetrics::of(&run)?;
             let v = [
                 m.success_ratio,
                 m.utility,

@@ -87,6 +87,28 @@ pub enum GridError {
         /// What is wrong and what to give instead.
         message: String,
     },
+    /// A machine of a run (`GridRun::machines`) has a field out of range:
+    /// a machine of 0 cores has no utilisation.
+    Usage {
+        /// The machine's site.
+        site: usize,
+        /// The machine's index in its site.
+        index: usize,
+        /// The field (`cores`).
+        field: &'static str,
+        /// The value given.
+        value: i64,
+    },
+    /// A metric of a run would not be a finite number: the run's job
+    /// records hold a NaN, infinite or negative utility, say. No metric is
+    /// ever NaN or infinite.
+    NotFinite {
+        /// The metric, as [`SystemMetrics::named`](crate::SystemMetrics::named)
+        /// names it (`user_utility`, `load_balance`, ...).
+        metric: &'static str,
+        /// Its value.
+        value: f64,
+    },
     /// The simulation stopped making progress with jobs unfinished: nothing
     /// runs, nothing is in flight, and status messages change nothing (a
     /// scheduler bug; please report it).
@@ -108,6 +130,20 @@ impl fmt::Display for GridError {
             } => write!(f, "machine {index} of site {site}: {message}"),
             GridError::Job { job, message } => write!(f, "job {job}: {message}"),
             GridError::Setting { name, message } => write!(f, "{name}: {message}"),
+            GridError::Usage {
+                site,
+                index,
+                field,
+                value,
+            } => write!(
+                f,
+                "the run's machine {index} of site {site}: {field} is {value}, expected at least 1"
+            ),
+            GridError::NotFinite { metric, value } => write!(
+                f,
+                "metric {metric} would be {value}, not a finite number; the run's job records \
+                 hold a NaN, infinite or negative utility"
+            ),
             GridError::Stalled { at, unfinished } => write!(
                 f,
                 "the grid stalled at {at} s with {unfinished} jobs unfinished and nothing running; this is a scheduler bug, please report it"

@@ -81,7 +81,7 @@
 //! let config = GridConfig::default();
 //! let run = simulate(&config, &UtilityKind::Partial, &w.machines, &w.jobs)?;
 //! validate(&w.machines, &w.jobs, &run, config.max_ttl)?;
-//! let m = SystemMetrics::of(&run);
+//! let m = SystemMetrics::of(&run)?;
 //! assert!((0.0..=1.0).contains(&m.success_ratio));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::error::GridError;
 use crate::grid::{GridRun, JobRecord, JobStatus};
 use crate::scheduler::FailReason;
 
@@ -120,8 +121,34 @@ pub fn user_metrics(run: &GridRun) -> Vec<UserMetrics> {
 /// Eq. 6: `1 − σ/μ` of the machines' utilisations (core-seconds of work
 /// over core-seconds available from the first submission to the last
 /// completion), with `σ` the population standard deviation. 1 when nothing
-/// ran (no load, nothing unbalanced).
-pub fn load_balance(run: &GridRun) -> f64 {
+/// ran (no load, nothing unbalanced). Always finite.
+///
+/// # Errors
+///
+/// [`GridError::Usage`] for a machine of 0 cores in `run` (a simulated run
+/// has none), and [`GridError::NotFinite`] should the result not be finite.
+pub fn load_balance(run: &GridRun) -> Result<f64, GridError> {
+    if let Some(m) = run.machines.iter().find(|m| m.cores == 0) {
+        return Err(GridError::Usage {
+            site: m.id.site,
+            index: m.id.index,
+            field: "cores",
+            value: 0,
+        });
+    }
+    let balance = balance(run);
+    if balance.is_finite() {
+        Ok(balance)
+    } else {
+        Err(GridError::NotFinite {
+            metric: "load_balance",
+            value: balance,
+        })
+    }
+}
+
+/// [`load_balance`] of a run whose machines have cores.
+fn balance(run: &GridRun) -> f64 {
     let span = (run.last_end - run.first_submit).max(1) as f64;
     let loads: Vec<f64> = run
         .machines
@@ -139,7 +166,8 @@ pub fn load_balance(run: &GridRun) -> f64 {
 impl SystemMetrics {
     /// Every metric by name, as a number (the counts converted), in the
     /// order of the fields; `utility` is called `user_utility` and
-    /// `utility_eq3` `user_utility_eq3`.
+    /// `utility_eq3` `user_utility_eq3`. Finite for every `SystemMetrics`
+    /// that [`SystemMetrics::of`] returns (it refuses the others).
     pub fn named(&self) -> [(&'static str, f64); 12] {
         [
             ("success_ratio", self.success_ratio),
@@ -166,8 +194,14 @@ impl SystemMetrics {
             .map(|(_, v)| v)
     }
 
-    /// The system metrics of a run.
-    pub fn of(run: &GridRun) -> SystemMetrics {
+    /// The system metrics of a run: every one finite.
+    ///
+    /// # Errors
+    ///
+    /// [`load_balance`]'s, and [`GridError::NotFinite`] naming the first
+    /// metric that would be NaN or infinite (a hand-made run whose records
+    /// hold such utilities; a simulated run never does).
+    pub fn of(run: &GridRun) -> Result<SystemMetrics, GridError> {
         let users = user_metrics(run);
         let jobs = run.jobs.len().max(1) as f64;
         let failed = |why: FailReason| {
@@ -176,7 +210,7 @@ impl SystemMetrics {
                 .filter(|r| r.status == JobStatus::Failed(why))
                 .count()
         };
-        SystemMetrics {
+        let m = SystemMetrics {
             users: users.len(),
             success_ratio: mean(users.iter().map(|u| u.success_ratio)).unwrap_or(0.0),
             utility: mean(users.iter().map(|u| u.utility)).unwrap_or(0.0),
@@ -185,11 +219,15 @@ impl SystemMetrics {
             decided_utility: mean(users.iter().map(|u| u.decided_utility)).unwrap_or(0.0),
             submission_time: mean(users.iter().filter_map(|u| u.submission_time)).unwrap_or(0.0),
             execution_time: mean(users.iter().filter_map(|u| u.execution_time)).unwrap_or(0.0),
-            load_balance: load_balance(run),
+            load_balance: load_balance(run)?,
             forwards_per_job: run.forwards as f64 / jobs,
             messages_per_job: run.status_messages as f64 / jobs,
             rejected: failed(FailReason::NoAcceptableResource),
             expired: failed(FailReason::TtlExpired),
+        };
+        match m.named().into_iter().find(|(_, v)| !v.is_finite()) {
+            Some((metric, value)) => Err(GridError::NotFinite { metric, value }),
+            None => Ok(m),
         }
     }
 }
@@ -276,7 +314,7 @@ mod tests {
             first_submit: Time(0),
             last_end: Time(10),
         };
-        let s = SystemMetrics::of(&run);
+        let s = SystemMetrics::of(&run).unwrap();
         assert_eq!(s.users, 2);
         assert_eq!(s.success_ratio, 1.0);
         assert_eq!(s.utility, 0.75);
@@ -290,7 +328,7 @@ mod tests {
             machines: vec![],
             ..run
         };
-        assert_eq!(load_balance(&idle), 1.0);
+        assert_eq!(load_balance(&idle), Ok(1.0));
     }
 
     #[test]

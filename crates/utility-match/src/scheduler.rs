@@ -158,6 +158,10 @@ impl JobScheduler {
     /// [`ExecEstimate`] (by default the estimated seconds from the job's
     /// submission to its completion there: time already spent, the
     /// estimated wait from the view's status, and the run time).
+    ///
+    /// In `[0, 1]`, so finite: `f`'s value clamped, a NaN (which a user's
+    /// function may return against [`UtilityFunction`]'s contract) counting
+    /// as 0, no use at all.
     pub fn utility_of<F: UtilityFunction + ?Sized>(
         &mut self,
         f: &F,
@@ -177,7 +181,9 @@ impl JobScheduler {
         };
         let attrs = &mut self.scratch[id.site][id.index];
         attrs.set(Attribute::ExecTime, exec);
-        f.utility(&job.requirements, attrs).clamp(0.0, 1.0)
+        let u = f.utility(&job.requirements, attrs);
+        // A user's function may break the contract: NaN is no use at all.
+        if u.is_nan() { 0.0 } else { u.clamp(0.0, 1.0) }
     }
 
     /// One pass of Algorithm 2 for `job` at `now`, with `ttl` forwards left.

@@ -21,7 +21,7 @@ const LIMIT: i64 = Time::LIMIT.0;
 
 /// Times and durations: the edges of `i64` and of the time domain, and
 /// ordinary values.
-fn seconds() -> impl Strategy<Value = i64> {
+pub(crate) fn seconds() -> impl Strategy<Value = i64> {
     prop_oneof![
         1 => prop::sample::select(vec![
             i64::MIN,
@@ -42,7 +42,7 @@ fn seconds() -> impl Strategy<Value = i64> {
 }
 
 /// Floats: NaN, the infinities, huge and tiny magnitudes, and ordinary shares.
-fn float() -> impl Strategy<Value = f64> {
+pub(crate) fn float() -> impl Strategy<Value = f64> {
     prop_oneof![
         1 => prop::sample::select(vec![
             f64::NAN,
@@ -61,7 +61,7 @@ fn float() -> impl Strategy<Value = f64> {
 }
 
 /// Processor counts: none, a few, the cap and past it, `u32::MAX`.
-fn procs() -> impl Strategy<Value = u32> {
+pub(crate) fn procs() -> impl Strategy<Value = u32> {
     prop_oneof![
         1 => prop::sample::select(vec![0, 1, MAX_PROCESSORS, MAX_PROCESSORS + 1, u32::MAX]),
         6 => 1u32..40,
@@ -69,7 +69,7 @@ fn procs() -> impl Strategy<Value = u32> {
 }
 
 /// `x`, or (now and then) `other`.
-fn or<T: std::fmt::Debug + Clone + 'static>(
+pub(crate) fn or<T: std::fmt::Debug + Clone + 'static>(
     x: T,
     other: impl Strategy<Value = T> + 'static,
 ) -> BoxedStrategy<T> {
@@ -79,7 +79,7 @@ fn or<T: std::fmt::Debug + Clone + 'static>(
 }
 
 /// Table 1, each field now and then replaced by an extreme value.
-fn table1() -> impl Strategy<Value = Table1> {
+pub(crate) fn table1() -> impl Strategy<Value = Table1> {
     let d = Table1::default();
     (
         (
@@ -130,7 +130,7 @@ fn table1() -> impl Strategy<Value = Table1> {
         )
 }
 
-fn variant() -> impl Strategy<Value = Variant> {
+pub(crate) fn variant() -> impl Strategy<Value = Variant> {
     (any::<bool>(), any::<bool>(), any::<bool>()).prop_map(|(mdf, preemptive, moldable)| Variant {
         policy: if mdf { Policy::Mdf } else { Policy::Fifo },
         preemptive,
@@ -140,7 +140,7 @@ fn variant() -> impl Strategy<Value = Variant> {
 
 /// Trace jobs: mostly ordinary (in submit order), now and then one with
 /// extreme fields, submitted at an extreme time.
-fn jobs() -> impl Strategy<Value = Vec<Job>> {
+pub(crate) fn jobs() -> impl Strategy<Value = Vec<Job>> {
     let ordinary = (Just(None), 1u32..40, 1i64..20_000, 0i64..900);
     let extreme = (seconds().prop_map(Some), procs(), seconds(), Just(0i64));
     let job = prop_oneof![9 => ordinary, 1 => extreme];
@@ -222,7 +222,7 @@ proptest! {
         };
         let price = omega.price(&req, Time(submit), Time(completion), work);
         prop_assert!(price.is_finite(), "{price}");
-        prop_assert!(omega.full_price(work, req.price_profile()).is_finite());
+        prop_assert!(omega.full_price(work, req.price_profile()).is_ok_and(f64::is_finite));
     }
 
     /// `Req::new` with a user's `f_mol` over any processor range, and `place`

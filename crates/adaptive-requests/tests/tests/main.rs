@@ -1,6 +1,7 @@
 //! Integration tests of `adaptive-requests`: one binary, one module per area.
 
 mod extremes;
+mod finite;
 mod mdf_full;
 mod props;
 mod schedules;

@@ -88,7 +88,9 @@ pub(crate) fn build(specs: &[Spec], preemptive: bool) -> Vec<Request> {
             let r_min = r_min_share(s.r_max, s.r_min_percent, 2);
             let f = LinearFmol::new(r_min, s.r_max, s.t_min).unwrap();
             let budget = if s.tight_budget {
-                omega.full_price(i64::from(s.r_max) * s.t_min, profile)
+                omega
+                    .full_price(i64::from(s.r_max) * s.t_min, profile)
+                    .unwrap()
             } else {
                 1e12
             };
@@ -334,7 +336,7 @@ fn check_user_fmol(capacity: u32, specs: &[Spec], policy: Policy) -> Result<(), 
                 .next_power_of_two()
                 .min(capacity.next_power_of_two());
             let t_min = f.time_for(r_max)?;
-            let budget = omega.full_price(i64::from(r_max) * t_min * 2, 1.0);
+            let budget = omega.full_price(i64::from(r_max) * t_min * 2, 1.0).ok()?;
             let req = Req::new(1, r_max, f, s.t_min * 8 * s.factor + s.extra, budget, s.sp).ok()?;
             Some(Request {
                 id: i as u64,

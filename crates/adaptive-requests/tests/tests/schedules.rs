@@ -114,7 +114,7 @@ fn algorithm_1_molds() {
 fn budget_limits_molding() {
     let f = LinearFmol::table1(20, 1000).unwrap();
     assert_eq!((f.r_min(), f.t_max()), (16, 1250));
-    let budget = PriceFunction::TABLE1.full_price(20 * 1000, 1.0);
+    let budget = PriceFunction::TABLE1.full_price(20 * 1000, 1.0).unwrap();
     let req = Req::linear(f, 5000, budget, None).unwrap();
     let list = || vec![(0, rigid(1, 100_000, 200_000)), (0, req.clone())];
     // 19 × 1063 = 20 197 processor-seconds. Ending at 1065 (65 s after T^min
@@ -133,7 +133,7 @@ fn budget_limits_molding() {
     // A budget below the full price delays even a rigid request on an idle
     // machine: 1000 processor-seconds, 15% under budget, need 250 s of the
     // 1000 s slack (0.25 · 0.6 = 15% off).
-    let cheap = PriceFunction::TABLE1.full_price(1000, 1.0) * 0.85;
+    let cheap = PriceFunction::TABLE1.full_price(1000, 1.0).unwrap() * 0.85;
     let req = Req::linear(LinearFmol::new(1, 1, 1000).unwrap(), 2000, cheap, None).unwrap();
     check(
         SchedulerConfig::new(4, Policy::Mdf),

@@ -73,7 +73,9 @@ fn table1_by_hand() {
         let is_high = f.req.price_profile() == 3.0;
         let extra = if is_high { 0 } else { 3 * 86_400 };
         assert_eq!(f.req.deadline(), 5 * j.estimate + extra);
-        let budget = omega.full_price(i64::from(j.procs) * j.estimate, f.req.price_profile());
+        let budget = omega
+            .full_price(i64::from(j.procs) * j.estimate, f.req.price_profile())
+            .unwrap();
         assert_eq!(f.req.budget(), budget);
         high += usize::from(is_high);
         long += usize::from(j.estimate >= 3600);

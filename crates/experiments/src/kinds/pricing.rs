@@ -218,7 +218,7 @@ impl Kind for Pricing {
             "profit",
             "Cluster Profitability",
             "Cluster Profitability (%)",
-            |s| Some(100.0 * s.metrics.profitability()),
+            |s| s.metrics.profitability().ok().map(|p| 100.0 * p),
         ),
         Metric::new(
             "accepted",
@@ -262,7 +262,7 @@ impl Kind for Pricing {
     fn series(name: &str) -> Result<toml::Table, String> {
         let series: Series = name.parse().map_err(|e| format!("{e}"))?;
         let policy = series.policy();
-        Ok(match policy.beta() {
+        Ok(match policy.beta().map_err(|e| e.to_string())? {
             Some(beta) => overrides([
                 (
                     "policy",
@@ -275,7 +275,9 @@ impl Kind for Pricing {
     }
 
     fn check(params: &Params, setup: &Setup<'_>) -> Result<(), ParamError> {
-        if let Some(beta) = params.policy.policy().beta() {
+        let fixed = (params.policy.policy().beta())
+            .map_err(|e| ParamError::key("policy", e.to_string()))?;
+        if let Some(beta) = fixed {
             return Err(ParamError::key(
                 "policy",
                 format!(

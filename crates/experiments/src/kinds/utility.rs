@@ -165,6 +165,7 @@ impl Kind for Utility {
                 "{kind} produced an invalid run ({v}); this is a scheduler bug, please report it"
             ))
         })?;
-        Ok(vec![SystemMetrics::of(&run)])
+        let metrics = SystemMetrics::of(&run).map_err(|e| err(format!("{kind}: {e}")))?;
+        Ok(vec![metrics])
     }
 }

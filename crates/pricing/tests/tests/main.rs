@@ -5,6 +5,7 @@ mod cluster;
 mod comparison;
 mod examples;
 mod extremes;
+mod finite;
 mod props;
 mod series;
 mod spec;

@@ -65,7 +65,7 @@ fn or<T: std::fmt::Debug + Clone + 'static>(
 
 /// A small version of the paper's settings, each field now and then
 /// replaced by an extreme value.
-fn settings() -> impl Strategy<Value = Settings> {
+pub(crate) fn settings() -> impl Strategy<Value = Settings> {
     (
         (
             or(2usize, count()),
@@ -177,7 +177,7 @@ proptest! {
         match run {
             Ok(run) => {
                 prop_assert_eq!(validate(&w.machines, &w.jobs, &run, config.max_ttl), Ok(()));
-                let m = SystemMetrics::of(&run);
+                let m = SystemMetrics::of(&run).map_err(|e| TestCaseError::fail(e.to_string()))?;
                 prop_assert!((0.0..=1.0).contains(&m.success_ratio));
                 let jobs = w.jobs.len();
                 // An assignment, a completion or failure, and a forward per
@@ -443,5 +443,5 @@ fn no_jobs_is_an_empty_run() {
     )
     .unwrap();
     assert_eq!((run.jobs.len(), run.status_messages), (0, 0));
-    assert_eq!(SystemMetrics::of(&run).success_ratio, 0.0);
+    assert_eq!(SystemMetrics::of(&run).unwrap().success_ratio, 0.0);
 }

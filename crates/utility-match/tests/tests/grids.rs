@@ -190,7 +190,7 @@ fn a_job_waits_for_room_and_is_assigned_when_a_core_frees() {
         (b.assigned, b.start, b.end),
         (Some(Time(50)), Some(Time(50)), Some(Time(70)))
     );
-    let m = SystemMetrics::of(&out);
+    let m = SystemMetrics::of(&out).unwrap();
     // Submission times 0 and 45; execution times 50 and 20.
     assert_eq!((m.submission_time, m.execution_time), (22.5, 35.0));
 }
@@ -226,7 +226,7 @@ fn matchmaking_rejects_what_partial_utility_places() {
     );
     let pu = run(&quiet(3, 1), UtilityKind::Partial, &grid, &jobs);
     assert_eq!(pu.jobs[0].decided_utility, 0.75);
-    let m = [&mm, &bu, &pu].map(|r| SystemMetrics::of(r).success_ratio);
+    let m = [&mm, &bu, &pu].map(|r| SystemMetrics::of(r).unwrap().success_ratio);
     assert_eq!(m, [0.0, 1.0, 1.0]);
 }
 

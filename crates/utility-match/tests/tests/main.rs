@@ -1,5 +1,6 @@
 //! Integration tests of `utility-match`: one binary, one module per area.
 
 mod extremes;
+mod finite;
 mod grids;
 mod props;

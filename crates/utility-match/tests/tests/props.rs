@@ -343,7 +343,7 @@ fn check_ends_once(
 
 /// The metrics stay in their ranges.
 fn check_metrics(run: &utility_match::GridRun) -> Result<(), TestCaseError> {
-    let m = SystemMetrics::of(run);
+    let m = SystemMetrics::of(run).map_err(|e| TestCaseError::fail(e.to_string()))?;
     for (name, v) in [
         ("success", m.success_ratio),
         ("utility", m.utility),
