@@ -185,7 +185,20 @@ proptest! {
                 prop_assert!(count.0 <= jobs * (config.max_ttl as usize + 2), "{} decisions", count.0);
                 // Per site and status period a message to every other site,
                 // and one after every local submission and completion.
-                let span = (run.last_end - run.first_submit).max(0) / settings.status_period;
+                // The run ticks while a job is unfinished, and a job that
+                // never runs ends when its last hop fails: after its
+                // submission and at most `max_ttl + 1` delays, which may be
+                // after the last completion.
+                let sites_n = w.machines.len();
+                let max_delay = (0..sites_n)
+                    .flat_map(|a| (0..sites_n).map(move |b| (a, b)))
+                    .map(|(a, b)| config.delays.between(a, b))
+                    .max()
+                    .unwrap_or(0);
+                let last_submit = w.jobs.iter().map(|j| j.submit).max().unwrap_or(run.first_submit);
+                let hops = i64::from(config.max_ttl) + 1;
+                let end = run.last_end.max(last_submit + max_delay.saturating_mul(hops));
+                let span = (end - run.first_submit).max(0) / settings.status_period;
                 let sites = settings.sites as u64;
                 let budget = (sites - 1) * (2 * jobs as u64 + sites * (span as u64 + 2));
                 prop_assert!(run.status_messages <= budget, "{} messages", run.status_messages);
