@@ -176,7 +176,8 @@ impl Decision {
 /// # Errors
 ///
 /// The job's or a quote's invalid fields, as the pricing function reports
-/// them, and [`PricingError::NonFiniteCost`] if the pricing function
+/// them, a node's `share` that is NaN, infinite or negative
+/// ([`PricingError::InvalidFactor`] naming `share`), and [`PricingError::NonFiniteCost`] if the pricing function
 /// returns a cost that is NaN or infinite: the allocation's cost is always
 /// finite.
 ///
@@ -207,6 +208,17 @@ pub fn admit<X>(
     price: &dyn PriceFunction,
 ) -> Result<Decision, PricingError> {
     job.validate()?;
+    // A share is a sum of partitions in [0, 1]: NaN, an infinity or a
+    // negative share would decide the deadline test silently.
+    if let Some(n) = nodes
+        .iter()
+        .find(|n| !(n.share >= 0.0 && n.share.is_finite()))
+    {
+        return Err(PricingError::InvalidFactor {
+            name: "share",
+            value: n.share,
+        });
+    }
     let processors = job.resource_requirements.processors;
     let need = processors as usize;
     // Lines 1–8.

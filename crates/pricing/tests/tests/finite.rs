@@ -197,7 +197,15 @@ proptest! {
                     prop_assert!(c.is_finite() || c.to_bits() == returned.to_bits(), "{q:?}");
                 }
             }
-            match admit(&job.spec, &loads, f.as_ref()) {
+            let bad_share = quotes.iter().any(|&(_, s)| !(s >= 0.0 && s.is_finite()));
+            let decided = admit(&job.spec, &loads, f.as_ref());
+            if bad_share && job.spec.validate().is_ok() {
+                prop_assert!(
+                    matches!(decided, Err(PricingError::InvalidFactor { name: "share", .. })),
+                    "{decided:?}"
+                );
+            }
+            match decided {
                 Ok(d) => {
                     if let Some(a) = d.allocation() {
                         prop_assert!(a.cost.is_finite(), "{a:?}");
