@@ -28,7 +28,8 @@ const AFTER_HELP: &str = "\
 Environment:
   TRACES_DIR          directory searched first for traces (<name>.swf.gz or <name>.swf)
   TRACES_CACHE        download cache (default traces/cache)
-  TRACES_MIRROR       download base URL (default the Parallel Workloads Archive)
+  TRACES_MIRROR       download base URL: http(s):// or file:// (default the Parallel
+                      Workloads Archive)
   TRACES_NO_STAND_IN  set to 1 to refuse stand-in workloads, as --no-stand-in does
   USCHED_MAX_<KEY>    raise a per-process cap: REPETITIONS (100), SWEEP_VALUES (100),
                       WORKLOADS (20), RUNS (5000), GENERATED_JOBS (2500000)
@@ -254,7 +255,7 @@ pub struct SlurmArgs {
     /// Slurm partition for every job [default: the cluster's default]
     #[arg(long, value_name = "P", value_parser = partition)]
     pub partition: Option<String>,
-    /// Time limit of each job, in Slurm's format (e.g. 01:00:00)
+    /// Time limit of each job: M, M:S, H:M:S, D-H, D-H:M or D-H:M:S (e.g. 01:00:00)
     #[arg(long, value_name = "HH:MM:SS", value_parser = slurm_time)]
     pub time: Option<String>,
     /// CPUs per array task (the shard's worker threads)

@@ -127,9 +127,9 @@ fn too_large(path: &Path, cap: Cap) -> String {
 
 /// `64 MiB`, `4 GiB`, or bytes.
 pub fn human(bytes: u64) -> String {
-    if bytes >= GIB && bytes % GIB == 0 {
+    if bytes >= GIB && bytes.is_multiple_of(GIB) {
         format!("{} GiB", bytes / GIB)
-    } else if bytes >= MIB && bytes % MIB == 0 {
+    } else if bytes >= MIB && bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)
     } else {
         format!("{bytes} bytes")

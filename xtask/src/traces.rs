@@ -10,8 +10,10 @@
 //! 4. the cache (`traces/cache/`, or `$TRACES_CACHE`);
 //! 5. a download of a known trace into the cache with `curl` from
 //!    `$TRACES_MIRROR/<name>.swf.gz` (default: the Parallel Workloads
-//!    Archive's directory for that trace), tried at most once per trace per
-//!    process, with connect and total timeouts;
+//!    Archive's directory for that trace; `http(s)://` or `file://` only),
+//!    tried at most once per trace per process, with connect and total
+//!    timeouts, at most [`download_cap`] bytes, staged and verified before
+//!    it enters the cache (crate::output);
 //! 6. a seeded Lublin99 stand-in of the same machine size over the log's
 //!    span, announced loudly as NOT comparable to the paper, unless
 //!    stand-ins are refused (`TRACES_NO_STAND_IN=1`).
@@ -19,7 +21,9 @@
 //! A known trace is verified by the SHA-256 of its SWF text (after
 //! decompression), so the archive's `.swf.gz`, a recompressed copy and a
 //! plain `.swf` all verify; a copy with other content is skipped with a
-//! warning and the search goes on.
+//! warning and the search goes on. Files are read through [`crate::files`]
+//! (regular files only, capped) and streamed: checksums and parsing never
+//! hold a trace whole in memory.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, Read};

@@ -849,7 +849,7 @@ mod hardening {
         assert!(!dir.exists());
         assert_eq!(entries(&tmp.path().join("paper")), [".usched-staging"]);
         let r = recover(&dir).unwrap();
-        assert_eq!(r.restored, [dir.clone()]);
+        assert_eq!(r.restored, std::slice::from_ref(&dir));
         assert_eq!(r.removed.len(), 1);
         assert_eq!(contents(&dir), as_strings(&OLD));
         assert_eq!(entries(&tmp.path().join("paper")), ["fig"]);
