@@ -645,10 +645,15 @@ mod tests {
             &config("repetitions = 4294967295", 3, 1, 100),
             &d,
             Err(
-                "c.toml:7:15: `repetitions` is 4294967295, above the cap of 100 per process; use \
-                 fewer, shard the runs over several processes, or raise the cap (`cargo xtask`: \
-                 USCHED_MAX_REPETITIONS=4294967295)",
+                "c.toml:7:15: `repetitions` is 4294967295, above the cap of 100 per process, and \
+                 USCHED_MAX_REPETITIONS cannot raise it past its absolute ceiling of 1000000",
             ),
+        );
+        // Below the ceiling, the message says how to raise the cap.
+        check_cap(
+            &config("repetitions = 101", 1, 1, 10),
+            &d,
+            Err("or raise the cap (`cargo xtask`: USCHED_MAX_REPETITIONS=101)"),
         );
         check_cap(&config("repetitions = 100", 1, 1, 10), &d, Ok(()));
         check_cap(
