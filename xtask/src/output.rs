@@ -182,28 +182,38 @@ impl Staging {
                     continue;
                 }
                 Err(e) => {
+                    let _ = fs::remove_dir(&root);
                     return Err(e).with_context(|| format!("cannot create {}", dir.display()));
                 }
             }
-            let mut staging = Staging {
-                root: root.clone(),
-                dir,
-                lock: None,
-            };
-            let owner = staging.dir.join(OWNER);
-            let mut lock = OpenOptions::new()
+            let owner = dir.join(OWNER);
+            let lock = OpenOptions::new()
                 .read(true)
                 .write(true)
                 .create_new(true)
                 .open(&owner)
-                .with_context(|| format!("cannot create {}", owner.display()))?;
-            lock.lock()
-                .with_context(|| format!("cannot lock {}", owner.display()))?;
+                .and_then(|f| f.lock().map(|()| f));
+            let lock = match lock {
+                Ok(lock) => lock,
+                Err(e) => {
+                    // Nobody else may touch a subdirectory without a valid owner.
+                    let _ = fs::remove_dir_all(&dir);
+                    let _ = fs::remove_dir(&root);
+                    return Err(e).with_context(|| format!("cannot create {}", owner.display()));
+                }
+            };
+            // From here on, dropping `staging` removes the subdirectory.
+            let mut staging = Staging {
+                root: root.clone(),
+                dir,
+                lock: Some(lock),
+            };
             // Written only under the lock: a valid owner file with a free
             // lock belongs to a writer that is gone.
-            lock.write_all(format!("{OWNER_MAGIC} {token}\n{name}\n").as_bytes())
-                .with_context(|| format!("cannot write {}", owner.display()))?;
-            staging.lock = Some(lock);
+            if let Some(lock) = staging.lock.as_mut() {
+                lock.write_all(format!("{OWNER_MAGIC} {token}\n{name}\n").as_bytes())
+                    .with_context(|| format!("cannot write {}", owner.display()))?;
+            }
             return Ok(staging);
         }
         Err(last.unwrap_or_else(|| io::Error::other("retries exhausted")))

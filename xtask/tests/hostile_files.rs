@@ -809,6 +809,83 @@ mod ownership {
         assert_eq!(std::fs::read_to_string(dir.join("a.txt")).unwrap(), "new");
     }
 
+    /// A tmpfs mounted for a test, unmounted on drop.
+    struct Mount(PathBuf);
+
+    impl Drop for Mount {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg(&self.0).status();
+        }
+    }
+
+    /// Hidden entries anywhere under `dir`.
+    fn hidden(dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') && name != xtask::output::RESULTS_MARKER {
+                out.push(p.clone());
+            }
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                out.extend(hidden(&p));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_full_disk_leaves_nothing_behind() {
+        let tmp = setup("full-disk");
+        let disk = tmp.path().join("disk");
+        std::fs::create_dir_all(&disk).unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=32k", "tmpfs"])
+            .arg(&disk)
+            .output();
+        if !mounted.is_ok_and(|o| o.status.success()) {
+            eprintln!("skipped: cannot mount a tmpfs here (needs root)");
+            return;
+        }
+        let _mount = Mount(disk.clone());
+        let (res, cells) = (disk.join("res"), disk.join("cells"));
+        let mut failures = 0;
+        for fill in [0u64, 8, 16, 20, 24, 28] {
+            for e in std::fs::read_dir(&disk).unwrap().flatten() {
+                let _ = std::fs::remove_dir_all(e.path());
+                let _ = std::fs::remove_file(e.path());
+            }
+            if fill > 0 {
+                let bytes = vec![0u8; usize::try_from(fill * 1024).unwrap()];
+                let _ = std::fs::write(disk.join("fill"), bytes);
+            }
+            for args in [
+                &["run", "exp.toml", "--out", res.to_str().unwrap()][..],
+                &[
+                    "run",
+                    "exp.toml",
+                    "--shard",
+                    "0/1",
+                    "--cells",
+                    cells.to_str().unwrap(),
+                ],
+            ] {
+                let out = xtask(&tmp, args);
+                if !out.status.success() {
+                    failures += 1;
+                    assert!(
+                        text(&out.stderr).contains("No space left"),
+                        "{}",
+                        text(&out.stderr)
+                    );
+                }
+                let left = hidden(&disk);
+                assert!(left.is_empty(), "fill {fill} KiB, {args:?}: {left:?}");
+            }
+        }
+        assert!(failures > 0, "the disk never filled up");
+    }
+
     #[test]
     fn a_failed_write_leaves_nothing_behind() {
         let tmp = TempDir::new("failed-write");
