@@ -222,8 +222,8 @@ pub struct RunFlags {
     /// Exit with status 3 if a claim does not pass
     #[arg(long)]
     pub strict_claims: bool,
-    /// Worker threads [default: the number of CPUs]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, at most 4096 [default: the number of CPUs]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub threads: Option<u32>,
     /// Run only shard I of N of every experiment's cells (0 <= I < N), writing
     /// their measurements to --cells; `merge` assembles the results

@@ -1029,6 +1029,24 @@ mod bounds {
             assert!(out.stdout.is_empty(), "{flag}: it simulated first");
         }
 
+        for (args, flag) in [
+            (&["run", "exp.toml", "--threads", "4097"][..], "--threads"),
+            (&["run", "exp.toml", "--threads", "0"], "--threads"),
+            (
+                &["run", "exp.toml", "--shard", "2/2", "--cells", "c"],
+                "--shard",
+            ),
+            (
+                &[
+                    "simulate", "--trace", "tiny.swf", "--policy", "easy", "--procs", "0",
+                ],
+                "--procs",
+            ),
+            (&["bench", "--runs", "0"], "--runs"),
+        ] {
+            check(&xtask(&tmp, args), 2, &[flag], &format!("{args:?}"));
+        }
+
         let id = format!("test/{}", "a".repeat(250));
         std::fs::write(
             tmp.path().join("long.toml"),
