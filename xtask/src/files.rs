@@ -31,6 +31,8 @@ pub struct Cap {
     pub bytes: u64,
     /// The kind of file, as error messages name it ("configuration files").
     pub what: &'static str,
+    /// What to do about a larger file.
+    pub hint: &'static str,
 }
 
 const MIB: u64 = 1 << 20;
@@ -40,33 +42,40 @@ const GIB: u64 = 1 << 30;
 pub const CONFIG: Cap = Cap {
     bytes: 4 * MIB,
     what: "configuration files",
+    hint: "a configuration is a few kilobytes: check the path",
 };
-/// A shard's cells file (`shard-I-of-N.toml`). Parsing takes up to about
-/// 35 times the file's size in memory, so this also bounds a merge's memory.
+/// A shard's cells file (`shard-I-of-N.toml`; about 0.4 KiB per run, so
+/// some 75,000 runs per shard). Parsing takes up to about 35 times the
+/// file's size in memory, so this also bounds a merge's memory (~1.1 GiB).
 pub const CELLS: Cap = Cap {
-    bytes: 64 * MIB,
+    bytes: 32 * MIB,
     what: "cells files",
+    hint: "split the runs over more shards (a larger N in --shard I/N)",
 };
 /// A cells directory's `experiment.toml`, a results directory's `run.toml`.
 pub const SMALL_TOML: Cap = Cap {
     bytes: MIB,
     what: "experiment.toml and run.toml files",
+    hint: "check the path; the tool writes these files with a few lines",
 };
 /// Results files read back (`data.csv`, `samples.csv`, `figure.svg`).
 pub const RESULTS: Cap = Cap {
     bytes: 256 * MIB,
     what: "results files",
+    hint: "check the path, or re-run the experiment to rewrite its results",
 };
 /// A trace file as stored (`.swf` or `.swf.gz`); the largest log of the
 /// Parallel Workloads Archive is well under 1 GiB uncompressed.
 pub const TRACE_FILE: Cap = Cap {
     bytes: 4 * GIB,
     what: "trace files",
+    hint: "split the trace, or give a smaller one",
 };
 /// The SWF text of a compressed trace, after decompression.
 pub const TRACE_TEXT: Cap = Cap {
     bytes: 16 * GIB,
     what: "decompressed traces",
+    hint: "the trace decompresses to more than any log of the archive: check the file",
 };
 
 /// The kind of a file that is not regular, for messages.
@@ -118,10 +127,11 @@ fn check(path: &Path, meta: &Metadata, cap: Cap) -> Result<()> {
 
 fn too_large(path: &Path, cap: Cap) -> String {
     format!(
-        "{} is larger than the {} cap for {}; use a smaller file",
+        "{} is larger than the {} cap for {}; {}",
         path.display(),
         human(cap.bytes),
-        cap.what
+        cap.what,
+        cap.hint
     )
 }
 
@@ -244,6 +254,7 @@ mod tests {
         let cap = Cap {
             bytes: 4,
             what: "test files",
+            hint: "use a smaller one",
         };
         let path = Path::new("x");
         let mut ok = Vec::new();
@@ -256,7 +267,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "x is larger than the 4 bytes cap for test files; use a smaller file"
+            "x is larger than the 4 bytes cap for test files; use a smaller one"
         );
         assert_eq!(human(64 * MIB), "64 MiB");
         assert_eq!(human(4 * GIB), "4 GiB");

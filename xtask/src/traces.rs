@@ -399,6 +399,7 @@ pub fn download_cap(known: &KnownTrace) -> files::Cap {
             .saturating_mul(256)
             .saturating_add(1 << 20),
         what: "downloads of this trace",
+        hint: "check TRACES_MIRROR: the file there is not the archive's trace",
     }
 }
 

@@ -541,7 +541,7 @@ mod inputs {
         check(
             &out,
             1,
-            &["larger than the 64 MiB cap for cells files"],
+            &["larger than the 32 MiB cap for cells files; split the runs"],
             "big shard",
         );
         let identity = dir.join("experiment.toml");
