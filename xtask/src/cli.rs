@@ -261,7 +261,8 @@ pub struct SlurmArgs {
     /// CPUs per array task (the shard's worker threads)
     #[arg(long, value_name = "C", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub cpus_per_task: u32,
-    /// An extra `#SBATCH` option for every job (repeatable), e.g. --sbatch-arg=--account=abc
+    /// An extra `#SBATCH` option for every job (repeatable), one sbatch argument, e.g.
+    /// --sbatch-arg=--account=abc
     #[arg(long, value_name = "ARG", allow_hyphen_values = true, value_parser = sbatch_arg)]
     pub sbatch_arg: Vec<String>,
     /// Print the job scripts; submit nothing (needs no Slurm)

@@ -45,27 +45,31 @@ pub fn quote(s: &str) -> String {
     }
 }
 
-/// A path as Slurm's filename patterns read it (`%` doubled, so `%A` in a
-/// directory name stays `%A`), quoted for an `#SBATCH` line as sbatch
-/// parses it: within double quotes, `"` and `\` escaped by `\`.
-pub fn sbatch_path(p: &str) -> String {
-    let escaped = p.replace('%', "%%");
-    if escaped
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c))
+/// One argument of an `#SBATCH` line as sbatch reads it (`_get_argument`
+/// in sbatch's `opt.c`): blanks and `#` inside double quotes, `"` and `\`
+/// escaped by `\`. A value with nothing special is left as it is.
+pub fn sbatch_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c))
     {
-        escaped
-    } else {
-        let mut out = String::from("\"");
-        for c in escaped.chars() {
-            if c == '"' || c == '\\' {
-                out.push('\\');
-            }
-            out.push(c);
-        }
-        out.push('"');
-        out
+        return s.to_string();
     }
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// A path as Slurm's filename patterns read it (`%` doubled, so `%A` in a
+/// directory name stays `%A`), as one `#SBATCH` argument ([`sbatch_word`]).
+pub fn sbatch_path(p: &str) -> String {
+    sbatch_word(&p.replace('%', "%%"))
 }
 
 fn path_str(p: &Path) -> String {
@@ -114,8 +118,9 @@ fn scripts(
     if let Some(t) = &args.time {
         common += &format!("#SBATCH --time={t}\n");
     }
+    // Each --sbatch-arg is one argument, whatever it holds.
     for a in &args.sbatch_arg {
-        common += &format!("#SBATCH {a}\n");
+        common += &format!("#SBATCH {}\n", sbatch_word(a));
     }
     let mut globals = String::new();
     if settings.traces.no_stand_in {
