@@ -306,29 +306,47 @@ pub fn recover_dir(dir: &Path) -> Result<Recovery> {
         })
         .collect();
     found.sort();
-    for (token, path) in found {
-        let Some((lock, name)) = claim_dead(&path, &token) else {
+    // Every dead writer's lock is held until its subdirectory is gone.
+    let dead: Vec<(File, String, PathBuf)> = found
+        .into_iter()
+        .filter_map(|(token, path)| {
+            let (lock, name) = claim_dead(&path, &token)?;
+            Some((lock, name, path))
+        })
+        .collect();
+    // A name left empty gets the newest results any dead writer set aside.
+    let mut names: Vec<&str> = dead.iter().map(|(_, n, _)| n.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let target = dir.join(name);
+        if exists(&target) {
+            continue;
+        }
+        let newest = dead
+            .iter()
+            .filter(|(_, n, _)| n == name)
+            .flat_map(|(_, _, path)| (0..MAX_ATTEMPTS).map(move |i| path.join(format!("old-{i}"))))
+            .filter_map(|p| {
+                let modified = fs::symlink_metadata(&p).ok()?.modified().ok();
+                Some((modified, p))
+            })
+            .max();
+        let Some((_, old)) = newest else {
             continue;
         };
-        let target = dir.join(&name);
-        if !exists(&target) {
-            let newest = (0..MAX_ATTEMPTS)
-                .rev()
-                .map(|n| path.join(format!("old-{n}")))
-                .find(|p| exists(p));
-            if let Some(old) = newest {
-                match fs::rename(&old, &target) {
-                    Ok(()) => recovery.restored.push(target.clone()),
-                    // Another process wrote new results there first.
-                    Err(_) if exists(&target) => {}
-                    Err(e) => {
-                        return Err(e).with_context(|| {
-                            format!("cannot restore {} from {}", target.display(), old.display())
-                        });
-                    }
-                }
+        match fs::rename(&old, &target) {
+            Ok(()) => recovery.restored.push(target),
+            // Another process wrote new results there first.
+            Err(_) if exists(&target) => {}
+            Err(e) => {
+                return Err(e).with_context(|| {
+                    format!("cannot restore {} from {}", target.display(), old.display())
+                });
             }
         }
+    }
+    for (lock, _, path) in dead {
         remove(&path).with_context(|| format!("cannot remove the stale {}", path.display()))?;
         drop(lock);
         recovery.removed.push(path);

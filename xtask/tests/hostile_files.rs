@@ -818,6 +818,33 @@ mod ownership {
         assert_eq!(std::fs::read_to_string(dir.join("a.txt")).unwrap(), "new");
     }
 
+    #[test]
+    fn the_newest_results_set_aside_by_dead_writers_come_back() {
+        let tmp = TempDir::new("newest");
+        let dir = tmp.path().join("paper/fig");
+        let v = |s: &str| vec![("a.txt", s.to_string())];
+        write_dir(&dir, &v("v1")).unwrap();
+        // Writer 1 sets v1 aside and installs v2; writer 2 sets v2 aside;
+        // both die.
+        let mut first = DirSwap::stage(&dir, &v("v2")).unwrap();
+        assert_eq!(first.step().unwrap(), Step::NotYet);
+        assert_eq!(first.step().unwrap(), Step::Installed);
+        let mut second = DirSwap::stage(&dir, &v("v3")).unwrap();
+        assert_eq!(second.step().unwrap(), Step::NotYet);
+        second.interrupt();
+        first.interrupt();
+        assert!(!dir.exists());
+        let r = xtask::output::recover(&dir).unwrap();
+        assert_eq!(r.restored, std::slice::from_ref(&dir));
+        assert_eq!(r.removed.len(), 2);
+        assert_eq!(std::fs::read_to_string(dir.join("a.txt")).unwrap(), "v2");
+        let left: Vec<_> = std::fs::read_dir(tmp.path().join("paper"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["fig"]);
+    }
+
     /// A tmpfs mounted for a test, unmounted on drop.
     struct Mount(PathBuf);
 
