@@ -1034,6 +1034,28 @@ mod downloads {
             .collect();
         assert!(cache.is_empty(), "{cache:?}");
     }
+
+    #[test]
+    fn an_endless_download_is_stopped_at_the_cap() {
+        let tmp = TempDir::new("mirror-endless");
+        let mirror = tmp.path().join("mirror");
+        std::fs::create_dir_all(&mirror).unwrap();
+        // No size to check in advance: only the reader's cap stops it.
+        symlink("/dev/zero", mirror.join(format!("{KTH}.swf.gz"))).unwrap();
+        let url = format!("file://{}", mirror.display());
+        let e = format!(
+            "{:#}",
+            resolve(KTH, tmp.path(), &settings(&tmp, &url)).unwrap_err()
+        );
+        assert!(
+            e.contains("Maximum file size exceeded") || e.contains("cap for downloads"),
+            "{e}"
+        );
+        let cache: Vec<_> = std::fs::read_dir(tmp.path().join("cache"))
+            .unwrap()
+            .collect();
+        assert!(cache.is_empty(), "{cache:?}");
+    }
 }
 
 mod bounds {
