@@ -661,7 +661,7 @@ fn paper_notes(notes_dir: &Path, doc_dir: &Path, id: &str) -> Option<String> {
 
 /// Whether a run.toml records a stand-in workload (unreadable counts as yes).
 fn stand_in(run_toml: &Path) -> bool {
-    let table = files::read_to_string(run_toml, files::SMALL_TOML)
+    let table = files::read_to_string(run_toml, files::RESULTS)
         .ok()
         .and_then(|t| t.parse::<toml::Table>().ok());
     let flag = table

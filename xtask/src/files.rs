@@ -52,13 +52,14 @@ pub const CELLS: Cap = Cap {
     what: "cells files",
     hint: "split the runs over more shards (a larger N in --shard I/N)",
 };
-/// A cells directory's `experiment.toml`, a results directory's `run.toml`.
+/// A cells directory's `experiment.toml` (a dozen lines).
 pub const SMALL_TOML: Cap = Cap {
     bytes: MIB,
-    what: "experiment.toml and run.toml files",
+    what: "experiment.toml files",
     hint: "check the path; the tool writes these files with a few lines",
 };
-/// Results files read back (`data.csv`, `samples.csv`, `figure.svg`).
+/// Results files read back (`data.csv`, `samples.csv`, `run.toml`,
+/// `figure.svg`; `samples.csv` takes about 1 KiB per run).
 pub const RESULTS: Cap = Cap {
     bytes: 256 * MIB,
     what: "results files",

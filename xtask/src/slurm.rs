@@ -243,8 +243,13 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
         logs: dir.join("logs"),
         binary: match &args.binary {
             Some(b) => {
-                if !b.is_file() {
-                    bail!("--binary {}: no such file", b.display());
+                match fs::metadata(b) {
+                    Ok(m) if m.is_file() => {}
+                    Ok(_) => bail!(
+                        "--binary {} is not a regular file; give the path of an xtask binary",
+                        b.display()
+                    ),
+                    Err(_) => bail!("--binary {}: no such file", b.display()),
                 }
                 absolute(b)
             }
