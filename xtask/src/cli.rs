@@ -28,7 +28,8 @@ const AFTER_HELP: &str = "\
 Environment:
   TRACES_DIR          directory searched first for traces (<name>.swf.gz or <name>.swf)
   TRACES_CACHE        download cache (default traces/cache)
-  TRACES_MIRROR       download base URL (default the Parallel Workloads Archive)
+  TRACES_MIRROR       download base URL: http(s):// or file:// (default the Parallel
+                      Workloads Archive)
   TRACES_NO_STAND_IN  set to 1 to refuse stand-in workloads, as --no-stand-in does
   USCHED_MAX_<KEY>    raise a per-process cap: REPETITIONS (100), SWEEP_VALUES (100),
                       WORKLOADS (20), RUNS (5000), GENERATED_JOBS (2500000)
@@ -65,6 +66,52 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// Checks what clap cannot: two outputs of one command naming one file
+    /// (the same path under other spellings, a symbolic link, a hard link)
+    /// is a usage error.
+    pub fn validated(self) -> Result<Cli, clap::Error> {
+        if let Command::Simulate(args) = &self.command {
+            let outputs: Vec<(&str, &PathBuf)> = [
+                ("--schedule-out", &args.schedule_out),
+                ("--jobs-csv", &args.jobs_csv),
+                ("--gantt", &args.gantt),
+                ("--timeline", &args.timeline),
+            ]
+            .into_iter()
+            .filter_map(|(flag, p)| Some((flag, p.as_ref()?)))
+            .collect();
+            for (i, (a, pa)) in outputs.iter().enumerate() {
+                if let Some((b, _)) = outputs[i + 1..].iter().find(|(_, pb)| same_output(pa, pb)) {
+                    return Err(<Cli as clap::CommandFactory>::command().error(
+                        clap::error::ErrorKind::ArgumentConflict,
+                        format!(
+                            "{a} and {b} name the same file {}; give each output its own path",
+                            pa.display()
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// Whether two output paths name one file, existing or not.
+fn same_output(a: &std::path::Path, b: &std::path::Path) -> bool {
+    let normal = |p: &std::path::Path| {
+        std::fs::canonicalize(p).ok().or_else(|| {
+            let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+            let dir = std::fs::canonicalize(parent.unwrap_or(std::path::Path::new("."))).ok()?;
+            Some(dir.join(p.file_name()?))
+        })
+    };
+    let lexical = |p: &std::path::Path| std::path::absolute(p).ok();
+    matches!((normal(a), normal(b)), (Some(x), Some(y)) if x == y)
+        || matches!((lexical(a), lexical(b)), (Some(x), Some(y)) if x == y)
+        || crate::output::same_file(a, b)
 }
 
 /// The subcommands.
@@ -197,8 +244,8 @@ pub struct RunFlags {
     /// Exit with status 3 if a claim does not pass
     #[arg(long)]
     pub strict_claims: bool,
-    /// Worker threads [default: the number of CPUs]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, at most 4096 [default: the number of CPUs]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub threads: Option<u32>,
     /// Run only shard I of N of every experiment's cells (0 <= I < N), writing
     /// their measurements to --cells; `merge` assembles the results
@@ -219,31 +266,32 @@ pub struct SlurmArgs {
     #[arg(long)]
     pub sensitivity: bool,
     /// The cells directory, on a file system every node shares
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = script_path)]
     pub cells: PathBuf,
     /// Where the merge job writes the results
-    #[arg(long, value_name = "OUT")]
+    #[arg(long, value_name = "OUT", value_parser = script_path)]
     pub out: PathBuf,
     /// Array tasks, one shard each
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10000))]
     pub shards: u32,
     /// Slurm partition for every job [default: the cluster's default]
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = partition)]
     pub partition: Option<String>,
-    /// Time limit of each job, in Slurm's format (e.g. 01:00:00)
+    /// Time limit of each job: M, M:S, H:M:S, D-H, D-H:M or D-H:M:S (e.g. 01:00:00)
     #[arg(long, value_name = "HH:MM:SS", value_parser = slurm_time)]
     pub time: Option<String>,
     /// CPUs per array task (the shard's worker threads)
     #[arg(long, value_name = "C", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub cpus_per_task: u32,
-    /// An extra `#SBATCH` option for every job (repeatable), e.g. --sbatch-arg=--account=abc
-    #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
+    /// An extra `#SBATCH` option for every job (repeatable), one sbatch argument, e.g.
+    /// --sbatch-arg=--account=abc
+    #[arg(long, value_name = "ARG", allow_hyphen_values = true, value_parser = sbatch_arg)]
     pub sbatch_arg: Vec<String>,
     /// Print the job scripts; submit nothing (needs no Slurm)
     #[arg(long)]
     pub dry_run: bool,
     /// The xtask binary the jobs run [default: a copy of this one, in DIR/slurm/]
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", value_parser = script_path)]
     pub binary: Option<PathBuf>,
 }
 
@@ -252,23 +300,112 @@ fn shard(s: &str) -> Result<Shard, String> {
     s.parse()
 }
 
-/// Checks a Slurm time limit: digits with `:` and at most one `-`
-/// (`MM`, `MM:SS`, `HH:MM:SS`, `D-HH`, `D-HH:MM:SS`, ...).
-fn slurm_time(s: &str) -> Result<String, String> {
-    let ok = !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_digit() || c == ':' || c == '-')
-        && s.matches('-').count() <= 1
-        && s.matches(':').count() <= 2
-        && !s.starts_with([':', '-'])
-        && !s.ends_with([':', '-']);
-    if ok {
+/// Checks a Slurm time limit, strictly in one of Slurm's formats: `M`,
+/// `M:S`, `H:M:S`, `D-H`, `D-H:M`, `D-H:M:S` (seconds and minutes after
+/// the first field below 60, hours after days below 24), at most
+/// [`MAX_SLURM_MINUTES`] in all.
+pub fn slurm_time(s: &str) -> Result<String, String> {
+    let bad = |why: &str| {
+        format!(
+            "'{}' is not a Slurm time limit ({why}); use M, M:S, H:M:S, D-H, D-H:M or D-H:M:S, \
+             e.g. 01:00:00",
+            s.escape_debug()
+        )
+    };
+    let number = |f: &str| -> Result<u64, String> {
+        if f.is_empty() || f.len() > 9 || !f.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad(&format!("'{}' is not a number", f.escape_debug())));
+        }
+        f.parse::<u64>().map_err(|_| bad("a field is too long"))
+    };
+    let below = |v: u64, max: u64, what: &str| {
+        if v < max {
+            Ok(v)
+        } else {
+            Err(bad(&format!("{what} {v} is not below {max}")))
+        }
+    };
+    let seconds = match s.split_once('-') {
+        Some((d, rest)) => {
+            let days = number(d)?;
+            let fields: Vec<&str> = rest.split(':').collect();
+            if fields.len() > 3 {
+                return Err(bad("too many fields"));
+            }
+            let h = below(number(fields[0])?, 24, "hours")?;
+            let m = match fields.get(1) {
+                Some(f) => below(number(f)?, 60, "minutes")?,
+                None => 0,
+            };
+            let sec = match fields.get(2) {
+                Some(f) => below(number(f)?, 60, "seconds")?,
+                None => 0,
+            };
+            ((days * 24 + h) * 60 + m) * 60 + sec
+        }
+        None => {
+            let fields: Vec<&str> = s.split(':').collect();
+            match fields[..] {
+                [m] => number(m)? * 60,
+                [m, sec] => number(m)? * 60 + below(number(sec)?, 60, "seconds")?,
+                [h, m, sec] => {
+                    (number(h)? * 60 + below(number(m)?, 60, "minutes")?) * 60
+                        + below(number(sec)?, 60, "seconds")?
+                }
+                _ => return Err(bad("too many fields")),
+            }
+        }
+    };
+    if seconds.div_ceil(60) > MAX_SLURM_MINUTES {
+        return Err(bad(&format!(
+            "above Slurm's largest limit of {MAX_SLURM_MINUTES} minutes"
+        )));
+    }
+    Ok(s.to_string())
+}
+
+/// The largest time limit Slurm represents, in minutes (a 32-bit count
+/// whose largest value means "infinite").
+pub const MAX_SLURM_MINUTES: u64 = u32::MAX as u64 - 1;
+
+/// Checks `--partition`: Slurm partition names (letters, digits, `_`, `.`,
+/// `-`, not first), several separated by commas.
+fn partition(s: &str) -> Result<String, String> {
+    let name_ok = |n: &str| {
+        !n.is_empty()
+            && !n.starts_with('-')
+            && n.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
+    };
+    if s.split(',').all(name_ok) {
         Ok(s.to_string())
     } else {
         Err(format!(
-            "'{s}' is not a Slurm time limit (HH:MM:SS, MM:SS, MM, D-HH:MM:SS, ...)"
+            "'{}' is not a Slurm partition name (letters, digits, '_', '.' and '-', not first; \
+             several separated by commas)",
+            s.escape_debug()
         ))
     }
+}
+
+/// Checks `--sbatch-arg`: an option (it starts with `-`) on one line.
+fn sbatch_arg(s: &str) -> Result<String, String> {
+    crate::slurm::check_script_value("--sbatch-arg", s)?;
+    if !s.starts_with('-') {
+        return Err(format!(
+            "'{s}' is not an sbatch option; give one starting with '-', e.g. --sbatch-arg=--account=abc"
+        ));
+    }
+    Ok(s.to_string())
+}
+
+/// Checks a path that goes into a job script: UTF-8, on one line.
+fn script_path(s: &str) -> Result<PathBuf, String> {
+    crate::slurm::check_script_value("the path", s)?;
+    if s.is_empty() {
+        return Err("the path is empty".to_string());
+    }
+    Ok(PathBuf::from(s))
 }
 
 /// `cargo xtask simulate`.
@@ -335,7 +472,12 @@ fn estimate(s: &str) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Parses `START:END` (integer seconds, START < END).
+/// The largest `--window` bound, seconds: the latest a simulated schedule
+/// reaches (`profile::Time::LATEST`, 2^52), where every float coordinate is
+/// exact.
+pub const WINDOW_LIMIT: i64 = 1 << 52;
+
+/// Parses `START:END` (integer seconds, START < END, both within ±[`WINDOW_LIMIT`]).
 pub fn window(s: &str) -> Result<(i64, i64), String> {
     let (a, b) = s
         .split_once(':')
@@ -346,6 +488,13 @@ pub fn window(s: &str) -> Result<(i64, i64), String> {
             .map_err(|_| format!("{what} '{v}' is not an integer number of seconds"))
     };
     let (start, end) = (num(a, "START")?, num(b, "END")?);
+    for (what, v) in [("START", start), ("END", end)] {
+        if v.unsigned_abs() > WINDOW_LIMIT.unsigned_abs() {
+            return Err(format!(
+                "{what} {v} is outside the simulated time range [-2^52, 2^52] seconds"
+            ));
+        }
+    }
     if start >= end {
         return Err(format!("START {start} must be less than END {end}"));
     }

@@ -14,15 +14,16 @@ use experiments::{
 use crate::Settings;
 use crate::catalog::{self, Entry};
 use crate::cli::EXIT_CLAIM_FAILED;
-use crate::output;
 use crate::progress::{self, Reporter, Verbosity};
 use crate::traces::{Found, load, resolve};
+use crate::{files, output};
 
 /// Reads and parses a configuration under the caps of [`limits`]; errors
 /// name the file, line and column.
 pub fn read_config(path: &Path, shown: &str) -> Result<Experiment> {
     let limits = limits()?;
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {shown}"))?;
+    let text = files::read_to_string(path, files::CONFIG)
+        .with_context(|| format!("cannot read {shown}"))?;
     Ok(Experiment::parse_with(&text, shown, &limits)?)
 }
 
@@ -76,15 +77,11 @@ pub fn isolated<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
 pub fn recover_results(settings: &Settings) {
     match output::recover_tree(&settings.results, 1) {
         Ok(recovered) => {
-            for r in recovered {
-                if let Some((path, debris)) = &r.restored {
-                    eprintln!(
-                        "warning: restored {} from a run that was interrupted while replacing it \
-                         (process {})",
-                        path.display(),
-                        debris.pid
-                    );
-                }
+            for path in &recovered.restored {
+                eprintln!(
+                    "warning: restored {} from a run that was interrupted while replacing it",
+                    path.display()
+                );
             }
         }
         Err(e) => eprintln!("warning: cannot tidy {}: {e:#}", settings.results.display()),
@@ -232,6 +229,12 @@ fn run_loaded(
     let dir = settings.results.join(&id);
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     output::refuse_input_dir(&dir, &inputs).with_context(|| id.clone())?;
+    output::check_name_lengths(&dir, "--out")?;
+    // A link or a file where the results go is refused before any work
+    // (what a directory holds is checked when it is replaced).
+    if std::fs::symlink_metadata(&dir).is_ok_and(|m| !m.is_dir()) {
+        output::check_dir_target(&dir, &[])?;
+    }
     let progress = |p: &Progress<'_>| report.cell(p);
     let options = RunOptions {
         threads: settings.threads,
@@ -542,14 +545,13 @@ pub fn verify(
             continue;
         }
         let experiment = read_config(&e.path, &shown(settings, &e.path))?;
-        let text = std::fs::read_to_string(&csv)
-            .with_context(|| format!("cannot read {}", csv.display()))?;
+        let text = files::read_to_string(&csv, files::RESULTS)?;
         let rows = parse_csv(&text).with_context(|| format!("{}", csv.display()))?;
         let samples_file = dir.join("samples.csv");
-        let samples = match std::fs::read_to_string(&samples_file) {
-            Ok(text) => Samples::parse(&text, experiment.confidence())
+        let samples = match files::read_if_exists(&samples_file, files::RESULTS)? {
+            Some(text) => Samples::parse(&text, experiment.confidence())
                 .with_context(|| format!("{}", samples_file.display()))?,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            None => {
                 eprintln!(
                     "warning: {} is missing (results of an older version): {}'s claims are judged \
                      on the means alone; run `cargo xtask reproduce {}` for intervals",
@@ -558,9 +560,6 @@ pub fn verify(
                     e.id
                 );
                 Samples::new(experiment.confidence())
-            }
-            Err(err) => {
-                return Err(err).with_context(|| format!("cannot read {}", samples_file.display()));
             }
         };
         let verdicts = check_claims(experiment.claims(), &rows, &samples);
@@ -589,7 +588,7 @@ pub fn verify(
         // Results are git-ignored; a copy of the figure beside the full
         // document keeps its link alive in a fresh clone. The partial
         // document lives among the results and links to them.
-        if complete && let Ok(svg) = std::fs::read(&figure) {
+        if complete && let Ok(svg) = files::read(&figure, files::RESULTS) {
             figure = doc_dir
                 .join("figures")
                 .join(format!("{}.svg", e.id.replace('/', "-")));
@@ -645,7 +644,7 @@ fn paper_notes(notes_dir: &Path, doc_dir: &Path, id: &str) -> Option<String> {
 
 /// Whether a run.toml records a stand-in workload (unreadable counts as yes).
 fn stand_in(run_toml: &Path) -> bool {
-    let table = std::fs::read_to_string(run_toml)
+    let table = files::read_to_string(run_toml, files::RESULTS)
         .ok()
         .and_then(|t| t.parse::<toml::Table>().ok());
     let flag = table

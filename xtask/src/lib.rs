@@ -20,6 +20,7 @@ pub mod catalog;
 pub mod cli;
 pub mod commands;
 pub mod explore;
+pub mod files;
 pub mod identity;
 pub mod output;
 pub mod progress;
@@ -71,7 +72,8 @@ pub fn main_with(args: &[String], mut settings: Settings) -> ExitCode {
     let argv = std::iter::once("xtask".to_string()).chain(args.iter().cloned());
     let parsed = command
         .try_get_matches_from(argv)
-        .and_then(|m| Cli::from_arg_matches(&m));
+        .and_then(|m| Cli::from_arg_matches(&m))
+        .and_then(Cli::validated);
     let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {

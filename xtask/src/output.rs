@@ -1,101 +1,91 @@
-//! Crash-safe writes: a file or a whole directory appears complete or not
-//! at all, an interrupted swap is repaired by the next run, and no output
-//! is ever written over an input.
+//! Crash-safe writes that only ever replace what the tool made: a file or
+//! a whole directory appears complete or not at all, an interrupted swap is
+//! repaired by the next run, no output is written over an input, and no
+//! file of anyone else is touched.
 //!
-//! A file is written to a hidden sibling `.NAME.tmp-PID-N` and renamed into
-//! place: at every instant the old or the new file is visible.
+//! **Staging.** Everything a writer makes before it is in place lives in a
+//! hidden folder [`STAGING`] (`.usched-staging/`) beside the output, in a
+//! subdirectory of its own named by a random token. The subdirectory's
+//! first file, `owner`, is created, locked exclusively (`File::lock`) and
+//! only then given its contents (the token and the output's name); the
+//! writer holds the lock until its subdirectory is gone. A file is written
+//! there and renamed into place: at every instant the old or the new file
+//! is visible.
 //!
-//! A directory of results is filled as `.NAME.tmp-PID-N`, then swapped in
-//! with two renames: the previous directory goes aside as
-//! `.NAME.old-PID-N`, the new one takes its name, and the old one is
-//! deleted. A process killed between the two renames leaves no directory
-//! under the final name, only the hidden previous one; [`recover`] (run by
-//! every later write of that name, and by `reproduce`, `run` and `verify`
-//! over the whole results directory before they start) puts it back. The
-//! same pass deletes temporary copies and set-aside directories (and the
-//! trace cache's `.NAME.part-PID` downloads) whose process is gone, which
-//! it tells from `/proc/PID`; files of live processes are never touched.
+//! A directory of results is filled there too, then swapped in with two
+//! renames: the previous directory goes into the writer's subdirectory
+//! (`old-N`), the new one takes its name, and the old one is deleted with
+//! the subdirectory. A process killed between the two renames leaves no
+//! directory under the final name; [`recover`] (run by every later write
+//! beside it, and by `reproduce`, `run` and `verify` over the results
+//! directory before they start) puts the previous one back.
+//!
+//! **Ownership.** Cleanup removes a staging subdirectory only if it can
+//! take the lock on its `owner` file and that file names the subdirectory's
+//! token: a live writer (in this process, another process, or another host
+//! sharing the file system through a lock-aware file system) holds the
+//! lock, so its files are never touched. Nothing outside `.usched-staging/`
+//! is ever removed or renamed by name pattern: a user's `.thesis.tex.tmp-1`
+//! is just a file. (Debris of versions before this scheme, `.NAME.tmp-PID`
+//! and `.NAME.old-PID-N` siblings, is left alone for the same reason.)
+//!
+//! **What may be replaced.** An output file replaces only a regular file;
+//! a symbolic link, FIFO, device, socket or directory in its place is an
+//! error naming it. A results directory replaces only a directory the tool
+//! wrote: one holding the marker [`RESULTS_MARKER`] (every results
+//! directory gets one), or, for results of versions that wrote no marker,
+//! one holding only regular files whose names are among the files being
+//! written. Anything else is an error.
 //!
 //! Two writers of one directory at once each retry the swap until theirs
 //! is in place, so the last one wins, the other's results are gone whole
 //! (never mixed) and nothing is left behind.
 
-use std::fs;
-use std::io;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context, Result, anyhow, bail};
 
-/// The kinds of hidden siblings writers leave while they work.
-const TAGS: [&str; 3] = ["tmp", "old", "part"];
+use crate::files::not_regular;
+
+/// The hidden folder, beside every output, where writers stage their work.
+pub const STAGING: &str = ".usched-staging";
+
+/// The file in every results directory that marks it as the tool's.
+pub const RESULTS_MARKER: &str = ".usched-results";
+
+/// What [`RESULTS_MARKER`] says.
+const MARKER_TEXT: &str = "This directory was written by `cargo xtask`; the next run that writes \
+                           these results replaces it whole (docs/ARCHITECTURE.md, \"Limits and \
+                           guarantees\").\n";
+
+/// A writer's lock and ownership file in its staging subdirectory.
+const OWNER: &str = "owner";
+
+/// The first line of an [`OWNER`] file, before the token.
+const OWNER_MAGIC: &str = "usched-staging v1";
 
 /// How often a swap is retried while other writers replace the directory.
 const MAX_ATTEMPTS: usize = 100;
 
-/// Numbers the siblings of one process, so threads never share one.
+/// Numbers tokens made in this process, so they differ even without randomness.
 static SEQUENCE: AtomicU64 = AtomicU64::new(0);
 
 fn file_name(path: &Path) -> Result<String> {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| anyhow!("{} has no file name", path.display()))
+    let name = path
+        .file_name()
+        .ok_or_else(|| anyhow!("{} has no file name", path.display()))?;
+    name.to_str()
+        .map(str::to_string)
+        .ok_or_else(|| anyhow!("{} is not a UTF-8 file name", path.display()))
 }
 
 fn parent(path: &Path) -> &Path {
     path.parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."))
-}
-
-/// A fresh hidden sibling of `path`: `.NAME.TAG-PID-N`.
-fn sibling(path: &Path, tag: &str, pid: u32) -> Result<PathBuf> {
-    let n = SEQUENCE.fetch_add(1, Ordering::Relaxed);
-    Ok(parent(path).join(format!(".{}.{tag}-{pid}-{n}", file_name(path)?)))
-}
-
-/// A hidden sibling left by a writer: `.NAME.TAG-PID` or `.NAME.TAG-PID-N`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Debris {
-    /// The final name it belongs to.
-    pub name: String,
-    /// `tmp` (being filled), `old` (set aside) or `part` (a download).
-    pub tag: &'static str,
-    /// The process that made it.
-    pub pid: u32,
-}
-
-impl Debris {
-    /// Reads a directory entry's name; `None` if it is not a writer's.
-    pub fn parse(entry: &str) -> Option<Debris> {
-        let rest = entry.strip_prefix('.')?;
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        TAGS.iter().find_map(|&tag| {
-            let marker = format!(".{tag}-");
-            let at = rest.rfind(&marker)?;
-            let (name, suffix) = (&rest[..at], &rest[at + marker.len()..]);
-            let pid = match suffix.split_once('-') {
-                Some((pid, n)) if digits(n) => pid,
-                Some(_) => return None,
-                None => suffix,
-            };
-            if name.is_empty() || !digits(pid) {
-                return None;
-            }
-            Some(Debris {
-                name: name.to_string(),
-                tag,
-                pid: pid.parse().ok()?,
-            })
-        })
-    }
-}
-
-/// Whether process `pid` may be running: this process, a `/proc/PID`
-/// entry, or no `/proc` to tell (then nothing is ever cleaned).
-pub fn process_alive(pid: u32) -> bool {
-    let proc = Path::new("/proc");
-    pid == std::process::id() || !proc.join("self").exists() || proc.join(pid.to_string()).exists()
 }
 
 fn exists(path: &Path) -> bool {
@@ -115,94 +105,264 @@ fn remove(path: &Path) -> io::Result<()> {
     }
 }
 
+/// 128 random bits as hex: from `/dev/urandom`, else from std's hasher
+/// keys (random per process), the clock and a counter.
+fn token() -> String {
+    let mut bytes = [0u8; 16];
+    let urandom = File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if urandom.is_err() {
+        use std::hash::{BuildHasher, Hasher};
+        let n = SEQUENCE.fetch_add(1, Ordering::Relaxed);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        for (i, chunk) in bytes.chunks_mut(8).enumerate() {
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u64(n);
+            h.write_u128(now);
+            h.write_u32(std::process::id());
+            h.write_usize(i);
+            chunk.copy_from_slice(&h.finish().to_le_bytes());
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn is_token(s: &str) -> bool {
+    s.len() == 32 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A writer's own staging subdirectory, locked while the value lives.
+/// Dropping it removes the subdirectory and everything in it.
+#[derive(Debug)]
+pub struct Staging {
+    root: PathBuf,
+    dir: PathBuf,
+    lock: Option<File>,
+}
+
+impl Staging {
+    /// A fresh staging subdirectory beside `target` (under `<parent>/.usched-staging/`).
+    pub fn new(target: &Path) -> Result<Staging> {
+        let name = file_name(target)?;
+        let root = parent(target).join(STAGING);
+        let mut last = None;
+        for _ in 0..100 {
+            match fs::create_dir(&root) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot create {}", root.display()));
+                }
+            }
+            let meta = match fs::symlink_metadata(&root) {
+                Ok(m) => m,
+                // Another writer removed the empty staging folder just now.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    last = Some(e);
+                    continue;
+                }
+                Err(e) => {
+                    return Err(e).with_context(|| format!("cannot create {}", root.display()));
+                }
+            };
+            if !meta.is_dir() {
+                bail!(
+                    "{} is not a directory (the tool's staging folder must be one); move it away",
+                    root.display()
+                );
+            }
+            let token = token();
+            let dir = root.join(&token);
+            match fs::create_dir(&dir) {
+                Ok(()) => {}
+                // Another writer removed the empty staging folder just now.
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    last = Some(e);
+                    continue;
+                }
+                Err(e) => {
+                    let _ = fs::remove_dir(&root);
+                    return Err(e).with_context(|| format!("cannot create {}", dir.display()));
+                }
+            }
+            let owner = dir.join(OWNER);
+            let lock = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(&owner)
+                .and_then(|f| f.lock().map(|()| f));
+            let lock = match lock {
+                Ok(lock) => lock,
+                Err(e) => {
+                    // Nobody else may touch a subdirectory without a valid owner.
+                    let _ = fs::remove_dir_all(&dir);
+                    let _ = fs::remove_dir(&root);
+                    return Err(e).with_context(|| format!("cannot create {}", owner.display()));
+                }
+            };
+            // From here on, dropping `staging` removes the subdirectory.
+            let mut staging = Staging {
+                root: root.clone(),
+                dir,
+                lock: Some(lock),
+            };
+            // Written only under the lock: a valid owner file with a free
+            // lock belongs to a writer that is gone.
+            if let Some(lock) = staging.lock.as_mut() {
+                lock.write_all(format!("{OWNER_MAGIC} {token}\n{name}\n").as_bytes())
+                    .with_context(|| format!("cannot write {}", owner.display()))?;
+            }
+            return Ok(staging);
+        }
+        Err(last.unwrap_or_else(|| io::Error::other("retries exhausted")))
+            .with_context(|| format!("cannot create {}", root.display()))
+    }
+
+    /// A path inside the subdirectory.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    /// Leaves everything as a killed writer would: files stay, the lock
+    /// goes (tests use this to stand for a kill).
+    pub fn interrupt(mut self) {
+        self.lock = None;
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if let Some(lock) = self.lock.take() {
+            // Removed while still locked, so no cleaner can take it first.
+            let _ = fs::remove_dir_all(&self.dir);
+            drop(lock);
+            // Only if empty: other writers may be at work.
+            let _ = fs::remove_dir(&self.root);
+        }
+    }
+}
+
 /// What [`recover`] did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Recovery {
-    /// The final path, and the set-aside copy of a dead process put back there.
-    pub restored: Option<(PathBuf, Debris)>,
-    /// Hidden siblings of dead processes deleted.
+    /// Results put back where an interrupted swap had left nothing.
+    pub restored: Vec<PathBuf>,
+    /// Staging subdirectories of writers that are gone, deleted.
     pub removed: Vec<PathBuf>,
 }
 
-/// Repairs what dead writers left around `path`: if `path` is missing and
-/// a dead process had set the previous version aside, it is put back
-/// (the newest, if several); every other sibling of a dead process is
-/// deleted. Siblings of live processes are left alone.
-pub fn recover(path: &Path) -> Result<Recovery> {
-    let name = file_name(path)?;
-    let dir = parent(path);
-    let mut recovery = Recovery::default();
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(recovery),
-        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
-    };
-    let mut dead = Vec::new();
-    for entry in entries.flatten() {
-        let file = entry.file_name();
-        let Some(debris) = file.to_str().and_then(Debris::parse) else {
-            continue;
-        };
-        if debris.name == name && !process_alive(debris.pid) {
-            dead.push((entry.path(), debris));
-        }
+impl Recovery {
+    fn extend(&mut self, other: Recovery) {
+        self.restored.extend(other.restored);
+        self.removed.extend(other.removed);
     }
-    if !exists(path) {
+}
+
+/// The output name a dead writer's staging subdirectory `dir` (named
+/// `token`) was for, with the writer's lock taken; `None` if the
+/// subdirectory is not provably the tool's or its writer is alive.
+fn claim_dead(dir: &Path, token: &str) -> Option<(File, String)> {
+    let owner = dir.join(OWNER);
+    if !fs::symlink_metadata(&owner).ok()?.is_file() {
+        return None;
+    }
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&owner)
+        .ok()?;
+    file.try_lock().ok()?;
+    let mut text = String::new();
+    Read::by_ref(&mut file)
+        .take(4096)
+        .read_to_string(&mut text)
+        .ok()?;
+    let (first, rest) = text.split_once('\n')?;
+    let name = rest.strip_suffix('\n')?;
+    (first == format!("{OWNER_MAGIC} {token}") && !name.contains('/') && !name.is_empty())
+        .then(|| (file, name.to_string()))
+}
+
+/// Repairs what writers that are gone left in `dir`'s staging folder: a
+/// results directory an interrupted swap had set aside goes back if its
+/// name is free (the newest, if several); the rest of each dead writer's
+/// staging subdirectory is deleted. Live writers' work, and anything not
+/// provably the tool's, is left alone.
+pub fn recover_dir(dir: &Path) -> Result<Recovery> {
+    let root = dir.join(STAGING);
+    let mut recovery = Recovery::default();
+    match fs::symlink_metadata(&root) {
+        Ok(m) if m.is_dir() => {}
+        _ => return Ok(recovery),
+    }
+    let entries = fs::read_dir(&root).with_context(|| format!("cannot list {}", root.display()))?;
+    let mut found: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter_map(|e| Some((e.file_name().to_str()?.to_string(), e.path())))
+        .filter(|(name, path)| {
+            is_token(name) && fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+        })
+        .collect();
+    found.sort();
+    // Every dead writer's lock is held until its subdirectory is gone.
+    let dead: Vec<(File, String, PathBuf)> = found
+        .into_iter()
+        .filter_map(|(token, path)| {
+            let (lock, name) = claim_dead(&path, &token)?;
+            Some((lock, name, path))
+        })
+        .collect();
+    // A name left empty gets the newest results any dead writer set aside.
+    let mut names: Vec<&str> = dead.iter().map(|(_, n, _)| n.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let target = dir.join(name);
+        if exists(&target) {
+            continue;
+        }
         let newest = dead
             .iter()
-            .enumerate()
-            .filter(|(_, (_, d))| d.tag == "old")
-            .max_by_key(|(_, (p, _))| {
-                let modified = fs::symlink_metadata(p).and_then(|m| m.modified()).ok();
-                (modified, p.clone())
+            .filter(|(_, n, _)| n == name)
+            .flat_map(|(_, _, path)| (0..MAX_ATTEMPTS).map(move |i| path.join(format!("old-{i}"))))
+            .filter_map(|p| {
+                let modified = fs::symlink_metadata(&p).ok()?.modified().ok();
+                Some((modified, p))
             })
-            .map(|(i, _)| i);
-        if let Some(i) = newest {
-            let (old, debris) = dead.remove(i);
-            match fs::rename(&old, path) {
-                Ok(()) => recovery.restored = Some((path.to_path_buf(), debris)),
-                // Another process restored it, or wrote new results, first.
-                Err(_) if exists(path) || !exists(&old) => {}
-                Err(e) => {
-                    return Err(e).with_context(|| {
-                        format!("cannot restore {} from {}", path.display(), old.display())
-                    });
-                }
+            .max();
+        let Some((_, old)) = newest else {
+            continue;
+        };
+        match fs::rename(&old, &target) {
+            Ok(()) => recovery.restored.push(target),
+            // Another process wrote new results there first.
+            Err(_) if exists(&target) => {}
+            Err(e) => {
+                return Err(e).with_context(|| {
+                    format!("cannot restore {} from {}", target.display(), old.display())
+                });
             }
         }
     }
-    for (p, _) in dead {
-        remove(&p).with_context(|| format!("cannot remove the stale {}", p.display()))?;
-        recovery.removed.push(p);
+    for (lock, _, path) in dead {
+        remove(&path).with_context(|| format!("cannot remove the stale {}", path.display()))?;
+        drop(lock);
+        recovery.removed.push(path);
     }
+    let _ = fs::remove_dir(&root);
     Ok(recovery)
 }
 
-/// [`recover`] for every name in `dir` that a dead writer left siblings of.
-pub fn recover_dir(dir: &Path) -> Result<Vec<Recovery>> {
-    let entries = match fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
-    };
-    let mut names: Vec<String> = entries
-        .flatten()
-        .filter_map(|e| e.file_name().to_str().and_then(Debris::parse))
-        .filter(|d| !process_alive(d.pid))
-        .map(|d| d.name)
-        .collect();
-    names.sort();
-    names.dedup();
-    names
-        .iter()
-        .map(|n| recover(&dir.join(n)))
-        .filter(|r| !matches!(r, Ok(r) if *r == Recovery::default()))
-        .collect()
+/// [`recover_dir`] for the folder `path` is written in.
+pub fn recover(path: &Path) -> Result<Recovery> {
+    recover_dir(parent(path))
 }
 
 /// [`recover_dir`] on `root` and on its visible subdirectories, `depth`
 /// levels down (symbolic links are not followed).
-pub fn recover_tree(root: &Path, depth: usize) -> Result<Vec<Recovery>> {
+pub fn recover_tree(root: &Path, depth: usize) -> Result<Recovery> {
     let mut out = recover_dir(root)?;
     if depth == 0 {
         return Ok(out);
@@ -223,28 +383,122 @@ pub fn recover_tree(root: &Path, depth: usize) -> Result<Vec<Recovery>> {
     Ok(out)
 }
 
-/// Writes `contents` to a temporary sibling of `path`, then renames it into place.
-pub fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
+/// Refuses an output file `path` where something other than a regular
+/// file is (`flag` names the option it came from, or is empty).
+pub fn check_file_target(path: &Path, flag: &str) -> Result<()> {
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let what = if meta.is_symlink() {
+        Some("a symbolic link")
+    } else {
+        not_regular(&meta)
+    };
+    if let Some(what) = what {
+        let flag = if flag.is_empty() {
+            String::new()
+        } else {
+            format!("{flag} ")
+        };
+        bail!(
+            "{flag}{} is {what}; an output replaces only a regular file, choose another path",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// The longest file name most file systems take, in bytes.
+pub const NAME_MAX: usize = 255;
+
+/// Refuses a path with a component longer than [`NAME_MAX`] bytes (`what`
+/// names where it came from), before any work is done for it.
+pub fn check_name_lengths(path: &Path, what: &str) -> Result<()> {
+    if let Some(c) = path
+        .components()
+        .map(|c| c.as_os_str())
+        .find(|c| c.len() > NAME_MAX)
+    {
+        bail!(
+            "{what}: the name '{}…' is {} bytes, above the {NAME_MAX}-byte limit of file names; \
+             shorten it",
+            c.to_string_lossy().chars().take(32).collect::<String>(),
+            c.len()
+        );
+    }
+    Ok(())
+}
+
+/// Writes a file at `path` through `fill`, which gets a fresh staging path
+/// to write (and may check what it wrote); then renames it into place. On
+/// error nothing is left behind.
+pub fn write_file_with(path: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    check_file_target(path, "")?;
     let dir = parent(path);
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // Best effort: a failure to tidy up must not stop the write.
-    let _ = recover(path);
-    let tmp = sibling(path, "tmp", std::process::id())?;
-    let result = fs::write(&tmp, contents)
-        .with_context(|| format!("cannot write {}", tmp.display()))
-        .and_then(|()| {
-            fs::rename(&tmp, path)
-                .with_context(|| format!("cannot move {} to {}", tmp.display(), path.display()))
-        });
-    if result.is_err() {
-        let _ = remove(&tmp);
-    }
-    result
+    let _ = recover_dir(dir);
+    let staging = Staging::new(path)?;
+    let tmp = staging.path("new");
+    fill(&tmp)?;
+    check_file_target(path, "")?;
+    fs::rename(&tmp, path)
+        .with_context(|| format!("cannot move {} to {}", tmp.display(), path.display()))
 }
 
-/// Writes `files` into a temporary sibling directory of `dir`, then swaps
-/// it in for `dir` (see the module docs). On error nothing is left behind
-/// and a previous `dir` is in place.
+/// Writes `contents` to a staging file, then renames it onto `path`.
+pub fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
+    write_file_with(path, |tmp| {
+        fs::write(tmp, contents).with_context(|| format!("cannot write {}", path.display()))
+    })
+}
+
+/// Refuses to replace `dir` unless it is a results directory the tool
+/// wrote (module docs); `names` are the files about to be written.
+pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
+    let meta = match fs::symlink_metadata(dir) {
+        Ok(m) => m,
+        Err(_) => return Ok(()),
+    };
+    if meta.is_symlink() {
+        bail!(
+            "{} is a symbolic link; results replace only a directory the tool wrote, choose \
+             another --out",
+            dir.display()
+        );
+    }
+    if !meta.is_dir() {
+        bail!(
+            "{} is {}, not a results directory; refusing to replace it, choose another --out",
+            dir.display(),
+            not_regular(&meta).unwrap_or("a file")
+        );
+    }
+    let marker = dir.join(RESULTS_MARKER);
+    if fs::symlink_metadata(&marker).is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    let entries = fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+        let name = entry.file_name();
+        let ours = name.to_str().is_some_and(|n| names.contains(&n))
+            && entry.file_type().is_ok_and(|t| t.is_file());
+        if !ours {
+            bail!(
+                "{} was not written by cargo xtask (it has no {RESULTS_MARKER} and holds {}); \
+                 refusing to replace it: move it away or choose another --out",
+                dir.display(),
+                name.to_string_lossy()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Writes `files` into a staging directory, then swaps it in for `dir`
+/// (see the module docs). On error nothing is left behind and a previous
+/// `dir` is in place.
 pub fn write_dir(dir: &Path, files: &[(&str, String)]) -> Result<()> {
     DirSwap::stage(dir, files)?.complete()
 }
@@ -260,14 +514,16 @@ pub enum Step {
 }
 
 /// The steps of [`write_dir`], public so tests can stop between them as a
-/// kill would: [`DirSwap::stage`] fills the temporary directory, each
+/// kill would: [`DirSwap::stage`] fills the staging directory, each
 /// [`DirSwap::step`] is one rename, [`DirSwap::finish`] deletes the
-/// directories set aside.
+/// directories set aside, [`DirSwap::interrupt`] stops as a kill would.
+/// Dropped unfinished, it aborts ([`DirSwap::abort`]).
 #[derive(Debug)]
 pub struct DirSwap {
     dir: PathBuf,
-    tmp: PathBuf,
-    pid: u32,
+    names: Vec<String>,
+    staging: Option<Staging>,
+    new: PathBuf,
     aside: Vec<PathBuf>,
     installed: bool,
 }
@@ -283,29 +539,25 @@ fn taken(e: &io::Error) -> bool {
 }
 
 impl DirSwap {
-    /// Repairs what dead writers of `dir` left ([`recover`]), then writes
-    /// `files` into a fresh temporary sibling.
+    /// Checks that `dir` may be replaced, repairs what dead writers left
+    /// beside it ([`recover`]), then writes `files` into a fresh staging
+    /// directory.
     pub fn stage(dir: &Path, files: &[(&str, String)]) -> Result<DirSwap> {
-        DirSwap::stage_as(std::process::id(), dir, files)
-    }
-
-    /// [`DirSwap::stage`], naming the siblings after process `pid` (tests
-    /// use a process that cannot exist, to leave what a killed one would).
-    pub fn stage_as(pid: u32, dir: &Path, files: &[(&str, String)]) -> Result<DirSwap> {
+        let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+        check_dir_target(dir, &names)?;
         let parent = parent(dir);
         fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
         // Best effort: debris must not stop new results.
-        let _ = recover(dir);
-        let tmp = sibling(dir, "tmp", pid)?;
-        if let Err(e) = fill(&tmp, files) {
-            let _ = remove(&tmp);
-            return Err(e);
-        }
+        let _ = recover_dir(parent);
+        let staging = Staging::new(dir)?;
+        let new = staging.path("new");
+        fill(&new, files).with_context(|| format!("cannot write {}", dir.display()))?;
         Ok(DirSwap {
             dir: dir.to_path_buf(),
-            tmp,
-            pid,
+            names: names.iter().map(|n| n.to_string()).collect(),
+            staging: Some(staging),
+            new,
             aside: Vec::new(),
             installed: false,
         })
@@ -314,7 +566,7 @@ impl DirSwap {
     /// One rename: the new directory into place, or, if the name is
     /// taken, the directory holding it aside.
     pub fn step(&mut self) -> Result<Step> {
-        let err = match fs::rename(&self.tmp, &self.dir) {
+        let err = match fs::rename(&self.new, &self.dir) {
             Ok(()) => {
                 self.installed = true;
                 return Ok(Step::Installed);
@@ -324,13 +576,19 @@ impl DirSwap {
                 return Err(e).with_context(|| {
                     format!(
                         "cannot move {} to {}",
-                        self.tmp.display(),
+                        self.new.display(),
                         self.dir.display()
                     )
                 });
             }
         };
-        let old = sibling(&self.dir, "old", self.pid)?;
+        let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        check_dir_target(&self.dir, &names)?;
+        let staging = self
+            .staging
+            .as_ref()
+            .ok_or_else(|| anyhow!("{}: the swap was given up", self.dir.display()))?;
+        let old = staging.path(&format!("old-{}", self.aside.len()));
         match fs::rename(&self.dir, &old) {
             Ok(()) => {
                 self.aside.push(old);
@@ -370,39 +628,58 @@ impl DirSwap {
     }
 
     /// Deletes the directories set aside (after [`Step::Installed`]).
-    pub fn finish(self) -> Result<()> {
+    pub fn finish(mut self) -> Result<()> {
         if !self.installed {
             bail!(
                 "{}: the new results are not in place yet",
                 self.dir.display()
             );
         }
-        for old in &self.aside {
-            remove(old)
-                .with_context(|| format!("cannot remove the previous results {}", old.display()))?;
+        let staging = self.staging.take();
+        let dir = staging.as_ref().map(|s| s.dir.clone());
+        drop(staging);
+        match dir {
+            Some(d) if exists(&d) => bail!("cannot remove the previous results in {}", d.display()),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Gives up: the newest directory set aside goes back if the name is
     /// free, everything else of this writer is deleted.
     pub fn abort(mut self) {
+        self.give_up();
+    }
+
+    fn give_up(&mut self) {
         if !self.installed
             && !exists(&self.dir)
-            && let Some(last) = self.aside.pop()
-            && fs::rename(&last, &self.dir).is_err()
+            && let Some(last) = self.aside.last()
         {
-            self.aside.push(last);
+            let _ = fs::rename(last, &self.dir);
         }
-        for p in self.aside.iter().chain([&self.tmp]) {
-            let _ = remove(p);
+        self.staging = None;
+    }
+
+    /// Stops here, as a kill would: everything stays, the lock goes.
+    pub fn interrupt(mut self) {
+        if let Some(s) = self.staging.take() {
+            s.interrupt();
+        }
+    }
+}
+
+impl Drop for DirSwap {
+    fn drop(&mut self) {
+        if self.staging.is_some() {
+            self.give_up();
         }
     }
 }
 
 fn fill(tmp: &Path, files: &[(&str, String)]) -> Result<()> {
     fs::create_dir(tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    for (name, contents) in files {
+    let marker = std::iter::once((RESULTS_MARKER, MARKER_TEXT));
+    for (name, contents) in files.iter().map(|(n, c)| (*n, c.as_str())).chain(marker) {
         let path = tmp.join(name);
         fs::write(&path, contents).with_context(|| format!("cannot write {}", path.display()))?;
     }
@@ -480,26 +757,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn debris_names() {
-        let check = |entry: &str, want: Option<(&str, &str, u32)>| {
-            let got = Debris::parse(entry);
-            let got = got.as_ref().map(|d| (d.name.as_str(), d.tag, d.pid));
-            assert_eq!(got, want, "{entry}");
-        };
-        check(".fig4.tmp-123", Some(("fig4", "tmp", 123)));
-        check(".fig4.old-123-7", Some(("fig4", "old", 123)));
-        check(".a.swf.gz.part-9", Some(("a.swf.gz", "part", 9)));
-        check(".x.tmp-1.old-2", Some(("x.tmp-1", "old", 2)));
-        check("fig4.tmp-123", None);
-        check(".fig4.tmp-", None);
-        check(".fig4.tmp-12a", None);
-        check(".fig4.tmp-1-", None);
-        check("..tmp-1", None);
-        check(".fig4", None);
-    }
-
-    #[test]
-    fn this_process_is_alive() {
-        assert!(process_alive(std::process::id()));
+    fn tokens_are_fresh_hex() {
+        let (a, b) = (token(), token());
+        assert!(is_token(&a) && is_token(&b) && a != b, "{a} {b}");
+        assert!(!is_token("thesis.tex.tmp-4000000"));
     }
 }

@@ -152,7 +152,7 @@ pub fn write_tables(
             }
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(&doc) else {
+        let Ok(text) = crate::files::read_to_string(&doc, crate::files::RESULTS) else {
             continue;
         };
         let new =

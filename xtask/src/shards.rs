@@ -23,8 +23,8 @@ use crate::Settings;
 use crate::commands::{
     Loaded, Preloaded, catalog, provenance, read_config, run_batch, write_results,
 };
-use crate::output;
 use crate::progress::{self, Reporter};
+use crate::{files, output};
 
 /// The file naming what an experiment's cells belong to.
 pub const EXPERIMENT_FILE: &str = "experiment.toml";
@@ -68,8 +68,7 @@ impl Identity {
     }
 
     fn read(path: &Path) -> Result<Identity> {
-        let text =
-            fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = files::read_to_string(path, files::SMALL_TOML)?;
         let id: Identity = toml::from_str(&text).map_err(|e| {
             anyhow!(
                 "{}: not a cells experiment file: {}",
@@ -128,7 +127,7 @@ fn short(hash: &str) -> &str {
 pub fn claim_dir(cells: &Path, identity: &Identity) -> Result<PathBuf> {
     let dir = cells.join(&identity.experiment);
     let file = dir.join(EXPERIMENT_FILE);
-    if file.is_file() {
+    if fs::symlink_metadata(&file).is_ok() {
         let found = Identity::read(&file)?;
         if let Some(why) = identity.difference(&found) {
             bail!(
@@ -145,16 +144,8 @@ pub fn claim_dir(cells: &Path, identity: &Identity) -> Result<PathBuf> {
         toml::to_string(identity).context("cannot serialise the cells identity")?
     );
     // Shards on several hosts may write this at once, with equal contents:
-    // each writes its own temporary file and renames it into place.
-    fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let host = fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-    let tmp = dir.join(format!(
-        ".{EXPERIMENT_FILE}.tmp-{}-{}",
-        host.trim(),
-        std::process::id()
-    ));
-    fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-    fs::rename(&tmp, &file).with_context(|| format!("cannot write {}", file.display()))?;
+    // each stages its own copy and renames it into place (crate::output).
+    output::write_file(&file, text.as_bytes())?;
     Ok(dir)
 }
 
@@ -235,7 +226,7 @@ pub fn run_shards(
 fn identities(cells: &Path) -> Result<Vec<(PathBuf, Identity)>> {
     fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<()> {
         let file = dir.join(EXPERIMENT_FILE);
-        if file.is_file() {
+        if fs::symlink_metadata(&file).is_ok() {
             out.push(file);
         }
         if depth == 0 {
@@ -285,8 +276,7 @@ fn read_shards(dir: &Path) -> Result<Vec<ShardCells>> {
     files
         .iter()
         .map(|f| {
-            let text =
-                fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+            let text = files::read_to_string(f, files::CELLS)?;
             Ok(ShardCells::parse(&text, &f.display().to_string())?)
         })
         .collect()

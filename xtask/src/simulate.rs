@@ -72,14 +72,22 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
     let policy = opts.policy;
     let estimate = parse_estimate(&opts.estimate)?;
     let seed = opts.seed;
+    let outputs = [
+        ("--schedule-out", &opts.schedule_out),
+        ("--jobs-csv", &opts.jobs_csv),
+        ("--gantt", &opts.gantt),
+        ("--timeline", &opts.timeline),
+    ];
+    // Before any work: every output can be written.
+    for (flag, out) in outputs {
+        if let Some(out) = out {
+            output::check_name_lengths(out, flag)?;
+            output::check_file_target(out, flag)?;
+        }
+    }
     let found = resolve(trace, Path::new("."), &settings.traces)?;
     if let Found::File { path, .. } = &found {
-        for (flag, out) in [
-            ("--schedule-out", &opts.schedule_out),
-            ("--jobs-csv", &opts.jobs_csv),
-            ("--gantt", &opts.gantt),
-            ("--timeline", &opts.timeline),
-        ] {
+        for (flag, out) in outputs {
             if let Some(out) = out {
                 output::refuse_input_file(out, flag, &[path])?;
             }

@@ -19,8 +19,22 @@ use crate::commands::{read_config, select, shown};
 use crate::progress::Verbosity;
 use crate::shards::{Identity, claim_dir};
 
-/// Quotes `s` for a POSIX shell.
-fn quote(s: &str) -> String {
+/// Refuses a value for a job script that holds a control character (a
+/// newline would end the `#SBATCH` or shell line and start another).
+pub fn check_script_value(flag: &str, value: &str) -> Result<(), String> {
+    if let Some(c) = value.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "{flag} holds the control character {:?}; job scripts take one-line values without \
+             control characters",
+            c
+        ));
+    }
+    Ok(())
+}
+
+/// Quotes `s` for a POSIX shell: the one place script text is quoted.
+/// Values are checked by [`check_script_value`] first.
+pub fn quote(s: &str) -> String {
     if !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c))
@@ -29,6 +43,33 @@ fn quote(s: &str) -> String {
     } else {
         format!("'{}'", s.replace('\'', r"'\''"))
     }
+}
+
+/// One argument of an `#SBATCH` line as sbatch reads it (`_get_argument`
+/// in sbatch's `opt.c`): blanks and `#` inside double quotes, `"` and `\`
+/// escaped by `\`. A value with nothing special is left as it is.
+pub fn sbatch_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@%".contains(c))
+    {
+        return s.to_string();
+    }
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        if c == '"' || c == '\\' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
+}
+
+/// A path as Slurm's filename patterns read it (`%` doubled, so `%A` in a
+/// directory name stays `%A`), as one `#SBATCH` argument ([`sbatch_word`]).
+pub fn sbatch_path(p: &str) -> String {
+    sbatch_word(&p.replace('%', "%%"))
 }
 
 fn path_str(p: &Path) -> String {
@@ -45,16 +86,41 @@ struct Layout {
 }
 
 /// The two job scripts: the array of shards and the merge.
-fn scripts(settings: &Settings, args: &SlurmArgs, ids: &[String], l: &Layout) -> (String, String) {
+fn scripts(
+    settings: &Settings,
+    args: &SlurmArgs,
+    ids: &[String],
+    l: &Layout,
+) -> Result<(String, String)> {
+    // The command line checked its values; these come from elsewhere too.
+    let paths = [
+        ("the repository path", &settings.root),
+        ("--cells", &l.cells),
+        ("--out", &l.out),
+        ("--binary", &l.binary),
+    ];
+    for (what, p) in paths {
+        let Some(text) = p.to_str() else {
+            bail!(
+                "{what} {} is not UTF-8; job scripts need UTF-8 paths",
+                p.display()
+            );
+        };
+        check_script_value(what, text).map_err(|e| anyhow!(e))?;
+    }
+    for id in ids {
+        check_script_value("an experiment id", id).map_err(|e| anyhow!(e))?;
+    }
     let mut common = String::new();
     if let Some(p) = &args.partition {
-        common += &format!("#SBATCH --partition={}\n", quote(p));
+        common += &format!("#SBATCH --partition={p}\n");
     }
     if let Some(t) = &args.time {
         common += &format!("#SBATCH --time={t}\n");
     }
+    // Each --sbatch-arg is one argument, whatever it holds.
     for a in &args.sbatch_arg {
-        common += &format!("#SBATCH {a}\n");
+        common += &format!("#SBATCH {}\n", sbatch_word(a));
     }
     let mut globals = String::new();
     if settings.traces.no_stand_in {
@@ -71,7 +137,7 @@ fn scripts(settings: &Settings, args: &SlurmArgs, ids: &[String], l: &Layout) ->
          #SBATCH --job-name=usched-shards\n\
          #SBATCH --array=0-{last}\n\
          #SBATCH --cpus-per-task={cpus}\n\
-         #SBATCH --output={logs}/shards-%A_%a.log\n\
+         #SBATCH --output={logs}\n\
          {common}\
          set -euo pipefail\n\
          cd {root}\n\
@@ -79,7 +145,7 @@ fn scripts(settings: &Settings, args: &SlurmArgs, ids: &[String], l: &Layout) ->
          --cells {cells} --threads \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\"\n",
         last = n - 1,
         cpus = args.cpus_per_task,
-        logs = path_str(&l.logs),
+        logs = sbatch_log(&l.logs, "shards-%A_%a.log"),
         root = path_str(&settings.root),
         bin = path_str(&l.binary),
         ids = ids.join(" "),
@@ -90,18 +156,28 @@ fn scripts(settings: &Settings, args: &SlurmArgs, ids: &[String], l: &Layout) ->
          # Merge of `cargo xtask slurm` (docs/SCALE-OUT.md): runs once every shard succeeded.\n\
          #SBATCH --job-name=usched-merge\n\
          #SBATCH --cpus-per-task=1\n\
-         #SBATCH --output={logs}/merge-%j.log\n\
+         #SBATCH --output={logs}\n\
          {common}\
          set -euo pipefail\n\
          cd {root}\n\
          exec {bin}{globals} merge {cells} --out {out}\n",
-        logs = path_str(&l.logs),
+        logs = sbatch_log(&l.logs, "merge-%j.log"),
         root = path_str(&settings.root),
         bin = path_str(&l.binary),
         cells = path_str(&l.cells),
         out = path_str(&l.out),
     );
-    (shards, merge)
+    Ok((shards, merge))
+}
+
+/// `--output` of an `#SBATCH` line: the log folder (escaped for Slurm's
+/// patterns) joined with `pattern` (meant as a pattern).
+fn sbatch_log(logs: &Path, pattern: &str) -> String {
+    let dir = sbatch_path(&logs.display().to_string());
+    match dir.strip_suffix('"') {
+        Some(open) => format!("{open}/{pattern}\""),
+        None => format!("{dir}/{pattern}"),
+    }
 }
 
 /// Runs a Slurm client command; its stdout, or an error with its stderr.
@@ -167,8 +243,13 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
         logs: dir.join("logs"),
         binary: match &args.binary {
             Some(b) => {
-                if !b.is_file() {
-                    bail!("--binary {}: no such file", b.display());
+                match fs::metadata(b) {
+                    Ok(m) if m.is_file() => {}
+                    Ok(_) => bail!(
+                        "--binary {} is not a regular file; give the path of an xtask binary",
+                        b.display()
+                    ),
+                    Err(_) => bail!("--binary {}: no such file", b.display()),
                 }
                 absolute(b)
             }
@@ -187,7 +268,7 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
         total += identity.cells;
         identities.push(identity);
     }
-    let (shards, merge) = scripts(settings, args, &ids, &layout);
+    let (shards, merge) = scripts(settings, args, &ids, &layout)?;
     let summary = format!(
         "{} experiment(s), {total} cells, {} shard(s)",
         ids.len(),
@@ -212,18 +293,15 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
         .with_context(|| format!("cannot create {}", layout.logs.display()))?;
     if args.binary.is_none() {
         let me = std::env::current_exe().context("cannot find this program's binary")?;
-        let tmp = layout
-            .dir
-            .join(format!(".xtask.tmp-{}", std::process::id()));
-        fs::copy(&me, &tmp).with_context(|| {
-            format!(
-                "cannot copy {} to {}",
-                me.display(),
-                layout.binary.display()
-            )
+        crate::output::write_file_with(&layout.binary, |tmp| {
+            fs::copy(&me, tmp).map(|_| ()).with_context(|| {
+                format!(
+                    "cannot copy {} to {}",
+                    me.display(),
+                    layout.binary.display()
+                )
+            })
         })?;
-        fs::rename(&tmp, &layout.binary)
-            .with_context(|| format!("cannot write {}", layout.binary.display()))?;
     }
     let shards_file = layout.dir.join("shards.sbatch");
     let merge_file = layout.dir.join("merge.sbatch");
@@ -284,6 +362,12 @@ mod tests {
         assert_eq!(quote("it's"), r"'it'\''s'");
         assert_eq!(quote(""), "''");
         assert_eq!(quote("$HOME"), "'$HOME'");
+        assert_eq!(sbatch_path("/a/%A/b"), "/a/%%A/b");
+        assert_eq!(sbatch_path("/a b/\"c\"\\"), r#""/a b/\"c\"\\""#);
+        assert_eq!(
+            sbatch_log(Path::new("/x y/%j"), "m-%j.log"),
+            "\"/x y/%%j/m-%j.log\""
+        );
     }
 
     #[test]

@@ -10,8 +10,10 @@
 //! 4. the cache (`traces/cache/`, or `$TRACES_CACHE`);
 //! 5. a download of a known trace into the cache with `curl` from
 //!    `$TRACES_MIRROR/<name>.swf.gz` (default: the Parallel Workloads
-//!    Archive's directory for that trace), tried at most once per trace per
-//!    process, with connect and total timeouts;
+//!    Archive's directory for that trace; `http(s)://` or `file://` only),
+//!    tried at most once per trace per process, with connect and total
+//!    timeouts, at most [`download_cap`] bytes, staged and verified before
+//!    it enters the cache (crate::output);
 //! 6. a seeded Lublin99 stand-in of the same machine size over the log's
 //!    span, announced loudly as NOT comparable to the paper, unless
 //!    stand-ins are refused (`TRACES_NO_STAND_IN=1`).
@@ -19,17 +21,21 @@
 //! A known trace is verified by the SHA-256 of its SWF text (after
 //! decompression), so the archive's `.swf.gz`, a recompressed copy and a
 //! plain `.swf` all verify; a copy with other content is skipped with a
-//! warning and the search goes on.
+//! warning and the search goes on. Files are read through [`crate::files`]
+//! (regular files only, capped) and streamed: checksums and parsing never
+//! hold a trace whole in memory.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
 
 use anyhow::{Context, Result, bail};
-use experiments::{KNOWN_TRACES, KnownTrace, Source, known_trace, sha256_hex};
+use experiments::{KNOWN_TRACES, KnownTrace, Source, known_trace};
+
+use crate::{files, output};
 
 /// The Parallel Workloads Archive.
 pub const ARCHIVE: &str = "http://www.cs.huji.ac.il/labs/parallel/workload/";
@@ -104,7 +110,8 @@ fn candidates(dir: &Path, stem: &str) -> Vec<PathBuf> {
     [format!("{stem}.swf.gz"), format!("{stem}.swf")]
         .into_iter()
         .map(|f| dir.join(f))
-        .filter(|p| p.is_file())
+        // A FIFO or device under a trace's name is reported when it is read.
+        .filter(|p| std::fs::metadata(p).is_ok())
         .collect()
 }
 
@@ -151,23 +158,38 @@ impl<R: Read> Hashing<R> {
     }
 }
 
-/// The SWF text of a file's bytes: decompressed as it is read if gzip.
-fn text_of(bytes: &[u8]) -> Box<dyn Read + '_> {
-    if bytes.starts_with(&[0x1f, 0x8b]) {
-        Box::new(flate2::read::MultiGzDecoder::new(bytes))
+/// Where the two checksums of a trace come from while it streams: the
+/// file's bytes (`raw`) and its SWF text, decompressed as it is read if
+/// the file is gzip (capped at [`files::TRACE_TEXT`]).
+fn text_of<'a>(
+    raw: &'a mut Hashing<files::Capped<std::fs::File>>,
+    path: &Path,
+) -> Result<Box<dyn Read + 'a>> {
+    let mut buffered = std::io::BufReader::with_capacity(1 << 16, raw);
+    let head = buffered
+        .fill_buf()
+        .with_context(|| format!("cannot read trace {}", path.display()))?;
+    Ok(if head.starts_with(&[0x1f, 0x8b]) {
+        Box::new(files::Capped::new(
+            flate2::read::MultiGzDecoder::new(buffered),
+            path,
+            files::TRACE_TEXT,
+        ))
     } else {
-        Box::new(bytes)
-    }
+        Box::new(buffered)
+    })
 }
 
-fn read_file(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).with_context(|| format!("cannot read trace {}", path.display()))
+fn open_trace(path: &Path) -> Result<Hashing<files::Capped<std::fs::File>>> {
+    Ok(Hashing::new(
+        files::open(path, files::TRACE_FILE).context("cannot read trace")?,
+    ))
 }
 
 /// SHA-256 of the SWF text of `path`, streamed.
 fn stream_sha256(path: &Path) -> Result<String> {
-    let bytes = read_file(path)?;
-    Hashing::new(text_of(&bytes))
+    let mut raw = open_trace(path)?;
+    Hashing::new(text_of(&mut raw, path)?)
         .finish()
         .with_context(|| format!("{} is not a valid gzip file", path.display()))
 }
@@ -218,14 +240,18 @@ pub fn verify(path: &Path, known: &KnownTrace) -> Result<()> {
 /// Finds the trace `name` (a known name, another name in the search
 /// directories, or a path relative to `base`).
 pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Found> {
-    // Downloads (`.NAME.part-PID`) of processes that died are deleted.
-    if let Err(e) = crate::output::recover_dir(&settings.cache) {
+    // Downloads of processes that died are deleted (crate::output).
+    if let Err(e) = output::recover_dir(&settings.cache) {
         eprintln!("warning: cannot tidy the trace cache: {e:#}");
     }
     let known = known_trace(name);
     if known.is_none() && looks_like_path(name) {
         let path = base.join(name);
-        if path.is_file() {
+        if std::fs::metadata(&path).is_ok() {
+            // Anything but a regular file is refused when it is read.
+            if let Err(e) = files::open(&path, files::TRACE_FILE) {
+                bail!("trace {e:#}");
+            }
             return Ok(Found::File { path, known: None });
         }
         bail!(
@@ -364,51 +390,114 @@ fn download_once(known: &KnownTrace, settings: &TraceSettings) -> Result<PathBuf
     outcome
 }
 
+/// The most a download of `known` may be: its SWF text is at most one
+/// line per job of at most [`swf_io`]'s line length, plus a header, and
+/// gzip never needs much more than the text.
+pub fn download_cap(known: &KnownTrace) -> files::Cap {
+    files::Cap {
+        bytes: (known.jobs as u64)
+            .saturating_mul(256)
+            .saturating_add(1 << 20),
+        what: "downloads of this trace",
+        hint: "check TRACES_MIRROR: the file there is not the archive's trace",
+    }
+}
+
+/// Refuses a mirror URL that is not `http://`, `https://` or `file://`, or
+/// holds a control character or a space.
+pub fn check_mirror(url: &str) -> Result<()> {
+    let scheme = ["http://", "https://", "file://"].iter().any(|s| {
+        url.get(..s.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(s))
+    });
+    if !scheme || url.chars().any(|c| c.is_control() || c == ' ') {
+        bail!(
+            "TRACES_MIRROR is '{}', expected an http://, https:// or file:// URL without spaces              or control characters",
+            url.escape_debug()
+        );
+    }
+    Ok(())
+}
+
 /// Downloads `url` into the cache as `known`'s file; it is kept only if its
-/// SWF text has the known checksum.
+/// SWF text has the known checksum. curl writes to a pipe that this process
+/// copies into a staging file, stopping past [`download_cap`].
 fn download(known: &KnownTrace, url: &str, cache: &Path) -> Result<PathBuf> {
+    check_mirror(url)?;
     std::fs::create_dir_all(cache)
         .with_context(|| format!("cannot create the trace cache {}", cache.display()))?;
     let dest = cache.join(known.file_name());
-    let tmp = cache.join(format!(
-        ".{}.part-{}",
-        known.file_name(),
-        std::process::id()
-    ));
     *lock(&ATTEMPTS).entry(url.to_string()).or_insert(0) += 1;
+    let cap = download_cap(known);
     eprintln!(
-        "downloading {url} (timeouts: connect {CONNECT_TIMEOUT_S} s, total {MAX_TIME_S} s) ..."
+        "downloading {url} (timeouts: connect {CONNECT_TIMEOUT_S} s, total {MAX_TIME_S} s; at          most {}) ...",
+        files::human(cap.bytes)
     );
-    let output = Command::new("curl")
-        .args(["--fail", "--silent", "--show-error", "--location"])
-        .args(["--connect-timeout", &CONNECT_TIMEOUT_S.to_string()])
-        .args(["--max-time", &MAX_TIME_S.to_string()])
-        .arg("--output")
-        .arg(&tmp)
-        .arg(url)
-        .output();
-    let output = match output {
-        Ok(o) => o,
-        Err(e) => bail!("cannot run curl ({e}); install curl or set TRACES_DIR"),
-    };
-    if !output.status.success() {
-        let _ = std::fs::remove_file(&tmp);
-        let said = String::from_utf8_lossy(&output.stderr);
-        let said = said.trim();
-        let said = if said.is_empty() { "curl failed" } else { said };
-        bail!(
-            "{said} ({}); check the network or TRACES_MIRROR, or set TRACES_DIR",
-            output.status
-        );
-    }
-    if let Err(e) = verify(&tmp, known) {
-        let _ = std::fs::remove_file(&tmp);
-        bail!("{e:#}; the download was deleted");
-    }
-    std::fs::rename(&tmp, &dest)
-        .with_context(|| format!("cannot move the download to {}", dest.display()))?;
+    output::write_file_with(&dest, |tmp| {
+        fetch(url, tmp, cap)?;
+        verify(tmp, known).map_err(|e| anyhow::anyhow!("{e:#}; the download was deleted"))
+    })
+    .with_context(|| format!("cannot download {}", known.file_name()))?;
     eprintln!("saved {} (SWF text sha256 verified)", dest.display());
     Ok(dest)
+}
+
+/// Runs curl for `url`, copying at most `cap` bytes of what it prints into `tmp`.
+fn fetch(url: &str, tmp: &Path, cap: files::Cap) -> Result<()> {
+    let child = Command::new("curl")
+        .args(["--fail", "--silent", "--show-error", "--location"])
+        .args(["--proto", "=http,https,file"])
+        .args(["--connect-timeout", &CONNECT_TIMEOUT_S.to_string()])
+        .args(["--max-time", &MAX_TIME_S.to_string()])
+        .args(["--max-filesize", &cap.bytes.to_string()])
+        .args(["--output", "-", "--"])
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => bail!("cannot run curl ({e}); install curl or set TRACES_DIR"),
+    };
+    let stderr = child.stderr.take().map(|mut err| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = err.by_ref().take(64 * 1024).read_to_string(&mut text);
+            text
+        })
+    });
+    let copied = (|| -> Result<()> {
+        let stdout = child.stdout.take().context("curl has no output")?;
+        let mut file = std::fs::File::create(tmp)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        std::io::copy(
+            &mut files::Capped::new(stdout, Path::new(url), cap),
+            &mut file,
+        )
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+        Ok(())
+    })();
+    if copied.is_err() {
+        // Our own child: stop it rather than wait for the rest.
+        let _ = child.kill();
+    }
+    let status = child.wait().context("cannot wait for curl")?;
+    let said = stderr
+        .and_then(|t| t.join().ok())
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    copied?;
+    if !status.success() {
+        let said = if said.is_empty() {
+            "curl failed"
+        } else {
+            &said
+        };
+        bail!("{said} ({status}); check the network or TRACES_MIRROR, or set TRACES_DIR");
+    }
+    Ok(())
 }
 
 /// Reads a found trace. The reported checksum is that of its SWF text; the
@@ -418,8 +507,7 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
         Found::StandIn(known) => return Ok(Source::stand_in(known)),
         Found::File { path, known } => (path, known),
     };
-    let bytes = read_file(path)?;
-    let file_sha256 = sha256_hex(&bytes);
+    let mut raw = open_trace(path)?;
     let mode = if lenient {
         swf_io::Mode::Lenient
     } else {
@@ -427,7 +515,7 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
     };
     // The text streams through the hash into the parser; the error names
     // the file, line and field.
-    let mut hashing = Hashing::new(text_of(&bytes));
+    let mut hashing = Hashing::new(text_of(&mut raw, path)?);
     let trace = swf_io::SwfReader::new(
         std::io::BufReader::with_capacity(1 << 16, &mut hashing),
         path.display().to_string(),
@@ -437,6 +525,10 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
     let content_sha256 = hashing
         .finish()
         .with_context(|| format!("{} is not a valid gzip file", path.display()))?;
+    // What the decompressor left unread (a gzip trailer) is hashed too.
+    let file_sha256 = raw
+        .finish()
+        .with_context(|| format!("cannot read trace {}", path.display()))?;
     if let Some(key) = file_key(path) {
         lock(&CONTENT_SHA).insert(key, content_sha256.clone());
     }

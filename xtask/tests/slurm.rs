@@ -253,3 +253,65 @@ fn experiments_sharded_on_slurm_merge_to_the_bytes_of_a_local_run() {
         assert!(a == b, "{name} differs between the local and the Slurm run");
     }
 }
+
+#[test]
+fn hostile_paths_reach_slurm_intact() {
+    let Some(cluster) = start() else { return };
+    let dir = cluster.dir();
+    let xtask = env!("CARGO_BIN_EXE_xtask");
+    // Every character that could break a job script or a Slurm pattern.
+    let base = dir.join("a b;%A_%j %% \"q\" it's $(touch PWNED) `x` #h ü");
+    std::fs::create_dir_all(&base).unwrap();
+    let (cells, merged) = (base.join("cells"), base.join("out"));
+    let out = cluster
+        .command(xtask)
+        .args(["slurm", IDS[0], "--shards", "2", "--time", "0-00:10"])
+        .arg("--sbatch-arg=--comment=a;b $(touch PWNED) #x")
+        .arg("--cells")
+        .arg(&cells)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (array, merge) = submitted_jobs(&stdout);
+    let timeout = Duration::from_secs(600);
+    let state = cluster.wait_job(merge, timeout).unwrap();
+    let logs = cells.join("slurm/logs");
+    assert_eq!(
+        state,
+        "COMPLETED",
+        "{:?}\n{}",
+        std::fs::read_dir(&logs).map(|d| d.count()),
+        cluster.logs()
+    );
+    // The logs are where the literal path says, the patterns expanded.
+    let mut names: Vec<String> = std::fs::read_dir(&logs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            format!("merge-{merge}.log"),
+            format!("shards-{array}_0.log"),
+            format!("shards-{array}_1.log"),
+        ]
+    );
+    assert!(merged.join(IDS[0]).join("data.csv").is_file());
+    assert!(!dir.join("PWNED").exists() && !base.join("PWNED").exists());
+    // The --sbatch-arg reached sbatch as one argument.
+    let shown = cluster
+        .command("scontrol")
+        .args(["show", "job", &merge.to_string()])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(shown.contains("Comment=a;b $(touch PWNED) #x"), "{shown}");
+}

@@ -314,6 +314,7 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         assert_eq!(
             entries(&dir),
             [
+                ".usched-results",
                 "data.csv",
                 "figure.svg",
                 "run.toml",
@@ -812,15 +813,6 @@ mod hardening {
     use super::cli::{CONFIG, setup, text, xtask};
     use super::*;
 
-    /// A process id that cannot exist: above the kernel's `pid_max`.
-    fn dead_pid() -> u32 {
-        let max: u32 = std::fs::read_to_string("/proc/sys/kernel/pid_max")
-            .ok()
-            .and_then(|s| s.trim().parse().ok())
-            .unwrap_or(4_194_304);
-        max + 1
-    }
-
     fn quiet_settings(tmp: &TempDir) -> xtask::Settings {
         let mut settings = xtask::Settings::from_env();
         settings.results = tmp.path().join("res");
@@ -897,6 +889,7 @@ mod hardening {
     fn contents(dir: &Path) -> Vec<(String, String)> {
         entries(dir)
             .into_iter()
+            .filter(|f| f != xtask::output::RESULTS_MARKER)
             .map(|f| {
                 let c = std::fs::read_to_string(dir.join(&f)).unwrap();
                 (f, c)
@@ -916,35 +909,21 @@ mod hardening {
         let dir = tmp.path().join("paper/fig");
         write_dir(&dir, &files(&OLD)).unwrap();
         // A writer that dies after setting the old results aside.
-        let dead = dead_pid();
-        let mut swap = DirSwap::stage_as(dead, &dir, &files(&NEW)).unwrap();
+        let mut swap = DirSwap::stage(&dir, &files(&NEW)).unwrap();
         assert_eq!(swap.step().unwrap(), Step::NotYet);
-        drop(swap);
+        swap.interrupt();
         assert!(!dir.exists());
-        let left = entries(&tmp.path().join("paper"));
-        assert!(
-            left.len() == 2
-                && left
-                    .iter()
-                    .any(|e| e.starts_with(&format!(".fig.old-{dead}-")))
-                && left
-                    .iter()
-                    .any(|e| e.starts_with(&format!(".fig.tmp-{dead}-"))),
-            "{left:?}"
-        );
+        assert_eq!(entries(&tmp.path().join("paper")), [".usched-staging"]);
         let r = recover(&dir).unwrap();
-        assert_eq!(
-            r.restored.map(|(p, d)| (p, d.pid)),
-            Some((dir.clone(), dead))
-        );
+        assert_eq!(r.restored, std::slice::from_ref(&dir));
         assert_eq!(r.removed.len(), 1);
         assert_eq!(contents(&dir), as_strings(&OLD));
         assert_eq!(entries(&tmp.path().join("paper")), ["fig"]);
 
         // Killed after the new results went in, before the old were deleted.
-        let mut swap = DirSwap::stage_as(dead, &dir, &files(&NEW)).unwrap();
+        let mut swap = DirSwap::stage(&dir, &files(&NEW)).unwrap();
         while swap.step().unwrap() != Step::Installed {}
-        drop(swap);
+        swap.interrupt();
         assert_eq!(contents(&dir), as_strings(&NEW));
         assert_eq!(entries(&tmp.path().join("paper")).len(), 2);
         // The next write (not only `recover`) tidies up.
@@ -960,9 +939,9 @@ mod hardening {
         assert!(first.status.success(), "{}", text(&first.stderr));
         let dir = tmp.path().join("res/test/tiny");
         let before = contents(&dir);
-        let mut swap = DirSwap::stage_as(dead_pid(), &dir, &files(&NEW)).unwrap();
+        let mut swap = DirSwap::stage(&dir, &files(&NEW)).unwrap();
         assert_eq!(swap.step().unwrap(), Step::NotYet);
-        drop(swap);
+        swap.interrupt();
         assert!(!dir.exists());
         // A run of another experiment on the same results repairs it.
         std::fs::write(
@@ -985,47 +964,25 @@ mod hardening {
     }
 
     #[test]
-    fn stale_files_of_dead_processes_go_and_live_ones_stay() {
+    fn staging_of_dead_writers_goes_and_live_ones_stay() {
         let tmp = TempDir::new("stale");
-        let dead = dead_pid();
         let paper = tmp.path().join("paper");
-        std::fs::create_dir_all(paper.join(format!(".fig.tmp-{dead}"))).unwrap();
-        std::fs::write(paper.join(format!(".fig.tmp-{dead}/a.txt")), "half").unwrap();
-        std::fs::create_dir_all(paper.join(format!(".fig.old-{dead}-3"))).unwrap();
-        std::fs::write(paper.join(format!(".f.txt.tmp-{dead}-0")), "x").unwrap();
-        // Process 1 is always alive: its files are left alone.
-        std::fs::create_dir_all(paper.join(".fig.tmp-1")).unwrap();
-        write_dir(&paper.join("fig"), &files(&NEW)).unwrap();
-        // Only the name written is tidied.
-        assert_eq!(
-            entries(&paper),
-            [
-                format!(".f.txt.tmp-{dead}-0"),
-                ".fig.tmp-1".into(),
-                "fig".into()
-            ]
-        );
+        // A dead writer (its lock is free) and a live one (this test holds it).
+        let mut dead = DirSwap::stage(&paper.join("fig"), &files(&OLD)).unwrap();
+        assert_eq!(dead.step().unwrap(), Step::Installed);
+        let live = DirSwap::stage(&paper.join("other"), &files(&NEW)).unwrap();
+        let dead_new = DirSwap::stage(&paper.join("fig"), &files(&NEW)).unwrap();
+        dead_new.interrupt();
+        let staging = paper.join(".usched-staging");
+        assert_eq!(entries(&staging).len(), 3);
         write_file(&paper.join("f.txt"), b"y").unwrap();
-        assert_eq!(entries(&paper), [".fig.tmp-1", "f.txt", "fig"]);
-        assert_eq!(contents(&paper.join("fig")), as_strings(&NEW));
-
-        // The trace cache: downloads of dead processes are deleted by the
-        // next lookup.
-        let cache = tmp.path().join("cache");
-        std::fs::create_dir_all(&cache).unwrap();
-        let part = format!(".KTH-SP2-1996-2.1-cln.swf.gz.part-{dead}");
-        std::fs::write(cache.join(&part), "partial").unwrap();
-        std::fs::write(cache.join(".x.swf.gz.part-1"), "downloading").unwrap();
-        write_tiny_trace(&tmp.path().join("t.swf"), 10);
-        let settings = xtask::traces::TraceSettings {
-            traces_dir: None,
-            repo_traces: None,
-            cache: cache.clone(),
-            mirror: None,
-            no_stand_in: true,
-        };
-        xtask::traces::resolve("t.swf", tmp.path(), &settings).unwrap();
-        assert_eq!(entries(&cache), [".x.swf.gz.part-1"]);
+        // The first (installed, then interrupted) and the second (interrupted) are gone.
+        dead.interrupt();
+        write_file(&paper.join("f.txt"), b"z").unwrap();
+        assert_eq!(entries(&staging).len(), 1, "the live writer's stays");
+        assert_eq!(contents(&paper.join("fig")), as_strings(&OLD));
+        live.complete().unwrap();
+        assert_eq!(entries(&paper), ["f.txt", "fig", "other"]);
     }
 
     #[test]

@@ -140,11 +140,17 @@ fn any_copy_with_the_same_swf_text_verifies() {
         "the recompressed copy differs as a file"
     );
     // The outputs carry the content checksum, and the file's for provenance.
-    let source = load(&file(fast), false).unwrap();
+    let source = load(&file(fast.clone()), false).unwrap();
     let (_, facts) = experiments::workload_from(&source, KTH, swf_io::Estimate::Requested, 1);
     assert_eq!(facts.sha256.as_deref(), Some(kth().content_sha256));
     assert_ne!(facts.file_sha256.as_deref(), Some(kth().file_sha256));
     assert_eq!(facts.records, kth().jobs);
+    // The file's checksum is streamed too, over every byte of the file.
+    let fast_sha = experiments::sha256_hex(&std::fs::read(&fast).unwrap());
+    assert_eq!(facts.file_sha256.as_deref(), Some(fast_sha.as_str()));
+    let source = load(&file(committed(KTH)), false).unwrap();
+    let (_, facts) = experiments::workload_from(&source, KTH, swf_io::Estimate::Requested, 1);
+    assert_eq!(facts.file_sha256.as_deref(), Some(kth().file_sha256));
 }
 
 #[test]

@@ -298,6 +298,12 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// The longest part of an `id` between slashes, in bytes: results and cells
+/// folders are named after the parts, and a file name holds at most 255
+/// bytes on common file systems; the margin leaves room for the tool's
+/// staging names.
+pub(crate) const MAX_ID_PART: usize = 200;
+
 /// The first pass: the format version and the kind.
 #[derive(Deserialize)]
 struct Head {
@@ -523,6 +529,17 @@ impl Experiment {
                     "id '{}' must look like '<paper>/<figure>' or '<paper>/sensitivity/<name>' \
                      (letters, digits, '-', '_', '.')",
                     s.id.get_ref()
+                ),
+            ));
+        }
+        if let Some(long) = parts.iter().find(|p| p.len() > MAX_ID_PART) {
+            return Err((
+                Some(s.id.span()),
+                format!(
+                    "id part '{}…' is {} bytes, above the limit of {MAX_ID_PART} (results and \
+                     cells directories are named after it); shorten the id",
+                    &long[..32],
+                    long.len()
                 ),
             ));
         }

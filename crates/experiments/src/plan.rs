@@ -93,8 +93,46 @@ impl Limits {
         max_generated_jobs: 2_500_000,
     };
 
-    /// Sets the cap named `key` (one of [`Limits::KEYS`]) to `value`.
+    /// The absolute ceilings: a cap raised above one is an error, so no
+    /// count a configuration may ask for overflows or exhausts memory
+    /// before it is refused (in the order of [`Limits::KEYS`]).
+    pub const CEILING: Limits = Limits {
+        max_repetitions: 1_000_000,
+        max_sweep_values: 1_000_000,
+        max_workloads: 10_000,
+        max_runs: 1_000_000,
+        max_generated_jobs: 100_000_000,
+    };
+
+    /// The caps in force: each at most its [`Limits::CEILING`] (fields
+    /// set directly may be above it).
+    fn effective(&self) -> Limits {
+        let c = Limits::CEILING;
+        Limits {
+            max_repetitions: self.max_repetitions.min(c.max_repetitions),
+            max_sweep_values: self.max_sweep_values.min(c.max_sweep_values),
+            max_workloads: self.max_workloads.min(c.max_workloads),
+            max_runs: self.max_runs.min(c.max_runs),
+            max_generated_jobs: self.max_generated_jobs.min(c.max_generated_jobs),
+        }
+    }
+
+    /// Sets the cap named `key` (one of [`Limits::KEYS`]) to `value`, at
+    /// most its [`Limits::CEILING`].
     pub fn set(&mut self, key: &str, value: u64) -> Result<(), String> {
+        let mut ceiling = Limits::CEILING;
+        let top = *ceiling.field(key)?;
+        if value > top {
+            return Err(format!(
+                "{value} is above the absolute ceiling of {top} for `{key}`; shard the runs \
+                 over several processes instead"
+            ));
+        }
+        *self.field(key)? = value;
+        Ok(())
+    }
+
+    fn field(&mut self, key: &str) -> Result<&mut u64, String> {
         let field = match key {
             "repetitions" => &mut self.max_repetitions,
             "sweep_values" => &mut self.max_sweep_values,
@@ -108,12 +146,21 @@ impl Limits {
                 ));
             }
         };
-        *field = value;
-        Ok(())
+        Ok(field)
     }
 
     /// The error for `what` being `value`, above the cap named `key`.
     pub(crate) fn exceeded(key: &str, what: &str, value: u64, cap: u64) -> String {
+        let mut ceiling = Limits::CEILING;
+        let top = ceiling.field(key).map_or(u64::MAX, |c| *c);
+        if value > top {
+            return format!(
+                "{what} is {value}, above the cap of {cap} per process, and \
+                 USCHED_MAX_{} cannot raise it past its absolute ceiling of {top}; use fewer, or \
+                 shard the runs over several processes",
+                key.to_uppercase()
+            );
+        }
         format!(
             "{what} is {value}, above the cap of {cap} per process; use fewer, shard the runs \
              over several processes, or raise the cap (`cargo xtask`: USCHED_MAX_{}={value})",
@@ -333,6 +380,7 @@ pub(crate) fn check_caps(
     limits: &Limits,
 ) -> Result<(), Located> {
     let spec = &experiment.spec;
+    let limits = &limits.effective();
     let within = |key: &str, what: &str, value: u64, cap: u64, span: Option<Range<usize>>| {
         if value > cap {
             Err((span, Limits::exceeded(key, what, value, cap)))
@@ -597,10 +645,15 @@ mod tests {
             &config("repetitions = 4294967295", 3, 1, 100),
             &d,
             Err(
-                "c.toml:7:15: `repetitions` is 4294967295, above the cap of 100 per process; use \
-                 fewer, shard the runs over several processes, or raise the cap (`cargo xtask`: \
-                 USCHED_MAX_REPETITIONS=4294967295)",
+                "c.toml:7:15: `repetitions` is 4294967295, above the cap of 100 per process, and \
+                 USCHED_MAX_REPETITIONS cannot raise it past its absolute ceiling of 1000000",
             ),
+        );
+        // Below the ceiling, the message says how to raise the cap.
+        check_cap(
+            &config("repetitions = 101", 1, 1, 10),
+            &d,
+            Err("or raise the cap (`cargo xtask`: USCHED_MAX_REPETITIONS=101)"),
         );
         check_cap(&config("repetitions = 100", 1, 1, 10), &d, Ok(()));
         check_cap(
@@ -634,8 +687,23 @@ mod tests {
         // Raised caps admit them.
         let mut raised = Limits::default();
         for key in Limits::KEYS {
-            raised.set(key, u64::MAX).unwrap();
+            assert!(
+                raised
+                    .set(key, u64::MAX)
+                    .unwrap_err()
+                    .contains("absolute ceiling")
+            );
+            let mut ceiling = Limits::CEILING;
+            raised.set(key, *ceiling.field(key).unwrap()).unwrap();
         }
+        check_cap(
+            &config("repetitions = 4294967295", 3, 1, 100),
+            &raised,
+            Err(
+                "`repetitions` is 4294967295, above the cap of 1000000 per process, and \
+                 USCHED_MAX_REPETITIONS cannot raise it past its absolute ceiling of 1000000",
+            ),
+        );
         check_cap(&config("repetitions = 26", 100, 1, 10), &raised, Ok(()));
         check_cap(&config("", 101, 1, 10), &raised, Ok(()));
         assert!(

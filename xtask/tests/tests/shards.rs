@@ -23,7 +23,7 @@ fn shards_in_any_order_merge_to_the_bytes_of_one_run() {
     let local = tree(&tmp.path().join("local"));
     assert_eq!(
         local.len(),
-        5,
+        6,
         "{:?}",
         local.iter().map(|f| &f.0).collect::<Vec<_>>()
     );

@@ -1,0 +1,276 @@
+//! Reading user-supplied files: every configuration, trace, cells file and
+//! results file `cargo xtask` reads goes through here.
+//!
+//! The rules, for every read:
+//!
+//! - the path must name a regular file, after following symbolic links (a
+//!   link to a regular file is fine); a FIFO, a device, a socket or a
+//!   directory is an error naming the path ("not a regular file"), and so
+//!   is a missing file ("does not exist");
+//! - the type is checked before the file is opened, and again on the
+//!   opened handle (opened non-blocking, so a FIFO swapped in between the
+//!   two is never waited on);
+//! - at most the file's [`Cap`] is read: a larger file is an error naming
+//!   the cap, whatever its size claims (a file that grows while it is read
+//!   is stopped too). Decompressed gzip streams are capped the same way.
+//!
+//! The caps (see [`CONFIG`] and its siblings) are far above anything this
+//! project writes or reads; they exist so that a wrong path cannot exhaust
+//! memory or disk.
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, bail};
+
+/// How much of one kind of file may be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cap {
+    /// Bytes.
+    pub bytes: u64,
+    /// The kind of file, as error messages name it ("configuration files").
+    pub what: &'static str,
+    /// What to do about a larger file.
+    pub hint: &'static str,
+}
+
+const MIB: u64 = 1 << 20;
+const GIB: u64 = 1 << 30;
+
+/// Experiment configurations (the largest in `configs/` is under 8 KiB).
+pub const CONFIG: Cap = Cap {
+    bytes: 4 * MIB,
+    what: "configuration files",
+    hint: "a configuration is a few kilobytes: check the path",
+};
+/// A shard's cells file (`shard-I-of-N.toml`; about 0.4 KiB per run, so
+/// some 75,000 runs per shard). Parsing takes up to about 35 times the
+/// file's size in memory, so this also bounds a merge's memory (~1.1 GiB).
+pub const CELLS: Cap = Cap {
+    bytes: 32 * MIB,
+    what: "cells files",
+    hint: "split the runs over more shards (a larger N in --shard I/N)",
+};
+/// A cells directory's `experiment.toml` (a dozen lines).
+pub const SMALL_TOML: Cap = Cap {
+    bytes: MIB,
+    what: "experiment.toml files",
+    hint: "check the path; the tool writes these files with a few lines",
+};
+/// Results files read back (`data.csv`, `samples.csv`, `run.toml`,
+/// `figure.svg`; `samples.csv` takes about 1 KiB per run).
+pub const RESULTS: Cap = Cap {
+    bytes: 256 * MIB,
+    what: "results files",
+    hint: "check the path, or re-run the experiment to rewrite its results",
+};
+/// A trace file as stored (`.swf` or `.swf.gz`); the largest log of the
+/// Parallel Workloads Archive is well under 1 GiB uncompressed.
+pub const TRACE_FILE: Cap = Cap {
+    bytes: 4 * GIB,
+    what: "trace files",
+    hint: "split the trace, or give a smaller one",
+};
+/// The SWF text of a compressed trace, after decompression.
+pub const TRACE_TEXT: Cap = Cap {
+    bytes: 16 * GIB,
+    what: "decompressed traces",
+    hint: "the trace decompresses to more than any log of the archive: check the file",
+};
+
+/// The kind of a file that is not regular, for messages.
+fn kind(meta: &Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else if meta.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a file"
+    }
+}
+
+/// What a path that is not a regular file is, for messages: `None` for a
+/// regular file or a missing path.
+pub fn not_regular(meta: &Metadata) -> Option<&'static str> {
+    (!meta.is_file()).then(|| kind(meta))
+}
+
+fn check(path: &Path, meta: &Metadata, cap: Cap) -> Result<()> {
+    if let Some(k) = not_regular(meta) {
+        bail!(
+            "{} is not a regular file ({k}); give the path of a regular file",
+            path.display()
+        );
+    }
+    if meta.len() > cap.bytes {
+        bail!("{}", too_large(path, cap));
+    }
+    Ok(())
+}
+
+fn too_large(path: &Path, cap: Cap) -> String {
+    format!(
+        "{} is larger than the {} cap for {}; {}",
+        path.display(),
+        human(cap.bytes),
+        cap.what,
+        cap.hint
+    )
+}
+
+/// `64 MiB`, `4 GiB`, or bytes.
+pub fn human(bytes: u64) -> String {
+    if bytes >= GIB && bytes.is_multiple_of(GIB) {
+        format!("{} GiB", bytes / GIB)
+    } else if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// Opens `path` for reading under the rules of the module docs; the
+/// reader stops with an error past `cap`.
+pub fn open(path: &Path, cap: Cap) -> Result<Capped<File>> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            bail!("{} does not exist", path.display())
+        }
+        Err(e) => bail!("cannot read {}: {e}", path.display()),
+    };
+    check(path, &meta, cap)?;
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK: opening a FIFO swapped in after the check never blocks.
+        const O_NONBLOCK: i32 = 0o4000;
+        options.custom_flags(O_NONBLOCK);
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    check(path, &meta, cap)?;
+    Ok(Capped::new(file, path, cap))
+}
+
+/// The whole of `path`, at most `cap` bytes of it.
+pub fn read(path: &Path, cap: Cap) -> Result<Vec<u8>> {
+    let mut reader = open(path, cap)?;
+    let mut bytes = Vec::new();
+    reader
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    Ok(bytes)
+}
+
+/// The whole of `path` as UTF-8 text, at most `cap` bytes of it.
+pub fn read_to_string(path: &Path, cap: Cap) -> Result<String> {
+    let bytes = read(path, cap)?;
+    String::from_utf8(bytes)
+        .map_err(|e| anyhow::anyhow!("{} is not UTF-8 text: {e}", path.display()))
+}
+
+/// [`read_to_string`], with a missing file as `None`.
+pub fn read_if_exists(path: &Path, cap: Cap) -> Result<Option<String>> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        _ => read_to_string(path, cap).map(Some),
+    }
+}
+
+/// Whether `path` is a regular file (after following symbolic links).
+pub fn is_regular(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// A reader that fails once more than its cap has been read.
+#[derive(Debug)]
+pub struct Capped<R> {
+    inner: R,
+    left: u64,
+    path: PathBuf,
+    cap: Cap,
+}
+
+impl<R: Read> Capped<R> {
+    /// `inner`, read from `path`, capped at `cap`.
+    pub fn new(inner: R, path: &Path, cap: Cap) -> Capped<R> {
+        Capped {
+            inner,
+            left: cap.bytes,
+            path: path.to_path_buf(),
+            cap,
+        }
+    }
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        // One byte beyond the cap tells a file of exactly the cap from a larger one.
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left + 1).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..want])?;
+        if n as u64 > self.left {
+            return Err(io::Error::other(too_large(&self.path, self.cap)));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_read_exactly_the_cap() {
+        let cap = Cap {
+            bytes: 4,
+            what: "test files",
+            hint: "use a smaller one",
+        };
+        let path = Path::new("x");
+        let mut ok = Vec::new();
+        Capped::new(&b"abcd"[..], path, cap)
+            .read_to_end(&mut ok)
+            .unwrap();
+        assert_eq!(ok, b"abcd");
+        let e = Capped::new(&b"abcde"[..], path, cap)
+            .read_to_end(&mut Vec::new())
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x is larger than the 4 bytes cap for test files; use a smaller one"
+        );
+        assert_eq!(human(64 * MIB), "64 MiB");
+        assert_eq!(human(4 * GIB), "4 GiB");
+    }
+}
