@@ -10,7 +10,6 @@
 //! which are committed with the fix (of the class the case stands for).
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -19,17 +18,10 @@ use anyhow::{Context, Result};
 use crate::Settings;
 use crate::progress::Verbosity;
 
-/// A seed from the operating system's random source (the clock if there is none).
+/// A fresh seed ([`crate::output::random_bytes`]).
 fn fresh_seed() -> u64 {
-    let mut bytes = [0u8; 8];
-    let from_os = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
-    if from_os.is_ok() {
-        return u64::from_le_bytes(bytes);
-    }
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    now.as_secs() ^ u64::from(now.subsec_nanos()).rotate_left(32) ^ u64::from(std::process::id())
+    let bytes = crate::output::random_bytes();
+    u64::from_le_bytes(bytes[..8].try_into().expect("8 of 16 bytes"))
 }
 
 /// Every `proptest-regressions/*.txt` under `dir`, with its contents.

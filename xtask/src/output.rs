@@ -105,9 +105,9 @@ fn remove(path: &Path) -> io::Result<()> {
     }
 }
 
-/// 128 random bits as hex: from `/dev/urandom`, else from std's hasher
-/// keys (random per process), the clock and a counter.
-fn token() -> String {
+/// 128 random bits: from `/dev/urandom`, else from std's hasher keys
+/// (random per process), the clock and a counter.
+pub fn random_bytes() -> [u8; 16] {
     let mut bytes = [0u8; 16];
     let urandom = File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
     if urandom.is_err() {
@@ -125,7 +125,12 @@ fn token() -> String {
             chunk.copy_from_slice(&h.finish().to_le_bytes());
         }
     }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    bytes
+}
+
+/// 128 random bits as hex ([`random_bytes`]).
+fn token() -> String {
+    random_bytes().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn is_token(s: &str) -> bool {
