@@ -274,7 +274,10 @@ pub fn write_results(
     let id = experiment.id();
     let dir = settings.results.join(id);
     output::write_dir(&dir, &results.files(experiment, provenance))?;
-    report.suspend(|| println!("{}", results.summary(experiment)));
+    // The report is Markdown, already encoded; the terminal pass is the
+    // last line of defence for stdout.
+    let report_text = experiments::encode::terminal(&results.summary(experiment));
+    report.suspend(|| println!("{report_text}"));
     report.info(&format!(
         "{id}: wrote {} in {}",
         dir.display(),
@@ -459,18 +462,21 @@ pub fn select(
 
 /// Prints verdicts one per line.
 pub fn print_verdicts(id: &str, verdicts: &[Verdict]) {
-    println!("{id}:");
+    // Claim text and values come from configurations: one line each, no
+    // control characters.
+    let line = |s: &str| experiments::encode::terminal(&s.replace(['\n', '\r'], " "));
+    println!("{}:", line(id));
     for v in verdicts {
         let paper = v
             .paper_value
             .as_deref()
-            .map(|p| format!(" (paper: {p})"))
+            .map(|p| format!(" (paper: {})", line(p)))
             .unwrap_or_default();
         println!(
             "  {}  {}{paper}\n        ours: {}",
             v.label(),
-            v.text,
-            v.ours
+            line(&v.text),
+            line(&v.ours)
         );
     }
 }

@@ -57,6 +57,7 @@ mod cells;
 mod claims;
 mod config;
 mod csv;
+pub mod encode;
 mod kind;
 mod kinds;
 mod par;
