@@ -10,12 +10,15 @@
 //!
 //! - [`markdown`]: for `summary.md`, `docs/REPRODUCTION.md` and the report
 //!   on stdout. Line breaks (LF, CR, TAB) become a space, so user text never
-//!   starts a line of its own; `|`, `\`, `` ` ``, `*`, `_`, `~`
-//!   are backslash-escaped, and so is a `]` before `(` (no inline link or
+//!   starts a line of its own; `|`, `\`, `*`, `_`, `~` are
+//!   backslash-escaped, and so is a `]` before `(` (no inline link or
 //!   image); `<`, `>`, `&` become HTML entities (no HTML, no autolink); a
-//!   leading `#`, `+`, `-`, `=`, `[` or list number (`1.`, `1)`) is escaped
-//!   so the text cannot open a heading, a list, a setext underline or a
-//!   link reference definition. Brackets alone stay: `[1.0, 2.0]` is text.
+//!   leading `#`, `[`, list marker (`- `, `+ `, `1. `) or `-`/`=` run is
+//!   escaped so the text cannot open a heading, a list, a thematic break, a
+//!   setext underline or a link reference definition. Brackets alone stay
+//!   (`[1.0, 2.0]` is text), and so does a balanced code span
+//!   (`` `mean_bsld` ``) unless it holds `<`, `>`, `\` or `](`; a lone backtick is
+//!   escaped.
 //! - [`xml`]: text and attribute values of the SVG figures: `& < > " '` as
 //!   entities, characters XML 1.0 forbids (controls other than TAB, LF and
 //!   CR; U+FFFE, U+FFFF) made visible, so the document stays well-formed.
@@ -73,27 +76,48 @@ fn push_visible(out: &mut String, c: char) {
 /// paragraph, a heading, a list item or a table cell, and never more than
 /// one line.
 pub fn markdown(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len() + 8);
-    // A block marker at the start: `#`, `+`, `-`, `=`, or a list number.
-    let digits = s.chars().take_while(char::is_ascii_digit).count();
-    let marker = match s.chars().next() {
-        Some('#' | '+' | '-' | '=' | '[') => Some(0),
-        Some(_) if digits > 0 && matches!(s[digits..].chars().next(), Some('.' | ')')) => {
-            Some(digits)
-        }
-        _ => None,
-    };
-    let mut chars = s.chars().enumerate().peekable();
-    while let Some((i, c)) = chars.next() {
+    let marker = block_marker(&chars);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
         if Some(i) == marker {
             out.push('\\');
             out.push(c);
+            i += 1;
+            continue;
+        }
+        if c == '`' {
+            let n = chars[i..].iter().take_while(|&&k| k == '`').count();
+            match code_span_end(&chars, i + n, n) {
+                Some(close) => {
+                    // A code span shows its content literally.
+                    out.extend(&chars[i..i + n]);
+                    for &k in &chars[i + n..close] {
+                        match k {
+                            '\n' | '\r' | '\t' => out.push(' '),
+                            '|' => out.push_str("\\|"),
+                            k if is_unsafe(k) => push_visible(&mut out, k),
+                            k => out.push(k),
+                        }
+                    }
+                    out.extend(&chars[close..close + n]);
+                    i = close + n;
+                }
+                None => {
+                    for _ in 0..n {
+                        out.push_str("\\`");
+                    }
+                    i += n;
+                }
+            }
             continue;
         }
         match c {
             '\n' | '\r' | '\t' => out.push(' '),
-            ']' if matches!(chars.peek(), Some((_, '('))) => out.push_str("\\]"),
-            '\\' | '`' | '*' | '_' | '|' | '~' => {
+            ']' if chars.get(i + 1) == Some(&'(') => out.push_str("\\]"),
+            '\\' | '*' | '_' | '|' | '~' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -103,8 +127,52 @@ pub fn markdown(s: &str) -> String {
             c if is_unsafe(c) => push_visible(&mut out, c),
             c => out.push(c),
         }
+        i += 1;
     }
     out
+}
+
+/// Where a block marker at the start of `chars` is (the character to
+/// escape): `#` or `[` (a heading, a link reference definition); `+`, `-`
+/// or `=` not followed by a letter or digit (a list item, a thematic break,
+/// a setext underline; `-2.5` and `-cmd` stay as they are); the `.` or `)`
+/// of a list number followed by a space (`1. x`, not `0.25`).
+fn block_marker(chars: &[char]) -> Option<usize> {
+    let plain_after = |j: usize| chars.get(j).is_none_or(|c| !c.is_alphanumeric());
+    match chars.first() {
+        Some('#' | '[') => Some(0),
+        Some('+' | '-' | '=') if plain_after(1) => Some(0),
+        Some(c) if c.is_ascii_digit() => {
+            let d = chars.iter().take_while(|c| c.is_ascii_digit()).count();
+            let dot = matches!(chars.get(d), Some('.' | ')'));
+            (dot && chars.get(d + 1).is_none_or(|c| c.is_whitespace())).then_some(d)
+        }
+        _ => None,
+    }
+}
+
+/// The start of the run of exactly `n` backticks that closes a code span
+/// opened before `from`, if its content holds no `<`, `>`, `\` or `](`
+/// (so no HTML tag or link can begin inside it and end outside).
+fn code_span_end(chars: &[char], from: usize, n: usize) -> Option<usize> {
+    let mut j = from;
+    while j < chars.len() {
+        if chars[j] == '`' {
+            let m = chars[j..].iter().take_while(|&&k| k == '`').count();
+            if m == n {
+                let content = &chars[from..j];
+                // A backslash inside is literal, so `\|` would end a table
+                // cell: such content is escaped as text instead.
+                let unsafe_inside = content.iter().any(|c| matches!(c, '<' | '>' | '\\'))
+                    || content.windows(2).any(|w| w == [']', '(']);
+                return (!unsafe_inside).then_some(j);
+            }
+            j += m;
+        } else {
+            j += 1;
+        }
+    }
+    None
 }
 
 /// User text as a Markdown code span, backticks included: fenced with
@@ -269,13 +337,19 @@ mod tests {
                 ("# h", r"\# h"),
                 ("a # b", "a # b"),
                 ("- x", r"\- x"),
+                ("---", r"\---"),
+                ("-2.5 and -cmd", "-2.5 and -cmd"),
                 ("12. x", r"12\. x"),
+                ("0.25", "0.25"),
                 ("12 x", "12 x"),
+                ("see `a_b|c` and `x", r"see `a_b\|c` and \`x"),
+                ("`<b>` ``a`b``", r"\`&lt;b&gt;` ``a`b\`\`"),
+                ("`a\\|b`", r"\`a\\\|b\`"),
                 ("| a |", r"\| a \|"),
                 ("<script>&", "&lt;script&gt;&amp;"),
                 (
                     "[x](y) *b* _i_ `c` ~s~ \\",
-                    r"\[x\](y) \*b\* \_i\_ \`c\` \~s\~ \\",
+                    r"\[x\](y) \*b\* \_i\_ `c` \~s\~ \\",
                 ),
                 ("a [1, 2] ![i](j)", r"a [1, 2] ![i\](j)"),
                 ("\u{1b}[31m\u{7}\u{202e}\0", r"\u{1b}[31m\u{7}\u{202e}\u{0}"),

@@ -1152,3 +1152,6 @@ mod workload_filters;
 
 #[path = "claims/intervals.rs"]
 mod claim_intervals;
+
+#[path = "encoding/hostile.rs"]
+mod hostile_outputs;
