@@ -545,6 +545,7 @@ pub fn verify(
     let notes_dir = target.parent().unwrap_or(Path::new("."));
     let (mut docs, mut missing, mut failed_claims) = (Vec::new(), Vec::new(), 0);
     let mut sensitivity_runs = Vec::new();
+    let mut corrupt = Vec::new();
     let mut figure_verdicts = std::collections::BTreeMap::new();
     for e in &entries {
         let dir = settings.results.join(&e.id);
@@ -586,6 +587,18 @@ pub fn verify(
                 return Err(err).with_context(|| format!("cannot read {}", samples_file.display()));
             }
         };
+        // Files that parse are not yet files to trust: data.csv must be what
+        // samples.csv gives, run.toml must record this configuration.
+        let run_toml = dir.join("run.toml");
+        let checked = experiments::check_results(&experiment, &rows, &samples).and_then(|()| {
+            let text = std::fs::read_to_string(&run_toml).unwrap_or_default();
+            experiments::check_run_toml(&text, &experiment)
+        });
+        if let Err(e) = checked {
+            // The error starts with the file's name: the path before it names it whole.
+            corrupt.push(format!("{}/{e}", dir.display()));
+            continue;
+        }
         let verdicts = check_claims(experiment.claims(), &rows, &samples);
         if wanted {
             print_verdicts(&e.id, &verdicts);
@@ -628,6 +641,15 @@ pub fn verify(
             notes: paper_notes(notes_dir, doc_dir, &e.id),
         });
     }
+    if !corrupt.is_empty() {
+        for c in &corrupt {
+            report_error(c);
+        }
+        bail!(
+            "{} experiment(s) have results that do not check out (above); nothing written",
+            corrupt.len()
+        );
+    }
     output::write_file(
         &doc,
         experiments::reproduction_doc(&docs, &missing).as_bytes(),
@@ -656,6 +678,11 @@ pub fn verify(
         }
     }
     claims_status(failed_claims, strict)
+}
+
+/// Prints one of several errors (the last one ends the command).
+fn report_error(message: &str) {
+    eprintln!("error: {}", experiments::encode::terminal(message));
 }
 
 /// `<paper>.md` in `notes_dir` (docs/adaptive.md for adaptive/fig4), if it

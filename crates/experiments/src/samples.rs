@@ -77,6 +77,11 @@ impl Samples {
             .map_or(&[], |&i| self.points[i].1.as_slice())
     }
 
+    /// Every point with its units, in the order of `data.csv`.
+    pub(crate) fn points(&self) -> impl Iterator<Item = (&(String, String, String), &[Unit])> {
+        self.points.iter().map(|(k, u)| (k, u.as_slice()))
+    }
+
     /// Whether there are no units at all (results written before
     /// `samples.csv` existed).
     pub fn is_empty(&self) -> bool {
