@@ -121,6 +121,66 @@ impl fmt::Display for ResultsError {
 
 impl std::error::Error for ResultsError {}
 
+/// The points of `data.csv` in order (panel × x × series), each with the
+/// domain of its values.
+fn data_points(experiment: &Experiment) -> Vec<(String, String, String, Domain)> {
+    let layout = Layout::new(experiment);
+    let series = experiment.series();
+    let metrics = (experiment.kind.metrics)();
+    let mut keys = Vec::new();
+    for panel in &experiment.spec.panels {
+        let domain = match panel.reference() {
+            Some(_) => Domain::Finite,
+            None => metrics
+                .iter()
+                .find(|m| m.name == panel.metric.get_ref())
+                .map_or(Domain::Finite, Domain::of),
+        };
+        for x in layout.xs() {
+            for s in &series {
+                keys.push((panel.id.clone(), s.clone(), x.to_string(), domain));
+            }
+        }
+    }
+    keys
+}
+
+/// `row` with the mean, interval and run count of `units`, as the
+/// pipeline computes them.
+fn aggregate_point(row: Row, units: &[crate::samples::Unit], level: f64) -> Row {
+    let values: Vec<f64> = units.iter().map(|u| u.value).collect();
+    let (y, ci) = mean_ci_at(&values, level);
+    Row {
+        y,
+        ci,
+        runs: u32::try_from(values.len()).unwrap_or(u32::MAX),
+        ..row
+    }
+}
+
+/// The rows of `data.csv` the pipeline makes of `samples` for
+/// `experiment`: one per point (panel × x × series, in that order), the
+/// mean of the point's units with its interval at the experiment's
+/// confidence level. [`check_results`] compares a `data.csv` with this;
+/// tests use it to write consistent results without running anything.
+pub fn aggregate(experiment: &Experiment, samples: &Samples) -> Vec<Row> {
+    data_points(experiment)
+        .into_iter()
+        .map(|(panel, series, x, _)| {
+            let units = samples.get(&panel, &series, &x);
+            let row = Row {
+                panel,
+                series,
+                x,
+                y: 0.0,
+                ci: None,
+                runs: 0,
+            };
+            aggregate_point(row, units, experiment.confidence())
+        })
+        .collect()
+}
+
 /// Checks an experiment's `data.csv` rows and `samples.csv` against each
 /// other and the configuration: `data.csv` has exactly the configuration's
 /// points (panel × x × series, in order); every unit of `samples.csv`
@@ -144,24 +204,11 @@ pub fn check_results(
         message,
     };
     let spec = &experiment.spec;
-    let layout = Layout::new(experiment);
-    let series = experiment.series();
-    let metrics = (experiment.kind.metrics)();
-    let mut keys = Vec::new();
-    for panel in &spec.panels {
-        let domain = match panel.reference() {
-            Some(_) => Domain::Finite,
-            None => metrics
-                .iter()
-                .find(|m| m.name == panel.metric.get_ref())
-                .map_or(Domain::Finite, Domain::of),
-        };
-        for x in layout.xs() {
-            for s in &series {
-                keys.push((panel.id.as_str(), s.as_str(), x, domain));
-            }
-        }
-    }
+    let points = data_points(experiment);
+    let keys: Vec<(&str, &str, &str, Domain)> = points
+        .iter()
+        .map(|(p, s, x, d)| (p.as_str(), s.as_str(), x.as_str(), *d))
+        .collect();
     let show = |(p, s, x): (&str, &str, &str)| format!("panel '{p}', series '{s}', x '{x}'");
     if rows.len() != keys.len() {
         return Err(data(format!(
@@ -224,18 +271,11 @@ pub fn check_results(
                 u.value
             )));
         }
-        let values: Vec<f64> = units.iter().map(|u| u.value).collect();
         // Units whose value is NaN are not kept, and make the mean NaN.
-        if row.y.is_nan() && row.runs as usize > values.len() {
+        if row.y.is_nan() && row.runs as usize > units.len() {
             continue;
         }
-        let (y, ci) = mean_ci_at(&values, level);
-        let expected = Row {
-            y,
-            ci,
-            runs: u32::try_from(values.len()).unwrap_or(u32::MAX),
-            ..row.clone()
-        };
+        let expected = aggregate_point(row.clone(), units, level);
         let line = |r: &Row| {
             write_csv(std::slice::from_ref(r))
                 .lines()
@@ -248,7 +288,7 @@ pub fn check_results(
                 i + 1,
                 show((p, s, x)),
                 line(row).unwrap_or_default(),
-                values.len(),
+                units.len(),
                 line(&expected).unwrap_or_default()
             )));
         }
