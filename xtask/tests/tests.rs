@@ -747,6 +747,9 @@ mod tree;
 #[path = "tests/shards.rs"]
 mod shards;
 
+#[path = "tests/corrupt.rs"]
+mod corrupt;
+
 /// Isolation of a batch's experiments, crash-safe outputs, inputs never
 /// overwritten, caps on configurations.
 mod hardening {
