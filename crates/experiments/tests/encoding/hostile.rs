@@ -562,3 +562,32 @@ proptest! {
         check_encoders(&s)?;
     }
 }
+
+/// `swf_io::write_jobs_csv` encodes the workload's name as [`encode::csv_text`]
+/// does (swf-io cannot depend on this crate, so the rules live twice; this
+/// keeps them one).
+#[test]
+fn jobs_csv_encodes_the_workload_like_the_pipeline() {
+    use profile::{Job, Outcome, ProcSet, Status, Time};
+    let jobs = [Job::new(1, Time(0), 1, 10, 10)];
+    let outcomes = [Outcome {
+        id: 1,
+        start: Time(0),
+        end: Time(10),
+        status: Status::Completed,
+    }];
+    let alloc: Vec<ProcSet> = vec!["0".parse().unwrap()];
+    for input in cases() {
+        let mut bytes = Vec::new();
+        swf_io::write_jobs_csv(&mut bytes, &input, &jobs, &outcomes, &alloc).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        let records = read_csv(&text);
+        assert_eq!(records.len(), 2, "{input:?}: {text}");
+        let line = text.split_once('\n').unwrap().1;
+        assert!(
+            line.starts_with(&format!("1,{},", encode::csv_text(&input))),
+            "{input:?}: {line}"
+        );
+        assert_clean("jobs.csv", &text, &input);
+    }
+}
