@@ -76,7 +76,7 @@ fn cause_cell(v: &Verdict, notes: Option<&str>) -> String {
             ),
             None => format!("{}: {}", c.category(), md(id)),
         },
-        Some(c) => format!("{}: {}", c.category(), md(&c.detail())),
+        Some(c) => format!("{}: {}", c.category(), md(c.detail())),
     }
 }
 
