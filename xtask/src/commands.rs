@@ -109,8 +109,14 @@ pub fn list(settings: &Settings) -> Result<ExitCode> {
     let width = entries.iter().map(|e| e.id.len()).max().unwrap_or(0);
     for e in &entries {
         match read_config(&e.path, &shown(settings, &e.path)) {
-            Ok(x) => println!("{:width$}  {}  [{}]", e.id, x.title(), x.paper()),
-            Err(err) => println!("{:width$}  (invalid configuration: {err:#})", e.id),
+            Ok(x) => {
+                let line = format!("{:width$}  {}  [{}]", e.id, x.title(), x.paper());
+                println!("{}", crate::progress::one_line(&line));
+            }
+            Err(err) => {
+                let line = format!("{:width$}  (invalid configuration: {err:#})", e.id);
+                println!("{}", crate::progress::one_line(&line));
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -574,14 +580,14 @@ pub fn verify(
             Ok(text) => Samples::parse(&text, experiment.confidence())
                 .with_context(|| format!("{}", samples_file.display()))?,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                eprintln!(
-                    "warning: {} is missing (results of an older version): {}'s claims are judged \
-                     on the means alone; run `cargo xtask reproduce {}` for intervals",
+                // Without it data.csv cannot be checked (or is of a version
+                // older than samples.csv).
+                corrupt.push(format!(
+                    "{}: missing, so data.csv cannot be checked; run `cargo xtask reproduce {}`",
                     samples_file.display(),
-                    e.id,
                     e.id
-                );
-                Samples::new(experiment.confidence())
+                ));
+                continue;
             }
             Err(err) => {
                 return Err(err).with_context(|| format!("cannot read {}", samples_file.display()));
@@ -611,14 +617,14 @@ pub fn verify(
             continue;
         }
         for v in verdicts.iter().filter(|v| !v.passed() && v.cause.is_none()) {
-            eprintln!(
-                "warning: {}: claim \"{}\" is {} without a cause (give it cause.paper, cause.data \
-                 or cause.reading in {})",
+            report_warning(&format!(
+                "{}: claim \"{}\" is {} without a cause (give it cause.paper, cause.data or \
+                 cause.reading in {})",
                 e.id,
-                v.text,
+                v.text.replace(['\n', '\r'], " "),
                 v.label(),
                 shown(settings, &e.path)
-            );
+            ));
         }
         figure_verdicts.insert(e.id.clone(), verdicts.clone());
         let mut figure = dir.join("figure.svg");
@@ -683,6 +689,11 @@ pub fn verify(
 /// Prints one of several errors (the last one ends the command).
 fn report_error(message: &str) {
     eprintln!("error: {}", experiments::encode::terminal(message));
+}
+
+/// Prints a warning quoting configurations or files.
+fn report_warning(message: &str) {
+    eprintln!("warning: {}", experiments::encode::terminal(message));
 }
 
 /// `<paper>.md` in `notes_dir` (docs/adaptive.md for adaptive/fig4), if it

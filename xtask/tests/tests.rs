@@ -750,6 +750,9 @@ mod shards;
 #[path = "tests/corrupt.rs"]
 mod corrupt;
 
+#[path = "tests/hostile.rs"]
+mod hostile;
+
 /// Isolation of a batch's experiments, crash-safe outputs, inputs never
 /// overwritten, caps on configurations.
 mod hardening {

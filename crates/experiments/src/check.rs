@@ -187,9 +187,7 @@ pub fn aggregate(experiment: &Experiment, samples: &Samples) -> Vec<Row> {
 /// belongs to one of them, has a repetition in range, appears once and
 /// lies in its metric's domain (any finite number for a gain over a
 /// reference); and each row is what the pipeline computes from the units:
-/// the same mean, interval and run count, byte for byte as written. With
-/// no samples at all (results older than `samples.csv`) only the rows are
-/// checked.
+/// the same mean, interval and run count, byte for byte as written.
 pub fn check_results(
     experiment: &Experiment,
     rows: &[Row],
@@ -226,9 +224,6 @@ pub fn check_results(
                 show((p, s, x))
             )));
         }
-    }
-    if samples.is_empty() {
-        return Ok(());
     }
     let known: BTreeSet<(&str, &str, &str)> = keys.iter().map(|k| (k.0, k.1, k.2)).collect();
     for ((p, s, x), units) in samples.points() {

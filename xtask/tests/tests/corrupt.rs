@@ -258,6 +258,16 @@ const RESULTS: &[ResultsCorruption] = &[
             "wait,easy,SDSC-SP2,1,1,1\nwait,sjf,SDSC-SP2,1,1,1",
         )
     }),
+    ("samples.csv missing", "samples.csv", |d| {
+        std::fs::remove_file(d.join("samples.csv")).unwrap()
+    }),
+    ("samples.csv emptied", "data.csv", |d| {
+        std::fs::write(
+            d.join("samples.csv"),
+            "panel,series,x,repetition,sample,value\n",
+        )
+        .unwrap()
+    }),
     ("run.toml's hash edited", "run.toml", |d| {
         edit_line(
             &d.join("run.toml"),
