@@ -42,6 +42,13 @@ pub const HOSTILE: &[&str] = &[
     "é日本 ünïcödé",
     "\u{85}next line\u{9b}csi\u{7f}",
     "\u{fffe}\u{ffff}",
+    // Shrunk failures of the property tests, kept as cases.
+    "](",
+    "`>`",
+    "=a",
+    "=¹",
+    "`a\\|b`",
+    "`<img src=x alt=\"`\">`",
 ];
 
 /// A very long hostile string.
