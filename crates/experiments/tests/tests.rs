@@ -1155,3 +1155,6 @@ mod claim_intervals;
 
 #[path = "encoding/hostile.rs"]
 mod hostile_outputs;
+
+#[path = "checks/intermediate.rs"]
+mod intermediate_checks;
