@@ -598,3 +598,44 @@ fn jobs_csv_encodes_the_workload_like_the_pipeline() {
         assert_clean("jobs.csv", &text, &input);
     }
 }
+
+/// The Gantt chart and the timeline of a schedule stay well-formed whatever
+/// its title (a trace's file name, a policy).
+#[test]
+fn schedule_svgs_are_well_formed() {
+    use profile::{Job, Outcome, ProcSet, Status, Time};
+    let jobs = [
+        Job::new(1, Time(0), 2, 10, 10),
+        Job::new(2, Time(5), 1, 5, 5),
+    ];
+    let outcomes = [
+        Outcome {
+            id: 1,
+            start: Time(0),
+            end: Time(10),
+            status: Status::Completed,
+        },
+        Outcome {
+            id: 2,
+            start: Time(10),
+            end: Time(15),
+            status: Status::Completed,
+        },
+    ];
+    let alloc: Vec<ProcSet> = vec!["0-1".parse().unwrap(), "0".parse().unwrap()];
+    for input in cases() {
+        let view = experiments::ScheduleView {
+            title: &input,
+            capacity: 4,
+            jobs: &jobs,
+            outcomes: &outcomes,
+        };
+        let window = view.span();
+        for svg in [view.gantt_svg(&alloc, window), view.timeline_svg(window)] {
+            if let Err(e) = check_xml(&svg) {
+                panic!("{input:?}: {e}\n{svg}");
+            }
+            assert_clean("schedule svg", &svg, &input);
+        }
+    }
+}
