@@ -106,8 +106,14 @@ pub fn list(settings: &Settings) -> Result<ExitCode> {
     let width = entries.iter().map(|e| e.id.len()).max().unwrap_or(0);
     for e in &entries {
         match read_config(&e.path, &shown(settings, &e.path)) {
-            Ok(x) => println!("{:width$}  {}  [{}]", e.id, x.title(), x.paper()),
-            Err(err) => println!("{:width$}  (invalid configuration: {err:#})", e.id),
+            Ok(x) => {
+                let line = format!("{:width$}  {}  [{}]", e.id, x.title(), x.paper());
+                println!("{}", crate::progress::one_line(&line));
+            }
+            Err(err) => {
+                let line = format!("{:width$}  (invalid configuration: {err:#})", e.id);
+                println!("{}", crate::progress::one_line(&line));
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -260,7 +266,10 @@ pub fn write_results(
     let id = experiment.id();
     let dir = settings.results.join(id);
     output::write_dir(&dir, &results.files(experiment, provenance))?;
-    report.suspend(|| println!("{}", results.summary(experiment)));
+    // The report is Markdown, already encoded; the terminal pass is the
+    // last line of defence for stdout.
+    let report_text = experiments::encode::terminal(&results.summary(experiment));
+    report.suspend(|| println!("{report_text}"));
     report.info(&format!(
         "{id}: wrote {} in {}",
         dir.display(),
@@ -445,18 +454,21 @@ pub fn select(
 
 /// Prints verdicts one per line.
 pub fn print_verdicts(id: &str, verdicts: &[Verdict]) {
-    println!("{id}:");
+    // Claim text and values come from configurations: one line each, no
+    // control characters.
+    let line = |s: &str| experiments::encode::terminal(&s.replace(['\n', '\r'], " "));
+    println!("{}:", line(id));
     for v in verdicts {
         let paper = v
             .paper_value
             .as_deref()
-            .map(|p| format!(" (paper: {p})"))
+            .map(|p| format!(" (paper: {})", line(p)))
             .unwrap_or_default();
         println!(
             "  {}  {}{paper}\n        ours: {}",
             v.label(),
-            v.text,
-            v.ours
+            line(&v.text),
+            line(&v.ours)
         );
     }
 }
@@ -525,6 +537,7 @@ pub fn verify(
     let notes_dir = target.parent().unwrap_or(Path::new("."));
     let (mut docs, mut missing, mut failed_claims) = (Vec::new(), Vec::new(), 0);
     let mut sensitivity_runs = Vec::new();
+    let mut corrupt = Vec::new();
     let mut figure_verdicts = std::collections::BTreeMap::new();
     for e in &entries {
         let dir = settings.results.join(&e.id);
@@ -552,16 +565,27 @@ pub fn verify(
             Some(text) => Samples::parse(&text, experiment.confidence())
                 .with_context(|| format!("{}", samples_file.display()))?,
             None => {
-                eprintln!(
-                    "warning: {} is missing (results of an older version): {}'s claims are judged \
-                     on the means alone; run `cargo xtask reproduce {}` for intervals",
+                // Without it data.csv cannot be checked (or is of a version
+                // older than samples.csv).
+                corrupt.push(format!(
+                    "{}: missing, so data.csv cannot be checked; run `cargo xtask reproduce {}`",
                     samples_file.display(),
-                    e.id,
                     e.id
-                );
-                Samples::new(experiment.confidence())
+                ));
+                continue;
             }
         };
+        // Files that parse are not yet files to trust: data.csv must be what
+        // samples.csv gives, run.toml must record this configuration.
+        let run_toml = dir.join("run.toml");
+        let run_text = files::read_if_exists(&run_toml, files::RESULTS)?.unwrap_or_default();
+        let checked = experiments::check_results(&experiment, &rows, &samples)
+            .and_then(|()| experiments::check_run_toml(&run_text, &experiment));
+        if let Err(e) = checked {
+            // The error starts with the file's name: the path before it names it whole.
+            corrupt.push(format!("{}/{e}", dir.display()));
+            continue;
+        }
         let verdicts = check_claims(experiment.claims(), &rows, &samples);
         if wanted {
             print_verdicts(&e.id, &verdicts);
@@ -574,14 +598,14 @@ pub fn verify(
             continue;
         }
         for v in verdicts.iter().filter(|v| !v.passed() && v.cause.is_none()) {
-            eprintln!(
-                "warning: {}: claim \"{}\" is {} without a cause (give it cause.paper, cause.data \
-                 or cause.reading in {})",
+            report_warning(&format!(
+                "{}: claim \"{}\" is {} without a cause (give it cause.paper, cause.data or \
+                 cause.reading in {})",
                 e.id,
-                v.text,
+                v.text.replace(['\n', '\r'], " "),
                 v.label(),
                 shown(settings, &e.path)
-            );
+            ));
         }
         figure_verdicts.insert(e.id.clone(), verdicts.clone());
         let mut figure = dir.join("figure.svg");
@@ -603,6 +627,15 @@ pub fn verify(
             stand_in: stand_in(&dir.join("run.toml")),
             notes: paper_notes(notes_dir, doc_dir, &e.id),
         });
+    }
+    if !corrupt.is_empty() {
+        for c in &corrupt {
+            report_error(c);
+        }
+        bail!(
+            "{} experiment(s) have results that do not check out (above); nothing written",
+            corrupt.len()
+        );
     }
     output::write_file(
         &doc,
@@ -632,6 +665,16 @@ pub fn verify(
         }
     }
     claims_status(failed_claims, strict)
+}
+
+/// Prints one of several errors (the last one ends the command).
+fn report_error(message: &str) {
+    eprintln!("error: {}", experiments::encode::terminal(message));
+}
+
+/// Prints a warning quoting configurations or files.
+fn report_warning(message: &str) {
+    eprintln!("warning: {}", experiments::encode::terminal(message));
 }
 
 /// `<paper>.md` in `notes_dir` (docs/adaptive.md for adaptive/fig4), if it

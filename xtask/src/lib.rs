@@ -86,7 +86,11 @@ pub fn main_with(args: &[String], mut settings: Settings) -> ExitCode {
     match commands::isolated(|| dispatch(cli, &mut settings)) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // Errors quote configurations and files: no raw control characters.
+            eprintln!(
+                "error: {}",
+                experiments::encode::terminal(&format!("{e:#}"))
+            );
             ExitCode::from(cli::EXIT_ERROR)
         }
     }

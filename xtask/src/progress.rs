@@ -117,6 +117,8 @@ impl Reporter {
 
     /// Prints a warning or an error (always).
     pub fn warn(&self, line: &str) {
+        // Lines quote ids, titles, labels and file names: no raw controls.
+        let line = experiments::encode::terminal(line);
         match &self.bar {
             Some(bar) => bar.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),
@@ -134,8 +136,8 @@ impl Reporter {
 
     /// Experiment `index` (from 0) of the batch starts.
     pub fn start(&self, index: usize, id: &str, title: &str, threads: usize) {
-        let tag = format!("[{}/{}] {id}", index + 1, self.count);
-        self.info(&format!("{tag}: {title} ({threads} threads)"));
+        let tag = format!("[{}/{}] {}", index + 1, self.count, one_line(id));
+        self.info(&format!("{tag}: {} ({threads} threads)", one_line(title)));
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = tag.clone();
         let now = Instant::now();
         *self.lines.lock().unwrap_or_else(|e| e.into_inner()) = Lines {
@@ -172,7 +174,10 @@ impl Reporter {
         if self.verbosity >= Verbosity::Verbose {
             self.warn(&format!(
                 "[{}/{}] {id}: {} ... {:.1} s",
-                p.done, p.total, p.cell, p.seconds
+                p.done,
+                p.total,
+                one_line(p.cell),
+                p.seconds
             ));
         }
         if let Some(bar) = &self.bar {
@@ -217,6 +222,12 @@ impl Drop for Reporter {
     fn drop(&mut self) {
         self.finish();
     }
+}
+
+/// User text for a one-line message: line breaks become spaces, control
+/// characters are made visible ([`experiments::encode::terminal`]).
+pub fn one_line(s: &str) -> String {
+    experiments::encode::terminal(&s.replace(['\n', '\r'], " "))
 }
 
 /// `[3/19] adaptive/fig4: 40/120 runs (33%), 12.3 s, about 25 s left`.

@@ -257,7 +257,21 @@ fn identities(cells: &Path) -> Result<Vec<(PathBuf, Identity)>> {
         .into_iter()
         .map(|f| Identity::read(&f).map(|i| (f, i)))
         .collect::<Result<Vec<_>>>()?;
-    out.sort_by(|a, b| a.1.experiment.cmp(&b.1.experiment));
+    out.sort_by(|a, b| a.1.experiment.cmp(&b.1.experiment).then(a.0.cmp(&b.0)));
+    // One experiment, one directory: two would be merged into the same
+    // results, the last one read winning.
+    if let Some(pair) = out
+        .windows(2)
+        .find(|w| w[0].1.experiment == w[1].1.experiment)
+    {
+        bail!(
+            "{} and {} both hold cells of {}; keep one directory per experiment (move or delete \
+             the other), then merge again",
+            pair[0].0.display(),
+            pair[1].0.display(),
+            pair[0].1.experiment
+        );
+    }
     Ok(out)
 }
 
@@ -277,7 +291,18 @@ fn read_shards(dir: &Path) -> Result<Vec<ShardCells>> {
         .iter()
         .map(|f| {
             let text = files::read_to_string(f, files::CELLS)?;
-            Ok(ShardCells::parse(&text, &f.display().to_string())?)
+            let part = ShardCells::parse(&text, &f.display().to_string())?;
+            // A file holds the shard its name says: a copy under another
+            // name would count its cells twice.
+            if *f != shard_file(dir, part.shard) {
+                bail!(
+                    "{}: holds shard {} (it would be {}); rename or delete it, then merge again",
+                    f.display(),
+                    part.shard,
+                    shard_file(dir, part.shard).display()
+                );
+            }
+            Ok(part)
         })
         .collect()
 }

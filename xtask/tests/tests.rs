@@ -475,17 +475,24 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
     /// Writes results for `baseline/backfilling` (one claim PASSes, one
     /// FAILs) into `res/`, with a figure.
     fn baseline_results(tmp: &TempDir) {
+        let config =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/baseline/backfilling.toml");
         let dir = tmp.path().join("res/baseline/backfilling");
-        std::fs::create_dir_all(&dir).unwrap();
-        let mut csv = String::from("panel,series,x,y,ci_lo,ci_hi,runs\n");
-        for (x, f, e, c) in [("SDSC-SP2", 100, 50, 40), ("KTH-SP2", 80, 90, 30)] {
-            csv += &format!(
-                "bsld,fcfs,{x},{f},,,1\nbsld,easy,{x},{e},,,1\nbsld,conservative,{x},{c},,,1\n"
-            );
-        }
-        std::fs::write(dir.join("data.csv"), csv).unwrap();
-        std::fs::write(dir.join("run.toml"), "[provenance]\nstand_in = false\n").unwrap();
-        std::fs::write(dir.join("figure.svg"), "<svg/>").unwrap();
+        let bsld = |series: &str, x: &str| match (x, series) {
+            ("SDSC-SP2", "fcfs") => 100.0,
+            ("SDSC-SP2", "easy") => 50.0,
+            ("SDSC-SP2", _) => 40.0,
+            (_, "fcfs") => 80.0,
+            (_, "easy") => 90.0,
+            _ => 30.0,
+        };
+        super::results::write_results(&config, &dir, &|panel, series, x| {
+            if panel == "bsld" {
+                bsld(series, x)
+            } else {
+                1.0
+            }
+        });
     }
 
     const VERIFY: [&str; 7] = [
@@ -558,8 +565,12 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         assert!(figures.len() > 10, "{figures:?}");
         for id in &figures {
             let dir = tmp.path().join("res").join(id);
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join("data.csv"), "panel,series,x,y,ci_lo,ci_hi,runs\n").unwrap();
+            let entry = xtask::catalog::scan(&configs)
+                .unwrap()
+                .into_iter()
+                .find(|e| &e.id == id)
+                .unwrap();
+            super::results::write_results(&entry.path, &dir, &|_, _, _| 1.0);
         }
         baseline_results(&tmp);
         let tracked = tmp.path().join("docs/REPRODUCTION.md");
@@ -794,11 +805,20 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
     }
 }
 
+#[path = "common/results.rs"]
+mod results;
+
 #[path = "common/tree.rs"]
 mod tree;
 
 #[path = "tests/shards.rs"]
 mod shards;
+
+#[path = "tests/corrupt.rs"]
+mod corrupt;
+
+#[path = "tests/hostile.rs"]
+mod hostile;
 
 /// Isolation of a batch's experiments, crash-safe outputs, inputs never
 /// overwritten, caps on configurations.

@@ -159,6 +159,10 @@ pub struct ShardCells {
     pub workloads: Vec<WorkloadFacts>,
     /// The cells this shard measured, by number.
     pub measured: Vec<CellRecord>,
+    /// Where the measurements come from, for errors: the file
+    /// [`ShardCells::parse`] read, or `shard I/N` for a shard measured in
+    /// this process.
+    pub source: String,
 }
 
 /// A cells file that cannot be read.
@@ -198,6 +202,29 @@ pub enum MergeError {
         /// What differs.
         what: String,
     },
+    /// A shard file holds what this configuration cannot have produced: a
+    /// cell out of range or of another shard, a missing or unknown metric,
+    /// a sample count that differs between metrics, a value outside its
+    /// metric's domain.
+    Invalid {
+        /// The file (or shard) at fault.
+        file: String,
+        /// The cell, when one is to blame.
+        cell: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
+    /// Two files hold the same cell with different values.
+    Duplicate {
+        /// The cell's number.
+        cell: usize,
+        /// What the cell runs.
+        label: String,
+        /// The file read first.
+        first: String,
+        /// The file read second.
+        second: String,
+    },
     /// Cells nobody measured: `(cell number, label)`.
     Missing {
         /// In cell order.
@@ -223,6 +250,27 @@ impl fmt::Display for MergeError {
             MergeError::Disagree { what } => write!(
                 f,
                 "shards disagree: {what}; they were not run on the same inputs"
+            ),
+            MergeError::Invalid {
+                file,
+                cell: Some(cell),
+                message,
+            } => write!(f, "{file}: cell {cell}: {message}"),
+            MergeError::Invalid {
+                file,
+                cell: None,
+                message,
+            } => write!(f, "{file}: {message}"),
+            MergeError::Duplicate {
+                cell,
+                label,
+                first,
+                second,
+            } => write!(
+                f,
+                "cell {cell} ({label}) is in {first} and in {second} with other values; they \
+                 were not run on the same inputs: delete the one that is not of this \
+                 configuration and re-run its shard"
             ),
             MergeError::Missing { cells, total } => {
                 write!(f, "{} of {total} cells were not measured:", cells.len())?;
@@ -279,6 +327,7 @@ pub fn run_shard(
         notes: measured.notes,
         workloads: measured.workloads,
         measured: cells,
+        source: format!("shard {shard}"),
     })
 }
 
@@ -286,6 +335,9 @@ pub fn run_shard(
 /// shards (any number, in any order, overlapping or not). Every shard must
 /// come from this configuration and `provenance`'s revision; every cell
 /// must be measured; a cell measured twice must have the same values.
+/// Each shard's cells are checked before use (`crate::check`): numbers in
+/// range and of the shard, exactly the kind's metrics with one value per
+/// sample each, every value in its metric's domain.
 pub fn merge(
     experiment: &Experiment,
     provenance: &Provenance,
@@ -293,12 +345,12 @@ pub fn merge(
 ) -> Result<Results, MergeError> {
     let layout = Layout::new(experiment);
     let config = experiment.config_sha256();
-    let mut cells: BTreeMap<usize, &CellRecord> = BTreeMap::new();
+    let mut cells: BTreeMap<usize, (&CellRecord, &str)> = BTreeMap::new();
     let mut facts: Option<(&[WorkloadFacts], &[String])> = None;
     for part in parts {
         let foreign = |what, expected: &str, found: &str| {
             (expected != found).then(|| MergeError::Foreign {
-                shard: part.shard.to_string(),
+                shard: format!("{} ({})", part.shard, part.source),
                 what,
                 expected: expected.to_string(),
                 found: found.to_string(),
@@ -327,32 +379,25 @@ pub fn merge(
                 if w != part.workloads.as_slice() || n != part.notes.as_slice() {
                     return Err(MergeError::Disagree {
                         what: format!(
-                            "shard {} saw other workloads than an earlier shard",
-                            part.shard
+                            "shard {} ({}) saw other workloads than an earlier shard",
+                            part.shard, part.source
                         ),
                     });
                 }
             }
         }
+        crate::check::check_shard(experiment, &layout, part)?;
         for cell in &part.measured {
-            let want: Vec<usize> = layout.run_labels(cell.index).map(|(n, _)| n).collect();
-            let have: Vec<usize> = cell.runs.iter().map(|r| r.0).collect();
-            if cell.index >= layout.cells.len() || want != have {
-                return Err(MergeError::Disagree {
-                    what: format!(
-                        "shard {} has cell {} with runs {have:?}, the configuration gives {want:?}",
-                        part.shard, cell.index
-                    ),
-                });
-            }
-            if let Some(earlier) = cells.insert(cell.index, cell)
+            // The same cell twice (shards of two counts in one directory)
+            // is fine when the values are the same, bit for bit.
+            if let Some((earlier, file)) = cells.insert(cell.index, (cell, &part.source))
                 && !same_values(earlier, cell)
             {
-                return Err(MergeError::Disagree {
-                    what: format!(
-                        "cell {} ({}) has other values in shard {}",
-                        cell.index, cell.label, part.shard
-                    ),
+                return Err(MergeError::Duplicate {
+                    cell: cell.index,
+                    label: layout.cell_label(cell.index),
+                    first: file.to_string(),
+                    second: part.source.clone(),
                 });
             }
         }
@@ -371,7 +416,7 @@ pub fn merge(
     let measured = Measured {
         runs: cells
             .values()
-            .flat_map(|c| c.runs.iter().map(|(n, _, v)| (*n, v.clone())))
+            .flat_map(|(c, _)| c.runs.iter().map(|(n, _, v)| (*n, v.clone())))
             .collect(),
         workloads: workloads.to_vec(),
         notes: notes.to_vec(),
@@ -570,6 +615,7 @@ impl ShardCells {
             notes: f.notes,
             workloads: f.workloads,
             measured,
+            source: file.to_string(),
         })
     }
 }

@@ -4,8 +4,14 @@
 //! are empty when a point has a single run. Numbers are printed with six
 //! significant digits and no trailing zeros, so the same results always give
 //! the same bytes and the file stays readable.
+//!
+//! Text columns (panel, series, a categorical x) are encoded by
+//! [`encode::csv_text`]: RFC 4180 quoting, and a `'` before text a
+//! spreadsheet would run as a formula; [`parse_csv`] removes it again.
 
 use std::fmt;
+
+use crate::encode;
 
 /// The exact header line of `data.csv`.
 pub const CSV_HEADER: &str = "panel,series,x,y,ci_lo,ci_hi,runs";
@@ -53,11 +59,16 @@ pub fn fmt_num(v: f64) -> String {
     if s == "-0" { "0".into() } else { s }
 }
 
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+/// The x column: a number [`fmt_num`] wrote stays a number; anything else
+/// is text (a category) and is encoded as such.
+pub(crate) fn x_field(x: &str) -> String {
+    let number = x
+        .parse::<f64>()
+        .is_ok_and(|v| v.is_finite() && fmt_num(v) == x);
+    if number {
+        encode::csv_field(x)
     } else {
-        s.to_string()
+        encode::csv_text(x)
     }
 }
 
@@ -70,9 +81,9 @@ pub fn write_csv(rows: &[Row]) -> String {
             (fmt_num(lo), fmt_num(hi))
         });
         let line = [
-            field(&r.panel),
-            field(&r.series),
-            field(&r.x),
+            encode::csv_text(&r.panel),
+            encode::csv_text(&r.series),
+            x_field(&r.x),
             fmt_num(r.y),
             lo,
             hi,
@@ -118,12 +129,17 @@ impl fmt::Display for CsvError {
 
 impl std::error::Error for CsvError {}
 
-/// Splits one CSV line into fields (RFC 4180 quoting).
-pub(crate) fn split_line(line: &str) -> Result<Vec<String>, String> {
+/// Splits CSV text into records of fields (RFC 4180: a quoted field may
+/// hold `,`, `""` and line breaks); each record with the 1-based line it
+/// starts on. Empty lines are skipped; LF and CRLF both end a record.
+pub(crate) fn records(text: &str) -> Result<Vec<(usize, Vec<String>)>, CsvError> {
+    let mut out = Vec::new();
     let mut fields = Vec::new();
     let mut cur = String::new();
-    let mut chars = line.chars().peekable();
+    let (mut line, mut start) = (1, 1);
     let mut quoted = false;
+    let mut chars = text.chars().peekable();
+    let mut any = false;
     while let Some(c) = chars.next() {
         match (quoted, c) {
             (true, '"') if chars.peek() == Some(&'"') => {
@@ -131,53 +147,82 @@ pub(crate) fn split_line(line: &str) -> Result<Vec<String>, String> {
                 cur.push('"');
             }
             (true, '"') => quoted = false,
-            (false, '"') if cur.is_empty() => quoted = true,
-            (false, ',') => fields.push(std::mem::take(&mut cur)),
-            (_, c) => cur.push(c),
+            (false, '"') if cur.is_empty() => {
+                quoted = true;
+                any = true;
+            }
+            (false, ',') => {
+                fields.push(std::mem::take(&mut cur));
+                any = true;
+            }
+            (false, '\r') if chars.peek() == Some(&'\n') => {}
+            (false, '\n') => {
+                if any || !cur.is_empty() {
+                    fields.push(std::mem::take(&mut cur));
+                    out.push((start, std::mem::take(&mut fields)));
+                }
+                any = false;
+                line += 1;
+                start = line;
+            }
+            (_, c) => {
+                if c == '\n' {
+                    line += 1;
+                }
+                cur.push(c);
+                any = true;
+            }
         }
     }
     if quoted {
-        return Err("unterminated quoted field".into());
+        return Err(CsvError::Line {
+            line: start,
+            message: "unterminated quoted field".into(),
+        });
     }
-    fields.push(cur);
-    Ok(fields)
+    if any || !cur.is_empty() {
+        fields.push(cur);
+        out.push((start, fields));
+    }
+    Ok(out)
 }
 
 /// Parses `data.csv` text back into rows.
 pub fn parse_csv(text: &str) -> Result<Vec<Row>, CsvError> {
-    let mut lines = text.lines().enumerate();
-    let header = lines.next().map(|(_, l)| l).unwrap_or("");
-    if header != CSV_HEADER {
+    let header = text.lines().next().unwrap_or("");
+    if header.trim_end_matches('\r') != CSV_HEADER {
         return Err(CsvError::Header {
-            found: header.to_string(),
+            found: encode::terminal(header),
         });
     }
     let mut rows = Vec::new();
-    for (i, line) in lines {
-        let n = i + 1;
-        if line.is_empty() {
-            continue;
-        }
+    for (n, f) in records(text)?.into_iter().skip(1) {
         let err = |message: String| CsvError::Line { line: n, message };
-        let f = split_line(line).map_err(err)?;
         if f.len() != 7 {
             return Err(err(format!("{} fields, expected 7", f.len())));
         }
         let num = |name: &str, s: &str| {
-            s.parse::<f64>()
-                .map_err(|_| err(format!("{name} is '{s}', expected a number")))
+            s.parse::<f64>().map_err(|_| {
+                err(format!(
+                    "{name} is '{}', expected a number",
+                    encode::terminal(s)
+                ))
+            })
         };
         let ci = match (f[4].as_str(), f[5].as_str()) {
             ("", "") => None,
             (lo, hi) => Some((num("ci_lo", lo)?, num("ci_hi", hi)?)),
         };
-        let runs = f[6]
-            .parse::<u32>()
-            .map_err(|_| err(format!("runs is '{}', expected an integer", f[6])))?;
+        let runs = f[6].parse::<u32>().map_err(|_| {
+            err(format!(
+                "runs is '{}', expected an integer",
+                encode::terminal(&f[6])
+            ))
+        })?;
         rows.push(Row {
-            panel: f[0].clone(),
-            series: f[1].clone(),
-            x: f[2].clone(),
+            panel: encode::csv_text_decode(&f[0]).to_string(),
+            series: encode::csv_text_decode(&f[1]).to_string(),
+            x: encode::csv_text_decode(&f[2]).to_string(),
             y: num("y", &f[3])?,
             ci,
             runs,

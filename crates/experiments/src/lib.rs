@@ -54,9 +54,12 @@
 
 mod cache;
 mod cells;
+mod check;
 mod claims;
 mod config;
 mod csv;
+mod domain;
+pub mod encode;
 mod kind;
 mod kinds;
 mod par;
@@ -75,6 +78,7 @@ pub use cells::{
     CELLS_VERSION, CellRecord, CellsError, MergeError, RunValues, Shard, ShardCells, cell_labels,
     merge, run_shard,
 };
+pub use check::{ResultsError, aggregate, check_results, check_run_toml};
 pub use claims::{Cause, Claim, Outcome, Verdict, check_claims};
 pub use config::{CONFIG_VERSION, ConfigError, Experiment, Reading, TraceRef, derive_seed};
 pub use csv::{CSV_HEADER, CsvError, Row, fmt_num, parse_csv, write_csv};

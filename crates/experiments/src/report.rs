@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::claims::{Cause, Outcome, Verdict};
 use crate::config::Experiment;
 use crate::csv::{Row, write_csv};
+use crate::encode;
 use crate::run::Results;
 use crate::samples::Samples;
 use crate::workload::WorkloadFacts;
@@ -44,28 +45,18 @@ pub fn fmt_short(v: f64) -> String {
     }
 }
 
-/// Escapes a Markdown table cell.
-fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+/// User text as Markdown ([`encode::markdown`]).
+fn md(s: &str) -> String {
+    encode::markdown(s)
 }
 
+/// A table whose cells are Markdown already: user text in them went
+/// through [`md`], so none holds a `|` or a line break.
 fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
-    let _ = writeln!(
-        out,
-        "| {} |",
-        header
-            .iter()
-            .map(|h| cell(h))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    );
+    let _ = writeln!(out, "| {} |", header.join(" | "));
     let _ = writeln!(out, "|{}", " --- |".repeat(header.len()));
     for r in rows {
-        let _ = writeln!(
-            out,
-            "| {} |",
-            r.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | ")
-        );
+        let _ = writeln!(out, "| {} |", r.join(" | "));
     }
 }
 
@@ -77,10 +68,15 @@ fn cause_cell(v: &Verdict, notes: Option<&str>) -> String {
     match &v.cause {
         None => "(none given)".into(),
         Some(c @ Cause::Reading(id)) => match notes {
-            Some(link) => format!("{}: [{id}]({link}#sensitivity)", c.category()),
-            None => format!("{}: {id}", c.category()),
+            Some(link) => format!(
+                "{}: [{}]({}#sensitivity)",
+                c.category(),
+                md(id),
+                encode::markdown_url(link)
+            ),
+            None => format!("{}: {}", c.category(), md(id)),
         },
-        Some(c) => format!("{}: {}", c.category(), c.detail()),
+        Some(c) => format!("{}: {}", c.category(), md(c.detail())),
     }
 }
 
@@ -103,9 +99,9 @@ fn claims_table(out: &mut String, verdicts: &[Verdict], notes: Option<&str>) {
         .map(|(i, v)| {
             vec![
                 (i + 1).to_string(),
-                v.text.clone(),
-                v.paper_value.clone().unwrap_or_else(|| "–".into()),
-                v.ours.clone(),
+                md(&v.text),
+                v.paper_value.as_deref().map_or_else(|| "–".into(), md),
+                md(&v.ours),
                 format!("**{}**", v.label()),
                 cause_cell(v, notes),
             ]
@@ -142,10 +138,11 @@ fn fail_explanations(out: &mut String, verdicts: &[Verdict]) {
     for (i, v, e) in failed {
         let _ = writeln!(
             out,
-            "- Claim {} (\"{}\", {}): {e}",
+            "- Claim {} (\"{}\", {}): {}",
             i + 1,
-            v.text,
-            v.label()
+            md(&v.text),
+            v.label(),
+            md(e)
         );
     }
 }
@@ -178,10 +175,10 @@ fn stand_in_warning(out: &mut String, facts: &[WorkloadFacts]) {
         let _ = writeln!(
             out,
             "> **WARNING: stand-in workload.** {}. Every number for '{}' below is NOT comparable to the paper.\n",
-            f.note
+            md(f.note
                 .as_deref()
-                .unwrap_or("a trace was replaced by a synthetic workload"),
-            f.label
+                .unwrap_or("a trace was replaced by a synthetic workload")),
+            md(&f.label)
         );
     }
 }
@@ -211,12 +208,12 @@ impl Results {
                 xs.push(&r.x);
             }
         }
-        let mut header = vec![self.figure.x_label.clone()];
-        header.extend(self.figure.series.iter().cloned());
+        let mut header = vec![md(&self.figure.x_label)];
+        header.extend(self.figure.series.iter().map(|s| md(s)));
         let rows: Vec<Vec<String>> = xs
             .iter()
             .map(|x| {
-                let mut line = vec![x.to_string()];
+                let mut line = vec![md(x)];
                 for s in &self.figure.series {
                     let v = mine.iter().find(|r| r.x == *x && &r.series == s);
                     line.push(match v {
@@ -239,8 +236,8 @@ impl Results {
     pub fn summary(&self, experiment: &Experiment) -> String {
         let spec = &experiment.spec;
         let mut out = String::new();
-        let _ = writeln!(out, "# {}: {}\n", spec.id.get_ref(), spec.title);
-        let _ = writeln!(out, "Reproduces: {}\n", spec.paper);
+        let _ = writeln!(out, "# {}: {}\n", md(spec.id.get_ref()), md(&spec.title));
+        let _ = writeln!(out, "Reproduces: {}\n", md(&spec.paper));
         let reps = spec.repetitions;
         let units = self.samples.max_units();
         let ci = if units > 1 {
@@ -253,8 +250,9 @@ impl Results {
         };
         let _ = writeln!(
             out,
-            "Kind `{}`, seed {}, {reps} repetition(s) per point{ci}.\n",
-            spec.kind, spec.seed
+            "Kind {}, seed {}, {reps} repetition(s) per point{ci}.\n",
+            encode::markdown_code(&spec.kind),
+            spec.seed
         );
         stand_in_warning(&mut out, &self.workloads);
         let _ = writeln!(out, "## Workloads\n");
@@ -276,14 +274,14 @@ impl Results {
             .iter()
             .map(|f| {
                 vec![
-                    f.label.clone(),
-                    f.source.clone(),
-                    f.sha256.clone().map_or_else(
+                    md(&f.label),
+                    md(&f.source),
+                    f.sha256.as_deref().map_or_else(
                         || {
                             f.seed
                                 .map_or("–".into(), |s| format!("generated, seed {s}"))
                         },
-                        |h| format!("`{h}`"),
+                        encode::markdown_code,
                     ),
                 ]
                 .into_iter()
@@ -314,21 +312,27 @@ impl Results {
                 let _ = writeln!(
                     out,
                     "\n{}: {} malformed lines skipped (lenient mode): {}.",
-                    f.label,
+                    md(&f.label),
                     f.skipped,
                     line_list(&f.skipped_lines, f.skipped)
                 );
             }
             if let (Some(note), false) = (&f.note, f.stand_in) {
-                let _ = writeln!(out, "\n{}: {note}.", f.label);
+                let _ = writeln!(out, "\n{}: {}.", md(&f.label), md(note));
             }
         }
         for n in &self.notes {
-            let _ = writeln!(out, "\n{n}");
+            let _ = writeln!(out, "\n{}", md(n));
         }
         let _ = writeln!(out, "\n## Results\n");
         for p in &self.figure.panels {
-            let _ = writeln!(out, "### {} (panel `{}`, {})\n", p.title, p.id, p.y_label);
+            let _ = writeln!(
+                out,
+                "### {} (panel {}, {})\n",
+                md(&p.title),
+                encode::markdown_code(&p.id),
+                md(&p.y_label)
+            );
             self.panel_table(&mut out, &p.id);
             out.push('\n');
         }
@@ -469,7 +473,7 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
                 "as specified (no stand-in)"
             };
             vec![
-                format!("[{}](#{})", e.id, anchor(&e.id, &e.title)),
+                format!("[{}](#{})", md(&e.id), anchor(&e.id, &e.title)),
                 count(Outcome::Pass).to_string(),
                 count(Outcome::Inconclusive).to_string(),
                 count(Outcome::Fail).to_string(),
@@ -479,16 +483,17 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
         .collect();
     table(&mut out, &header, &rows);
     if !missing.is_empty() {
+        let missing: Vec<String> = missing.iter().map(|m| md(m)).collect();
         let _ = writeln!(out, "\nNot yet run: {}.", missing.join(", "));
     }
     for e in entries {
-        let _ = writeln!(out, "\n## {}: {}\n", e.id, e.title);
+        let _ = writeln!(out, "\n## {}: {}\n", md(&e.id), md(&e.title));
         let _ = writeln!(
             out,
             "Paper: {}. Figure: [{}]({}).\n",
-            e.paper,
-            e.figure.rsplit('/').next().unwrap_or("figure.svg"),
-            e.figure
+            md(&e.paper),
+            md(e.figure.rsplit('/').next().unwrap_or("figure.svg")),
+            encode::markdown_url(&e.figure)
         );
         if e.stand_in {
             let _ = writeln!(
@@ -499,8 +504,9 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
         if let Some(notes) = &e.notes {
             let _ = writeln!(
                 out,
-                "Modelling choices, and why any claim FAILs: [{}]({notes}).\n",
-                notes.rsplit('/').next().unwrap_or(notes)
+                "Modelling choices, and why any claim FAILs: [{}]({}).\n",
+                md(notes.rsplit('/').next().unwrap_or(notes)),
+                encode::markdown_url(notes)
             );
         }
         let header = ["claim", "paper value", "our value", "verdict", "cause"].map(String::from);
@@ -509,9 +515,9 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
             .iter()
             .map(|v| {
                 vec![
-                    v.text.clone(),
-                    v.paper_value.clone().unwrap_or_else(|| "–".into()),
-                    v.ours.clone(),
+                    md(&v.text),
+                    v.paper_value.as_deref().map_or_else(|| "–".into(), md),
+                    md(&v.ours),
                     format!("**{}**", v.label()),
                     cause_cell(v, e.notes.as_deref()),
                 ]

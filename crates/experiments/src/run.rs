@@ -359,20 +359,32 @@ impl<'e> Layout<'e> {
         }
     }
 
+    /// The x value of each point, in order.
+    pub fn xs(&self) -> impl Iterator<Item = &str> {
+        self.points.iter().map(|p| p.x.as_str())
+    }
+
     /// Describes cell `c`: its first run's label, and how many runs share it.
+    /// A number out of range (from a file) is described as such, never a
+    /// panic.
     pub fn cell_label(&self, c: usize) -> String {
-        let nodes = &self.cells[c];
-        let first = &self.graph.nodes[nodes[0]].label;
-        match nodes.len() {
+        let Some(&first) = self.cells.get(c).and_then(|nodes| nodes.first()) else {
+            return format!("cell {c} (not a cell of this configuration)");
+        };
+        let first = &self.graph.nodes[first].label;
+        match self.cells[c].len() {
             1 => first.clone(),
             n => format!("{first} (+{} run(s) sharing its reference)", n - 1),
         }
     }
 
     /// The labels of the runs of cell `c`.
+    /// None for a number out of range.
     pub fn run_labels(&self, c: usize) -> impl Iterator<Item = (usize, &str)> {
-        self.cells[c]
-            .iter()
+        self.cells
+            .get(c)
+            .into_iter()
+            .flatten()
             .map(|&n| (n, self.graph.nodes[n].label.as_str()))
     }
 

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::csv::CsvError;
+use crate::encode;
 use crate::stats::{mean_ci_at, t_quantile};
 
 /// The exact header line of `samples.csv`.
@@ -76,6 +77,11 @@ impl Samples {
             .map_or(&[], |&i| self.points[i].1.as_slice())
     }
 
+    /// Every point with its units, in the order of `data.csv`.
+    pub(crate) fn points(&self) -> impl Iterator<Item = (&(String, String, String), &[Unit])> {
+        self.points.iter().map(|(k, u)| (k, u.as_slice()))
+    }
+
     /// Whether there are no units at all (results written before
     /// `samples.csv` existed).
     pub fn is_empty(&self) -> bool {
@@ -104,9 +110,9 @@ impl Samples {
                 let _ = writeln!(
                     out,
                     "{},{},{},{},{},{}",
-                    field(panel),
-                    field(series),
-                    field(x),
+                    encode::csv_text(panel),
+                    encode::csv_text(series),
+                    crate::csv::x_field(x),
                     u.repetition + 1,
                     u.sample + 1,
                     u.value
@@ -118,29 +124,21 @@ impl Samples {
 
     /// Reads `samples.csv` (as written by [`Samples::csv`]).
     pub fn parse(text: &str, level: f64) -> Result<Samples, CsvError> {
-        let mut lines = text.lines().enumerate();
-        match lines.next() {
-            Some((_, h)) if h.trim_end() == SAMPLES_HEADER => {}
+        match text.lines().next() {
+            Some(h) if h.trim_end() == SAMPLES_HEADER => {}
             other => {
                 return Err(CsvError::Line {
                     line: 1,
                     message: format!(
                         "expected header '{SAMPLES_HEADER}', found '{}'",
-                        other.map_or("", |o| o.1)
+                        encode::terminal(other.unwrap_or(""))
                     ),
                 });
             }
         }
         let mut samples = Samples::new(level);
-        for (i, line) in lines {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let err = |message: String| CsvError::Line {
-                line: i + 1,
-                message,
-            };
-            let fields = crate::csv::split_line(line).map_err(err)?;
+        for (line, fields) in crate::csv::records(text)?.into_iter().skip(1) {
+            let err = |message: String| CsvError::Line { line, message };
             let [panel, series, x, rep, sample, value] = fields.as_slice() else {
                 return Err(err(format!("expected 6 fields, found {}", fields.len())));
             };
@@ -149,26 +147,31 @@ impl Samples {
                     .ok()
                     .filter(|n| *n >= 1)
                     .map(|n| n - 1)
-                    .ok_or_else(|| err(format!("{name} '{v}' is not a positive integer")))
+                    .ok_or_else(|| {
+                        err(format!(
+                            "{name} '{}' is not a positive integer",
+                            encode::terminal(v)
+                        ))
+                    })
             };
             let unit = Unit {
                 repetition: index("repetition", rep)?,
                 sample: index("sample", sample)?,
-                value: value
-                    .parse()
-                    .map_err(|_| err(format!("value '{value}' is not a number")))?,
+                value: value.parse().map_err(|_| {
+                    err(format!(
+                        "value '{}' is not a number",
+                        encode::terminal(value)
+                    ))
+                })?,
             };
-            samples.push(panel, series, x, unit);
+            samples.push(
+                encode::csv_text_decode(panel),
+                encode::csv_text_decode(series),
+                encode::csv_text_decode(x),
+                unit,
+            );
         }
         Ok(samples)
-    }
-}
-
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
     }
 }
 

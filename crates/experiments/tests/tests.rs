@@ -907,7 +907,7 @@ mod utility_kind {
             let shown = v
                 .explanation
                 .as_ref()
-                .is_some_and(|x| summary.contains(x.as_str()));
+                .is_some_and(|x| summary.contains(&experiments::encode::markdown(x)));
             assert_eq!(shown, !v.passed() && v.explanation.is_some(), "{}", v.text);
         }
         assert!(summary.contains("90% confidence intervals"));
@@ -1153,3 +1153,9 @@ mod workload_filters;
 
 #[path = "claims/intervals.rs"]
 mod claim_intervals;
+
+#[path = "encoding/hostile.rs"]
+mod hostile_outputs;
+
+#[path = "checks/intermediate.rs"]
+mod intermediate_checks;

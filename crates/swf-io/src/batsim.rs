@@ -97,11 +97,36 @@ pub fn write_jobs_csv<W: Write>(
 }
 
 /// A CSV field, quoted if it holds a comma, a quote or a line break.
+/// The workload's name as a CSV text field: control and bidirectional
+/// characters made visible (`\u{1b}`), quoted as RFC 4180 requires, and a
+/// `'` before text a spreadsheet would run as a formula (`=`, `+`, `-`,
+/// `@`, TAB, CR first). These are the rules of the pipeline's
+/// `experiments::encode::csv_text`, which this crate cannot depend on; a
+/// test there checks that the two agree.
 fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+    let bidi = |c: char| {
+        matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+    };
+    let mut clean = String::with_capacity(s.len());
+    for c in s.chars() {
+        if (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || bidi(c) {
+            clean.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            clean.push(c);
+        }
+    }
+    let formula = clean
+        .trim_start_matches('\'')
+        .starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if formula {
+        format!("\"'{}\"", clean.replace('"', "\"\""))
+    } else if clean.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", clean.replace('"', "\"\""))
     } else {
-        s.to_string()
+        clean
     }
 }
 

@@ -1,4 +1,4 @@
-//! Text: rough widths for layout, XML escaping, `<text>` elements, word
+//! Text: rough widths for layout, XML escaping (`crate::encode::xml`), `<text>` elements, word
 //! wrapping and small counts in words.
 
 use std::fmt::Write as _;
@@ -11,13 +11,7 @@ pub(super) fn text_w(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * CHAR_W * size / 12.0
 }
 
-/// `s` escaped for SVG text and attributes (also used by the schedule pictures).
-pub(crate) fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+pub(crate) use crate::encode::xml as esc;
 
 pub(super) fn text(
     out: &mut String,

@@ -1,0 +1,363 @@
+//! Intermediate files checked against what the configuration implies,
+//! before anything is computed from them.
+//!
+//! A file that parses is not yet a file to trust: a shard's cells must be
+//! cells of this configuration, each run must hold exactly the kind's
+//! metrics, one value per sample for every metric, each value in its
+//! metric's [`Domain`]; and `data.csv` must be what the pipeline makes of
+//! `samples.csv` (the same rows, in the configuration's order, with the
+//! same means and intervals to the byte). [`check_shard`] serves `merge`,
+//! [`check_results`] serves `cargo xtask verify`.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use crate::cells::{MergeError, ShardCells};
+use crate::config::Experiment;
+use crate::csv::{Row, write_csv};
+use crate::domain::Domain;
+use crate::run::Layout;
+use crate::samples::Samples;
+use crate::stats::mean_ci_at;
+
+/// Checks one shard's cells against the configuration's layout: the cell
+/// numbers exist and belong to the shard, the runs are the cell's, every
+/// run has exactly the kind's metrics, as many values for each, and each
+/// value in its metric's domain. The error names the file and the cell.
+pub(crate) fn check_shard(
+    experiment: &Experiment,
+    layout: &Layout<'_>,
+    part: &ShardCells,
+) -> Result<(), MergeError> {
+    let metrics = (experiment.kind.metrics)();
+    let names: Vec<&str> = metrics.iter().map(|m| m.name).collect();
+    let total = layout.cells.len();
+    for cell in &part.measured {
+        let err = |message: String| MergeError::Invalid {
+            file: part.source.clone(),
+            cell: Some(cell.index),
+            message,
+        };
+        if cell.index >= total {
+            return Err(err(format!(
+                "the configuration has {total} cells (0 to {}); this file is not of this \
+                 configuration, re-run its shard",
+                total.saturating_sub(1)
+            )));
+        }
+        if !part.shard.owns(cell.index) {
+            return Err(err(format!(
+                "the cell belongs to shard {}, not to this file's shard {}; re-run the shard",
+                crate::cells::Shard::of(cell.index, part.shard.count),
+                part.shard
+            )));
+        }
+        let want: Vec<usize> = layout.run_labels(cell.index).map(|(n, _)| n).collect();
+        let have: Vec<usize> = cell.runs.iter().map(|r| r.0).collect();
+        if want != have {
+            return Err(err(format!(
+                "runs {have:?}, the configuration gives {want:?}; re-run the shard"
+            )));
+        }
+        for (n, _, values) in &cell.runs {
+            if let Some(m) = names.iter().find(|m| !values.contains_key(**m)) {
+                return Err(err(format!(
+                    "run {n}: metric '{m}' is missing; re-run the shard"
+                )));
+            }
+            if let Some(k) = values.keys().find(|k| !names.contains(&k.as_str())) {
+                return Err(err(format!(
+                    "run {n}: unknown metric '{k}' (kind {} measures {}); re-run the shard",
+                    experiment.kind.name,
+                    names.join(", ")
+                )));
+            }
+            let first = names.first().map_or(0, |m| values[*m].len());
+            if let Some((k, v)) = values.iter().find(|(_, v)| v.len() != first) {
+                return Err(err(format!(
+                    "run {n}: metric '{k}' has {} sample(s), '{}' has {first}; every metric \
+                     has one value per sample, re-run the shard",
+                    v.len(),
+                    names[0]
+                )));
+            }
+            for m in &metrics {
+                let domain = Domain::of(m);
+                for (i, v) in values[m.name].iter().enumerate() {
+                    if let Some(v) = v.filter(|v| !domain.contains(*v)) {
+                        return Err(err(format!(
+                            "run {n}, metric '{}', sample {}: {v} is not {domain}; re-run the shard",
+                            m.name,
+                            i + 1
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Results files that disagree with each other or with the configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ResultsError {
+    /// The file at fault: `data.csv` or `samples.csv`.
+    pub file: &'static str,
+    /// What is wrong, naming the row or point.
+    pub message: String,
+}
+
+impl fmt::Display for ResultsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {}; the results were edited or are of another configuration, run the \
+             experiment again",
+            self.file, self.message
+        )
+    }
+}
+
+impl std::error::Error for ResultsError {}
+
+/// The points of `data.csv` in order (panel × x × series), each with the
+/// domain of its values.
+fn data_points(experiment: &Experiment) -> Vec<(String, String, String, Domain)> {
+    let layout = Layout::new(experiment);
+    let series = experiment.series();
+    let metrics = (experiment.kind.metrics)();
+    let mut keys = Vec::new();
+    for panel in &experiment.spec.panels {
+        let domain = match panel.reference() {
+            Some(_) => Domain::Finite,
+            None => metrics
+                .iter()
+                .find(|m| m.name == panel.metric.get_ref())
+                .map_or(Domain::Finite, Domain::of),
+        };
+        for x in layout.xs() {
+            for s in &series {
+                keys.push((panel.id.clone(), s.clone(), x.to_string(), domain));
+            }
+        }
+    }
+    keys
+}
+
+/// `row` with the mean, interval and run count of `units`, as the
+/// pipeline computes them.
+fn aggregate_point(row: Row, units: &[crate::samples::Unit], level: f64) -> Row {
+    let values: Vec<f64> = units.iter().map(|u| u.value).collect();
+    let (y, ci) = mean_ci_at(&values, level);
+    Row {
+        y,
+        ci,
+        runs: u32::try_from(values.len()).unwrap_or(u32::MAX),
+        ..row
+    }
+}
+
+/// The rows of `data.csv` the pipeline makes of `samples` for
+/// `experiment`: one per point (panel × x × series, in that order), the
+/// mean of the point's units with its interval at the experiment's
+/// confidence level. [`check_results`] compares a `data.csv` with this;
+/// tests use it to write consistent results without running anything.
+pub fn aggregate(experiment: &Experiment, samples: &Samples) -> Vec<Row> {
+    data_points(experiment)
+        .into_iter()
+        .map(|(panel, series, x, _)| {
+            let units = samples.get(&panel, &series, &x);
+            let row = Row {
+                panel,
+                series,
+                x,
+                y: 0.0,
+                ci: None,
+                runs: 0,
+            };
+            aggregate_point(row, units, experiment.confidence())
+        })
+        .collect()
+}
+
+/// Checks an experiment's `data.csv` rows and `samples.csv` against each
+/// other and the configuration: `data.csv` has exactly the configuration's
+/// points (panel × x × series, in order); every unit of `samples.csv`
+/// belongs to one of them, has a repetition in range, appears once and
+/// lies in its metric's domain (any finite number for a gain over a
+/// reference); and each row is what the pipeline computes from the units:
+/// the same mean, interval and run count, byte for byte as written.
+pub fn check_results(
+    experiment: &Experiment,
+    rows: &[Row],
+    samples: &Samples,
+) -> Result<(), ResultsError> {
+    let data = |message: String| ResultsError {
+        file: "data.csv",
+        message,
+    };
+    let units_err = |message: String| ResultsError {
+        file: "samples.csv",
+        message,
+    };
+    let spec = &experiment.spec;
+    let points = data_points(experiment);
+    let keys: Vec<(&str, &str, &str, Domain)> = points
+        .iter()
+        .map(|(p, s, x, d)| (p.as_str(), s.as_str(), x.as_str(), *d))
+        .collect();
+    let show = |(p, s, x): (&str, &str, &str)| format!("panel '{p}', series '{s}', x '{x}'");
+    if rows.len() != keys.len() {
+        return Err(data(format!(
+            "{} rows, the configuration gives {} (panels × x values × series)",
+            rows.len(),
+            keys.len()
+        )));
+    }
+    for (i, (row, &(p, s, x, _))) in rows.iter().zip(&keys).enumerate() {
+        if (row.panel.as_str(), row.series.as_str(), row.x.as_str()) != (p, s, x) {
+            return Err(data(format!(
+                "row {} is {}, the configuration gives {} there",
+                i + 1,
+                show((&row.panel, &row.series, &row.x)),
+                show((p, s, x))
+            )));
+        }
+    }
+    let known: BTreeSet<(&str, &str, &str)> = keys.iter().map(|k| (k.0, k.1, k.2)).collect();
+    for ((p, s, x), units) in samples.points() {
+        let key = (p.as_str(), s.as_str(), x.as_str());
+        if !known.contains(&key) {
+            return Err(units_err(format!(
+                "{} is not a point of the configuration",
+                show(key)
+            )));
+        }
+        let mut seen = BTreeSet::new();
+        for u in units {
+            if u.repetition >= spec.repetitions {
+                return Err(units_err(format!(
+                    "{}: repetition {} is out of range (the configuration has {})",
+                    show(key),
+                    u.repetition + 1,
+                    spec.repetitions
+                )));
+            }
+            if !seen.insert((u.repetition, u.sample)) {
+                return Err(units_err(format!(
+                    "{}: repetition {}, sample {} appears twice",
+                    show(key),
+                    u.repetition + 1,
+                    u.sample + 1
+                )));
+            }
+        }
+    }
+    let level = experiment.confidence();
+    for (i, (row, &(p, s, x, domain))) in rows.iter().zip(&keys).enumerate() {
+        let units = samples.get(p, s, x);
+        if let Some(u) = units.iter().find(|u| !domain.contains(u.value)) {
+            return Err(units_err(format!(
+                "{}, repetition {}, sample {}: {} is not {domain}",
+                show((p, s, x)),
+                u.repetition + 1,
+                u.sample + 1,
+                u.value
+            )));
+        }
+        // Units whose value is NaN are not kept, and make the mean NaN.
+        if row.y.is_nan() && row.runs as usize > units.len() {
+            continue;
+        }
+        let expected = aggregate_point(row.clone(), units, level);
+        let line = |r: &Row| {
+            write_csv(std::slice::from_ref(r))
+                .lines()
+                .nth(1)
+                .map(str::to_string)
+        };
+        if line(row) != line(&expected) {
+            return Err(data(format!(
+                "row {} ({}) is '{}', its {} unit(s) in samples.csv give '{}'",
+                i + 1,
+                show((p, s, x)),
+                line(row).unwrap_or_default(),
+                units.len(),
+                line(&expected).unwrap_or_default()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Checks an experiment's `run.toml` (as [`Results::run_toml`] writes it)
+/// against the configuration: it parses; `[provenance]` has every field,
+/// with the configuration's SHA-256, seed and one seed per repetition; and
+/// `[config]` is the configuration, value for value.
+///
+/// [`Results::run_toml`]: crate::Results::run_toml
+pub fn check_run_toml(text: &str, experiment: &Experiment) -> Result<(), ResultsError> {
+    let err = |message: String| ResultsError {
+        file: "run.toml",
+        message,
+    };
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| err(format!("not a run.toml ({})", e.message().trim())))?;
+    let provenance = table
+        .get("provenance")
+        .and_then(toml::Value::as_table)
+        .ok_or_else(|| err("no [provenance] table".into()))?;
+    let field = |key: &str, kind: &str, ok: fn(&toml::Value) -> bool| {
+        provenance
+            .get(key)
+            .filter(|v| ok(v))
+            .ok_or_else(|| err(format!("provenance.{key} is missing or not {kind}")))
+    };
+    field("git_revision", "a string", toml::Value::is_str)?;
+    field("config_file", "a string", toml::Value::is_str)?;
+    field("stand_in", "a boolean", toml::Value::is_bool)?;
+    field("workloads", "an array", toml::Value::is_array)?;
+    let sha = field("config_sha256", "a string", toml::Value::is_str)?;
+    let want = experiment.config_sha256();
+    if sha.as_str() != Some(want.as_str()) {
+        return Err(err(format!(
+            "provenance.config_sha256 is {sha}, the configuration's is \"{want}\""
+        )));
+    }
+    let seed = field("seed", "an integer", toml::Value::is_integer)?;
+    if u64::try_from(seed.as_integer().unwrap_or(-1)).ok() != Some(experiment.spec.seed) {
+        return Err(err(format!(
+            "provenance.seed is {seed}, the configuration's is {}",
+            experiment.spec.seed
+        )));
+    }
+    let seeds = field("repetition_seeds", "an array", toml::Value::is_array)?;
+    let seeds = seeds.as_array().map_or(&[][..], Vec::as_slice);
+    let reps = experiment.spec.repetitions as usize;
+    if seeds.len() != reps
+        || !seeds
+            .iter()
+            .all(|s| s.as_str().is_some_and(|s| s.parse::<u64>().is_ok()))
+    {
+        return Err(err(format!(
+            "provenance.repetition_seeds has {} entries, the configuration has {reps} \
+             repetitions (one seed each, as a decimal string)",
+            seeds.len()
+        )));
+    }
+    let config = table
+        .get("config")
+        .and_then(toml::Value::as_table)
+        .ok_or_else(|| err("no [config] table".into()))?;
+    let resolved: Option<toml::Table> = experiment.resolved_toml().parse().ok();
+    if resolved.as_ref() != Some(config) {
+        return Err(err(
+            "[config] is not the configuration (its values were edited, or it is of another \
+             configuration)"
+                .into(),
+        ));
+    }
+    Ok(())
+}

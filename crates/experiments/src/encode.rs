@@ -1,0 +1,447 @@
+//! Text written into another format, encoded at the boundary: one function
+//! family per output format, and every writer of the pipeline goes through
+//! it.
+//!
+//! Whatever comes from a configuration or a file (titles, paper names,
+//! series, workload labels, claim text, notes, error messages quoting them)
+//! is *user text*: it may hold anything a TOML string can. Each function
+//! here turns user text into a piece of its format that cannot change the
+//! structure around it:
+//!
+//! - [`markdown`]: for `summary.md`, `docs/REPRODUCTION.md` and the report
+//!   on stdout. Line breaks (LF, CR, TAB) become a space, so user text never
+//!   starts a line of its own; `|`, `\`, `*`, `_`, `~` are
+//!   backslash-escaped, and so is a `]` before `(` (no inline link or
+//!   image); `<`, `>`, `&` become HTML entities (no HTML, no autolink); a
+//!   leading `#`, `[`, list marker (`- `, `+ `, `1. `) or `-`/`=` run is
+//!   escaped so the text cannot open a heading, a list, a thematic break, a
+//!   setext underline or a link reference definition. Brackets alone stay
+//!   (`[1.0, 2.0]` is text), and so does a balanced code span
+//!   (`` `mean_bsld` ``) unless it holds `<`, `>`, `\` or `](`; a lone backtick is
+//!   escaped.
+//! - [`xml`]: text and attribute values of the SVG figures: `& < > " '` as
+//!   entities, characters XML 1.0 forbids (controls other than TAB, LF and
+//!   CR; U+FFFE, U+FFFF) made visible, so the document stays well-formed.
+//! - [`csv_field`] and [`csv_text`]: RFC 4180 fields; a field holding `,`
+//!   `"` CR or LF is quoted. [`csv_text`] is for text columns (panel,
+//!   series, names): a field that a spreadsheet would run as a formula
+//!   (first character `=`, `+`, `-`, `@`, TAB or CR) gets a `'` prefix
+//!   inside quotes, the OWASP rule; [`csv_text_decode`] undoes it after
+//!   parsing. Numeric columns never go through [`csv_text`]: `-2.5` stays a
+//!   number.
+//! - [`terminal`]: user text printed on stdout or stderr. Line feeds and
+//!   tabs stay; every other control character goes.
+//!
+//! In every format, the characters that are never safe to write raw are
+//! made visible as `\u{..}` (lower-case hex, Rust's notation): C0 controls
+//! (except the ones a format allows), DEL, C1 controls, and the Unicode
+//! bidirectional controls (U+061C, U+200E, U+200F, U+202A–U+202E,
+//! U+2066–U+2069) that reorder how text around them is displayed ("Trojan
+//! Source"). [`is_unsafe`] names them.
+//!
+//! ```
+//! use experiments::encode;
+//!
+//! assert_eq!(encode::markdown("# a | b\nc"), r"\# a \| b c");
+//! assert_eq!(encode::xml("</text><script>"), "&lt;/text&gt;&lt;script&gt;");
+//! assert_eq!(encode::csv_text("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+//! assert_eq!(encode::csv_field("-2.5"), "-2.5");
+//! assert_eq!(encode::terminal("\u{1b}[31mred"), "\\u{1b}[31mred");
+//! ```
+
+use std::fmt::Write as _;
+
+/// Whether `c` is a bidirectional formatting control, which reorders the
+/// display of the text around it.
+fn is_bidi(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// Whether `c` is never written raw into any output: a control character
+/// (C0, DEL, C1) other than TAB, LF and CR, or a bidirectional control.
+/// TAB, LF and CR are each format's decision.
+pub fn is_unsafe(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || is_bidi(c)
+}
+
+/// Appends `c` in the visible notation `\u{1b}`.
+fn push_visible(out: &mut String, c: char) {
+    let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+}
+
+/// User text as inline Markdown (see the module documentation): safe in a
+/// paragraph, a heading, a list item or a table cell, and never more than
+/// one line.
+pub fn markdown(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len() + 8);
+    let marker = block_marker(&chars);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if Some(i) == marker {
+            out.push('\\');
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        if c == '`' {
+            let n = chars[i..].iter().take_while(|&&k| k == '`').count();
+            match code_span_end(&chars, i + n, n) {
+                Some(close) => {
+                    // A code span shows its content literally.
+                    out.extend(&chars[i..i + n]);
+                    for &k in &chars[i + n..close] {
+                        match k {
+                            '\n' | '\r' | '\t' => out.push(' '),
+                            '|' => out.push_str("\\|"),
+                            k if is_unsafe(k) => push_visible(&mut out, k),
+                            k => out.push(k),
+                        }
+                    }
+                    out.extend(&chars[close..close + n]);
+                    i = close + n;
+                }
+                None => {
+                    for _ in 0..n {
+                        out.push_str("\\`");
+                    }
+                    i += n;
+                }
+            }
+            continue;
+        }
+        match c {
+            '\n' | '\r' | '\t' => out.push(' '),
+            ']' if chars.get(i + 1) == Some(&'(') => out.push_str("\\]"),
+            '\\' | '*' | '_' | '|' | '~' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            c if is_unsafe(c) => push_visible(&mut out, c),
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Where a block marker at the start of `chars` is (the character to
+/// escape): `#` or `[` (a heading, a link reference definition); `+`, `-`
+/// or `=` not followed by a letter or digit (a list item, a thematic break,
+/// a setext underline; `-2.5` and `-cmd` stay as they are); the `.` or `)`
+/// of a list number followed by a space (`1. x`, not `0.25`).
+fn block_marker(chars: &[char]) -> Option<usize> {
+    let plain_after = |j: usize| chars.get(j).is_none_or(|c| !c.is_alphanumeric());
+    match chars.first() {
+        Some('#' | '[') => Some(0),
+        Some('+' | '-' | '=') if plain_after(1) => Some(0),
+        Some(c) if c.is_ascii_digit() => {
+            let d = chars.iter().take_while(|c| c.is_ascii_digit()).count();
+            let dot = matches!(chars.get(d), Some('.' | ')'));
+            (dot && chars.get(d + 1).is_none_or(|c| c.is_whitespace())).then_some(d)
+        }
+        _ => None,
+    }
+}
+
+/// The start of the run of exactly `n` backticks that closes a code span
+/// opened before `from`, if its content holds no `<`, `>`, `\` or `](`
+/// (so no HTML tag or link can begin inside it and end outside).
+fn code_span_end(chars: &[char], from: usize, n: usize) -> Option<usize> {
+    let mut j = from;
+    while j < chars.len() {
+        if chars[j] == '`' {
+            let m = chars[j..].iter().take_while(|&&k| k == '`').count();
+            if m == n {
+                let content = &chars[from..j];
+                // A backslash inside is literal, so `\|` would end a table
+                // cell: such content is escaped as text instead.
+                let unsafe_inside = content.iter().any(|c| matches!(c, '<' | '>' | '\\'))
+                    || content.windows(2).any(|w| w == [']', '(']);
+                return (!unsafe_inside).then_some(j);
+            }
+            j += m;
+        } else {
+            j += 1;
+        }
+    }
+    None
+}
+
+/// User text as a Markdown code span, backticks included: fenced with
+/// more backticks than the longest run inside, on one line, unsafe
+/// characters made visible (`` `mean_bsld` ``).
+pub fn markdown_code(s: &str) -> String {
+    let mut text = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\n' | '\r' | '\t' => text.push(' '),
+            c if is_unsafe(c) => push_visible(&mut text, c),
+            c => text.push(c),
+        }
+    }
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') || text.is_empty() {
+        " "
+    } else {
+        ""
+    };
+    // A `|` would end a table cell even inside a code span.
+    let text = text.replace('|', "\\|");
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// A path or URL as a Markdown link destination: every byte outside
+/// `A-Z a-z 0-9 - . _ ~ /` percent-encoded, so it cannot end the link,
+/// name a scheme (`javascript:`) or hold a space or line break.
+pub fn markdown_url(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// User text as XML 1.0 character data or an attribute value (either
+/// quote): always well-formed.
+pub fn xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            '\u{fffe}' | '\u{ffff}' => push_visible(&mut out, c),
+            c if is_unsafe(c) => push_visible(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One RFC 4180 field: quoted (with `"` doubled) when it holds `,`, `"`,
+/// CR or LF; unsafe characters made visible. For numbers, and for text
+/// that cannot start with a formula character; user text goes through
+/// [`csv_text`].
+pub fn csv_field(s: &str) -> String {
+    let clean = visible_unsafe(s);
+    if clean.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", clean.replace('"', "\"\""))
+    } else {
+        clean
+    }
+}
+
+/// Whether a spreadsheet would read text starting with `c` as a formula.
+fn formula_start(c: char) -> bool {
+    matches!(c, '=' | '+' | '-' | '@' | '\t' | '\r')
+}
+
+/// Whether `s` (text, after any `'` already there) gets the `'` prefix.
+fn neutralised(s: &str) -> bool {
+    s.trim_start_matches('\'')
+        .chars()
+        .next()
+        .is_some_and(formula_start)
+}
+
+/// A text field of a CSV file: [`csv_field`], and a field a spreadsheet
+/// would run as a formula gets a `'` prefix inside quotes. The prefix is
+/// also added before text that already starts with `'`s followed by a
+/// formula character, so [`csv_text_decode`] restores any text exactly.
+pub fn csv_text(s: &str) -> String {
+    let clean = visible_unsafe(s);
+    if neutralised(&clean) {
+        format!("\"'{}\"", clean.replace('"', "\"\""))
+    } else {
+        csv_field(&clean)
+    }
+}
+
+/// The text [`csv_text`] encoded, from the parsed (unquoted) field: the
+/// `'` prefix removed.
+pub fn csv_text_decode(field: &str) -> &str {
+    match field.strip_prefix('\'') {
+        Some(rest) if neutralised(rest) => rest,
+        _ => field,
+    }
+}
+
+/// User text for a terminal: line feeds and tabs stay (a multi-line error
+/// message keeps its lines); CR, ESC, BEL, every other control character
+/// and the bidirectional controls are made visible.
+pub fn terminal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c == '\r' || is_unsafe(c) {
+            push_visible(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `s` with the [`is_unsafe`] characters made visible.
+fn visible_unsafe(s: &str) -> String {
+    if !s.chars().any(is_unsafe) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_unsafe(c) {
+            push_visible(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(f: fn(&str) -> String, cases: &[(&str, &str)]) {
+        for (input, expected) in cases {
+            assert_eq!(f(input), *expected, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn markdown_cases() {
+        check(
+            markdown,
+            &[
+                ("plain text, 12(6)", "plain text, 12(6)"),
+                ("a\nb\r\nc", "a b  c"),
+                ("# h", r"\# h"),
+                ("a # b", "a # b"),
+                ("- x", r"\- x"),
+                ("---", r"\---"),
+                ("-2.5 and -cmd", "-2.5 and -cmd"),
+                ("12. x", r"12\. x"),
+                ("0.25", "0.25"),
+                ("12 x", "12 x"),
+                ("see `a_b|c` and `x", r"see `a_b\|c` and \`x"),
+                ("`<b>` ``a`b``", r"\`&lt;b&gt;` ``a`b\`\`"),
+                ("`a\\|b`", r"\`a\\\|b\`"),
+                ("| a |", r"\| a \|"),
+                ("<script>&", "&lt;script&gt;&amp;"),
+                (
+                    "[x](y) *b* _i_ `c` ~s~ \\",
+                    r"\[x\](y) \*b\* \_i\_ `c` \~s\~ \\",
+                ),
+                ("a [1, 2] ![i](j)", r"a [1, 2] ![i\](j)"),
+                ("\u{1b}[31m\u{7}\u{202e}\0", r"\u{1b}[31m\u{7}\u{202e}\u{0}"),
+                ("é日本", "é日本"),
+            ],
+        );
+    }
+
+    #[test]
+    fn markdown_code_and_url_cases() {
+        check(
+            markdown_code,
+            &[
+                ("mean_bsld", "`mean_bsld`"),
+                ("a`b", "``a`b``"),
+                ("`", "`` ` ``"),
+                ("a|b\n", "`a\\|b `"),
+            ],
+        );
+        check(
+            markdown_url,
+            &[
+                ("../results/a/b/figure.svg", "../results/a/b/figure.svg"),
+                ("javascript:x(1) y", "javascript%3Ax%281%29%20y"),
+                ("é", "%C3%A9"),
+            ],
+        );
+    }
+
+    #[test]
+    fn xml_cases() {
+        check(
+            xml,
+            &[
+                ("a'b\"c", "a&#39;b&quot;c"),
+                ("]]></text>", "]]&gt;&lt;/text&gt;"),
+                ("\t\n\r", "\t\n\r"),
+                (
+                    "\u{0}\u{1b}\u{7f}\u{85}\u{fffe}\u{2066}",
+                    r"\u{0}\u{1b}\u{7f}\u{85}\u{fffe}\u{2066}",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn csv_cases() {
+        check(
+            csv_field,
+            &[
+                ("-2.5", "-2.5"),
+                ("a,b", "\"a,b\""),
+                ("a\"b", "\"a\"\"b\""),
+                ("a\nb", "\"a\nb\""),
+                ("\u{1b}", r"\u{1b}"),
+            ],
+        );
+        check(
+            csv_text,
+            &[
+                ("easy", "easy"),
+                ("=1+1", "\"'=1+1\""),
+                ("+1", "\"'+1\""),
+                ("-cmd", "\"'-cmd\""),
+                ("@SUM(A1)", "\"'@SUM(A1)\""),
+                ("\tx", "\"'\tx\""),
+                ("\rx", "\"'\rx\""),
+                ("'=x", "\"''=x\""),
+                ("'x", "'x"),
+            ],
+        );
+        for s in ["=x", "'=x", "''=x", "'x", "x", "-", "'"] {
+            let encoded = csv_text(s);
+            let unquoted = encoded
+                .strip_prefix('"')
+                .and_then(|e| e.strip_suffix('"'))
+                .unwrap_or(&encoded);
+            assert_eq!(csv_text_decode(unquoted), s, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn terminal_cases() {
+        check(
+            terminal,
+            &[
+                ("line 1\n\tline 2", "line 1\n\tline 2"),
+                ("a\rb", r"a\u{d}b"),
+                ("\u{1b}]0;title\u{7}", r"\u{1b}]0;title\u{7}"),
+                ("\u{9b}31m", r"\u{9b}31m"),
+                ("\u{202e}abc", r"\u{202e}abc"),
+            ],
+        );
+    }
+}

@@ -1,0 +1,254 @@
+//! The library's checks of intermediate files, one corruption at a time:
+//! a shard's cells for `merge` (`check_shard`), `data.csv` against
+//! `samples.csv` (`check_results`) and `run.toml` (`check_run_toml`).
+
+use experiments::{
+    Experiment, MergeError, Provenance, RunOptions, Samples, Shard, ShardCells, Traces,
+    check_results, check_run_toml, merge, parse_csv, run, run_shard,
+};
+
+use super::BASE;
+
+fn experiment() -> Experiment {
+    let text = BASE.replace("seed = 5", "seed = 5\nrepetitions = 2");
+    Experiment::parse(&text, "tiny.toml").unwrap()
+}
+
+fn provenance() -> Provenance {
+    Provenance {
+        git_revision: "r".into(),
+        config_file: "tiny.toml".into(),
+    }
+}
+
+/// The two shards of the experiment, named as files.
+fn parts(e: &Experiment) -> Vec<ShardCells> {
+    (0..2)
+        .map(|i| {
+            let shard = Shard::new(i, 2).unwrap();
+            let mut part = run_shard(
+                e,
+                &Traces::new(),
+                &RunOptions::default(),
+                shard,
+                &provenance(),
+            )
+            .unwrap();
+            part.source = format!("shard-{i}-of-2.toml");
+            part
+        })
+        .collect()
+}
+
+type Edit = (&'static str, fn(&mut Vec<ShardCells>), &'static str);
+
+const EDITS: &[Edit] = &[
+    (
+        "a metric dropped",
+        |p| {
+            p[0].measured[0].runs[0].2.remove("killed");
+        },
+        "metric 'killed' is missing",
+    ),
+    (
+        "an unknown metric",
+        |p| {
+            p[0].measured[0].runs[0]
+                .2
+                .insert("bogus".into(), vec![Some(1.0)]);
+        },
+        "unknown metric 'bogus'",
+    ),
+    (
+        "a sample list of another length",
+        |p| {
+            p[0].measured[0].runs[0]
+                .2
+                .get_mut("jobs")
+                .unwrap()
+                .push(Some(1.0));
+        },
+        "'jobs' has 2 sample(s)",
+    ),
+    (
+        "a negative bounded slowdown",
+        |p| {
+            p[0].measured[0].runs[0]
+                .2
+                .insert("mean_bsld".into(), vec![Some(-1.0)]);
+        },
+        "metric 'mean_bsld', sample 1: -1 is not a finite number of at least 1",
+    ),
+    (
+        "NaN",
+        |p| {
+            p[0].measured[0].runs[0]
+                .2
+                .insert("mean_wait".into(), vec![Some(f64::NAN)]);
+        },
+        "metric 'mean_wait'",
+    ),
+    (
+        "a utilisation above 100%",
+        |p| {
+            p[0].measured[0].runs[0]
+                .2
+                .insert("utilization".into(), vec![Some(101.0)]);
+        },
+        "from 0 to 100",
+    ),
+    (
+        "a cell out of range",
+        |p| p[0].measured[0].index = usize::MAX,
+        "cell 18446744073709551615",
+    ),
+    (
+        "a cell of the other shard",
+        |p| p[0].measured[0].index = 1,
+        "belongs to shard 1/2",
+    ),
+    (
+        "another cell's runs",
+        |p| p[0].measured[0].runs[0].0 = 99,
+        "runs [99",
+    ),
+    (
+        "a cell in two files with other values",
+        |p| {
+            let mut copy = p[0].clone();
+            copy.source = "copy.toml".into();
+            copy.measured[0].runs[0]
+                .2
+                .insert("mean_wait".into(), vec![Some(1.0)]);
+            p.push(copy);
+        },
+        "copy.toml",
+    ),
+];
+
+#[test]
+fn every_corruption_of_a_shard_is_an_error_naming_the_file() {
+    let e = experiment();
+    let clean = parts(&e);
+    let whole = run(&e, &Traces::new(), &RunOptions::default()).unwrap();
+    assert_eq!(merge(&e, &provenance(), &clean).unwrap().rows, whole.rows);
+    for (name, edit, needle) in EDITS {
+        let mut broken = clean.clone();
+        edit(&mut broken);
+        let err = merge(&e, &provenance(), &broken).expect_err(name);
+        let shown = err.to_string();
+        assert!(
+            shown.contains("shard-0-of-2.toml") && shown.contains(needle),
+            "{name}: {shown}"
+        );
+        assert!(
+            matches!(
+                err,
+                MergeError::Invalid { .. } | MergeError::Duplicate { .. }
+            ),
+            "{name}: {err:?}"
+        );
+    }
+}
+
+#[test]
+fn every_corruption_of_results_is_an_error_naming_the_file() {
+    let e = experiment();
+    let results = run(&e, &Traces::new(), &RunOptions::default()).unwrap();
+    let (csv, samples) = (results.csv(), results.samples.csv());
+    let run_toml = results.run_toml(&e, &provenance());
+    let check = |csv: &str, samples: &str, run_toml: &str| {
+        let rows = parse_csv(csv).unwrap();
+        let samples = Samples::parse(samples, e.confidence()).unwrap();
+        check_results(&e, &rows, &samples).and_then(|()| check_run_toml(run_toml, &e))
+    };
+    assert_eq!(check(&csv, &samples, &run_toml), Ok(()));
+    let lines = |text: &str| -> Vec<String> { text.lines().map(str::to_string).collect() };
+    let edit = |text: &str, i: usize, f: &dyn Fn(&str) -> String| {
+        let mut l = lines(text);
+        l[i] = f(&l[i]);
+        l.join("\n") + "\n"
+    };
+    // The value column of a CSV line.
+    let set_field = |line: &str, k: usize, v: &str| {
+        let mut f: Vec<&str> = line.split(',').collect();
+        f[k] = v;
+        f.join(",")
+    };
+    let cases: Vec<(&str, String, String, String, &str)> = vec![
+        (
+            "a data.csv value",
+            edit(&csv, 1, &|l| set_field(l, 3, "99999999")),
+            samples.clone(),
+            run_toml.clone(),
+            "data.csv: row 1",
+        ),
+        (
+            "a data.csv row dropped",
+            edit(&csv, 2, &|_| String::new()),
+            samples.clone(),
+            run_toml.clone(),
+            "data.csv",
+        ),
+        (
+            "a sample value",
+            csv.clone(),
+            edit(&samples, 1, &|l| set_field(l, 5, "1")),
+            run_toml.clone(),
+            "data.csv: row 1",
+        ),
+        (
+            "a bounded slowdown below one",
+            csv.clone(),
+            edit(&samples, 1, &|l| set_field(l, 5, "0.5")),
+            run_toml.clone(),
+            "samples.csv",
+        ),
+        (
+            "a repetition out of range",
+            csv.clone(),
+            edit(&samples, 1, &|l| set_field(l, 3, "3")),
+            run_toml.clone(),
+            "samples.csv",
+        ),
+        (
+            "a unit twice",
+            csv.clone(),
+            edit(&samples, 2, &|l| set_field(l, 3, "1")),
+            run_toml.clone(),
+            "samples.csv",
+        ),
+        (
+            "a hash edited",
+            csv.clone(),
+            samples.clone(),
+            run_toml.replace(&e.config_sha256(), "0000"),
+            "run.toml: provenance.config_sha256",
+        ),
+        (
+            "the configuration edited",
+            csv.clone(),
+            samples.clone(),
+            run_toml.replace("bsld_bound = 10", "bsld_bound = 11"),
+            "run.toml: [config]",
+        ),
+        (
+            "garbage",
+            csv.clone(),
+            samples.clone(),
+            "[[[".into(),
+            "run.toml: not a run.toml",
+        ),
+        (
+            "seeds dropped",
+            csv.clone(),
+            samples.clone(),
+            run_toml.replace("repetition_seeds = [", "repetition_seeds = [] # ["),
+            "run.toml: provenance.repetition_seeds",
+        ),
+    ];
+    for (name, csv, samples, run_toml, needle) in cases {
+        let err = check(&csv, &samples, &run_toml).expect_err(name);
+        assert!(err.to_string().starts_with(needle), "{name}: {err}");
+    }
+}
