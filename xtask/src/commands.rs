@@ -558,34 +558,13 @@ pub fn verify(
             continue;
         }
         let experiment = read_config(&e.path, &shown(settings, &e.path))?;
-        let text = files::read_to_string(&csv, files::RESULTS)?;
-        let rows = parse_csv(&text).with_context(|| format!("{}", csv.display()))?;
-        let samples_file = dir.join("samples.csv");
-        let samples = match files::read_if_exists(&samples_file, files::RESULTS)? {
-            Some(text) => Samples::parse(&text, experiment.confidence())
-                .with_context(|| format!("{}", samples_file.display()))?,
-            None => {
-                // Without it data.csv cannot be checked (or is of a version
-                // older than samples.csv).
-                corrupt.push(format!(
-                    "{}: missing, so data.csv cannot be checked; run `cargo xtask reproduce {}`",
-                    samples_file.display(),
-                    e.id
-                ));
+        let (rows, samples) = match checked_results(&dir, &experiment, &e.id)? {
+            Ok(checked) => checked,
+            Err(why) => {
+                corrupt.push(why);
                 continue;
             }
         };
-        // Files that parse are not yet files to trust: data.csv must be what
-        // samples.csv gives, run.toml must record this configuration.
-        let run_toml = dir.join("run.toml");
-        let run_text = files::read_if_exists(&run_toml, files::RESULTS)?.unwrap_or_default();
-        let checked = experiments::check_results(&experiment, &rows, &samples)
-            .and_then(|()| experiments::check_run_toml(&run_text, &experiment));
-        if let Err(e) = checked {
-            // The error starts with the file's name: the path before it names it whole.
-            corrupt.push(format!("{}/{e}", dir.display()));
-            continue;
-        }
         let verdicts = check_claims(experiment.claims(), &rows, &samples);
         if wanted {
             print_verdicts(&e.id, &verdicts);
@@ -627,6 +606,27 @@ pub fn verify(
             stand_in: stand_in(&dir.join("run.toml")),
             notes: paper_notes(notes_dir, doc_dir, &e.id),
         });
+    }
+    // Results of configurations outside configs/ (`cargo xtask run`): checked
+    // against the configuration their run.toml records, never skipped silently.
+    if ids.is_empty() {
+        for (id, dir) in own_results(&settings.results, &entries) {
+            let experiment = match recorded_config(&dir) {
+                Ok(experiment) => experiment,
+                Err(why) => {
+                    corrupt.push(format!("{}/run.toml: {why:#}", dir.display()));
+                    continue;
+                }
+            };
+            match checked_results(&dir, &experiment, &id)? {
+                Ok((rows, samples)) => {
+                    let verdicts = check_claims(experiment.claims(), &rows, &samples);
+                    print_verdicts(&id, &verdicts);
+                    failed_claims += verdicts.iter().filter(|v| !v.passed()).count();
+                }
+                Err(why) => corrupt.push(why),
+            }
+        }
     }
     if !corrupt.is_empty() {
         for c in &corrupt {
@@ -679,6 +679,97 @@ fn report_warning(message: &str) {
 
 /// `<paper>.md` in `notes_dir` (docs/adaptive.md for adaptive/fig4), if it
 /// exists, as a link relative to the document's directory `doc_dir`.
+/// The results in `dir` checked against `experiment` before they are
+/// trusted: data.csv must be what samples.csv gives, run.toml must record
+/// this configuration. `Ok(Err(why))` names the file at fault.
+fn checked_results(
+    dir: &Path,
+    experiment: &Experiment,
+    id: &str,
+) -> Result<std::result::Result<(Vec<experiments::Row>, Samples), String>> {
+    let csv = dir.join("data.csv");
+    let text = files::read_to_string(&csv, files::RESULTS)?;
+    let rows = parse_csv(&text).with_context(|| format!("{}", csv.display()))?;
+    let samples_file = dir.join("samples.csv");
+    let samples = match files::read_if_exists(&samples_file, files::RESULTS)? {
+        Some(text) => Samples::parse(&text, experiment.confidence())
+            .with_context(|| format!("{}", samples_file.display()))?,
+        None => {
+            // Without it data.csv cannot be checked (or is of a version
+            // older than samples.csv).
+            return Ok(Err(format!(
+                "{}: missing, so data.csv cannot be checked; run `cargo xtask reproduce {id}`",
+                samples_file.display(),
+            )));
+        }
+    };
+    let run_text =
+        files::read_if_exists(&dir.join("run.toml"), files::RESULTS)?.unwrap_or_default();
+    let checked = experiments::check_results(experiment, &rows, &samples)
+        .and_then(|()| experiments::check_run_toml(&run_text, experiment));
+    Ok(match checked {
+        // The error starts with the file's name: the path before it names it whole.
+        Err(e) => Err(format!("{}/{e}", dir.display())),
+        Ok(()) => Ok((rows, samples)),
+    })
+}
+
+/// Results directories under `results` (`<paper>/<figure>` or
+/// `<paper>/sensitivity/<name>`, holding a run.toml) of experiments that are
+/// not among `entries`, with their ids.
+fn own_results(results: &Path, entries: &[Entry]) -> Vec<(String, PathBuf)> {
+    let mut found = Vec::new();
+    let subdirs = |dir: &Path| -> Vec<(String, PathBuf)> {
+        let Ok(read) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut v: Vec<(String, PathBuf)> = read
+            .flatten()
+            .filter(|d| d.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|d| Some((d.file_name().into_string().ok()?, d.path())))
+            .filter(|(name, _)| !name.starts_with('.'))
+            .collect();
+        v.sort();
+        v
+    };
+    for (paper, p) in subdirs(results) {
+        for (figure, f) in subdirs(&p) {
+            let mut candidates = vec![(format!("{paper}/{figure}"), f.clone())];
+            if figure == "sensitivity" {
+                candidates = subdirs(&f)
+                    .into_iter()
+                    .map(|(name, d)| (format!("{paper}/sensitivity/{name}"), d))
+                    .collect();
+            }
+            for (id, dir) in candidates {
+                let known = entries.iter().any(|e| e.id == id);
+                if !known && dir.join("run.toml").exists() && dir.join("data.csv").exists() {
+                    found.push((id, dir));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The configuration a results directory's run.toml records (its `[config]`
+/// table), for results of a file outside configs/.
+fn recorded_config(dir: &Path) -> Result<Experiment> {
+    let path = dir.join("run.toml");
+    let text = files::read_to_string(&path, files::RESULTS)?;
+    let table: toml::Table = text.parse().context("does not parse as TOML")?;
+    let config = table
+        .get("config")
+        .and_then(toml::Value::as_table)
+        .context("has no [config] table")?;
+    let shown = format!("{} [config]", path.display());
+    Ok(Experiment::parse_with(
+        &config.to_string(),
+        &shown,
+        &limits()?,
+    )?)
+}
+
 fn paper_notes(notes_dir: &Path, doc_dir: &Path, id: &str) -> Option<String> {
     let paper = id.split('/').next()?;
     let notes = notes_dir.join(format!("{paper}.md"));

@@ -332,3 +332,63 @@ fn every_results_corruption_stops_verify_naming_the_file() {
         );
     }
 }
+
+/// Results of a configuration outside configs/ (`cargo xtask run`) are
+/// checked too, against the configuration their run.toml records: their
+/// claims are judged when they check out, and a corruption stops verify
+/// naming the file, never skipped silently.
+#[test]
+fn results_of_own_configs_are_verified_against_their_run_toml() {
+    let tmp = setup("own-results");
+    let out = xtask(&tmp, &["run", "exp.toml", "--out", "res", "-q"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let verify = ["verify", "--out", "res", "--doc", "res/R.md", "-q"];
+    let out = xtask(&tmp, &verify);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("test/tiny") && stdout.contains("PASS") && stdout.contains("FAIL"),
+        "{stdout}"
+    );
+    let dir = tmp.path().join("res/test/tiny");
+    let corruptions: [(&str, &str, fn(&str) -> String); 4] = [
+        ("a data.csv value", "data.csv", |t| {
+            let mut lines: Vec<String> = t.lines().map(str::to_string).collect();
+            let fields: Vec<&str> = lines[1].split(',').collect();
+            let edited = format!(
+                "{},{},{},99999999,{}",
+                fields[0],
+                fields[1],
+                fields[2],
+                fields[4..].join(",")
+            );
+            lines[1] = edited;
+            lines.join("\n") + "\n"
+        }),
+        ("a negative sample", "samples.csv", |t| {
+            let mut lines: Vec<String> = t.lines().map(str::to_string).collect();
+            let (head, _) = lines[1].rsplit_once(',').unwrap();
+            lines[1] = format!("{head},-3");
+            lines.join("\n") + "\n"
+        }),
+        ("run.toml garbage", "run.toml", |_| {
+            "garbage = [[[".to_string()
+        }),
+        ("run.toml without a config", "run.toml", |t| {
+            t.split("\n[config]").next().unwrap().to_string()
+        }),
+    ];
+    for (name, file, corrupt) in corruptions {
+        let path = dir.join(file);
+        let original = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, corrupt(&original)).unwrap();
+        let out = xtask(&tmp, &verify);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("test/tiny/{file}")),
+            "{name}: {stderr}"
+        );
+        std::fs::write(&path, original).unwrap();
+    }
+}
