@@ -78,7 +78,14 @@ pub fn main_with(args: &[String], mut settings: Settings) -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             // Help and version print to stdout and exit 0; usage errors exit 2.
-            let _ = e.print();
+            // clap quotes the argument at fault: plain text, with the
+            // control characters of the user's value escaped, never raw.
+            let shown = experiments::encode::terminal(&e.render().to_string());
+            if e.use_stderr() {
+                eprint!("{shown}");
+            } else {
+                print!("{shown}");
+            }
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(cli::EXIT_USAGE));
         }
     };

@@ -62,4 +62,28 @@ fn hostile_text_never_reaches_the_terminal_raw() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("evil"), "{stderr}");
     assert_clean("stderr", &stderr);
+    // Usage errors quote the argument at fault (clap's messages too).
+    let flag = format!("--{NASTY}");
+    let usage: [&[&str]; 4] = [
+        &["reproduce", NASTY],
+        &["run", "hostile.toml", &flag],
+        &["simulate", "--trace", "t", "--policy", NASTY],
+        &[
+            "slurm",
+            "all",
+            "--cells",
+            "c",
+            "--out",
+            "o",
+            "--time",
+            NASTY,
+            "--dry-run",
+        ],
+    ];
+    for args in usage {
+        let out = xtask(&tmp, args);
+        assert!(matches!(out.status.code(), Some(1 | 2)), "{args:?}");
+        assert_clean("stdout", &text(&out.stdout));
+        assert_clean("stderr", &text(&out.stderr));
+    }
 }
