@@ -87,7 +87,9 @@ pub fn table(
             .filter(|v| v.outcome == o)
             .count()
     };
-    let _ = writeln!(
+    // No newline after the end marker: the document's own text follows it,
+    // so regenerating the table leaves the document as it was.
+    let _ = write!(
         out,
         "\nAll sensitivity runs: {} PASS, {} INCONCLUSIVE, {} FAIL.\n\n{END}",
         count(Outcome::Pass),
@@ -181,6 +183,10 @@ mod tests {
         let again = splice(&fresh.replace("new", "old"), &t).unwrap();
         assert_eq!(again, fresh);
         assert!(splice(&format!("a {END} b {BEGIN}"), &t).is_err());
+        // A generated table spliced into its own output changes nothing.
+        let generated = table(&[], &BTreeMap::new());
+        let once = splice("# Notes\n\ntext\n", &generated).unwrap();
+        assert_eq!(splice(&once, &generated).unwrap(), once);
         assert!(splice(&format!("a {BEGIN}"), &t).is_err());
     }
 }
