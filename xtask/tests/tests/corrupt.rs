@@ -351,7 +351,8 @@ fn results_of_own_configs_are_verified_against_their_run_toml() {
         "{stdout}"
     );
     let dir = tmp.path().join("res/test/tiny");
-    let corruptions: [(&str, &str, fn(&str) -> String); 4] = [
+    type Corruption = (&'static str, &'static str, fn(&str) -> String);
+    let corruptions: [Corruption; 4] = [
         ("a data.csv value", "data.csv", |t| {
             let mut lines: Vec<String> = t.lines().map(str::to_string).collect();
             let fields: Vec<&str> = lines[1].split(',').collect();
