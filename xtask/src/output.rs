@@ -483,9 +483,20 @@ pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
     if fs::symlink_metadata(&marker).is_ok_and(|m| m.is_file()) {
         return Ok(());
     }
-    let entries = fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+    // Another writer may move the directory aside at any moment (the last
+    // one wins): a directory gone is nothing to refuse.
+    let gone = |e: &io::Error| e.kind() == io::ErrorKind::NotFound;
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if gone(&e) => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+    };
     for entry in entries {
-        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) if gone(&e) => return Ok(()),
+            Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+        };
         let name = entry.file_name();
         let ours = name.to_str().is_some_and(|n| names.contains(&n))
             && entry.file_type().is_ok_and(|t| t.is_file());
