@@ -1137,7 +1137,6 @@ mod hardening {
         let tmp = setup("caps");
         let huge = CONFIG.replace("seed = 3", "seed = 3\nrepetitions = 4294967295");
         std::fs::write(tmp.path().join("huge.toml"), huge).unwrap();
-        let start = std::time::Instant::now();
         let out = xtask(&tmp, &["run", "huge.toml", "--out", "res"]);
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -1146,8 +1145,9 @@ mod hardening {
                 && stderr.contains("USCHED_MAX_REPETITIONS"),
             "{stderr}"
         );
-        // An error at parse time, not after an allocation.
-        assert!(start.elapsed().as_secs() < 30);
+        // An error at parse time (the message names the line and column),
+        // and nothing was written.
+        assert!(!tmp.path().join("res/test/tiny").exists());
 
         // The runs cap, lowered from the environment.
         let lowered = |var: &str, value: &str| {
