@@ -12,6 +12,9 @@
 //! proptest into the suite's `proptest-regressions/` file, which is committed
 //! with the fix, so the gate replays that case from then on.
 
+use std::ops::Range;
+
+use proptest::prelude::{Strategy, any, prop, prop_oneof};
 use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, RngSeed};
 
 /// The seed of every property suite when no exploration is asked for.
@@ -69,6 +72,42 @@ pub fn proptest_config(cases: u32) -> ProptestConfig {
         rng_algorithm: RngAlgorithm::ChaCha,
         ..ProptestConfig::default()
     }
+}
+
+/// The special and edge values of `f64` that break arithmetic: NaN of both
+/// signs, the infinities, the largest and smallest normal and subnormal
+/// values, signed zeros and a few large magnitudes.
+pub const EDGE_F64: [f64; 18] = [
+    f64::NAN,
+    -f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    f64::MAX,
+    f64::MIN,
+    f64::MIN_POSITIVE,
+    -f64::MIN_POSITIVE,
+    5e-324,
+    -5e-324,
+    2.5e-310,
+    0.0,
+    -0.0,
+    1.0,
+    1e12,
+    1e300,
+    -1e300,
+    -1.0,
+];
+
+/// Hostile floats for a property test of a function taking an `f64`: an
+/// [`EDGE_F64`] value (2 in 6), any bit pattern (1 in 6), or an ordinary
+/// value from `ordinary` (3 in 6), so the edges are tried often and the
+/// paths past the input checks are reached too.
+pub fn hostile_f64(ordinary: Range<f64>) -> impl Strategy<Value = f64> {
+    prop_oneof![
+        2 => prop::sample::select(EDGE_F64.to_vec()),
+        1 => any::<f64>(),
+        3 => ordinary,
+    ]
 }
 
 #[cfg(test)]

@@ -21,30 +21,9 @@ use pricing::{
 use super::extremes::{count, qos_job, rating, seconds, submission};
 
 /// Hostile floats: every special value and edge, any bit pattern, and
-/// ordinary values.
+/// ordinary values (`profile::testing::hostile_f64`).
 fn hostile() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        2 => prop::sample::select(vec![
-            f64::NAN,
-            -f64::NAN,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::MAX,
-            f64::MIN,
-            f64::MIN_POSITIVE,
-            -f64::MIN_POSITIVE,
-            5e-324,
-            -5e-324,
-            2.5e-310,
-            0.0,
-            -0.0,
-            1.0,
-            1e300,
-            -1e300,
-        ]),
-        1 => any::<f64>(),
-        3 => 0.0f64..10.0,
-    ]
+    profile::testing::hostile_f64(0.0..10.0)
 }
 
 /// Hostile unsigned counts.

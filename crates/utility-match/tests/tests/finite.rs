@@ -24,28 +24,9 @@ use utility_match::{
 use super::extremes::settings;
 
 /// Hostile floats: every special value and edge, any bit pattern, and
-/// ordinary values.
+/// ordinary values (`profile::testing::hostile_f64`).
 fn hostile() -> impl Strategy<Value = f64> {
-    prop_oneof![
-        2 => prop::sample::select(vec![
-            f64::NAN,
-            -f64::NAN,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::MAX,
-            f64::MIN,
-            f64::MIN_POSITIVE,
-            -f64::MIN_POSITIVE,
-            5e-324,
-            -5e-324,
-            0.0,
-            -0.0,
-            1.0,
-            1e300,
-        ]),
-        1 => any::<f64>(),
-        3 => 0.0f64..1.0,
-    ]
+    profile::testing::hostile_f64(0.0..1.0)
 }
 
 /// Hostile times.
