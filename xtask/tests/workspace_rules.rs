@@ -60,6 +60,8 @@ struct Package {
     /// The directory name (`crates/<name>` or `xtask`): the crate's name in
     /// these rules, whatever its package is called on crates.io.
     name: String,
+    /// The package's name as published (`usched-<dir>`).
+    package: String,
     /// `[package.metadata.usched] role`, if any (`"composition"`).
     role: Option<String>,
     manifest_dir: PathBuf,
@@ -161,6 +163,7 @@ fn read_packages(json: &json::Value) -> BTreeMap<String, Package> {
             name.clone(),
             Package {
                 name,
+                package: text(p, "name").unwrap_or_default(),
                 role,
                 manifest_dir,
                 description: text(p, "description"),
@@ -749,6 +752,61 @@ fn every_property_suite_runs_from_the_gate_seed() {
     assert!(
         bad.is_empty(),
         "property tests must run from the gate seed (profile::testing):\n  {}",
+        bad.join("\n  ")
+    );
+}
+
+/// Every library crate's README says how to depend on it, and every
+/// dependency line a README shows for a crate of ours names the package as
+/// it is published (`package = "usched-<dir>"`) and the crate's directory:
+/// `name = { path = ... }` alone fails with "no matching package named".
+#[test]
+fn readme_dependency_lines_name_the_packages() {
+    let crates_dir = root().join("crates");
+    let ours: BTreeMap<String, String> = packages()
+        .iter()
+        .filter(|(_, p)| p.manifest_dir.starts_with(&crates_dir))
+        .map(|(dir, p)| (dir.clone(), p.package.clone()))
+        .collect();
+    let mut bad = Vec::new();
+    for (dir, package) in &ours {
+        let readme = crates_dir.join(dir).join("README.md");
+        let text = std::fs::read_to_string(&readme).unwrap_or_default();
+        let mut own_line = false;
+        let mut in_toml = false;
+        for (i, line) in text.lines().enumerate() {
+            let trimmed = line.trim();
+            if trimmed.starts_with("```") {
+                in_toml = trimmed == "```toml";
+                continue;
+            }
+            let Some((name, value)) = trimmed.split_once(" = {") else {
+                continue;
+            };
+            if !in_toml || !ours.contains_key(name) {
+                continue;
+            }
+            let want_package = format!("package = \"{}\"", ours[name]);
+            let want_path = format!("crates/{name}\"");
+            if !value.contains(&want_package) || !value.contains(&want_path) {
+                bad.push(format!(
+                    "{}:{}: `{trimmed}` must give {want_package} and a path ending in crates/{name}",
+                    relative(&readme),
+                    i + 1
+                ));
+            }
+            own_line |= name == dir.as_str();
+        }
+        if dir != "experiments" && !own_line {
+            bad.push(format!(
+                "{}: no dependency line for {package} (```toml [dependencies] {dir} = {{ package = \"{package}\", path = ... }})",
+                relative(&readme)
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "README dependency lines:\n  {}",
         bad.join("\n  ")
     );
 }
