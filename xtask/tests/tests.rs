@@ -3,27 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-/// A temporary directory removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!("xtask-test-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&p);
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-
-    fn path(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+#[path = "common/tempdir.rs"]
+mod tempdir;
+use tempdir::TempDir;
 
 /// Writes a small generated trace (64 processors) as SWF text.
 fn write_tiny_trace(path: &Path, jobs: usize) {
