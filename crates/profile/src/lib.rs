@@ -48,11 +48,16 @@
 
 mod alloc;
 mod avail;
+pub mod builtin;
 mod config;
+mod engine;
+#[cfg(any(test, feature = "testing"))]
+mod invariants;
 mod job;
 mod runs;
 mod sched;
 mod stats;
+mod step;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 mod time;
@@ -61,9 +66,14 @@ mod validate;
 pub use alloc::{AllocError, ProcSet, ProcSetParseError, first_fit};
 pub use avail::{FreeSlot, Profile, ProfileError};
 pub use config::{JobOrdering, Overrun, Policy, QueueOrder, SchedulerConfig};
+pub use engine::{Context, Event, Running, Scheduler, Waiting};
 pub use job::{Job, JobBuilder, JobError, JobField, Outcome, Status};
-pub use sched::{NoObserver, Observer, SimError, simulate, simulate_observed, simulate_stream};
+pub use sched::{
+    NoObserver, Observer, SimError, simulate, simulate_observed, simulate_stream,
+    simulate_stream_with, simulate_with,
+};
 pub use stats::ScheduleStats;
+pub use step::Stepper;
 pub use time::{EventQueue, MAX_DURATION, Time};
 pub use validate::{Violation, validate};
 

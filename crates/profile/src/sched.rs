@@ -7,11 +7,9 @@
 
 use std::fmt;
 
-use crate::runs::{Earlier, Runs};
-use crate::{
-    EventQueue, Job, JobError, Outcome, Overrun, Policy, Profile, QueueOrder, SchedulerConfig,
-    Status, Time,
-};
+use crate::builtin::{Conservative, Easy, Fcfs};
+use crate::engine::{Engine, Scheduler, Sink};
+use crate::{Job, JobError, Outcome, Overrun, Policy, SchedulerConfig, Time};
 
 /// Why a simulation could not run. Input is checked before anything runs,
 /// except [`SimError::BeyondLatest`], which a run finds on its way.
@@ -73,6 +71,33 @@ pub enum SimError {
         /// The end it would get.
         end: Time,
     },
+    /// A scheduler tried to start or reserve a job where its processors are
+    /// not free for its estimate (or before now).
+    NoRoom {
+        /// Position in the input.
+        index: usize,
+        /// Its id.
+        id: u64,
+        /// Processors it asks for.
+        procs: u32,
+        /// Where it was to start.
+        at: Time,
+    },
+    /// A scheduler named a queue position past the end of the queue.
+    NotWaiting {
+        /// The position named.
+        position: usize,
+        /// Jobs waiting.
+        waiting: usize,
+    },
+    /// The run ended with this job still waiting: the scheduler never
+    /// started it although nothing else was left to happen.
+    NeverStarted {
+        /// Position in the input.
+        index: usize,
+        /// Its id.
+        id: u64,
+    },
 }
 
 impl fmt::Display for SimError {
@@ -109,6 +134,23 @@ impl fmt::Display for SimError {
                 "job {id} (position {index}) would end at {end}, after the latest instant a schedule can hold ({}); the workload is too long to simulate: split it",
                 Time::LATEST
             ),
+            SimError::NoRoom {
+                index,
+                id,
+                procs,
+                at,
+            } => write!(
+                f,
+                "the scheduler tried to run job {id} (position {index}) from {at}, but its {procs} processors are not free then for its estimate; check the profile before starting or reserving"
+            ),
+            SimError::NotWaiting { position, waiting } => write!(
+                f,
+                "the scheduler named queue position {position}, but only {waiting} jobs wait"
+            ),
+            SimError::NeverStarted { index, id } => write!(
+                f,
+                "job {id} (position {index}) was never started: the scheduler left it waiting when nothing else was left to happen"
+            ),
         }
     }
 }
@@ -136,8 +178,9 @@ pub trait Observer {
 pub struct NoObserver;
 impl Observer for NoObserver {}
 
-/// Replays `jobs` (sorted by submit time) on the configured machine and
-/// returns one [`Outcome`] per job, in input order.
+/// Replays `jobs` (sorted by submit time) on the configured machine under
+/// its [`Policy`](crate::Policy) and returns one [`Outcome`] per job, in
+/// input order.
 ///
 /// Every job must pass [`Job::check`] and fit the machine, and with
 /// [`Overrun::Continue`] the workload must stay within the extension budget
@@ -155,15 +198,13 @@ pub fn simulate_observed(
     jobs: &[Job],
     observer: &mut dyn Observer,
 ) -> Result<Vec<Outcome>, SimError> {
-    check_input(config, jobs)?;
-    let mut outcomes = vec![None; jobs.len()];
-    simulate_stream(config, jobs.iter().cloned(), observer, |index, outcome| {
-        outcomes[index] = Some(outcome);
-    })?;
-    Ok(outcomes
-        .into_iter()
-        .map(|o| o.expect("every job ends exactly once"))
-        .collect())
+    match config.policy {
+        Policy::Fcfs => simulate_with(config, &mut Fcfs, jobs, observer),
+        Policy::Easy { reservations } => {
+            simulate_with(config, &mut Easy::new(reservations), jobs, observer)
+        }
+        Policy::Conservative => simulate_with(config, &mut Conservative::new(), jobs, observer),
+    }
 }
 
 /// [`simulate_observed`] over a stream: jobs are read one at a time as the
@@ -189,29 +230,85 @@ where
     I: IntoIterator<Item = Job>,
     F: FnMut(usize, Outcome),
 {
-    if config.capacity == 0 {
-        return Err(SimError::NoCapacity);
+    match config.policy {
+        Policy::Fcfs => simulate_stream_with(config, &mut Fcfs, jobs, observer, on_outcome),
+        Policy::Easy { reservations } => simulate_stream_with(
+            config,
+            &mut Easy::new(reservations),
+            jobs,
+            observer,
+            on_outcome,
+        ),
+        Policy::Conservative => {
+            simulate_stream_with(config, &mut Conservative::new(), jobs, observer, on_outcome)
+        }
     }
-    let mut input = Input::new(jobs.into_iter());
-    let first = input.next(config)?;
-    let origin = first.as_ref().map_or(Time::ZERO, |j| j.submit);
-    let mut sim = Sim {
+}
+
+/// [`simulate_observed`] with any [`Scheduler`] deciding: the machine,
+/// queue order, overrun handling and dropping come from `config`, the
+/// decisions from `scheduler` (`config.policy` is not used). The same checks
+/// apply, and the scheduler's actions are refused (with
+/// [`SimError::NoRoom`] or [`SimError::NotWaiting`], ending the run) where
+/// the machine does not allow them, so the schedule is always valid.
+pub fn simulate_with<S: Scheduler + ?Sized>(
+    config: &SchedulerConfig,
+    scheduler: &mut S,
+    jobs: &[Job],
+    observer: &mut dyn Observer,
+) -> Result<Vec<Outcome>, SimError> {
+    check_input(config, jobs)?;
+    let mut outcomes = vec![None; jobs.len()];
+    simulate_stream_with(
         config,
+        scheduler,
+        jobs.iter().cloned(),
         observer,
-        on_outcome,
-        profile: Profile::new(config.capacity, origin),
-        runs: Runs::default(),
-        protected: Vec::new(),
-        live: Vec::new(),
-        vacant: Vec::new(),
-        queue: Vec::new(),
-        ends: EventQueue::new(),
-        overruns: EventQueue::new(),
-        next_start: None,
-        now: origin,
-    };
-    sim.run(first, &mut input)?;
-    Ok(input.read)
+        |index, outcome| {
+            outcomes[index] = Some(outcome);
+        },
+    )?;
+    outcomes
+        .into_iter()
+        .enumerate()
+        .map(|(index, o)| o.ok_or_else(|| unfinished(jobs, index)))
+        .collect()
+}
+
+/// [`simulate_stream`] with any [`Scheduler`] deciding (see
+/// [`simulate_with`]).
+pub fn simulate_stream_with<S, I, F>(
+    config: &SchedulerConfig,
+    scheduler: &mut S,
+    jobs: I,
+    observer: &mut dyn Observer,
+    mut on_outcome: F,
+) -> Result<usize, SimError>
+where
+    S: Scheduler + ?Sized,
+    I: IntoIterator<Item = Job>,
+    F: FnMut(usize, Outcome),
+{
+    let mut engine = Engine::new(
+        config,
+        jobs.into_iter(),
+        Some(observer),
+        Sink::Call(&mut on_outcome),
+    )?;
+    engine.run(scheduler)?;
+    match engine.ctx.queue_len() {
+        0 => Ok(engine.read()),
+        _ => Err(engine.ctx.unfinished()),
+    }
+}
+
+/// The error for a job a scheduler never started.
+#[cold]
+fn unfinished(jobs: &[Job], index: usize) -> SimError {
+    SimError::NeverStarted {
+        index,
+        id: jobs[index].id,
+    }
 }
 
 /// Prediction extensions a job gets under [`Overrun::Continue`]: one each
@@ -225,7 +322,7 @@ fn extensions(job: &Job) -> u64 {
     }
 }
 
-fn check_input(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), SimError> {
+pub(crate) fn check_input(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), SimError> {
     if config.capacity == 0 {
         return Err(SimError::NoCapacity);
     }
@@ -236,10 +333,10 @@ fn check_input(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), SimError> {
 
 /// The jobs still to be read, and what checking them needs to know about
 /// the ones read before.
-struct Input<I> {
+pub(crate) struct Input<I> {
     jobs: I,
     /// Jobs read so far: the next one's position.
-    read: usize,
+    pub(crate) read: usize,
     /// The submit time of the last job read.
     last: Time,
     /// Under [`Overrun::Continue`], the extensions the jobs read so far need.
@@ -247,7 +344,7 @@ struct Input<I> {
 }
 
 impl<I: Iterator<Item = Job>> Input<I> {
-    fn new(jobs: I) -> Self {
+    pub(crate) fn new(jobs: I) -> Self {
         Input {
             jobs,
             read: 0,
@@ -258,7 +355,7 @@ impl<I: Iterator<Item = Job>> Input<I> {
 
     /// The next job, checked against the model's domain, the machine, the
     /// submit order and the extension budget; `None` at the end.
-    fn next(&mut self, config: &SchedulerConfig) -> Result<Option<Job>, SimError> {
+    pub(crate) fn next(&mut self, config: &SchedulerConfig) -> Result<Option<Job>, SimError> {
         let Some(j) = self.jobs.next() else {
             return Ok(None);
         };
@@ -296,489 +393,5 @@ impl<I: Iterator<Item = Job>> Input<I> {
         self.last = j.submit;
         self.read += 1;
         Ok(Some(j))
-    }
-}
-
-/// A job in the system (waiting or running), in a slot of [`Sim::live`].
-/// Slots are reused as jobs leave, so the slots in use stay few and close
-/// together however long the input.
-#[derive(Clone, Debug)]
-struct Live {
-    job: Job,
-    /// Its position in the input.
-    index: usize,
-    /// Conservative, waiting: its reserved start.
-    reserved: Time,
-    /// Running: when the scheduler believes it will end (start + estimate,
-    /// possibly extended).
-    predicted_end: Option<Time>,
-}
-
-/// EASY: the first protected reservation of a pass, held aside from the
-/// profile (see `Sim::fits_now`).
-#[derive(Copy, Clone, Debug)]
-struct Held {
-    start: Time,
-    duration: i64,
-    procs: u32,
-    /// Processors free at `start`, this reservation aside: kept up to date as
-    /// the pass starts jobs.
-    free: u32,
-}
-
-struct Sim<'a, F> {
-    config: &'a SchedulerConfig,
-    observer: &'a mut dyn Observer,
-    on_outcome: F,
-    /// Running jobs by predicted end (EASY, FCFS) or running jobs plus every
-    /// waiting job's reservation (conservative).
-    profile: Profile,
-    /// Conservative: the runs of free capacity a compression pass has
-    /// looked at since the profile last changed.
-    runs: Runs,
-    /// EASY: the reservations `(start, duration, procs)` of the protected
-    /// jobs entered in the profile during one pass.
-    protected: Vec<(Time, i64, u32)>,
-    /// The jobs in the system, by slot; a slot is reused once its job ends.
-    live: Vec<Live>,
-    /// Free slots of `live`.
-    vacant: Vec<usize>,
-    /// Waiting jobs (slots) in queue order.
-    queue: Vec<usize>,
-    /// Ends of running jobs (their slots).
-    ends: EventQueue<usize>,
-    /// Expiring predictions: slot and input position (a job may end, and its
-    /// slot be reused, before its last prediction expires).
-    overruns: EventQueue<(usize, usize)>,
-    /// Conservative: the earliest reserved start after now among waiting jobs.
-    next_start: Option<Time>,
-    now: Time,
-}
-
-impl<F: FnMut(usize, Outcome)> Sim<'_, F> {
-    fn run<I: Iterator<Item = Job>>(
-        &mut self,
-        mut next: Option<Job>,
-        input: &mut Input<I>,
-    ) -> Result<(), SimError> {
-        loop {
-            let t_sub = next.as_ref().map(|j| j.submit);
-            let t_over = self.overruns.peek_time();
-            let t_end = self.ends.peek_time();
-            let t_start = self.next_start;
-            // Tie order at one instant: prediction over, submission,
-            // termination, start.
-            let earliest = Time::earliest(
-                Time::earliest(t_over, t_sub),
-                Time::earliest(t_end, t_start),
-            );
-            let Some(t) = earliest else { break };
-            self.now = t;
-            self.observer.step(t);
-            self.profile.advance(t);
-            if t_over == Some(t) {
-                // Every expired prediction at this instant before any decision:
-                // the scheduler must not hand out processors still in use.
-                while self.overruns.peek_time() == Some(t) {
-                    let (_, (slot, index)) = self.overruns.pop().expect("peeked");
-                    self.prediction_over(slot, index)?;
-                }
-            } else if t_sub == Some(t) {
-                let job = next.take().expect("peeked");
-                self.submit(job, input.read - 1)?;
-                next = input.next(self.config)?;
-            } else if t_end == Some(t) {
-                let (_, slot) = self.ends.pop().expect("peeked");
-                self.terminate(slot)?;
-            }
-            // Otherwise a reserved start is due: the pass below starts it.
-            self.schedule()?;
-        }
-        Ok(())
-    }
-
-    /// `start + duration` for the job in `slot`, or [`SimError::BeyondLatest`]
-    /// if that passes [`Time::LATEST`]. Every time the simulation stores is at
-    /// most `LATEST` and every duration at most `MAX_DURATION`, so the sum is
-    /// exact.
-    #[inline]
-    fn end_of(&self, slot: usize, start: Time, duration: i64) -> Result<Time, SimError> {
-        let end = Time(start.0 + duration);
-        if end > Time::LATEST {
-            return Err(self.beyond_latest(slot, end));
-        }
-        Ok(end)
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn beyond_latest(&self, slot: usize, end: Time) -> SimError {
-        let live = &self.live[slot];
-        SimError::BeyondLatest {
-            index: live.index,
-            id: live.job.id,
-            end,
-        }
-    }
-
-    fn submit(&mut self, job: Job, index: usize) -> Result<(), SimError> {
-        let pos = match self.config.order {
-            QueueOrder::Arrival => self.queue.len(),
-            ref order => {
-                // After every waiting job that is not strictly behind `job`.
-                let live = &self.live;
-                self.queue
-                    .partition_point(|&w| order.compare(&live[w].job, &job).is_le())
-            }
-        };
-        let live = Live {
-            job,
-            index,
-            reserved: Time::MAX,
-            predicted_end: None,
-        };
-        let slot = match self.vacant.pop() {
-            Some(slot) => {
-                self.live[slot] = live;
-                slot
-            }
-            None => {
-                self.live.push(live);
-                self.live.len() - 1
-            }
-        };
-        self.queue.insert(pos, slot);
-        if self.config.policy == Policy::Conservative {
-            self.live[slot].reserved = self.place(slot)?;
-        }
-        Ok(())
-    }
-
-    /// Frees the slot of a job that ended or was dropped.
-    fn leave(&mut self, slot: usize) {
-        self.live[slot].predicted_end = None;
-        self.vacant.push(slot);
-    }
-
-    fn terminate(&mut self, slot: usize) -> Result<(), SimError> {
-        let live = &self.live[slot];
-        let predicted_end = live.predicted_end.expect("only running jobs end");
-        let procs = live.job.procs;
-        self.leave(slot);
-        if predicted_end > self.now {
-            // Ended before the scheduler expected: free the unused tail.
-            self.profile
-                .release(self.now, predicted_end - self.now, procs)
-                .expect("a running job's tail is reserved");
-            if self.config.policy == Policy::Conservative {
-                self.compress(false)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Overrun::Continue: the job outlived its prediction; extend it.
-    fn prediction_over(&mut self, slot: usize, index: usize) -> Result<(), SimError> {
-        let live = &self.live[slot];
-        if live.index != index || live.predicted_end.is_none() {
-            // It has ended (and its slot may hold another job).
-            return Ok(());
-        }
-        let (estimate, procs) = (live.job.estimate, live.job.procs);
-        let new_end = self.end_of(slot, self.now, estimate)?;
-        self.live[slot].predicted_end = Some(new_end);
-        self.overruns.push(new_end, (slot, index));
-        let conservative = self.config.policy == Policy::Conservative;
-        if conservative {
-            // Lift every reservation, extend the job, then re-place all.
-            for &w in &self.queue {
-                let live = &self.live[w];
-                self.profile
-                    .release(live.reserved, live.job.estimate, live.job.procs)
-                    .expect("reserved");
-            }
-        }
-        self.profile
-            .reserve(self.now, estimate, procs)
-            .expect("running job fits");
-        if conservative {
-            self.compress(true)?;
-        }
-        Ok(())
-    }
-
-    /// Conservative: re-place every waiting job, in queue order, at its
-    /// earliest slot. With `lifted`, the reservations were already removed.
-    fn compress(&mut self, lifted: bool) -> Result<(), SimError> {
-        let now = self.now;
-        self.runs.clear(&self.profile, now);
-        for k in 0..self.queue.len() {
-            let w = self.queue[k];
-            if lifted {
-                self.live[w].reserved = self.place(w)?;
-                continue;
-            }
-            let live = &self.live[w];
-            let (old, procs, estimate) = (live.reserved, live.job.procs, live.job.estimate);
-            if old <= now {
-                continue;
-            }
-            // Lifting and re-placing the reservation, without doing either.
-            // It can only move if `procs` are free somewhere before `old`;
-            // only then is it (re-)placed, possibly where it was.
-            let start = match self.runs.earlier_start(&self.profile, procs, estimate, old) {
-                Earlier::NoRoom => continue,
-                Earlier::Stays => old,
-                Earlier::At(start) => {
-                    // Ends before `old + estimate`, which is within LATEST.
-                    self.profile.shift_earlier(old, start, estimate, procs);
-                    // The runs found so far were those of the old profile.
-                    self.runs.clear(&self.profile, now);
-                    self.live[w].reserved = start;
-                    start
-                }
-            };
-            self.observer.reserved(now, self.live[w].index, start);
-        }
-        Ok(())
-    }
-
-    /// Conservative: reserve the waiting job in `slot` at its earliest slot
-    /// and report it.
-    fn place(&mut self, slot: usize) -> Result<Time, SimError> {
-        let live = &self.live[slot];
-        let (procs, estimate, index) = (live.job.procs, live.job.estimate, live.index);
-        // Some: the width was checked and every reservation ends by LATEST.
-        let start = self
-            .profile
-            .earliest_start(self.now, procs, estimate)
-            .expect("width was checked");
-        self.end_of(slot, start, estimate)?;
-        self.profile
-            .reserve(start, estimate, procs)
-            .expect("earliest slot is free");
-        self.observer.reserved(self.now, index, start);
-        Ok(start)
-    }
-
-    fn schedule(&mut self) -> Result<(), SimError> {
-        if self.config.drop_expired {
-            self.drop_expired()?;
-        }
-        match self.config.policy {
-            Policy::Fcfs => self.fcfs_pass(),
-            Policy::Easy { reservations } => self.easy_pass(reservations),
-            Policy::Conservative => self.conservative_pass(),
-        }
-    }
-
-    fn drop_expired(&mut self) -> Result<(), SimError> {
-        let now = self.now;
-        let before = self.queue.len();
-        let mut k = 0;
-        while k < self.queue.len() {
-            let w = self.queue[k];
-            let live = &self.live[w];
-            let job = &live.job;
-            if job.deadline.is_some_and(|d| now + job.estimate > d) {
-                let (id, index, reserved) = (job.id, live.index, live.reserved);
-                let (estimate, procs) = (job.estimate, job.procs);
-                self.queue.remove(k);
-                if self.config.policy == Policy::Conservative {
-                    self.profile
-                        .release(reserved, estimate, procs)
-                        .expect("reserved");
-                }
-                self.leave(w);
-                (self.on_outcome)(
-                    index,
-                    Outcome {
-                        id,
-                        start: now,
-                        end: now,
-                        status: Status::Dropped,
-                    },
-                );
-            } else {
-                k += 1;
-            }
-        }
-        if self.config.policy == Policy::Conservative && self.queue.len() < before {
-            self.compress(false)?;
-        }
-        Ok(())
-    }
-
-    /// Starts the waiting job in `slot` now; its profile reservation must
-    /// already be in place (and the caller takes it off the queue).
-    #[inline]
-    fn start(&mut self, slot: usize) -> Result<(), SimError> {
-        let live = &self.live[slot];
-        let now = self.now;
-        let (id, index) = (live.job.id, live.index);
-        let (estimate, run_time) = (live.job.estimate, live.job.run_time);
-        let killed = self.config.overrun == Overrun::Kill && run_time > estimate;
-        let end = self.end_of(slot, now, if killed { estimate } else { run_time })?;
-        let predicted_end = self.end_of(slot, now, estimate)?;
-        self.live[slot].predicted_end = Some(predicted_end);
-        self.ends.push(end, slot);
-        if self.config.overrun == Overrun::Continue && run_time > estimate {
-            self.overruns.push(predicted_end, (slot, index));
-        }
-        let status = if killed {
-            Status::Killed
-        } else {
-            Status::Completed
-        };
-        (self.on_outcome)(
-            index,
-            Outcome {
-                id,
-                start: now,
-                end,
-                status,
-            },
-        );
-        self.observer.started(now, index);
-        Ok(())
-    }
-
-    /// Whether `procs` processors are free over `[now, now + estimate)`
-    /// beside the `held` reservation (FCFS and EASY).
-    ///
-    /// These passes keep in the profile only running jobs, each from its
-    /// start (or its latest extension) on, plus, under EASY with `k >= 2`,
-    /// the protected reservations of the pass. Without the latter, every
-    /// reservation starts at or before now, so the free count never falls
-    /// after now: the count now decides, and where the held reservation
-    /// overlaps, the count at its start.
-    /// `free_now` is the profile's free count now.
-    #[inline]
-    fn fits_now(&self, procs: u32, estimate: i64, free_now: u32, held: Option<&Held>) -> bool {
-        let now = self.now;
-        let window = held.map(|h| (h.start, h.duration, h.procs));
-        if !self.protected.is_empty() {
-            return self.profile.fits(now, procs, estimate, window);
-        }
-        debug_assert_eq!(free_now, self.profile.free_at(now));
-        let fits = procs <= free_now
-            && held.is_none_or(|h| {
-                now + estimate <= h.start
-                    || procs
-                        .checked_add(h.procs)
-                        .is_some_and(|need| h.free >= need)
-            });
-        debug_assert_eq!(fits, self.profile.fits(now, procs, estimate, window));
-        fits
-    }
-
-    fn fcfs_pass(&mut self) -> Result<(), SimError> {
-        let now = self.now;
-        let mut started = 0;
-        for k in 0..self.queue.len() {
-            let w = self.queue[k];
-            let job = &self.live[w].job;
-            let (procs, estimate) = (job.procs, job.estimate);
-            if !self.fits_now(procs, estimate, self.profile.free_at(now), None) {
-                break;
-            }
-            self.end_of(w, now, estimate)?;
-            self.profile
-                .reserve(now, estimate, procs)
-                .expect("fits now");
-            self.start(w)?;
-            started += 1;
-        }
-        self.queue.drain(..started);
-        Ok(())
-    }
-
-    fn easy_pass(&mut self, reservations: u32) -> Result<(), SimError> {
-        let now = self.now;
-        let mut free_now = self.profile.free_at(now);
-        if self.queue.is_empty() || free_now == 0 {
-            return Ok(());
-        }
-        // The protected jobs' reservations hold for this pass only: the first
-        // is held aside (`fits_now` counts it), any further ones go into the
-        // profile, with the first, and are lifted at the end of the pass.
-        // Either way, what fits now is what fits beside all of them.
-        debug_assert!(self.protected.is_empty());
-        let mut held = None;
-        let mut k = 0;
-        while k < self.queue.len() && free_now > 0 {
-            let w = self.queue[k];
-            let job = &self.live[w].job;
-            let (procs, estimate) = (job.procs, job.estimate);
-            if self.fits_now(procs, estimate, free_now, held.as_ref()) {
-                self.end_of(w, now, estimate)?;
-                self.profile
-                    .reserve(now, estimate, procs)
-                    .expect("fits now");
-                free_now -= procs;
-                if let Some(h) = held.as_mut().filter(|h| now + estimate > h.start) {
-                    h.free -= procs;
-                }
-                self.queue.remove(k);
-                self.start(w)?;
-                continue;
-            }
-            let protected = self.protected.len() + usize::from(held.is_some());
-            if (protected as u64) < u64::from(reservations) {
-                if let Some(h) = held.take() {
-                    self.profile
-                        .reserve(h.start, h.duration, h.procs)
-                        .expect("earliest slot is free");
-                    self.protected.push((h.start, h.duration, h.procs));
-                }
-                // Some: the width was checked and every reservation ends by LATEST.
-                let start = self
-                    .profile
-                    .earliest_start(now, procs, estimate)
-                    .expect("width checked");
-                self.end_of(w, start, estimate)?;
-                if self.protected.is_empty() {
-                    held = Some(Held {
-                        start,
-                        duration: estimate,
-                        procs,
-                        free: self.profile.free_at(start),
-                    });
-                } else {
-                    self.profile
-                        .reserve(start, estimate, procs)
-                        .expect("earliest slot is free");
-                    self.protected.push((start, estimate, procs));
-                }
-                self.observer.reserved(now, self.live[w].index, start);
-            }
-            k += 1;
-        }
-        for (start, duration, procs) in self.protected.drain(..) {
-            self.profile
-                .release(start, duration, procs)
-                .expect("reserved in this pass");
-        }
-        Ok(())
-    }
-
-    /// Starts every job whose reservation is due and notes the next one.
-    fn conservative_pass(&mut self) -> Result<(), SimError> {
-        let now = self.now;
-        let mut next = None;
-        let mut k = 0;
-        while k < self.queue.len() {
-            let w = self.queue[k];
-            let at = self.live[w].reserved;
-            if at <= now {
-                self.queue.remove(k);
-                self.start(w)?;
-            } else {
-                next = Some(next.map_or(at, |n: Time| n.min(at)));
-                k += 1;
-            }
-        }
-        self.next_start = next;
-        Ok(())
     }
 }

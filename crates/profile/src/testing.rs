@@ -1,4 +1,6 @@
-//! Settings for property tests that make a test run deterministic.
+//! Settings for property tests that make a test run deterministic, and the
+//! public invariant suite for any [`Scheduler`](crate::Scheduler)
+//! ([`Suite`], [`check_scheduler`], [`Guarantee`]).
 //!
 //! Enabled by the `testing` feature (and in this crate's own tests). Every
 //! property suite of the workspace takes its [`ProptestConfig`] from
@@ -13,6 +15,8 @@
 //! with the fix, so the gate replays that case from then on.
 
 use std::ops::Range;
+
+pub use crate::invariants::{Broken, Guarantee, Suite, check_scheduler, edge_workload, workload};
 
 use proptest::prelude::{Strategy, any, prop, prop_oneof};
 use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, RngSeed};

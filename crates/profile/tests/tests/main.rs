@@ -6,4 +6,5 @@ mod props;
 mod pyss;
 mod pyss_divergences;
 mod schedules;
+mod step;
 mod twin;

@@ -1,15 +1,12 @@
 //! Property tests: the profile against its brute-force twin, and the
 //! schedulers' invariants on random workloads.
 
-use std::collections::HashMap;
-
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use profile::{
-    Job, Observer, Overrun, Policy, Profile, QueueOrder, SchedulerConfig, Status, Time, simulate,
-    simulate_observed, simulate_stream, validate,
-};
+use profile::builtin::{BuiltIn, Conservative, Easy, Fcfs};
+use profile::testing::{Guarantee, Suite};
+use profile::{NoObserver, Overrun, Policy, Profile, QueueOrder, Time, simulate, simulate_with};
 
 use crate::twin::Twin;
 
@@ -168,185 +165,128 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------
-// Schedulers.
+// Schedulers: the built-in policies through the public invariant suite
+// (`profile::testing`), the one a user runs on their own scheduler.
 
-/// Random jobs on a `CAP`-processor machine, sorted by submit time.
-fn jobs(max_len: usize) -> impl Strategy<Value = Vec<Job>> {
-    prop::collection::vec((0..40i64, 1..=CAP, 1..30i64, 0..40i64, 0..4u8), 1..max_len).prop_map(
-        |raw| {
-            let mut t = 0;
-            raw.into_iter()
-                .enumerate()
-                .map(|(i, (gap, procs, est, run, dl))| {
-                    t += gap / 4; // many equal submit times
-                    let job = Job::new(i as u64, Time(t), procs, est, run);
-                    if dl == 0 {
-                        job
-                    } else {
-                        job.with_deadline(Time(t + est * i64::from(dl) * 2))
-                    }
-                })
-                .collect()
-        },
-    )
+const CASES: u32 = 1500;
+
+#[test]
+fn fcfs_passes_the_invariant_suite_and_keeps_arrival_order() {
+    Suite::new(CASES)
+        .guarantee(Guarantee::ArrivalOrder)
+        .run(|| Fcfs);
 }
 
-fn policy() -> impl Strategy<Value = Policy> {
-    prop_oneof![
-        Just(Policy::Fcfs),
-        Just(Policy::EASY),
-        (2..4u32).prop_map(|k| Policy::Easy { reservations: k }),
-        Just(Policy::Easy {
-            reservations: Policy::UNLIMITED
-        }),
-        Just(Policy::Conservative),
-    ]
+#[test]
+fn easy_passes_the_invariant_suite() {
+    Suite::new(CASES).run(|| Easy::new(1));
 }
 
-fn order() -> impl Strategy<Value = QueueOrder> {
-    prop_oneof![
-        Just(QueueOrder::Arrival),
-        Just(QueueOrder::ShortestEstimate),
-        Just(QueueOrder::EarliestDeadline)
-    ]
+#[test]
+fn easy_never_delays_the_head_reservation() {
+    Suite::new(CASES / 2)
+        .orders(vec![QueueOrder::Arrival])
+        .overruns(vec![Overrun::Kill])
+        .guarantee(Guarantee::KeepsFirstReservation)
+        .run(|| Easy::new(1));
 }
 
-/// Records the first reservation each job gets, and its start.
-#[derive(Default)]
-struct FirstReservation {
-    first: HashMap<usize, Time>,
-}
-
-impl Observer for FirstReservation {
-    fn reserved(&mut self, _now: Time, job: usize, start: Time) {
-        self.first.entry(job).or_insert(start);
+#[test]
+fn easy_with_more_reservations_passes_the_invariant_suite() {
+    for k in [0, 2, 3, Policy::UNLIMITED] {
+        Suite::new(CASES / 3).run(|| Easy::new(k));
     }
 }
 
-/// Every schedule is valid and the run is deterministic.
-fn check_valid(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), TestCaseError> {
-    let out = simulate(config, jobs).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    if let Err(v) = validate(config.capacity, jobs, &out) {
-        return Err(TestCaseError::fail(format!("{v}")));
-    }
-    if !config.drop_expired {
-        prop_assert!(out.iter().all(|o| o.status != Status::Dropped));
-    }
-    prop_assert_eq!(&out, &simulate(config, jobs).unwrap(), "deterministic");
-    Ok(())
+#[test]
+fn conservative_passes_the_invariant_suite_and_keeps_its_arrival_reservations() {
+    Suite::new(CASES)
+        .guarantee(Guarantee::KeepsFirstReservation)
+        .guarantee(Guarantee::ReservesOnArrival)
+        .run(Conservative::new);
 }
 
-/// No job starts later than a reservation it was promised: every job's first
-/// reservation under conservative, the head's under EASY (k = 1, arrival order).
-fn check_reservations_kept(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), TestCaseError> {
-    let mut obs = FirstReservation::default();
-    let out = simulate_observed(config, jobs, &mut obs).unwrap();
-    for (&j, &promised) in &obs.first {
-        prop_assert!(
-            out[j].start <= promised,
-            "job {} promised {} started {} under {}",
-            j,
-            promised,
-            out[j].start,
-            config.policy.name()
-        );
-    }
-    if config.policy == Policy::Conservative {
-        prop_assert_eq!(
-            obs.first.len(),
-            jobs.len(),
-            "every job gets a reservation on arrival"
-        );
-    }
-    Ok(())
+/// `simulate` runs what the configuration's `Policy` names: the schedule of
+/// the built-in scheduler run through `simulate_with`.
+#[test]
+fn simulate_runs_the_policy_it_names() {
+    let mut runner = proptest::test_runner::TestRunner::new(profile::testing::proptest_config(300));
+    let policies = [
+        Policy::Fcfs,
+        Policy::EASY,
+        Policy::Easy { reservations: 3 },
+        Policy::Conservative,
+    ];
+    runner
+        .run(
+            &(Suite::new(0).cases(), 0..4usize),
+            |((mut config, jobs), p)| {
+                config.policy = policies[p];
+                let want = simulate_with(
+                    &config,
+                    &mut BuiltIn::new(policies[p]),
+                    &jobs,
+                    &mut NoObserver,
+                );
+                prop_assert_eq!(simulate(&config, &jobs), want);
+                Ok(())
+            },
+        )
+        .unwrap();
 }
 
-/// Every call an observer gets, in order.
-#[derive(Default, PartialEq, Debug)]
-struct Calls(Vec<(u8, Time, usize, Time)>);
-
-impl Observer for Calls {
-    fn reserved(&mut self, now: Time, job: usize, start: Time) {
-        self.0.push((0, now, job, start));
+/// The suite fails a scheduler that breaks what it checks.
+#[test]
+fn the_suite_catches_broken_schedulers() {
+    use profile::{Context, Scheduler, SimError};
+    fn fails(run: impl FnOnce() + std::panic::UnwindSafe) -> String {
+        let err = std::panic::catch_unwind(run).expect_err("the suite passed a broken scheduler");
+        err.downcast_ref::<String>().cloned().unwrap_or_default()
     }
-    fn started(&mut self, now: Time, job: usize) {
-        self.0.push((1, now, job, now));
+    // EASY backfills: it does not keep arrival order.
+    let msg = fails(|| {
+        Suite::new(300)
+            .guarantee(Guarantee::ArrivalOrder)
+            .run(|| Easy::new(1))
+    });
+    assert!(msg.contains("arrival order"), "{msg}");
+    // A scheduler that starts nothing leaves jobs waiting.
+    struct Idle;
+    impl Scheduler for Idle {
+        fn schedule(&mut self, _: &mut Context<'_>) -> Result<(), SimError> {
+            Ok(())
+        }
     }
-    fn step(&mut self, now: Time) {
-        self.0.push((2, now, 0, now));
+    let msg = fails(|| Suite::new(50).run(|| Idle));
+    assert!(msg.contains("never started"), "{msg}");
+    // Reserving the head, then lifting it and starting whatever fits: the
+    // head's promise is broken.
+    struct Forgetful;
+    impl Scheduler for Forgetful {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            if ctx.queue_len() > 0 && ctx.waiting(0).is_some_and(|w| w.reserved.is_none()) {
+                ctx.reserve_earliest(0)?;
+            }
+            ctx.unreserve(0).ok();
+            let mut k = 0;
+            while let Some(w) = ctx.waiting(k) {
+                if ctx
+                    .profile()
+                    .earliest_start(ctx.now(), w.job.procs, w.job.estimate)
+                    == Some(ctx.now())
+                {
+                    ctx.start(k)?;
+                } else {
+                    k += 1;
+                }
+            }
+            Ok(())
+        }
     }
-}
-
-/// The streamed run makes the schedule of the slice run, with the same
-/// observer calls, and reports each job's outcome once, as its start comes.
-fn check_stream_matches(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), TestCaseError> {
-    let mut want_calls = Calls::default();
-    let want = simulate_observed(config, jobs, &mut want_calls).unwrap();
-    let mut calls = Calls::default();
-    let mut got = Vec::new();
-    let count = simulate_stream(
-        config,
-        jobs.iter().cloned(),
-        &mut calls,
-        |index, outcome| got.push((index, outcome)),
-    )
-    .unwrap();
-    prop_assert_eq!(count, jobs.len());
-    prop_assert_eq!(calls, want_calls);
-    prop_assert!(got.windows(2).all(|w| w[0].1.start <= w[1].1.start));
-    let mut by_index = vec![None; jobs.len()];
-    for (index, outcome) in got {
-        prop_assert!(by_index[index].is_none(), "job {} reported twice", index);
-        by_index[index] = Some(outcome);
-    }
-    prop_assert_eq!(by_index, want.into_iter().map(Some).collect::<Vec<_>>());
-    Ok(())
-}
-
-/// FCFS in arrival order starts jobs in arrival order.
-fn check_fcfs_order(jobs: &[Job]) -> Result<(), TestCaseError> {
-    let out = simulate(&SchedulerConfig::new(CAP, Policy::Fcfs), jobs).unwrap();
-    for w in out.windows(2) {
-        prop_assert!(w[0].start <= w[1].start, "{:?} then {:?}", w[0], w[1]);
-    }
-    Ok(())
-}
-
-proptest! {
-    #![proptest_config(profile::testing::proptest_config(1500))]
-
-    #[test]
-    fn schedules_are_valid(
-        jobs in jobs(40), policy in policy(), order in order(),
-        cont in any::<bool>(), drop in any::<bool>(),
-    ) {
-        let overrun = if cont { Overrun::Continue } else { Overrun::Kill };
-        let config = SchedulerConfig::new(CAP, policy).order(order).overrun(overrun).drop_expired(drop);
-        check_valid(&config, &jobs)?;
-    }
-
-    #[test]
-    fn streamed_runs_schedule_as_slice_runs(
-        jobs in jobs(40), policy in policy(), order in order(),
-        cont in any::<bool>(), drop in any::<bool>(),
-    ) {
-        let overrun = if cont { Overrun::Continue } else { Overrun::Kill };
-        let config = SchedulerConfig::new(CAP, policy).order(order).overrun(overrun).drop_expired(drop);
-        check_stream_matches(&config, &jobs)?;
-    }
-
-    #[test]
-    fn conservative_never_starts_after_its_arrival_reservation(jobs in jobs(40), order in order()) {
-        check_reservations_kept(&SchedulerConfig::new(CAP, Policy::Conservative).order(order), &jobs)?;
-    }
-
-    #[test]
-    fn easy_never_delays_the_head_reservation(jobs in jobs(40)) {
-        check_reservations_kept(&SchedulerConfig::new(CAP, Policy::EASY), &jobs)?;
-    }
-
-    #[test]
-    fn fcfs_starts_in_arrival_order(jobs in jobs(40)) {
-        check_fcfs_order(&jobs)?;
-    }
+    let msg = fails(|| {
+        Suite::new(300)
+            .guarantee(Guarantee::KeepsFirstReservation)
+            .run(|| Forgetful)
+    });
+    assert!(msg.contains("first reservation"), "{msg}");
 }

@@ -1,0 +1,321 @@
+//! The built-in policies, as [`Scheduler`]s: FCFS, EASY with `k`
+//! reservations, conservative backfilling with schedule compression.
+//! [`Policy`] names them; [`simulate`](crate::simulate) runs the one a
+//! configuration names.
+
+use crate::engine::{Context, Scheduler};
+use crate::runs::{Earlier, Runs};
+use crate::sched::SimError;
+use crate::{Policy, Time};
+
+/// No backfilling: jobs start strictly in queue order.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Fcfs;
+
+impl Scheduler for Fcfs {
+    fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        while let Some(w) = ctx.waiting(0) {
+            let (procs, estimate) = (w.job.procs, w.job.estimate);
+            // Only running jobs are in the profile, each from its start on,
+            // so the free count never falls after now: the count now decides.
+            if procs > ctx.free_now() {
+                break;
+            }
+            debug_assert!(ctx.profile.fits(ctx.now, procs, estimate, None));
+            ctx.start(0)?;
+        }
+        Ok(())
+    }
+}
+
+/// EASY backfilling with `reservations` protected queue heads: at every
+/// decision the first `reservations` jobs that cannot start get a
+/// reservation for this decision, and any other job may start now if it
+/// delays none of them.
+#[derive(Clone, Debug)]
+pub struct Easy {
+    reservations: u32,
+    /// The reservations `(start, duration, procs)` of the protected jobs
+    /// entered in the profile during one decision (the second on).
+    protected: Vec<(Time, i64, u32)>,
+}
+
+impl Easy {
+    /// EASY protecting `reservations` jobs ([`Policy::UNLIMITED`] protects
+    /// every waiting job; `0` none, which is greedy backfilling).
+    pub fn new(reservations: u32) -> Easy {
+        Easy {
+            reservations,
+            protected: Vec::new(),
+        }
+    }
+
+    /// The number of protected jobs.
+    pub fn reservations(&self) -> u32 {
+        self.reservations
+    }
+}
+
+impl Default for Easy {
+    fn default() -> Self {
+        Easy::new(1)
+    }
+}
+
+/// EASY: the first protected reservation of a decision, held aside from the
+/// profile (see [`Easy::fits_now`]).
+#[derive(Copy, Clone, Debug)]
+struct Held {
+    start: Time,
+    duration: i64,
+    procs: u32,
+    /// Processors free at `start`, this reservation aside: kept up to date as
+    /// the decision starts jobs.
+    free: u32,
+}
+
+impl Easy {
+    /// Whether `procs` processors are free over `[now, now + estimate)`
+    /// beside the `held` reservation.
+    ///
+    /// The profile holds only running jobs, each from its start (or its
+    /// latest extension) on, plus, with `k >= 2`, the protected reservations
+    /// of this decision. Without the latter, the free count never falls after
+    /// now: the count now decides, and where the held reservation overlaps,
+    /// the count at its start. `free_now` is the profile's free count now.
+    #[inline]
+    fn fits_now(
+        &self,
+        ctx: &Context<'_>,
+        procs: u32,
+        estimate: i64,
+        free_now: u32,
+        held: Option<&Held>,
+    ) -> bool {
+        let now = ctx.now;
+        let window = held.map(|h| (h.start, h.duration, h.procs));
+        if !self.protected.is_empty() {
+            return ctx.profile.fits(now, procs, estimate, window);
+        }
+        debug_assert_eq!(free_now, ctx.profile.free_at(now));
+        let fits = procs <= free_now
+            && held.is_none_or(|h| {
+                now + estimate <= h.start
+                    || procs
+                        .checked_add(h.procs)
+                        .is_some_and(|need| h.free >= need)
+            });
+        debug_assert_eq!(fits, ctx.profile.fits(now, procs, estimate, window));
+        fits
+    }
+}
+
+impl Scheduler for Easy {
+    fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        let now = ctx.now;
+        let mut free_now = ctx.free_now();
+        if ctx.queue.is_empty() || free_now == 0 {
+            return Ok(());
+        }
+        // The protected jobs' reservations hold for this decision only: the
+        // first is held aside (`fits_now` counts it), any further ones go
+        // into the profile, with the first, and are lifted at the end.
+        // Either way, what fits now is what fits beside all of them.
+        debug_assert!(self.protected.is_empty());
+        let mut held = None;
+        let mut k = 0;
+        while k < ctx.queue.len() && free_now > 0 {
+            let job = &ctx.live[ctx.queue[k]].job;
+            let (procs, estimate) = (job.procs, job.estimate);
+            if self.fits_now(ctx, procs, estimate, free_now, held.as_ref()) {
+                ctx.start(k)?;
+                free_now -= procs;
+                if let Some(h) = held.as_mut().filter(|h| now + estimate > h.start) {
+                    h.free -= procs;
+                }
+                continue;
+            }
+            let protected = self.protected.len() + usize::from(held.is_some());
+            if (protected as u64) < u64::from(self.reservations) {
+                if let Some(h) = held.take() {
+                    ctx.profile
+                        .reserve(h.start, h.duration, h.procs)
+                        .expect("earliest slot is free");
+                    self.protected.push((h.start, h.duration, h.procs));
+                }
+                // Some: the width was checked and every reservation ends by LATEST.
+                let start = ctx
+                    .profile
+                    .earliest_start(now, procs, estimate)
+                    .expect("width checked");
+                ctx.end_of(ctx.queue[k], start, estimate)?;
+                if self.protected.is_empty() {
+                    held = Some(Held {
+                        start,
+                        duration: estimate,
+                        procs,
+                        free: ctx.profile.free_at(start),
+                    });
+                } else {
+                    ctx.profile
+                        .reserve(start, estimate, procs)
+                        .expect("earliest slot is free");
+                    self.protected.push((start, estimate, procs));
+                }
+                ctx.promise(k, start);
+            }
+            k += 1;
+        }
+        for (start, duration, procs) in self.protected.drain(..) {
+            ctx.profile
+                .release(start, duration, procs)
+                .expect("reserved in this decision");
+        }
+        Ok(())
+    }
+}
+
+/// Conservative backfilling: every job gets a reservation on arrival that is
+/// never postponed; when capacity comes free early the schedule is
+/// compressed (every waiting job, in queue order, moves to its earliest
+/// slot if that is earlier).
+#[derive(Clone, Debug, Default)]
+pub struct Conservative {
+    /// The runs of free capacity a compression has looked at since the
+    /// profile last changed.
+    runs: Runs,
+}
+
+impl Conservative {
+    /// Conservative backfilling.
+    pub fn new() -> Conservative {
+        Conservative::default()
+    }
+
+    /// Moves every waiting job, in queue order, to its earliest slot if that
+    /// is earlier than its reservation.
+    fn compress(&mut self, ctx: &mut Context<'_>) {
+        let now = ctx.now;
+        self.runs.clear(&ctx.profile, now);
+        for k in 0..ctx.queue.len() {
+            let w = ctx.queue[k];
+            let live = &ctx.live[w];
+            let (old, procs, estimate) = (live.reserved, live.job.procs, live.job.estimate);
+            if old <= now {
+                continue;
+            }
+            // Lifting and re-placing the reservation, without doing either.
+            // It can only move if `procs` are free somewhere before `old`;
+            // only then is it (re-)placed, possibly where it was.
+            let start = match self.runs.earlier_start(&ctx.profile, procs, estimate, old) {
+                Earlier::NoRoom => continue,
+                Earlier::Stays => old,
+                Earlier::At(start) => {
+                    // Ends before `old + estimate`, which is within LATEST.
+                    ctx.shift_earlier(w, start);
+                    // The runs found so far were those of the old profile.
+                    self.runs.clear(&ctx.profile, now);
+                    start
+                }
+            };
+            ctx.report_reserved(w, start);
+        }
+    }
+}
+
+impl Scheduler for Conservative {
+    fn submitted(&mut self, ctx: &mut Context<'_>, position: usize) -> Result<(), SimError> {
+        ctx.reserve_earliest(position).map(|_| ())
+    }
+
+    fn freed(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        self.compress(ctx);
+        Ok(())
+    }
+
+    fn extended(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        for k in 0..ctx.queue.len() {
+            ctx.reserve_earliest(k)?;
+        }
+        Ok(())
+    }
+
+    /// Starts every job whose reservation is due and asks to decide again
+    /// when the next one is.
+    fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        let now = ctx.now;
+        let mut next = None;
+        let mut k = 0;
+        while k < ctx.queue.len() {
+            let at = ctx.live[ctx.queue[k]].reserved;
+            if at <= now {
+                ctx.start_reserved(k)?;
+            } else {
+                next = Some(next.map_or(at, |n: Time| n.min(at)));
+                k += 1;
+            }
+        }
+        ctx.wake_at(next);
+        Ok(())
+    }
+}
+
+/// One of the built-in policies, chosen at run time: what [`Policy`] names.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum BuiltIn {
+    /// [`Fcfs`].
+    Fcfs(Fcfs),
+    /// [`Easy`].
+    Easy(Easy),
+    /// [`Conservative`].
+    Conservative(Conservative),
+}
+
+impl BuiltIn {
+    /// The scheduler `policy` names.
+    pub fn new(policy: Policy) -> BuiltIn {
+        match policy {
+            Policy::Fcfs => BuiltIn::Fcfs(Fcfs),
+            Policy::Easy { reservations } => BuiltIn::Easy(Easy::new(reservations)),
+            Policy::Conservative => BuiltIn::Conservative(Conservative::new()),
+        }
+    }
+}
+
+impl From<Policy> for BuiltIn {
+    fn from(policy: Policy) -> BuiltIn {
+        BuiltIn::new(policy)
+    }
+}
+
+impl Scheduler for BuiltIn {
+    fn submitted(&mut self, ctx: &mut Context<'_>, position: usize) -> Result<(), SimError> {
+        match self {
+            BuiltIn::Fcfs(s) => s.submitted(ctx, position),
+            BuiltIn::Easy(s) => s.submitted(ctx, position),
+            BuiltIn::Conservative(s) => s.submitted(ctx, position),
+        }
+    }
+    fn freed(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        match self {
+            BuiltIn::Fcfs(s) => s.freed(ctx),
+            BuiltIn::Easy(s) => s.freed(ctx),
+            BuiltIn::Conservative(s) => s.freed(ctx),
+        }
+    }
+    fn extended(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        match self {
+            BuiltIn::Fcfs(s) => s.extended(ctx),
+            BuiltIn::Easy(s) => s.extended(ctx),
+            BuiltIn::Conservative(s) => s.extended(ctx),
+        }
+    }
+    fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        match self {
+            BuiltIn::Fcfs(s) => s.schedule(ctx),
+            BuiltIn::Easy(s) => s.schedule(ctx),
+            BuiltIn::Conservative(s) => s.schedule(ctx),
+        }
+    }
+}

@@ -1,0 +1,439 @@
+//! The invariant suite every [`Scheduler`] must pass, as public API: the
+//! workload strategies and the checks the built-in policies are tested with,
+//! for a user's own scheduler (feature `testing`; re-exported from
+//! [`testing`](crate::testing)).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use proptest::prelude::{Just, Strategy, prop, prop_oneof};
+use proptest::test_runner::{TestCaseError, TestRunner};
+
+use crate::engine::Scheduler;
+use crate::sched::{NoObserver, Observer, SimError, simulate_stream_with, simulate_with};
+use crate::{
+    Job, MAX_DURATION, Outcome, Overrun, QueueOrder, SchedulerConfig, Status, Time, validate,
+};
+
+/// A promise a policy makes beyond the invariants every scheduler keeps.
+/// Checked by [`check_scheduler`] in runs under [`Overrun::Kill`] (a
+/// prediction extension lifts every reservation, so no promise survives it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Guarantee {
+    /// Under [`QueueOrder::Arrival`], jobs start in input order (FCFS).
+    ArrivalOrder,
+    /// No job starts later than the first reservation it was given
+    /// (conservative: its reservation on arrival; EASY with arrival order:
+    /// the head's reservation is never delayed).
+    KeepsFirstReservation,
+    /// Every job gets a reservation when it arrives (conservative).
+    ReservesOnArrival,
+}
+
+/// An invariant a run broke, with what showed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Broken {
+    /// The invariant, in a few words.
+    pub invariant: &'static str,
+    /// What showed it.
+    pub detail: String,
+}
+
+impl fmt::Display for Broken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.invariant, self.detail)
+    }
+}
+
+impl std::error::Error for Broken {}
+
+fn broken(invariant: &'static str, detail: impl Into<String>) -> Broken {
+    Broken {
+        invariant,
+        detail: detail.into(),
+    }
+}
+
+/// Every observer call, in order.
+#[derive(Default, PartialEq, Debug)]
+struct Calls {
+    calls: Vec<(u8, Time, usize, Time)>,
+}
+
+impl Observer for Calls {
+    fn reserved(&mut self, now: Time, job: usize, start: Time) {
+        self.calls.push((0, now, job, start));
+    }
+    fn started(&mut self, now: Time, job: usize) {
+        self.calls.push((1, now, job, now));
+    }
+    fn step(&mut self, now: Time) {
+        self.calls.push((2, now, 0, now));
+    }
+}
+
+/// Checks one run of a scheduler (`make` builds a fresh one; it is called
+/// several times) on `jobs` under `config`:
+///
+/// * the schedule is valid ([`validate`]): capacity is never exceeded, no
+///   job starts before it is submitted, every job runs its run time or is
+///   reported killed at its estimate; no job is dropped unless
+///   `config.drop_expired`;
+/// * the run is deterministic: a fresh scheduler makes the same schedule,
+///   with the same decisions in the same order;
+/// * a streamed run ([`simulate_stream_with`]) makes the schedule of the
+///   slice run, reporting each job's outcome once, in start order;
+/// * the `guarantees` the policy declares.
+///
+/// A workload the loop refuses (an invalid job, too many prediction
+/// extensions, more time than a schedule can hold) passes if every run
+/// refuses it alike; a refused action ([`SimError::NoRoom`],
+/// [`SimError::NotWaiting`]) or a job left waiting
+/// ([`SimError::NeverStarted`]) is a broken invariant.
+pub fn check_scheduler<S: Scheduler>(
+    make: impl Fn() -> S,
+    config: &SchedulerConfig,
+    jobs: &[Job],
+    guarantees: &[Guarantee],
+) -> Result<(), Broken> {
+    let mut calls = Calls::default();
+    let first = simulate_with(config, &mut make(), jobs, &mut calls);
+    let again = simulate_with(config, &mut make(), jobs, &mut NoObserver);
+    if first != again {
+        return Err(broken(
+            "deterministic",
+            format!("two runs differ: {first:?} then {again:?}"),
+        ));
+    }
+    let mut streamed = Calls::default();
+    let mut got: Vec<(usize, Outcome)> = Vec::new();
+    let count = simulate_stream_with(
+        config,
+        &mut make(),
+        jobs.iter().cloned(),
+        &mut streamed,
+        |index, outcome| got.push((index, outcome)),
+    );
+    let outcomes = match first {
+        Ok(outcomes) => outcomes,
+        Err(
+            e @ (SimError::NoRoom { .. }
+            | SimError::NotWaiting { .. }
+            | SimError::NeverStarted { .. }),
+        ) => return Err(broken("runs to the end", e.to_string())),
+        // The workload itself is refused (alike by every run): not the scheduler's doing.
+        Err(_) => return Ok(()),
+    };
+    check_stream(&outcomes, count, &got, calls == streamed)?;
+    validate(config.capacity, jobs, &outcomes)
+        .map_err(|v| broken("valid schedule", v.to_string()))?;
+    if !config.drop_expired
+        && let Some(o) = outcomes.iter().find(|o| o.status == Status::Dropped)
+    {
+        return Err(broken(
+            "drops only when asked",
+            format!("job {} was dropped", o.id),
+        ));
+    }
+    if config.overrun == Overrun::Kill {
+        check_guarantees(config, jobs, &outcomes, &calls, guarantees)?;
+    }
+    Ok(())
+}
+
+fn check_stream(
+    want: &[Outcome],
+    count: Result<usize, SimError>,
+    got: &[(usize, Outcome)],
+    same_calls: bool,
+) -> Result<(), Broken> {
+    const WHAT: &str = "stream equals batch";
+    match count {
+        Ok(n) if n == want.len() => {}
+        other => return Err(broken(WHAT, format!("the streamed run gave {other:?}"))),
+    }
+    if !same_calls {
+        return Err(broken(WHAT, "the observer saw other decisions"));
+    }
+    if let Some(w) = got.windows(2).find(|w| w[0].1.start > w[1].1.start) {
+        return Err(broken(
+            WHAT,
+            format!(
+                "outcome of job {} reported before an earlier start",
+                w[0].1.id
+            ),
+        ));
+    }
+    let mut by_index = vec![None; want.len()];
+    for &(index, outcome) in got {
+        if by_index[index].replace(outcome).is_some() {
+            return Err(broken(WHAT, format!("position {index} reported twice")));
+        }
+    }
+    for (index, (g, w)) in by_index.iter().zip(want).enumerate() {
+        if g.as_ref() != Some(w) {
+            return Err(broken(
+                WHAT,
+                format!("position {index}: streamed {g:?}, batch {w:?}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_guarantees(
+    config: &SchedulerConfig,
+    jobs: &[Job],
+    outcomes: &[Outcome],
+    calls: &Calls,
+    guarantees: &[Guarantee],
+) -> Result<(), Broken> {
+    let mut first: HashMap<usize, (Time, Time)> = HashMap::new();
+    for &(kind, now, job, start) in &calls.calls {
+        if kind == 0 {
+            first.entry(job).or_insert((now, start));
+        }
+    }
+    for guarantee in guarantees {
+        match guarantee {
+            Guarantee::ArrivalOrder => {
+                if matches!(config.order, QueueOrder::Arrival) {
+                    let ran = outcomes.iter().filter(|o| o.status != Status::Dropped);
+                    let mut last: Option<&Outcome> = None;
+                    for o in ran {
+                        if let Some(p) = last.filter(|p| p.start > o.start) {
+                            return Err(broken(
+                                "arrival order",
+                                format!(
+                                    "job {} started at {} after job {} at {}",
+                                    p.id, p.start, o.id, o.start
+                                ),
+                            ));
+                        }
+                        last = Some(o);
+                    }
+                }
+            }
+            Guarantee::KeepsFirstReservation => {
+                for (&j, &(_, promised)) in &first {
+                    let o = &outcomes[j];
+                    if o.status != Status::Dropped && o.start > promised {
+                        return Err(broken(
+                            "keeps its first reservation",
+                            format!(
+                                "job {} was promised {promised} and started at {}",
+                                o.id, o.start
+                            ),
+                        ));
+                    }
+                }
+            }
+            Guarantee::ReservesOnArrival => {
+                for (j, job) in jobs.iter().enumerate() {
+                    if first.get(&j).is_none_or(|&(at, _)| at != job.submit) {
+                        return Err(broken(
+                            "reserves on arrival",
+                            format!(
+                                "job {} got no reservation at its arrival {}",
+                                job.id, job.submit
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Random workloads for a `capacity`-processor machine: 1 to `max_len` jobs
+/// sorted by submit time, many submitted at the same instant, widths up to
+/// the machine, estimates 1–29 s, run times 0–39 s (so jobs end early, on
+/// time and late), a deadline on three jobs in four.
+pub fn workload(capacity: u32, max_len: usize) -> impl Strategy<Value = Vec<Job>> {
+    let capacity = capacity.max(1);
+    prop::collection::vec(
+        (0..40i64, 1..=capacity, 1..30i64, 0..40i64, 0..4u8),
+        1..max_len.max(2),
+    )
+    .prop_map(|raw| {
+        let mut t = 0;
+        raw.into_iter()
+            .enumerate()
+            .map(|(i, (gap, procs, est, run, dl))| {
+                t += gap / 4; // many equal submit times
+                let job = Job::new(i as u64, Time(t), procs, est, run);
+                if dl == 0 {
+                    job
+                } else {
+                    job.with_deadline(Time(t + est * i64::from(dl) * 2))
+                }
+            })
+            .collect()
+    })
+}
+
+/// Workloads at the edges of the time domain: submit times and deadlines at
+/// `±`[`Time::LIMIT`] or near 0, estimates and run times of 1 s up to
+/// [`MAX_DURATION`], widths of 1 up to the machine; sorted by submit time.
+pub fn edge_workload(capacity: u32, max_len: usize) -> impl Strategy<Value = Vec<Job>> {
+    let capacity = capacity.max(1);
+    let lim = Time::LIMIT.secs();
+    let time = prop_oneof![
+        3 => prop::sample::select(vec![-lim, -lim + 1, -1, 0, 1, lim - 1, lim]),
+        4 => 0i64..500,
+    ];
+    let duration = prop_oneof![
+        2 => prop::sample::select(vec![1, 2, MAX_DURATION - 1, MAX_DURATION]),
+        4 => 1i64..200,
+    ];
+    let job = (
+        time.clone(),
+        1..=capacity,
+        duration.clone(),
+        prop_oneof![1 => Just(0i64), 5 => duration],
+        prop::option::weighted(0.3, time),
+    );
+    prop::collection::vec(job, 1..max_len.max(2)).prop_map(|raw| {
+        let mut jobs: Vec<Job> = raw
+            .into_iter()
+            .enumerate()
+            .map(|(i, (submit, procs, estimate, run_time, deadline))| {
+                let job = Job::new(i as u64, Time(submit), procs, estimate, run_time);
+                match deadline {
+                    Some(d) => job.with_deadline(Time(d)),
+                    None => job,
+                }
+            })
+            .collect();
+        jobs.sort_by_key(|j| j.submit);
+        jobs
+    })
+}
+
+/// The property suite for one scheduler: [`check_scheduler`] on generated
+/// workloads ([`workload`], and [`edge_workload`] one case in four) under
+/// every combination of the configured queue orders, overrun handling and
+/// dropping, from the gate's fixed seed ([`proptest_config`](crate::testing::proptest_config)).
+///
+/// ```
+/// use profile::builtin::Easy;
+/// use profile::testing::{Guarantee, Suite};
+///
+/// // The built-in EASY, on every queue order; and its promise, in arrival order.
+/// Suite::new(64).run(|| Easy::new(1));
+/// Suite::new(64)
+///     .orders(vec![profile::QueueOrder::Arrival])
+///     .guarantee(Guarantee::KeepsFirstReservation)
+///     .run(|| Easy::new(1));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Suite {
+    cases: u32,
+    capacity: u32,
+    max_jobs: usize,
+    orders: Vec<QueueOrder>,
+    overruns: Vec<Overrun>,
+    drop_expired: Vec<bool>,
+    guarantees: Vec<Guarantee>,
+}
+
+impl Suite {
+    /// `cases` generated cases on an 8-processor machine, up to 40 jobs
+    /// each; arrival, shortest-estimate and earliest-deadline order; kill
+    /// and continue at the estimate; with and without dropping; no
+    /// guarantees beyond the invariants.
+    pub fn new(cases: u32) -> Suite {
+        Suite {
+            cases,
+            capacity: 8,
+            max_jobs: 40,
+            orders: vec![
+                QueueOrder::Arrival,
+                QueueOrder::ShortestEstimate,
+                QueueOrder::EarliestDeadline,
+            ],
+            overruns: vec![Overrun::Kill, Overrun::Continue],
+            drop_expired: vec![false, true],
+            guarantees: Vec::new(),
+        }
+    }
+
+    /// The machine's processors (at least 1).
+    pub fn capacity(mut self, capacity: u32) -> Self {
+        self.capacity = capacity.max(1);
+        self
+    }
+
+    /// The most jobs in a case.
+    pub fn max_jobs(mut self, max_jobs: usize) -> Self {
+        self.max_jobs = max_jobs.max(1);
+        self
+    }
+
+    /// The queue orders to run under (none: arrival only).
+    pub fn orders(mut self, orders: Vec<QueueOrder>) -> Self {
+        self.orders = orders;
+        self
+    }
+
+    /// The overrun handling to run under (none: kill only).
+    pub fn overruns(mut self, overruns: Vec<Overrun>) -> Self {
+        self.overruns = overruns;
+        self
+    }
+
+    /// Whether to run with expired jobs dropped, without, or both (none: without).
+    pub fn drop_expired(mut self, drop_expired: Vec<bool>) -> Self {
+        self.drop_expired = drop_expired;
+        self
+    }
+
+    /// Adds a guarantee the scheduler declares.
+    pub fn guarantee(mut self, guarantee: Guarantee) -> Self {
+        self.guarantees.push(guarantee);
+        self
+    }
+
+    /// The configurations and workloads the suite generates.
+    pub fn cases(&self) -> impl Strategy<Value = (SchedulerConfig, Vec<Job>)> + use<> {
+        fn pick<T: Clone + fmt::Debug + 'static>(v: &[T], fallback: T) -> prop::sample::Select<T> {
+            prop::sample::select(if v.is_empty() {
+                vec![fallback]
+            } else {
+                v.to_vec()
+            })
+        }
+        let capacity = self.capacity;
+        let config = (
+            pick(&self.orders, QueueOrder::Arrival),
+            pick(&self.overruns, Overrun::Kill),
+            pick(&self.drop_expired, false),
+        )
+            .prop_map(move |(order, overrun, drop)| {
+                SchedulerConfig::new(capacity, crate::Policy::Fcfs)
+                    .order(order)
+                    .overrun(overrun)
+                    .drop_expired(drop)
+            });
+        let jobs = prop_oneof![
+            3 => workload(capacity, self.max_jobs),
+            1 => edge_workload(capacity, self.max_jobs.min(24)),
+        ];
+        (config, jobs)
+    }
+
+    /// Runs the suite on schedulers `make` builds; panics with the smallest
+    /// failing case and the invariant it broke.
+    pub fn run<S: Scheduler>(&self, make: impl Fn() -> S) {
+        let mut runner = TestRunner::new(crate::testing::proptest_config(self.cases));
+        let result = runner.run(&self.cases(), |(config, jobs)| {
+            check_scheduler(&make, &config, &jobs, &self.guarantees)
+                .map_err(|b| TestCaseError::fail(b.to_string()))
+        });
+        if let Err(e) = result {
+            panic!("a scheduler broke the invariant suite: {e}");
+        }
+    }
+}
