@@ -187,6 +187,11 @@ fn check_edges(froms: &[&str], rule: &str, allowed: impl Fn(&str, &str) -> bool)
             continue;
         };
         for (to, kind) in &p.deps {
+            // A crate's dev-dependency on itself only turns on a feature for
+            // its own tests (profile's `testing`): no edge between layers.
+            if to == from && *kind == "dev" {
+                continue;
+            }
             if !allowed(from, to) {
                 bad.push(format!("`{from}` -> `{to}` ({kind} dependency)"));
             }
@@ -809,4 +814,51 @@ fn readme_dependency_lines_name_the_packages() {
         "README dependency lines:\n  {}",
         bad.join("\n  ")
     );
+}
+
+/// The client outside the workspace (xtask/tests/fixtures/outside-client)
+/// proves that a user's policy needs only the public scheduler trait: its
+/// EASY with shortest-job-first backfilling stays within 60 lines and uses
+/// neither a built-in policy nor a pluggable queue order.
+#[test]
+fn the_outside_client_writes_its_policy_on_the_trait_alone() {
+    let lib = root().join("xtask/tests/fixtures/outside-client/src/lib.rs");
+    let text = std::fs::read_to_string(&lib).expect("the outside client's src/lib.rs");
+    let lines = text.lines().count();
+    assert!(lines <= 60, "{}: {lines} lines, more than 60", relative(&lib));
+    for word in ["builtin", "Policy", "QueueOrder", "simulate"] {
+        assert!(
+            !text.contains(word),
+            "{} uses `{word}`: the client's policy must be written on the trait's view and Profile",
+            relative(&lib)
+        );
+    }
+    let manifest = root().join("xtask/tests/fixtures/outside-client/Cargo.toml");
+    let toml = std::fs::read_to_string(&manifest).expect("its Cargo.toml");
+    assert!(toml.lines().any(|l| l.trim() == "[workspace]"), "it is a workspace of its own");
+    assert!(
+        root().join("xtask/tests/fixtures/outside-client/Cargo.lock").is_file(),
+        "its lockfile is committed (CI builds it with --locked)"
+    );
+}
+
+/// Examples are run from target/debug/examples/<name> (.ci/run), where one
+/// crate's example would overwrite another's of the same name.
+#[test]
+fn example_names_are_unique_across_crates() {
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for p in packages().values() {
+        let Ok(entries) = std::fs::read_dir(p.manifest_dir.join("examples")) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(stem) = name.strip_suffix(".rs")
+                && let Some(other) = seen.insert(stem.to_owned(), p.package.clone())
+            {
+                panic!("example `{stem}` is in both {other} and {}", p.package);
+            }
+        }
+    }
+    assert!(seen.contains_key("easy_sjf"), "found examples: {seen:?}");
 }

@@ -427,7 +427,11 @@ impl Suite {
     /// Runs the suite on schedulers `make` builds; panics with the smallest
     /// failing case and the invariant it broke.
     pub fn run<S: Scheduler>(&self, make: impl Fn() -> S) {
-        let mut runner = TestRunner::new(crate::testing::proptest_config(self.cases));
+        let mut config = crate::testing::proptest_config(self.cases);
+        // Outside the `proptest!` macro there is no source file to keep
+        // failures beside; the panic names the failing case instead.
+        config.failure_persistence = None;
+        let mut runner = TestRunner::new(config);
         let result = runner.run(&self.cases(), |(config, jobs)| {
             check_scheduler(&make, &config, &jobs, &self.guarantees)
                 .map_err(|b| TestCaseError::fail(b.to_string()))
