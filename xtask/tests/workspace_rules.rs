@@ -825,7 +825,11 @@ fn the_outside_client_writes_its_policy_on_the_trait_alone() {
     let lib = root().join("xtask/tests/fixtures/outside-client/src/lib.rs");
     let text = std::fs::read_to_string(&lib).expect("the outside client's src/lib.rs");
     let lines = text.lines().count();
-    assert!(lines <= 60, "{}: {lines} lines, more than 60", relative(&lib));
+    assert!(
+        lines <= 60,
+        "{}: {lines} lines, more than 60",
+        relative(&lib)
+    );
     for word in ["builtin", "Policy", "QueueOrder", "simulate"] {
         assert!(
             !text.contains(word),
@@ -835,9 +839,14 @@ fn the_outside_client_writes_its_policy_on_the_trait_alone() {
     }
     let manifest = root().join("xtask/tests/fixtures/outside-client/Cargo.toml");
     let toml = std::fs::read_to_string(&manifest).expect("its Cargo.toml");
-    assert!(toml.lines().any(|l| l.trim() == "[workspace]"), "it is a workspace of its own");
     assert!(
-        root().join("xtask/tests/fixtures/outside-client/Cargo.lock").is_file(),
+        toml.lines().any(|l| l.trim() == "[workspace]"),
+        "it is a workspace of its own"
+    );
+    assert!(
+        root()
+            .join("xtask/tests/fixtures/outside-client/Cargo.lock")
+            .is_file(),
         "its lockfile is committed (CI builds it with --locked)"
     );
 }
