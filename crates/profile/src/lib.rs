@@ -10,6 +10,12 @@
 //!   conservative backfilling with schedule compression, in any queue order;
 //!   [`simulate_stream`] replays a stream of any length in memory that
 //!   follows the jobs in the system, reporting outcomes as jobs start.
+//! * [`Scheduler`] is the decision point: one event loop calls it with a
+//!   [`Context`] (queue, running jobs, profile, and actions that keep the
+//!   profile exact); the built-in policies ([`builtin`]) implement it, and
+//!   [`simulate_with`] runs any other. [`Stepper`] hands the decisions to an
+//!   outside agent, one at a time; `testing` (feature) holds the invariant
+//!   suite every scheduler should pass.
 //! * [`validate`] checks any schedule: capacity never exceeded, no job starts
 //!   before submission, every job runs its run time or is reported killed.
 //! * [`first_fit`] gives a validated schedule concrete processor ids, as
