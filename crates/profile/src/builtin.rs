@@ -14,16 +14,25 @@ pub struct Fcfs;
 
 impl Scheduler for Fcfs {
     fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
-        while let Some(w) = ctx.waiting(0) {
-            let (procs, estimate) = (w.job.procs, w.job.estimate);
+        let now = ctx.now;
+        // The started jobs leave the queue together at the end: FCFS queues
+        // grow long, and one drain costs what one removal would.
+        let mut started = 0;
+        while let Some(&slot) = ctx.queue.get(started) {
+            let job = &ctx.live[slot].job;
+            let (procs, estimate) = (job.procs, job.estimate);
             // Only running jobs are in the profile, each from its start on,
             // so the free count never falls after now: the count now decides.
-            if procs > ctx.free_now() {
+            if procs > ctx.profile.free_at(now) {
                 break;
             }
-            debug_assert!(ctx.profile.fits(ctx.now, procs, estimate, None));
-            ctx.start(0)?;
+            debug_assert!(ctx.profile.fits(now, procs, estimate, None));
+            ctx.end_of(slot, now, estimate)?;
+            ctx.profile.reserve(now, estimate, procs).expect("fits now");
+            ctx.launch(slot)?;
+            started += 1;
         }
+        ctx.queue.drain(..started);
         Ok(())
     }
 }

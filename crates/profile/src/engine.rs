@@ -9,6 +9,7 @@
 //! hold reservations for later, and the loop keeps the [`Profile`] true to
 //! both, so no decision can overcommit the machine.
 
+use std::collections::VecDeque;
 use std::fmt;
 
 use crate::sched::{Input, Observer, SimError};
@@ -173,8 +174,9 @@ pub struct Context<'a> {
     pub(crate) live: Vec<Live>,
     /// Free slots of `live`.
     vacant: Vec<usize>,
-    /// Waiting jobs (slots) in queue order.
-    pub(crate) queue: Vec<usize>,
+    /// Waiting jobs (slots) in queue order: a ring, so jobs leave the front
+    /// (FCFS) and the back half cheaply.
+    pub(crate) queue: VecDeque<usize>,
     /// Ends of running jobs (their slots).
     ends: EventQueue<usize>,
     /// Expiring predictions: slot and input position (a job may end, and its
@@ -211,7 +213,7 @@ impl<'a> Context<'a> {
             sink,
             live: Vec::new(),
             vacant: Vec::new(),
-            queue: Vec::new(),
+            queue: VecDeque::new(),
             ends: EventQueue::new(),
             overruns: EventQueue::new(),
             wake: None,
@@ -345,7 +347,7 @@ impl<'a> Context<'a> {
     /// from now to its estimate (by the caller or by its reservation).
     #[inline]
     pub(crate) fn start_reserved(&mut self, position: usize) -> Result<(), SimError> {
-        let slot = self.queue.remove(position);
+        let slot = self.queue.remove(position).expect("a queued position");
         self.launch(slot)
     }
 
@@ -505,7 +507,7 @@ impl<'a> Context<'a> {
     /// Runs the job in `slot` (off the queue, its processors taken from now
     /// to its estimate) and reports its outcome.
     #[inline]
-    fn launch(&mut self, slot: usize) -> Result<(), SimError> {
+    pub(crate) fn launch(&mut self, slot: usize) -> Result<(), SimError> {
         let now = self.now;
         let live = &self.live[slot];
         let (id, index) = (live.job.id, live.index);
