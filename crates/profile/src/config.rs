@@ -7,7 +7,23 @@ use std::sync::Arc;
 use crate::Job;
 
 /// Which backfilling policy runs the waiting queue.
+///
+/// It displays as, and parses from, its short name ([`Policy::name`]):
+/// `fcfs`, `easy`, `easy-k3`, `easy-kinf`, `conservative`. With the `serde`
+/// feature it is written and read as that name too.
+///
+/// ```
+/// use profile::Policy;
+///
+/// let policy: Policy = "easy-k3".parse()?;
+/// assert_eq!(policy, Policy::Easy { reservations: 3 });
+/// assert_eq!(policy.to_string(), "easy-k3");
+/// let error = "easy-k0".parse::<Policy>().unwrap_err();
+/// assert_eq!(error.name, "easy-k0");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Policy {
     /// No backfilling: jobs start strictly in queue order.
     Fcfs,
@@ -45,25 +61,69 @@ impl Policy {
     }
 }
 
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// A string that names no [`Policy`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyParseError {
+    /// The string given.
+    pub name: String,
+}
+
+impl fmt::Display for PolicyParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown policy '{}', expected fcfs, easy, easy-k<N>, easy-kinf or conservative",
+            self.name
+        )
+    }
+}
+
+impl std::error::Error for PolicyParseError {}
+
 impl std::str::FromStr for Policy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Policy, String> {
+    type Err = PolicyParseError;
+
+    /// Parses a short name ([`Policy::name`]); `easy-k<N>` needs `N >= 1`.
+    fn from_str(s: &str) -> Result<Policy, PolicyParseError> {
         match s {
             "fcfs" => Ok(Policy::Fcfs),
             "easy" => Ok(Policy::EASY),
             "conservative" => Ok(Policy::Conservative),
-            "easy-kinf" => Ok(Policy::Easy { reservations: Policy::UNLIMITED }),
+            "easy-kinf" => Ok(Policy::Easy {
+                reservations: Policy::UNLIMITED,
+            }),
             _ => s
                 .strip_prefix("easy-k")
                 .and_then(|k| k.parse::<u32>().ok())
                 .filter(|&k| k >= 1)
                 .map(|reservations| Policy::Easy { reservations })
-                .ok_or_else(|| {
-                    format!(
-                        "unknown policy '{s}', expected fcfs, easy, easy-k<N>, easy-kinf or conservative"
-                    )
+                .ok_or_else(|| PolicyParseError {
+                    name: s.to_string(),
                 }),
         }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Policy {
+    /// Writes the short name ([`Policy::name`]).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Policy {
+    /// Reads a short name, failing with [`PolicyParseError`]'s message.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Policy, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -72,6 +132,7 @@ pub type JobOrdering = Arc<dyn Fn(&Job, &Job) -> Ordering + Send + Sync>;
 
 /// The order of the waiting queue. Ties always fall back to arrival order.
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub enum QueueOrder {
     /// First come, first served.
     #[default]
@@ -96,8 +157,21 @@ impl fmt::Debug for QueueOrder {
 }
 
 impl QueueOrder {
-    /// Compares two jobs by this order, without the arrival tie-break.
-    pub(crate) fn compare(&self, a: &Job, b: &Job) -> Ordering {
+    /// Compares two jobs by this order alone: `Less` means `a` goes ahead
+    /// of `b`. It does not apply the arrival tie-break the scheduler adds
+    /// (jobs equal here wait in arrival order), so [`QueueOrder::Arrival`]
+    /// finds every pair `Equal`.
+    ///
+    /// ```
+    /// use std::cmp::Ordering;
+    /// use profile::{Job, QueueOrder, Time};
+    ///
+    /// let long = Job::new(1, Time(0), 1, 3600, 3600);
+    /// let short = Job::new(2, Time(5), 1, 60, 60);
+    /// assert_eq!(QueueOrder::ShortestEstimate.compare(&short, &long), Ordering::Less);
+    /// assert_eq!(QueueOrder::Arrival.compare(&short, &long), Ordering::Equal);
+    /// ```
+    pub fn compare(&self, a: &Job, b: &Job) -> Ordering {
         match self {
             QueueOrder::Arrival => Ordering::Equal,
             QueueOrder::ShortestEstimate => a.estimate.cmp(&b.estimate),
@@ -114,6 +188,9 @@ impl QueueOrder {
 
 /// What happens to a job that is still running when its estimate runs out.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Overrun {
     /// Kill it at the estimate, as production batch systems do.
     #[default]
