@@ -270,3 +270,111 @@ impl SchedulerConfig {
         self
     }
 }
+
+/// With the `serde` feature: the names and shapes written, both ways.
+#[cfg(all(test, feature = "serde"))]
+mod serde_names {
+    use std::collections::BTreeMap;
+
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+
+    use crate::{FreeSlot, Job, Outcome, Overrun, Policy, ProcSet, ScheduleStats, Status, Time};
+
+    /// `value = <toml>` reads as `expected` and writes back as `toml`.
+    fn check<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(
+        toml: &str,
+        expected: T,
+    ) {
+        let read: BTreeMap<String, T> = toml::from_str(&format!("value = {toml}")).unwrap();
+        assert_eq!(read["value"], expected, "{toml}");
+        let written = toml::to_string(&read).unwrap();
+        assert_eq!(written.trim(), format!("value = {toml}"));
+    }
+
+    /// `value` survives writing and reading back.
+    fn round_trip<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(value: T) {
+        let map = BTreeMap::from([("value".to_string(), value)]);
+        let text = toml::to_string(&map).unwrap();
+        let back: BTreeMap<String, T> = toml::from_str(&text).unwrap();
+        assert_eq!(back, map, "{text}");
+    }
+
+    /// `value = <toml>` does not read as a `T`, with `message` in the error.
+    fn check_err<T: DeserializeOwned + std::fmt::Debug>(toml: &str, message: &str) {
+        let err = toml::from_str::<BTreeMap<String, T>>(&format!("value = {toml}")).unwrap_err();
+        assert!(err.to_string().contains(message), "{err}");
+    }
+
+    #[test]
+    fn policies_by_name() {
+        check("\"fcfs\"", Policy::Fcfs);
+        check("\"easy\"", Policy::EASY);
+        check("\"easy-k3\"", Policy::Easy { reservations: 3 });
+        check(
+            "\"easy-kinf\"",
+            Policy::Easy {
+                reservations: Policy::UNLIMITED,
+            },
+        );
+        check("\"conservative\"", Policy::Conservative);
+        check_err::<Policy>(
+            "\"easy-k0\"",
+            "unknown policy 'easy-k0', expected fcfs, easy, easy-k<N>, easy-kinf or conservative",
+        );
+    }
+
+    #[test]
+    fn statuses_overruns_and_times() {
+        check("\"completed\"", Status::Completed);
+        check("\"killed\"", Status::Killed);
+        check("\"dropped\"", Status::Dropped);
+        check("\"kill\"", Overrun::Kill);
+        check("\"continue\"", Overrun::Continue);
+        check("-42", Time(-42));
+        check_err::<Status>("\"Completed\"", "unknown variant `Completed`");
+    }
+
+    #[test]
+    fn proc_sets_as_interval_strings() {
+        let mut set = ProcSet::new();
+        set.insert_range(0, 3);
+        set.insert_range(8, 8);
+        check("\"0-3 8\"", set.clone());
+        let read: BTreeMap<String, ProcSet> = toml::from_str("value = \"8 2-3 0-1\"").unwrap();
+        assert_eq!(read["value"], set);
+        check_err::<ProcSet>("\"3-1\"", "'3-1' is not a processor interval");
+    }
+
+    #[test]
+    fn records_round_trip() {
+        let mut job = Job::new(7, Time(60), 16, 3600, 1800);
+        round_trip(job.clone());
+        job.deadline = Some(Time(9000));
+        round_trip(job);
+        let read: BTreeMap<String, Job> = toml::from_str(
+            "value = { id = 1, submit = 0, procs = 2, estimate = 10, run_time = 5 }",
+        )
+        .unwrap();
+        assert_eq!(read["value"], Job::new(1, Time(0), 2, 10, 5));
+        round_trip(Outcome {
+            id: 7,
+            start: Time(100),
+            end: Time(1900),
+            status: Status::Killed,
+        });
+        round_trip(FreeSlot {
+            start: Time(0),
+            end: Time(50),
+            procs: 3,
+        });
+        let jobs = [Job::new(1, Time(0), 2, 10, 10)];
+        let outcomes = [Outcome {
+            id: 1,
+            start: Time(0),
+            end: Time(10),
+            status: Status::Completed,
+        }];
+        round_trip(ScheduleStats::compute(&jobs, &outcomes, 4, 10));
+    }
+}
