@@ -120,7 +120,7 @@ impl serde::Serialize for Policy {
 
 #[cfg(feature = "serde")]
 impl<'de> serde::Deserialize<'de> for Policy {
-    /// Reads a short name, failing with [`PolicyParseError`]'s message.
+    /// Reads a short name, failing with the message of `PolicyParseError` (`Policy::from_str`).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Policy, D::Error> {
         let name = String::deserialize(d)?;
         name.parse().map_err(serde::de::Error::custom)
