@@ -69,6 +69,8 @@ struct Package {
     license: Option<String>,
     readme: Option<String>,
     is_lib: bool,
+    /// `[features] serde`, if declared: what it enables.
+    serde_feature: Option<Vec<String>>,
     /// Edges to workspace crates: (crate, kind).
     deps: Vec<(String, &'static str)>,
 }
@@ -139,6 +141,16 @@ fn read_packages(json: &json::Value) -> BTreeMap<String, Package> {
                         .is_some_and(|k| k.iter().any(|k| k.as_str() == Some("lib")))
                 })
             });
+        let serde_feature = p
+            .get("features")
+            .and_then(|f| f.get("serde"))
+            .and_then(json::Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .map(|i| i.as_str().unwrap_or_default().to_owned())
+                    .collect()
+            });
         let mut deps = Vec::new();
         for d in p
             .get("dependencies")
@@ -170,6 +182,7 @@ fn read_packages(json: &json::Value) -> BTreeMap<String, Package> {
                 license: text(p, "license"),
                 readme: text(p, "readme"),
                 is_lib,
+                serde_feature,
                 deps,
             },
         );
@@ -404,6 +417,71 @@ fn every_library_crate_can_be_adopted_alone() {
     assert!(
         bad.is_empty(),
         "library crates that cannot be adopted alone:\n  {}",
+        bad.join("\n  ")
+    );
+}
+
+/// Library crates that do not declare the `serde` feature yet, each with
+/// the reason; the list only shrinks.
+const SERDE_FEATURE_PENDING: &[(&str, &str)] = &[
+    (
+        "pricing",
+        "its serde is not optional yet (issue #20, item 6)",
+    ),
+    ("gateway", "no serde support yet (issue #20, item 6)"),
+    (
+        "partitions-forecast",
+        "no serde support yet (issue #20, item 6)",
+    ),
+];
+
+/// Every library crate under `crates/` but the `experiments` pipeline
+/// (whose configs need serde always) offers `Serialize`/`Deserialize` one
+/// way: an optional `serde` dependency behind a feature named `serde`
+/// whose first entry is `dep:serde` (`serde = ["dep:serde", ...]`, the
+/// rest enabling the same feature of the crates it builds on).
+#[test]
+fn every_library_crate_has_an_optional_serde_feature() {
+    let crates_dir = root().join("crates");
+    let mut bad = Vec::new();
+    for p in packages().values() {
+        if !p.is_lib || !p.manifest_dir.starts_with(&crates_dir) || p.name == EXPERIMENTS {
+            continue;
+        }
+        let pending = SERDE_FEATURE_PENDING
+            .iter()
+            .any(|(name, _)| *name == p.name);
+        let manifest = relative(&p.manifest_dir.join("Cargo.toml"));
+        match (&p.serde_feature, pending) {
+            (Some(f), _) if f.first().map(String::as_str) != Some("dep:serde") => bad.push(
+                format!(
+                    "`{}`: the `serde` feature in {manifest} is {f:?}; it must start with \"dep:serde\"",
+                    p.name
+                ),
+            ),
+            (Some(_), true) => bad.push(format!(
+                "`{}` has its `serde` feature now: remove it from SERDE_FEATURE_PENDING",
+                p.name
+            )),
+            (None, false) => bad.push(format!(
+                "`{}`: no `serde` feature in {manifest}; declare \
+                 `serde = {{ workspace = true, optional = true }}` under [dependencies] and \
+                 `serde = [\"dep:serde\"]` under [features] (see crates/utility-match)",
+                p.name
+            )),
+            _ => {}
+        }
+    }
+    for (name, _) in SERDE_FEATURE_PENDING {
+        if !packages().contains_key(*name) {
+            bad.push(format!(
+                "SERDE_FEATURE_PENDING names `{name}`, which is not in the workspace"
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "library crates without the optional `serde` feature:\n  {}",
         bad.join("\n  ")
     );
 }

@@ -11,6 +11,7 @@ use std::fmt;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
+use swf_io::Estimate;
 use toml::Spanned;
 
 use crate::claims::Claim;
@@ -117,9 +118,10 @@ pub(crate) struct WorkloadSpec {
     /// in summaries, and the kind's cells get an empty workload.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generated_by_kind: Option<String>,
-    /// Which SWF field becomes the scheduler's run-time estimate.
+    /// Which SWF field becomes the scheduler's run-time estimate:
+    /// `"requested"` (the default), `"actual"` or `{ under_estimate = f }`.
     #[serde(default)]
-    pub estimate: EstimateSpec,
+    pub estimate: Estimate,
     /// Skip malformed trace lines (counted) instead of failing.
     #[serde(default)]
     pub lenient: bool,
@@ -156,7 +158,7 @@ impl Default for Lublin99Spec {
     }
 }
 
-pub(crate) use crate::transform::{EstimateSpec, Transform};
+pub(crate) use crate::transform::Transform;
 
 /// The x axis of every panel.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -585,7 +587,7 @@ impl Experiment {
             }
             Transform::check_list(&w.transforms)
                 .map_err(|m| (here.clone(), format!("workload '{label}': {m}")))?;
-            if let EstimateSpec::UnderEstimate(f) = w.estimate
+            if let Estimate::UnderEstimate(f) = w.estimate
                 && !(f.is_finite() && (0.0..1.0).contains(&f))
             {
                 return Err((

@@ -2,29 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The scheduler's run-time estimate.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum EstimateSpec {
-    /// The user's requested time (SWF field 9).
-    #[default]
-    Requested,
-    /// The actual run time (perfect estimates).
-    Actual,
-    /// Every job underestimated by the fraction `f` (0.2 gives 80 % of the run time).
-    UnderEstimate(f64),
-}
-
-impl EstimateSpec {
-    pub(crate) fn to_swf(self) -> swf_io::Estimate {
-        match self {
-            EstimateSpec::Requested => swf_io::Estimate::Requested,
-            EstimateSpec::Actual => swf_io::Estimate::Actual,
-            EstimateSpec::UnderEstimate(f) => swf_io::Estimate::UnderEstimate(f),
-        }
-    }
-}
-
 /// A workload transform, written as a one-key table: `{ last_n = 10000 }`.
 ///
 /// The *filters* (`keep_status`, `min_procs`, `max_procs`,

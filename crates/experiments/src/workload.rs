@@ -513,7 +513,7 @@ pub(crate) fn prepare(
     let (mut w, mut facts) = convert(
         input,
         label,
-        spec.estimate.to_swf(),
+        spec.estimate,
         seed,
         spec.procs,
         &spec.transforms,

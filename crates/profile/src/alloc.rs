@@ -15,7 +15,8 @@ use crate::{Job, Outcome, Status, Time};
 ///
 /// It displays as Batsim's canonical interval-set string (`0-3 8 10-11`)
 /// and parses any Batsim interval-set string, canonical or not
-/// (`"5 2-2 1-3"` is `{1, 2, 3, 5}`).
+/// (`"5 2-2 1-3"` is `{1, 2, 3, 5}`). With the `serde` feature it is
+/// written and read as that string as well.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ProcSet {
     intervals: Vec<(u32, u32)>,
@@ -146,6 +147,24 @@ impl FromStr for ProcSet {
             set.insert_range(a, b);
         }
         Ok(set)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for ProcSet {
+    /// Writes the canonical interval-set string.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for ProcSet {
+    /// Reads any interval-set string, failing with
+    /// [`ProcSetParseError`]'s message.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ProcSet, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

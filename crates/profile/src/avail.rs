@@ -18,6 +18,7 @@ fn span(from: Time, to: Time) -> u64 {
 /// (processor, instant) pair below the horizon lies in at least one slot and
 /// no slot can grow in time or width without covering busy capacity.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FreeSlot {
     /// First free instant.
     pub start: Time,

@@ -7,7 +7,23 @@ use std::sync::Arc;
 use crate::Job;
 
 /// Which backfilling policy runs the waiting queue.
+///
+/// It displays as, and parses from, its short name ([`Policy::name`]):
+/// `fcfs`, `easy`, `easy-k3`, `easy-kinf`, `conservative`. With the `serde`
+/// feature it is written and read as that name too.
+///
+/// ```
+/// use profile::Policy;
+///
+/// let policy: Policy = "easy-k3".parse()?;
+/// assert_eq!(policy, Policy::Easy { reservations: 3 });
+/// assert_eq!(policy.to_string(), "easy-k3");
+/// let error = "easy-k0".parse::<Policy>().unwrap_err();
+/// assert_eq!(error.name, "easy-k0");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Policy {
     /// No backfilling: jobs start strictly in queue order.
     Fcfs,
@@ -45,25 +61,69 @@ impl Policy {
     }
 }
 
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// A string that names no [`Policy`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyParseError {
+    /// The string given.
+    pub name: String,
+}
+
+impl fmt::Display for PolicyParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown policy '{}', expected fcfs, easy, easy-k<N>, easy-kinf or conservative",
+            self.name
+        )
+    }
+}
+
+impl std::error::Error for PolicyParseError {}
+
 impl std::str::FromStr for Policy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Policy, String> {
+    type Err = PolicyParseError;
+
+    /// Parses a short name ([`Policy::name`]); `easy-k<N>` needs `N >= 1`.
+    fn from_str(s: &str) -> Result<Policy, PolicyParseError> {
         match s {
             "fcfs" => Ok(Policy::Fcfs),
             "easy" => Ok(Policy::EASY),
             "conservative" => Ok(Policy::Conservative),
-            "easy-kinf" => Ok(Policy::Easy { reservations: Policy::UNLIMITED }),
+            "easy-kinf" => Ok(Policy::Easy {
+                reservations: Policy::UNLIMITED,
+            }),
             _ => s
                 .strip_prefix("easy-k")
                 .and_then(|k| k.parse::<u32>().ok())
                 .filter(|&k| k >= 1)
                 .map(|reservations| Policy::Easy { reservations })
-                .ok_or_else(|| {
-                    format!(
-                        "unknown policy '{s}', expected fcfs, easy, easy-k<N>, easy-kinf or conservative"
-                    )
+                .ok_or_else(|| PolicyParseError {
+                    name: s.to_string(),
                 }),
         }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for Policy {
+    /// Writes the short name ([`Policy::name`]).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Policy {
+    /// Reads a short name, failing with the message of `PolicyParseError` (`Policy::from_str`).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Policy, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 
@@ -72,6 +132,7 @@ pub type JobOrdering = Arc<dyn Fn(&Job, &Job) -> Ordering + Send + Sync>;
 
 /// The order of the waiting queue. Ties always fall back to arrival order.
 #[derive(Clone, Default)]
+#[non_exhaustive]
 pub enum QueueOrder {
     /// First come, first served.
     #[default]
@@ -96,8 +157,21 @@ impl fmt::Debug for QueueOrder {
 }
 
 impl QueueOrder {
-    /// Compares two jobs by this order, without the arrival tie-break.
-    pub(crate) fn compare(&self, a: &Job, b: &Job) -> Ordering {
+    /// Compares two jobs by this order alone: `Less` means `a` goes ahead
+    /// of `b`. It does not apply the arrival tie-break the scheduler adds
+    /// (jobs equal here wait in arrival order), so [`QueueOrder::Arrival`]
+    /// finds every pair `Equal`.
+    ///
+    /// ```
+    /// use std::cmp::Ordering;
+    /// use profile::{Job, QueueOrder, Time};
+    ///
+    /// let long = Job::new(1, Time(0), 1, 3600, 3600);
+    /// let short = Job::new(2, Time(5), 1, 60, 60);
+    /// assert_eq!(QueueOrder::ShortestEstimate.compare(&short, &long), Ordering::Less);
+    /// assert_eq!(QueueOrder::Arrival.compare(&short, &long), Ordering::Equal);
+    /// ```
+    pub fn compare(&self, a: &Job, b: &Job) -> Ordering {
         match self {
             QueueOrder::Arrival => Ordering::Equal,
             QueueOrder::ShortestEstimate => a.estimate.cmp(&b.estimate),
@@ -114,6 +188,9 @@ impl QueueOrder {
 
 /// What happens to a job that is still running when its estimate runs out.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Overrun {
     /// Kill it at the estimate, as production batch systems do.
     #[default]
@@ -191,5 +268,113 @@ impl SchedulerConfig {
     pub fn extensions_per_job(mut self, per_job: u32) -> Self {
         self.extensions_per_job = per_job;
         self
+    }
+}
+
+/// With the `serde` feature: the names and shapes written, both ways.
+#[cfg(all(test, feature = "serde"))]
+mod serde_names {
+    use std::collections::BTreeMap;
+
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+
+    use crate::{FreeSlot, Job, Outcome, Overrun, Policy, ProcSet, ScheduleStats, Status, Time};
+
+    /// `value = <toml>` reads as `expected` and writes back as `toml`.
+    fn check<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(
+        toml: &str,
+        expected: T,
+    ) {
+        let read: BTreeMap<String, T> = toml::from_str(&format!("value = {toml}")).unwrap();
+        assert_eq!(read["value"], expected, "{toml}");
+        let written = toml::to_string(&read).unwrap();
+        assert_eq!(written.trim(), format!("value = {toml}"));
+    }
+
+    /// `value` survives writing and reading back.
+    fn round_trip<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(value: T) {
+        let map = BTreeMap::from([("value".to_string(), value)]);
+        let text = toml::to_string(&map).unwrap();
+        let back: BTreeMap<String, T> = toml::from_str(&text).unwrap();
+        assert_eq!(back, map, "{text}");
+    }
+
+    /// `value = <toml>` does not read as a `T`, with `message` in the error.
+    fn check_err<T: DeserializeOwned + std::fmt::Debug>(toml: &str, message: &str) {
+        let err = toml::from_str::<BTreeMap<String, T>>(&format!("value = {toml}")).unwrap_err();
+        assert!(err.to_string().contains(message), "{err}");
+    }
+
+    #[test]
+    fn policies_by_name() {
+        check("\"fcfs\"", Policy::Fcfs);
+        check("\"easy\"", Policy::EASY);
+        check("\"easy-k3\"", Policy::Easy { reservations: 3 });
+        check(
+            "\"easy-kinf\"",
+            Policy::Easy {
+                reservations: Policy::UNLIMITED,
+            },
+        );
+        check("\"conservative\"", Policy::Conservative);
+        check_err::<Policy>(
+            "\"easy-k0\"",
+            "unknown policy 'easy-k0', expected fcfs, easy, easy-k<N>, easy-kinf or conservative",
+        );
+    }
+
+    #[test]
+    fn statuses_overruns_and_times() {
+        check("\"completed\"", Status::Completed);
+        check("\"killed\"", Status::Killed);
+        check("\"dropped\"", Status::Dropped);
+        check("\"kill\"", Overrun::Kill);
+        check("\"continue\"", Overrun::Continue);
+        check("-42", Time(-42));
+        check_err::<Status>("\"Completed\"", "unknown variant `Completed`");
+    }
+
+    #[test]
+    fn proc_sets_as_interval_strings() {
+        let mut set = ProcSet::new();
+        set.insert_range(0, 3);
+        set.insert_range(8, 8);
+        check("\"0-3 8\"", set.clone());
+        let read: BTreeMap<String, ProcSet> = toml::from_str("value = \"8 2-3 0-1\"").unwrap();
+        assert_eq!(read["value"], set);
+        check_err::<ProcSet>("\"3-1\"", "'3-1' is not a processor interval");
+    }
+
+    #[test]
+    fn records_round_trip() {
+        let mut job = Job::new(7, Time(60), 16, 3600, 1800);
+        round_trip(job.clone());
+        job.deadline = Some(Time(9000));
+        round_trip(job);
+        let read: BTreeMap<String, Job> = toml::from_str(
+            "value = { id = 1, submit = 0, procs = 2, estimate = 10, run_time = 5 }",
+        )
+        .unwrap();
+        assert_eq!(read["value"], Job::new(1, Time(0), 2, 10, 5));
+        round_trip(Outcome {
+            id: 7,
+            start: Time(100),
+            end: Time(1900),
+            status: Status::Killed,
+        });
+        round_trip(FreeSlot {
+            start: Time(0),
+            end: Time(50),
+            procs: 3,
+        });
+        let jobs = [Job::new(1, Time(0), 2, 10, 10)];
+        let outcomes = [Outcome {
+            id: 1,
+            start: Time(0),
+            end: Time(10),
+            status: Status::Completed,
+        }];
+        round_trip(ScheduleStats::compute(&jobs, &outcomes, 4, 10));
     }
 }

@@ -10,7 +10,12 @@ use crate::{MAX_DURATION, Time};
 /// what the job really needs. Both are seconds. A job whose `run_time`
 /// exceeds its `estimate` is killed at the estimate unless the scheduler is
 /// configured with [`Overrun::Continue`](crate::Overrun::Continue).
+///
+/// With the `serde` feature a job is written and read field by field
+/// (`deadline` may be left out); reading does not check the values, so
+/// call [`Job::check`] on what you read (the schedulers check it anyway).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Job {
     /// Caller's identifier (an SWF job number, say); echoed in [`Outcome`].
     pub id: u64,
@@ -24,6 +29,7 @@ pub struct Job {
     pub run_time: i64,
     /// Optional deadline, used by [`QueueOrder::EarliestDeadline`](crate::QueueOrder)
     /// and by `drop_expired`.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub deadline: Option<Time>,
 }
 
@@ -281,8 +287,12 @@ impl fmt::Display for JobError {
 
 impl std::error::Error for JobError {}
 
-/// How a job left the system.
+/// How a job left the system. With the `serde` feature it is written as
+/// `completed`, `killed` or `dropped`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Status {
     /// Ran its full run time.
     Completed,
@@ -295,6 +305,7 @@ pub enum Status {
 
 /// The simulated fate of one job: the `i`-th outcome belongs to the `i`-th input job.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Outcome {
     /// The job's `id`.
     pub id: u64,

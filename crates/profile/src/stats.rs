@@ -4,6 +4,7 @@ use crate::{Job, Outcome, Status};
 
 /// Aggregate metrics of one schedule, over the jobs that ran (completed or killed).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub struct ScheduleStats {
     /// Jobs in the input.

@@ -34,7 +34,11 @@ pub const MAX_DURATION: i64 = 1 << 40;
 /// Inside the domain every sum of a time and a few durations is far below
 /// 2^62, so saturation never happens there; use [`Time::checked_add`] to
 /// detect it.
+///
+/// With the `serde` feature a time is written as its plain number of seconds.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(transparent))]
 pub struct Time(pub i64);
 
 impl Time {

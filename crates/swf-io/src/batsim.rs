@@ -67,6 +67,9 @@ pub fn write_jobs_csv<W: Write>(
             Status::Completed => (1, "COMPLETED_SUCCESSFULLY"),
             Status::Killed => (0, "COMPLETED_WALLTIME_REACHED"),
             Status::Dropped => (0, "REJECTED"),
+            // A status `profile` adds later (`Status` is non-exhaustive):
+            // the job ran and did not complete normally.
+            _ => (0, "COMPLETED_KILLED"),
         };
         write!(
             w,

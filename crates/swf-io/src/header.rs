@@ -28,6 +28,7 @@ use std::io::{self, Write};
 /// therefore should not contain `#` or line breaks (line breaks are written
 /// as blanks).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SwfHeader {
     /// `Version:` the SWF format version, e.g. `2.2`.
     pub version: Option<String>,

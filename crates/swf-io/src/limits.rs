@@ -30,6 +30,7 @@ pub const MAX_PROCS: u32 = 10_000_000;
 /// files can raise them per reader with
 /// [`SwfReader::with_limits`](crate::SwfReader::with_limits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Limits {
     /// The longest accepted line in bytes, not counting its `\n`. A longer
     /// line is an error (strict) or skipped (lenient); the reader never

@@ -58,6 +58,7 @@ const MAX_REDRAWS: usize = 10_000;
 /// model authors' rule `u_hi = log2(P)`, `u_med ≈ u_hi − 2.5` for the
 /// typeless set.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Params {
     /// Probability of a serial (1-node) job.
     pub serial_prob: f64,
@@ -358,6 +359,7 @@ impl Stream {
 /// jobs set `duration` to `i64::MAX`. (With neither bound the generator
 /// does not stop.)
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Lublin99 {
     /// Machine size in nodes; sizes never exceed it. 0 gives no jobs.
     pub procs: u32,

@@ -13,6 +13,8 @@ use crate::record::{SwfRecord, parse_fields};
 
 /// How the reader treats a malformed line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Mode {
     /// The first malformed line is an error and ends the stream.
     Strict,

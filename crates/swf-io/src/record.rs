@@ -39,6 +39,7 @@ pub(crate) fn is_decimal_field(field: usize) -> bool {
 /// applies the usual replay rules. `Some(-1)` is indistinguishable from
 /// `None` once written.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SwfRecord {
     /// Field 1: job number.
     pub job: Option<i64>,

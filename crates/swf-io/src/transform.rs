@@ -17,11 +17,18 @@ use crate::record::SwfRecord;
 const DAY: i64 = 86_400;
 
 /// Which run-time estimate a converted job gets.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// With the `serde` feature it is written `"requested"`, `"actual"` or
+/// `{ under_estimate = 0.2 }` (in TOML).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Estimate {
-    /// The user's requested time (field 9). Where it is missing (-1) or not
-    /// positive, the actual run time is used and counted in
-    /// [`Conversion::no_estimate`].
+    /// The user's requested time (field 9), the default. Where it is
+    /// missing (-1) or not positive, the actual run time is used and
+    /// counted in [`Conversion::no_estimate`].
+    #[default]
     Requested,
     /// The actual run time: perfect estimates.
     Actual,
@@ -33,6 +40,7 @@ pub enum Estimate {
 
 /// The result of [`to_jobs`]: the replayable jobs and what was left out.
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Conversion {
     /// Replayable jobs, in non-decreasing submit order.
     pub jobs: Vec<Job>,

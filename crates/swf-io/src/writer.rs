@@ -95,7 +95,9 @@ pub fn simulated_record(input: &SwfRecord, job: &Job, out: &Outcome) -> SwfRecor
             r.allocated_procs = None;
             r.status = Some(5);
         }
-        Status::Completed | Status::Killed => {
+        // Completed or killed; a status `profile` adds later (`Status` is
+        // non-exhaustive) is kept as a job that ran.
+        _ => {
             r.wait = Some(out.start.0.saturating_sub(job.submit.0));
             r.allocated_procs = Some(i64::from(job.procs));
             if out.status == Status::Killed {

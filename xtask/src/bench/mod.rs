@@ -436,7 +436,7 @@ pub fn child(settings: &Settings, args: &[String]) -> Result<ExitCode> {
             .map(String::as_str)
             .ok_or_else(|| anyhow!("bench-child: missing argument {i}"))
     };
-    let policy = |i: usize| -> Result<Policy> { arg(i)?.parse().map_err(|e: String| anyhow!(e)) };
+    let policy = |i: usize| -> Result<Policy> { arg(i)?.parse::<Policy>().map_err(|e| anyhow!(e)) };
     let (seconds, count) = match arg(0)? {
         "parse" => {
             let start = Instant::now();

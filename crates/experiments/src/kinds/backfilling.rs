@@ -10,7 +10,7 @@
 //! A series name is a policy name; `{ policy = "easy-k3" }` spelled out.
 
 use profile::{Policy, ScheduleStats};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use crate::kind::{Cell, Kind, Metric, ParamError, Setup, overrides};
 use crate::run::{RunError, replay};
@@ -22,8 +22,9 @@ pub(crate) struct Backfilling;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub(crate) struct Params {
-    /// The scheduling policy (each series sets it).
-    pub policy: PolicyName,
+    /// The scheduling policy (each series sets it), written by name
+    /// (`"easy-k3"`).
+    pub policy: Policy,
     /// Bounded-slowdown threshold in seconds.
     pub bsld_bound: i64,
 }
@@ -31,26 +32,9 @@ pub(crate) struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            policy: PolicyName(Policy::Fcfs),
+            policy: Policy::Fcfs,
             bsld_bound: 10,
         }
-    }
-}
-
-/// A policy written by name in TOML (`"easy-k3"`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct PolicyName(pub Policy);
-
-impl<'de> Deserialize<'de> for PolicyName {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        s.parse().map(PolicyName).map_err(serde::de::Error::custom)
-    }
-}
-
-impl Serialize for PolicyName {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.0.name())
     }
 }
 
@@ -85,7 +69,7 @@ impl Kind for Backfilling {
     )];
 
     fn series(name: &str) -> Result<toml::Table, String> {
-        let policy: Policy = name.parse()?;
+        let policy = name.parse::<Policy>().map_err(|e| e.to_string())?;
         Ok(overrides([("policy", policy.name().into())]))
     }
 
@@ -109,7 +93,7 @@ impl Kind for Backfilling {
         cell: &Cell<'_>,
         _reference: Option<&[ScheduleStats]>,
     ) -> Result<Vec<ScheduleStats>, RunError> {
-        let (_, stats) = replay(cell.workload()?, params.policy.0, params.bsld_bound)?;
+        let (_, stats) = replay(cell.workload()?, params.policy, params.bsld_bound)?;
         Ok(vec![stats])
     }
 }

@@ -282,6 +282,7 @@ fn check_validate(capacity: u32, jobs: &[Job], outs: &[Outcome]) -> Result<(), T
                 Status::Completed => Some(j.run_time),
                 Status::Killed => Some(j.estimate),
                 Status::Dropped => Some(0),
+                other => panic!("no rule for status {other:?}"),
             };
             prop_assert_eq!(ran, want);
         }

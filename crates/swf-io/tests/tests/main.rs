@@ -4,6 +4,8 @@ mod broken;
 mod limits;
 mod lublin;
 mod props;
+#[cfg(feature = "serde")]
+mod serde_names;
 mod traces;
 mod transforms;
 
