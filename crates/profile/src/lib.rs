@@ -49,6 +49,7 @@
 mod alloc;
 mod avail;
 mod config;
+mod hold;
 mod job;
 mod runs;
 mod sched;
@@ -61,6 +62,7 @@ mod validate;
 pub use alloc::{AllocError, ProcSet, ProcSetParseError, first_fit};
 pub use avail::{FreeSlot, Profile, ProfileError};
 pub use config::{JobOrdering, Overrun, Policy, QueueOrder, SchedulerConfig};
+pub use hold::HoldId;
 pub use job::{Job, JobBuilder, JobError, JobField, Outcome, Status};
 pub use sched::{NoObserver, Observer, SimError, simulate, simulate_observed, simulate_stream};
 pub use stats::ScheduleStats;
