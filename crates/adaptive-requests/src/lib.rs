@@ -17,7 +17,7 @@
 //! * [`PriceFunction`] is `ω` of Algorithm 2 (price falls with completion
 //!   time by up to 60%, times the price profile, with an incentive for
 //!   preemptive requests); [`BudgetRule`] says how `B` binds.
-//! * [`verify`] checks any schedule: no over-commitment, every SLA met,
+//! * [`validate`] checks any schedule: no over-commitment, every SLA met,
 //!   every subrequest well formed.
 //! * The paper's experiment, as a library: a [`Variant`] is a policy with a
 //!   request flexibility, named `<policy>-<flexibility>` (`fifo-rigid`,
@@ -88,8 +88,8 @@ mod sched;
 mod split;
 mod stats;
 mod table1;
+mod validate;
 mod variant;
-mod verify;
 
 pub use error::{ReqError, SchedError, Table1Error, VariantError};
 pub use fmol::{LinearFmol, MAX_PROCESSORS, Moldability, r_min_share, table1_r_min};
@@ -102,8 +102,8 @@ pub use sched::{
 };
 pub use stats::IntervalStats;
 pub use table1::{RequestSeeds, Table1};
+pub use validate::{Violation, validate};
 pub use variant::Variant;
-pub use verify::{ScheduleViolation, verify};
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]
