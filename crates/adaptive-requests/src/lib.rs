@@ -7,7 +7,9 @@
 //!   `f_mol : R → T`, open to user functions (any `Fn(u32) -> Option<i64>`,
 //!   where `None` forbids a shape, so "R must be a power of two" is one
 //!   closure); [`LinearFmol`] is the paper's Table 1 function.
-//! * [`Scheduler`]: on-line FIFO or Missing Deadline First ([`Policy`]) with
+//! * [`Scheduler`]: on-line FIFO or Missing Deadline First ([`Policy`];
+//!   the order is the extension point, [`RequestOrder`], with [`Fifo`] and
+//!   [`Mdf`] its implementations) with
 //!   conservative backfilling and hard deadlines. Moldable requests are
 //!   placed by Algorithm 1 (the earliest completion over the scheduling
 //!   event times, trying `R` from `R^max` down); preemptive requests are
@@ -97,8 +99,8 @@ pub use place::{Part, Placement, place, share_duration};
 pub use price::{BudgetRule, PriceFunction, within_budget};
 pub use req::{Preemption, Req};
 pub use sched::{
-    Decision, Fallback, Policy, Request, RequestOutcome, Rescheduling, Scheduler, SchedulerConfig,
-    schedule,
+    Decision, Fallback, Fifo, Mdf, Policy, Request, RequestOrder, RequestOutcome, Rescheduling,
+    Scheduler, SchedulerConfig, schedule,
 };
 pub use stats::IntervalStats;
 pub use table1::{RequestSeeds, Table1};

@@ -192,8 +192,8 @@ impl std::error::Error for Violation {}
 /// before submission; completion by the deadline; the price recorded is `ω`
 /// of the placement under the configured budget rule, and within the budget.
 /// A rejected request pays nothing.
-pub fn validate<F: Moldability>(
-    config: &SchedulerConfig,
+pub fn validate<F: Moldability, O>(
+    config: &SchedulerConfig<O>,
     requests: &[Request<F>],
     outcomes: &[RequestOutcome],
 ) -> Result<(), Violation> {
