@@ -135,6 +135,7 @@ impl RequestOrder for Policy {
     derive(serde::Serialize, serde::Deserialize),
     serde(rename_all = "snake_case")
 )]
+#[non_exhaustive]
 pub enum Fallback {
     /// Reject the new request and keep the previous schedule.
     #[default]
@@ -152,6 +153,7 @@ pub enum Fallback {
     derive(serde::Serialize, serde::Deserialize),
     serde(rename_all = "snake_case")
 )]
+#[non_exhaustive]
 pub enum Rescheduling {
     /// Every waiting request is placed again from scratch, in slack order:
     /// the paper's MDF.

@@ -307,16 +307,14 @@ pub fn simulate(
     let mut late = vec![false; grid.len()];
     let mut refusals = vec![0; grid.len()];
     for v in result.violations.violations() {
-        let (job, is_late) = match *v {
-            gateway::Violation::LateStart { job, .. } => (job, true),
-            gateway::Violation::ReservationRefused { job, .. } => (job, false),
-        };
-        if let Some(&i) = index.get(&job) {
+        if let Some(&i) = index.get(&v.job()) {
             violations[i] += 1;
-            if is_late {
-                late[i] = true;
-            } else {
-                refusals[i] += 1;
+            match v {
+                gateway::Violation::LateStart { .. } => late[i] = true,
+                gateway::Violation::ReservationRefused { .. } => refusals[i] += 1,
+                // A kind of violation this crate does not know yet counts
+                // only in the total.
+                _ => {}
             }
         }
     }
