@@ -89,8 +89,8 @@ pub enum Choice {
 ///
 /// The paper's policies are implementations: [`LeastLoad`], [`EarliestAsk`]
 /// and [`EarliestPartial`]; [`GatewayPolicy`] names them in configurations
-/// and runs them the same way. `crates/gateway/examples/round_robin.rs` runs
-/// a user's policy.
+/// and runs them the same way; a policy of one's own goes to
+/// [`GatewayConfig::new`](crate::GatewayConfig::new) like them.
 pub trait Provisioning {
     /// Whether providers report their utilisation every
     /// [`GatewayConfig::report_every`](crate::GatewayConfig::report_every)
