@@ -7,7 +7,9 @@
 //!   `f_mol : R → T`, open to user functions (any `Fn(u32) -> Option<i64>`,
 //!   where `None` forbids a shape, so "R must be a power of two" is one
 //!   closure); [`LinearFmol`] is the paper's Table 1 function.
-//! * [`Scheduler`]: on-line FIFO or Missing Deadline First ([`Policy`]) with
+//! * [`Scheduler`]: on-line FIFO or Missing Deadline First ([`Policy`];
+//!   the order is the extension point, [`RequestOrder`], with [`Fifo`] and
+//!   [`Mdf`] its implementations) with
 //!   conservative backfilling and hard deadlines. Moldable requests are
 //!   placed by Algorithm 1 (the earliest completion over the scheduling
 //!   event times, trying `R` from `R^max` down); preemptive requests are
@@ -17,7 +19,7 @@
 //! * [`PriceFunction`] is `ω` of Algorithm 2 (price falls with completion
 //!   time by up to 60%, times the price profile, with an incentive for
 //!   preemptive requests); [`BudgetRule`] says how `B` binds.
-//! * [`verify`] checks any schedule: no over-commitment, every SLA met,
+//! * [`validate`] checks any schedule: no over-commitment, every SLA met,
 //!   every subrequest well formed.
 //! * The paper's experiment, as a library: a [`Variant`] is a policy with a
 //!   request flexibility, named `<policy>-<flexibility>` (`fifo-rigid`,
@@ -88,8 +90,8 @@ mod sched;
 mod split;
 mod stats;
 mod table1;
+mod validate;
 mod variant;
-mod verify;
 
 pub use error::{ReqError, SchedError, Table1Error, VariantError};
 pub use fmol::{LinearFmol, MAX_PROCESSORS, Moldability, r_min_share, table1_r_min};
@@ -97,13 +99,13 @@ pub use place::{Part, Placement, place, share_duration};
 pub use price::{BudgetRule, PriceFunction, within_budget};
 pub use req::{Preemption, Req};
 pub use sched::{
-    Decision, Fallback, Policy, Request, RequestOutcome, Rescheduling, Scheduler, SchedulerConfig,
-    schedule,
+    Decision, Fallback, Fifo, Mdf, Policy, Request, RequestOrder, RequestOutcome, Rescheduling,
+    Scheduler, SchedulerConfig, schedule,
 };
 pub use stats::IntervalStats;
 pub use table1::{RequestSeeds, Table1};
+pub use validate::{Violation, validate};
 pub use variant::Variant;
-pub use verify::{ScheduleViolation, verify};
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

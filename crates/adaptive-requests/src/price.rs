@@ -203,6 +203,7 @@ impl Default for PriceFunction {
     derive(serde::Serialize, serde::Deserialize),
     serde(rename_all = "snake_case")
 )]
+#[non_exhaustive]
 pub enum BudgetRule {
     /// A placement whose price exceeds `B` is not acceptable: the request is
     /// placed elsewhere (later, or on another shape) or rejected. The price

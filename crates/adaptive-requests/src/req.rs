@@ -49,7 +49,7 @@ impl Preemption {
         self.max_parts.map_or(pieces, |n| pieces.min(n as usize))
     }
 
-    fn validate(&self) -> Result<(), ReqError> {
+    fn check(&self) -> Result<(), ReqError> {
         if !(1..=100).contains(&self.split_percent) {
             return Err(ReqError::Preemption {
                 field: "I (split interval, %)",
@@ -138,7 +138,7 @@ impl<F: Moldability> Req<F> {
             return Err(ReqError::Budget { value: budget });
         }
         if let Some(sp) = &sp {
-            sp.validate()?;
+            sp.check()?;
         }
         let req = Req {
             r_min,

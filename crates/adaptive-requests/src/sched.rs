@@ -9,14 +9,18 @@ use crate::place::{Placement, Target, fits, place_target};
 use crate::price::{BudgetRule, PriceFunction, Tariff, Terms};
 use crate::req::Req;
 
-/// Which scheduler. With the `serde` feature it is written by name: `fifo`
-/// or `mdf` (as [`Policy::name`] gives it).
+/// Which scheduler, by name: the paper's request orders for configurations.
+/// It implements [`RequestOrder`] by running [`Fifo`] or [`Mdf`]; an order
+/// of one's own is a [`RequestOrder`] given to [`SchedulerConfig::new`]
+/// instead. With the `serde` feature it is written by name: `fifo` or `mdf`
+/// (as [`Policy::name`] gives it).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
     serde(rename_all = "snake_case")
 )]
+#[non_exhaustive]
 pub enum Policy {
     /// First in, first out with conservative backfilling: each request is
     /// placed on arrival (Algorithm 1, or the splitter for a preemptive
@@ -38,6 +42,90 @@ impl Policy {
     }
 }
 
+/// The order in which the scheduler considers requests: the extension point
+/// of adaptive-requests.
+///
+/// The [`Scheduler`] owns placement (Algorithm 1 for moldable requests, the
+/// splitter for preemptive ones), deadlines, budgets and prices; the order
+/// says whether an arrival places the waiting requests again and, if so, in
+/// which order. Every order keeps the scheduler's promise: an accepted
+/// request is never made late or dropped (a failed rescheduling is undone,
+/// and [`Fallback`] says what happens to the newcomer).
+///
+/// The paper's orders are implementations: [`Fifo`] and [`Mdf`]; [`Policy`]
+/// names them for configurations. `crates/adaptive-requests/examples/`
+/// has a user's order.
+pub trait RequestOrder {
+    /// Whether each arrival places every waiting request (accepted, not yet
+    /// started) again, together with the new one, in [`rank`] order (as
+    /// [`Mdf`]); otherwise the new request is placed into the schedule as it
+    /// stands and nothing ever moves (as [`Fifo`]).
+    ///
+    /// [`rank`]: RequestOrder::rank
+    fn reschedules(&self) -> bool;
+
+    /// The request's place in the order, computed once when it is submitted
+    /// at `submit`: lower ranks are placed first, equal ranks in submission
+    /// order. A rank must not depend on anything but its arguments (the
+    /// scheduler's [`Rescheduling::Full`] relies on a waiting request's rank
+    /// never changing).
+    fn rank<F: Moldability>(&self, id: u64, submit: Time, req: &Req<F>) -> i64;
+}
+
+/// First in, first out with conservative backfilling: each request is
+/// placed on arrival at its earliest completion and never moves afterwards.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fifo;
+
+impl RequestOrder for Fifo {
+    fn reschedules(&self) -> bool {
+        false
+    }
+
+    /// The submission time (never used to move anything: FIFO does not
+    /// reschedule).
+    fn rank<F: Moldability>(&self, _id: u64, submit: Time, _req: &Req<F>) -> i64 {
+        submit.secs()
+    }
+}
+
+/// Missing Deadline First: on every arrival the waiting requests and the new
+/// one are placed again, least slack first. The slack at a common `now` is
+/// `deadline − now − T` at `R^max`, so the rank is the absolute deadline
+/// minus the time at `R^max` (saturating at the ends of the time domain).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Mdf;
+
+impl RequestOrder for Mdf {
+    fn reschedules(&self) -> bool {
+        true
+    }
+
+    fn rank<F: Moldability>(&self, _id: u64, submit: Time, req: &Req<F>) -> i64 {
+        let widest = req.shapes().next().map_or(0, |s| s.1);
+        submit
+            .saturating_add(req.deadline())
+            .saturating_add(-widest)
+            .secs()
+    }
+}
+
+impl RequestOrder for Policy {
+    fn reschedules(&self) -> bool {
+        match self {
+            Policy::Fifo => Fifo.reschedules(),
+            Policy::Mdf => Mdf.reschedules(),
+        }
+    }
+
+    fn rank<F: Moldability>(&self, id: u64, submit: Time, req: &Req<F>) -> i64 {
+        match self {
+            Policy::Fifo => Fifo.rank(id, submit, req),
+            Policy::Mdf => Mdf.rank(id, submit, req),
+        }
+    }
+}
+
 /// What MDF does when placing every waiting request again, together with
 /// the new one, leaves one of them without a feasible placement. With the
 /// `serde` feature it is written by name: `reject` or `append`.
@@ -47,6 +135,7 @@ impl Policy {
     derive(serde::Serialize, serde::Deserialize),
     serde(rename_all = "snake_case")
 )]
+#[non_exhaustive]
 pub enum Fallback {
     /// Reject the new request and keep the previous schedule.
     #[default]
@@ -64,6 +153,7 @@ pub enum Fallback {
     derive(serde::Serialize, serde::Deserialize),
     serde(rename_all = "snake_case")
 )]
+#[non_exhaustive]
 pub enum Rescheduling {
     /// Every waiting request is placed again from scratch, in slack order:
     /// the paper's MDF.
@@ -94,28 +184,28 @@ pub enum Rescheduling {
     Incremental,
 }
 
-/// How a [`Scheduler`] works: machine size, policy, pricing and the rules
-/// the paper leaves open.
+/// How a [`Scheduler`] works: machine size, request order `O` (by default a
+/// built-in, [`Policy`]), pricing and the rules the paper leaves open.
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub struct SchedulerConfig {
+pub struct SchedulerConfig<O = Policy> {
     /// Processors of the machine.
     pub capacity: u32,
-    /// FIFO or MDF.
-    pub policy: Policy,
+    /// The request order: FIFO, MDF, or any [`RequestOrder`].
+    pub policy: O,
     /// The price function `ω`.
     pub price: PriceFunction,
     /// How budgets bind.
     pub budget: BudgetRule,
-    /// What MDF does when rescheduling fails.
+    /// What a rescheduling order (MDF) does when rescheduling fails.
     pub fallback: Fallback,
-    /// How MDF reschedules.
+    /// How a rescheduling order (MDF) reschedules.
     pub rescheduling: Rescheduling,
 }
 
-impl SchedulerConfig {
+impl<O> SchedulerConfig<O> {
     /// A machine of `capacity` processors under `policy`, with Table 1's
     /// prices, budgets as limits, and MDF rejecting on a failed rescheduling.
-    pub fn new(capacity: u32, policy: Policy) -> Self {
+    pub fn new(capacity: u32, policy: O) -> Self {
         SchedulerConfig {
             capacity,
             policy,
@@ -207,8 +297,9 @@ struct Entry<F> {
     req: Req<F>,
     terms: Terms,
     shapes: Vec<(u32, i64)>,
-    /// Slack plus now: deadline − T at the widest shape. The order of MDF.
-    key: Time,
+    /// The request's [`RequestOrder::rank`]: deadline − T at the widest
+    /// shape under MDF.
+    key: i64,
     placement: Option<Placement>,
 }
 
@@ -234,12 +325,13 @@ struct Entry<F> {
 /// assert_eq!(outcomes[0].placement.as_ref().map(|p| p.completion()), Some(Time(3600)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct Scheduler<F = LinearFmol> {
-    config: SchedulerConfig,
+pub struct Scheduler<F = LinearFmol, O = Policy> {
+    config: SchedulerConfig<O>,
     tariff: Tariff,
     profile: Profile,
     entries: Vec<Entry<F>>,
-    /// Accepted requests that have not started, in MDF order (key, arrival).
+    /// Accepted requests that have not started, in the order's order (rank,
+    /// arrival).
     waiting: Vec<usize>,
     /// Whether every waiting request is where placing them all again in
     /// MDF order would put it (false after a [`Fallback::Append`]).
@@ -250,14 +342,13 @@ pub struct Scheduler<F = LinearFmol> {
     now: Time,
 }
 
-impl<F: Moldability> Scheduler<F> {
+impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
     /// An idle machine at time 0.
-    pub fn new(config: SchedulerConfig) -> Result<Self, SchedError> {
+    pub fn new(config: SchedulerConfig<O>) -> Result<Self, SchedError> {
         if config.capacity == 0 {
             return Err(SchedError::NoCapacity);
         }
         Ok(Scheduler {
-            config,
             tariff: config.tariff(),
             profile: Profile::new(config.capacity, Time(i64::MIN)),
             entries: Vec::new(),
@@ -265,11 +356,12 @@ impl<F: Moldability> Scheduler<F> {
             settled: true,
             backup: Profile::new(config.capacity, Time(i64::MIN)),
             now: Time(i64::MIN),
+            config,
         })
     }
 
     /// The configuration.
-    pub fn config(&self) -> &SchedulerConfig {
+    pub fn config(&self) -> &SchedulerConfig<O> {
         &self.config
     }
 
@@ -313,8 +405,7 @@ impl<F: Moldability> Scheduler<F> {
         self.profile.advance(now);
         let terms = Terms::of(&req, submit);
         let shapes: Vec<(u32, i64)> = req.shapes().collect();
-        let widest = shapes.first().map_or(0, |s| s.1);
-        let key = terms.due().saturating_add(-widest);
+        let key = self.config.policy.rank(id, submit, &req);
         let index = self.entries.len();
         self.entries.push(Entry {
             id,
@@ -324,13 +415,14 @@ impl<F: Moldability> Scheduler<F> {
             key,
             placement: None,
         });
-        let placed = match self.config.policy {
-            Policy::Fifo => self.append(index)?,
-            Policy::Mdf => match self.reschedule(index)? {
+        let placed = if self.config.policy.reschedules() {
+            match self.reschedule(index)? {
                 Some(p) => Some(p),
                 None if self.config.fallback == Fallback::Append => self.append(index)?,
                 None => None,
-            },
+            }
+        } else {
+            self.append(index)?
         };
         Ok(match placed {
             Some(p) => Decision::Accepted(p),
@@ -483,8 +575,8 @@ fn release(profile: &mut Profile, p: &Placement) -> Result<(), SchedError> {
 
 /// Runs `requests` (in submission order) through a scheduler and returns
 /// every outcome, in the same order.
-pub fn schedule<F: Moldability + Clone>(
-    config: SchedulerConfig,
+pub fn schedule<F: Moldability + Clone, O: RequestOrder>(
+    config: SchedulerConfig<O>,
     requests: &[Request<F>],
 ) -> Result<Vec<RequestOutcome>, SchedError> {
     let mut s = Scheduler::new(config)?;

@@ -9,13 +9,17 @@
 //!   submission, a two-phase advance reservation (request, commit or abort,
 //!   with typed [`Refusal`]s), and the provider's own events ([`Report`]s of
 //!   grid jobs starting and ending, slots published unasked).
-//! * [`run`] plays a [`GatewayPolicy`] out over grid jobs and providers:
-//!   `least-load` (utilisation reported every 10 minutes), or `earliest`
-//!   start with [`Information::Ask`] (slots requested for every job) or
-//!   [`Information::Partial`] (slots published every interval). A job with a
-//!   deadline gets an advance reservation; a refused reservation is a
-//!   violation and makes the provider refresh its slots at the gateway,
-//!   after which the gateway plans again.
+//! * [`Provisioning`] is the gateway's policy, its extension point: which
+//!   information the gateway gathers and, for each grid job, which
+//!   [`Choice`] it makes among the [`Candidate`] providers. The paper's
+//!   policies implement it: [`LeastLoad`] (utilisation reported every 10
+//!   minutes), [`EarliestAsk`] (slots requested for every job) and
+//!   [`EarliestPartial`] (slots published every interval);
+//!   [`GatewayPolicy`] names them for configurations.
+//! * [`run`] plays a policy out over grid jobs and providers. A job with a
+//!   deadline gets an advance reservation under the `earliest` policies; a
+//!   refused reservation is a violation and makes the provider refresh its
+//!   slots at the gateway, after which the policy is asked again.
 //! * [`SlotView`] is the gateway's picture of a provider, rebuilt from the
 //!   published slots (and, optionally, reduced by the gateway's own
 //!   placements until the next publication).
@@ -112,12 +116,16 @@
 #![deny(missing_docs)]
 
 mod messages;
+mod policy;
 mod provider;
 mod run;
 mod view;
 mod violation;
 
 pub use messages::{Message, MessageCounter};
+pub use policy::{
+    Candidate, Choice, EarliestAsk, EarliestPartial, LeastLoad, Provisioning, earliest,
+};
 pub use provider::{HoldId, Provider, Refusal, Report};
 pub use run::{
     Fate, GatewayConfig, GatewayError, GatewayPolicy, GridRun, Information, MAX_ATTEMPTS,

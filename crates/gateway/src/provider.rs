@@ -4,10 +4,9 @@ use std::fmt;
 
 use profile::{FreeSlot, Job, Time};
 
-/// A tentative hold on a provider's processors: phase one of the two-phase
-/// reservation protocol. The provider chooses the number.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct HoldId(pub u64);
+/// A tentative hold on a provider's processors (defined in `profile`, shared
+/// with the clusters that serve the gateway).
+pub use profile::HoldId;
 
 /// Why a provider turned a request down.
 #[derive(Clone, Debug, PartialEq, Eq)]

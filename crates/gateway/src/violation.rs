@@ -15,6 +15,7 @@ pub fn is_late(planned: Time, actual: Time, tolerance: u32) -> bool {
 
 /// One provisioning violation.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Violation {
     /// The job started more than the tolerance after the gateway's plan.
     LateStart {
@@ -32,6 +33,15 @@ pub enum Violation {
         /// When the refusal happened.
         at: Time,
     },
+}
+
+impl Violation {
+    /// The grid job the violation is about.
+    pub fn job(&self) -> u64 {
+        match *self {
+            Violation::LateStart { job, .. } | Violation::ReservationRefused { job, .. } => job,
+        }
+    }
 }
 
 /// The violations of one run, checked against a tolerance.

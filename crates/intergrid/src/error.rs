@@ -5,7 +5,7 @@ use std::fmt;
 
 use gateway::GatewayError;
 use partitions_forecast::{ClusterError, Origin, ProviderPolicy};
-use profile::{Time, Violation};
+use profile::Time;
 
 use crate::series::{GatewayKind, Series};
 
@@ -60,8 +60,8 @@ pub enum IntergridError {
         series: Series,
         /// The cluster's index.
         cluster: usize,
-        /// What [`check_schedule`](crate::check_schedule) found.
-        error: ScheduleError,
+        /// What [`validate`](crate::validate) found.
+        error: Violation,
     },
     /// Fewer local jobs ran on a cluster than it was given.
     LocalJobsLost {
@@ -202,7 +202,7 @@ impl std::error::Error for IntergridError {
 /// How a cluster's finished schedule breaks the rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ScheduleError {
+pub enum Violation {
     /// A job never started or never ended.
     NeverRan {
         /// Local or grid.
@@ -223,15 +223,15 @@ pub enum ScheduleError {
     /// a start before submission, a wrong end...).
     Invalid {
         /// What it found.
-        violation: Violation,
+        violation: profile::Violation,
     },
 }
 
-impl fmt::Display for ScheduleError {
+impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ScheduleError::NeverRan { origin, job } => write!(f, "{origin} job {job} never ran"),
-            ScheduleError::ReservationMoved {
+            Violation::NeverRan { origin, job } => write!(f, "{origin} job {job} never ran"),
+            Violation::ReservationMoved {
                 job,
                 reserved,
                 start,
@@ -239,9 +239,9 @@ impl fmt::Display for ScheduleError {
                 f,
                 "reservation of job {job} for {reserved} started at {start}"
             ),
-            ScheduleError::Invalid { violation } => write!(f, "{violation}"),
+            Violation::Invalid { violation } => write!(f, "{violation}"),
         }
     }
 }
 
-impl std::error::Error for ScheduleError {}
+impl std::error::Error for Violation {}

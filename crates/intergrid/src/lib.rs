@@ -18,7 +18,7 @@
 //! * [`simulate`] runs a [`Scenario`] (grid jobs, local jobs per cluster,
 //!   a warm-up) on a platform ([`Config`]) under one series and returns a
 //!   [`Run`]: every job's start and end, violations, messages.
-//!   [`check_schedule`] is the check every cluster's schedule passes first.
+//!   [`validate`] is the check every cluster's schedule passes first.
 //! * [`Scenario::deadlines`] gives a share of grid jobs deadlines from
 //!   their response times in a base run; [`Run::metrics`] measures a run
 //!   against a base run ([`Metrics`]: bounded slowdowns, the improvement
@@ -79,17 +79,17 @@
 
 mod error;
 mod metrics;
-mod schedule;
 mod series;
 mod simulate;
 mod site;
+mod validate;
 
-pub use error::{IntergridError, ScheduleError};
+pub use error::{IntergridError, Violation};
 pub use metrics::{Evaluation, Metrics, bsld, evaluate, ratio};
-pub use schedule::check_schedule;
 pub use series::{GatewayKind, Series};
 pub use simulate::{Config, Run, Scenario, simulate};
 pub use site::{Site, refusal};
+pub use validate::validate;
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

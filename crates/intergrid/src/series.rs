@@ -11,6 +11,7 @@ use crate::error::IntergridError;
 /// The gateway half of a series: a [`GatewayPolicy`] without its
 /// publication interval, which is a parameter of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum GatewayKind {
     /// `least-load`: to the provider that last reported the lowest utilisation.
     LeastLoad,

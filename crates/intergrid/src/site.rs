@@ -64,9 +64,7 @@ pub fn refusal(job: u64, e: ReservationError) -> Refusal {
             procs,
             duration,
         },
-        ReservationError::UnknownHold { hold } => Refusal::UnknownHold {
-            hold: HoldId(hold.0),
-        },
+        ReservationError::UnknownHold { hold } => Refusal::UnknownHold { hold },
         other => Refusal::Rejected {
             job,
             reason: other.to_string(),
@@ -115,17 +113,16 @@ impl Provider for Site {
     ) -> Result<HoldId, Refusal> {
         self.cluster
             .request_reservation(now, job.clone(), start)
-            .map(|h| HoldId(h.0))
             .map_err(|e| refusal(job.id, e))
     }
     fn commit(&mut self, now: Time, hold: HoldId) -> Result<(), Refusal> {
         self.cluster
-            .commit(now, partitions_forecast::HoldId(hold.0))
+            .commit(now, hold)
             .map_err(|e| refusal(NO_JOB, e))
     }
     fn abort(&mut self, now: Time, hold: HoldId) -> Result<(), Refusal> {
         self.cluster
-            .abort(now, partitions_forecast::HoldId(hold.0))
+            .abort(now, hold)
             .map_err(|e| refusal(NO_JOB, e))
     }
     fn next_event(&self) -> Option<Time> {

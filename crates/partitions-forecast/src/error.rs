@@ -180,10 +180,9 @@ impl fmt::Display for ClusterError {
 
 impl std::error::Error for ClusterError {}
 
-/// A tentative hold on a cluster's processors: phase one of the two-phase
-/// reservation protocol.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct HoldId(pub u64);
+/// A tentative hold on a cluster's processors (defined in `profile`, shared
+/// with the gateway).
+pub use profile::HoldId;
 
 /// Why a reservation request, commit or abort was turned down.
 #[derive(Clone, Debug, PartialEq)]

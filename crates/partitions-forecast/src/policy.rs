@@ -9,6 +9,7 @@ use crate::partition::{Origin, PartitionSpec, Predicate, RunTimeClass, UNLIMITED
 /// A resource provider policy of Assunção & Buyya (every one supports
 /// advance reservations, the "Ar" of the names).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ProviderPolicy {
     /// Conservative backfilling, one partition.
     ArCb,

@@ -57,6 +57,7 @@ mod avail;
 pub mod builtin;
 mod config;
 mod engine;
+mod hold;
 #[cfg(any(test, feature = "testing"))]
 mod invariants;
 mod job;
@@ -71,8 +72,9 @@ mod validate;
 
 pub use alloc::{AllocError, ProcSet, ProcSetParseError, first_fit};
 pub use avail::{FreeSlot, Profile, ProfileError};
-pub use config::{JobOrdering, Overrun, Policy, QueueOrder, SchedulerConfig};
+pub use config::{JobOrdering, Overrun, Policy, PolicyParseError, QueueOrder, SchedulerConfig};
 pub use engine::{Context, Event, Running, Scheduler, Waiting};
+pub use hold::HoldId;
 pub use job::{Job, JobBuilder, JobError, JobField, Outcome, Status};
 pub use sched::{
     NoObserver, Observer, SimError, simulate, simulate_observed, simulate_stream,

@@ -158,7 +158,7 @@ impl std::error::Error for GridError {}
 /// [`validate`](crate::validate).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum GridViolation {
+pub enum Violation {
     /// The run does not report every submitted job exactly once, in order.
     Records {
         /// Jobs submitted.
@@ -188,17 +188,17 @@ pub enum GridViolation {
     },
 }
 
-impl fmt::Display for GridViolation {
+impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GridViolation::Records { jobs, records } => {
+            Violation::Records { jobs, records } => {
                 write!(
                     f,
                     "{jobs} jobs were submitted but the run has {records} records"
                 )
             }
-            GridViolation::Job { job, message } => write!(f, "job {job}: {message}"),
-            GridViolation::Overcommitted {
+            Violation::Job { job, message } => write!(f, "job {job}: {message}"),
+            Violation::Overcommitted {
                 site,
                 index,
                 at,
@@ -212,4 +212,4 @@ impl fmt::Display for GridViolation {
     }
 }
 
-impl std::error::Error for GridViolation {}
+impl std::error::Error for Violation {}

@@ -98,7 +98,7 @@ mod scheduler;
 mod settings;
 mod utility;
 
-pub use error::{GridError, GridViolation, UtilityError};
+pub use error::{GridError, UtilityError, Violation};
 pub use grid::{
     Delays, GridConfig, GridObserver, GridRun, JobRecord, JobStatus, MAX_LENGTH,
     MAX_STATUS_PERIODS, MAX_TTL, MAX_VIEW_ENTRIES, MachineUsage, NoObserver, simulate,

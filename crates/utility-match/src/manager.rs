@@ -10,6 +10,7 @@ use crate::machine::{Machine, ResourceStatus, SiteSummary, StatusMessage};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum LoadTrigger {
     /// As printed (`load > lMax`): a message is due after every local
     /// change while the site's utilisation is above `lMax`.

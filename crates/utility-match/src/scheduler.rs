@@ -34,6 +34,7 @@ pub struct GridJob {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum TieBreak {
     /// The first in table order (site by site, resource by resource).
     TableOrder,
@@ -51,6 +52,7 @@ pub enum TieBreak {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "kebab-case"))]
+#[non_exhaustive]
 pub enum ExecEstimate {
     /// The estimated time from the job's submission to its completion
     /// there: time already spent, the estimated wait from the view, and
@@ -64,6 +66,7 @@ pub enum ExecEstimate {
 
 /// Why a job ends without running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum FailReason {
     /// No resource in the view has a positive utility for it
     /// (`SubmissionFail`; matchmaking's rejections).

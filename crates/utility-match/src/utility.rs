@@ -48,6 +48,7 @@ pub struct Matchmaking;
     derive(serde::Serialize, serde::Deserialize),
     serde(try_from = "String", into = "&'static str")
 )]
+#[non_exhaustive]
 pub enum UtilityKind {
     /// [`PartialUtility`].
     Partial,

@@ -2,7 +2,7 @@
 //! `schedule`, `PriceFunction`, `Req::new`, `place`): times near `i64::MIN`
 //! and `i64::MAX`, zero and huge processor counts, NaN, infinite and huge
 //! floats, empty inputs. Every call returns a value or a typed error, never
-//! panics; a schedule that is returned passes `verify`. The scheduler has no
+//! panics; a schedule that is returned passes `validate`. The scheduler has no
 //! event loop: each submission scans the profile's steps and the request's
 //! shapes (at most `MAX_PROCESSORS`) a bounded number of times, so the
 //! step budget is structural; the tests bound what drives it (requests,
@@ -12,7 +12,7 @@
 use adaptive_requests::{
     BudgetRule, Fallback, IntervalStats, LinearFmol, MAX_PROCESSORS, Policy, PriceFunction, Req,
     ReqError, RequestSeeds, Rescheduling, SchedError, SchedulerConfig, Table1, Table1Error,
-    Variant, place, schedule, verify,
+    Variant, place, schedule, validate,
 };
 use profile::{Job, MAX_DURATION, Profile, Time};
 use proptest::prelude::*;
@@ -161,7 +161,7 @@ proptest! {
 
     /// Table 1 turns any trace jobs into requests or names the bad one; any
     /// machine schedules the requests or says why not; a schedule passes
-    /// `verify` and can be measured.
+    /// `validate` and can be measured.
     #[test]
     fn table1_and_the_schedulers_end_on_any_input(
         table in table1(),
@@ -192,7 +192,7 @@ proptest! {
         match schedule(config, &requests) {
             Ok(outcomes) => {
                 prop_assert_eq!(outcomes.len(), requests.len());
-                prop_assert_eq!(verify(&config, &requests, &outcomes), Ok(()));
+                prop_assert_eq!(validate(&config, &requests, &outcomes), Ok(()));
                 let stats = IntervalStats::of(capacity, &requests, &outcomes);
                 prop_assert!(stats.accepted <= stats.requests);
                 prop_assert!(stats.profit.is_finite());
@@ -394,6 +394,6 @@ fn empty_inputs_are_valid() {
     let config = SchedulerConfig::new(1, Policy::Mdf);
     let out = schedule(config, &requests).unwrap();
     assert!(out.is_empty());
-    assert_eq!(verify(&config, &requests, &out), Ok(()));
+    assert_eq!(validate(&config, &requests, &out), Ok(()));
     assert_eq!(IntervalStats::of(1, &requests, &out).span, 0);
 }

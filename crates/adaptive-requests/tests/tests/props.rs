@@ -4,7 +4,7 @@
 use adaptive_requests::{
     BudgetRule, Decision, Fallback, LinearFmol, Moldability, Placement, Policy, Preemption,
     PriceFunction, Req, Request, Rescheduling, Scheduler, SchedulerConfig, place, r_min_share,
-    schedule, verify, within_budget,
+    schedule, validate, within_budget,
 };
 use profile::{Profile, Time};
 use proptest::prelude::*;
@@ -133,7 +133,7 @@ fn configs(capacity: u32) -> Vec<SchedulerConfig> {
     out
 }
 
-/// The subrequest rules, checked independently of `verify`: parts within
+/// The subrequest rules, checked independently of `validate`: parts within
 /// `R^min..=R^max`, in time order without overlap, at most `N`, split at
 /// multiples of `I`, one `R` unless `M`, and together exactly the work.
 fn check_subrequests<F: Moldability>(req: &Req<F>, p: &Placement) -> Result<(), TestCaseError> {
@@ -174,11 +174,11 @@ fn check_subrequests<F: Moldability>(req: &Req<F>, p: &Placement) -> Result<(), 
     Ok(())
 }
 
-/// A schedule passes `verify` (no over-commitment, deadlines, budgets,
+/// A schedule passes `validate` (no over-commitment, deadlines, budgets,
 /// well-formed subrequests) and the independent checks above.
 fn check_valid(config: SchedulerConfig, requests: &[Request]) -> Result<(), TestCaseError> {
     let outcomes = schedule(config, requests).unwrap();
-    if let Err(e) = verify(&config, requests, &outcomes) {
+    if let Err(e) = validate(&config, requests, &outcomes) {
         return Err(TestCaseError::fail(format!("{config:?}: {e}")));
     }
     for (r, o) in requests.iter().zip(&outcomes) {
@@ -212,7 +212,7 @@ fn check_never_loses(config: SchedulerConfig, requests: &[Request]) -> Result<()
                 "request {a} lost after arrival {n}"
             );
         }
-        if let Err(e) = verify(&config, &requests[..=n], &outcomes) {
+        if let Err(e) = validate(&config, &requests[..=n], &outcomes) {
             return Err(TestCaseError::fail(format!("after arrival {n}: {e}")));
         }
     }
@@ -347,7 +347,7 @@ fn check_user_fmol(capacity: u32, specs: &[Spec], policy: Policy) -> Result<(), 
         .collect();
     let config = SchedulerConfig::new(capacity, policy);
     let outcomes = schedule(config, &requests).unwrap();
-    if let Err(e) = verify(&config, &requests, &outcomes) {
+    if let Err(e) = validate(&config, &requests, &outcomes) {
         return Err(TestCaseError::fail(e.to_string()));
     }
     for (r, o) in requests.iter().zip(&outcomes) {

@@ -2,8 +2,7 @@
 
 use adaptive_requests::{
     BudgetRule, Fallback, LinearFmol, Part, Placement, Policy, Preemption, PriceFunction, Req,
-    Request, RequestOutcome, SchedError, ScheduleViolation, Scheduler, SchedulerConfig, schedule,
-    verify,
+    Request, RequestOutcome, SchedError, Scheduler, SchedulerConfig, Violation, schedule, validate,
 };
 use profile::Time;
 
@@ -50,7 +49,7 @@ fn check(
 ) -> Vec<RequestOutcome> {
     let reqs = requests(list);
     let outcomes = schedule(config, &reqs).unwrap();
-    verify(&config, &reqs, &outcomes).unwrap();
+    validate(&config, &reqs, &outcomes).unwrap();
     let got: Vec<Shape> = outcomes.iter().map(shape).collect();
     assert_eq!(got, expected, "{:?}", config.policy);
     outcomes
@@ -260,7 +259,7 @@ fn started_requests_stay_put() {
     assert!(Scheduler::<LinearFmol>::new(SchedulerConfig::new(0, Policy::Fifo)).is_err());
 }
 
-/// `verify` notices each kind of broken schedule.
+/// `validate` notices each kind of broken schedule.
 #[test]
 fn verify_catches_violations() {
     let reqs = requests(vec![
@@ -278,7 +277,7 @@ fn verify_catches_violations() {
     ]);
     let config = SchedulerConfig::new(30, Policy::Fifo);
     let good = schedule(config, &reqs).unwrap();
-    verify(&config, &reqs, &good).unwrap();
+    validate(&config, &reqs, &good).unwrap();
     let with = |index: usize, parts: Vec<Part>| {
         let mut o = good.clone();
         o[index].placement = Placement::new(parts);
@@ -291,50 +290,51 @@ fn verify_catches_violations() {
         from,
         to,
     };
-    let fails = |o: Vec<RequestOutcome>, cfg: &SchedulerConfig| verify(cfg, &reqs, &o).unwrap_err();
+    let fails =
+        |o: Vec<RequestOutcome>, cfg: &SchedulerConfig| validate(cfg, &reqs, &o).unwrap_err();
     let small = SchedulerConfig::new(20, Policy::Fifo);
     assert!(matches!(
         fails(good.clone(), &small),
-        ScheduleViolation::Capacity { .. }
+        Violation::Capacity { .. }
     ));
     assert!(matches!(
         fails(with(0, vec![part(950, 6, 100, 0, 100)]), &config),
-        ScheduleViolation::Late { id: 1, .. } | ScheduleViolation::Price { id: 1, .. }
+        Violation::Late { id: 1, .. } | Violation::Price { id: 1, .. }
     ));
     assert!(matches!(
         fails(with(0, vec![part(0, 5, 100, 0, 100)]), &config),
-        ScheduleViolation::Shape { id: 1, .. }
+        Violation::Shape { id: 1, .. }
     ));
     assert!(matches!(
         fails(with(0, vec![part(0, 6, 90, 0, 100)]), &config),
-        ScheduleViolation::Duration { id: 1, .. }
+        Violation::Duration { id: 1, .. }
     ));
     assert!(matches!(
         fails(
             with(0, vec![part(0, 6, 50, 0, 50), part(50, 6, 50, 50, 100)]),
             &config
         ),
-        ScheduleViolation::TooManyParts { id: 1, .. }
+        Violation::TooManyParts { id: 1, .. }
     ));
     assert!(matches!(
         fails(
             with(1, vec![part(0, 20, 50, 0, 50), part(40, 20, 50, 50, 100)]),
             &config
         ),
-        ScheduleViolation::Overlap { id: 2, .. }
+        Violation::Overlap { id: 2, .. }
     ));
     assert!(matches!(
         fails(
             with(1, vec![part(0, 20, 55, 0, 55), part(60, 20, 45, 55, 100)]),
             &config
         ),
-        ScheduleViolation::Coverage { id: 2, .. }
+        Violation::Coverage { id: 2, .. }
     ));
     let mut priced = good.clone();
     priced[0].price *= 2.0;
     assert!(matches!(
         fails(priced, &config),
-        ScheduleViolation::Price { id: 1, .. }
+        Violation::Price { id: 1, .. }
     ));
     let e = fails(good[..1].to_vec(), &config);
     assert!(e.to_string().contains("one outcome per request"), "{e}");

@@ -2,7 +2,7 @@
 
 use adaptive_requests::{
     IntervalStats, LinearFmol, Policy, PriceFunction, Req, Request, RequestSeeds, SchedulerConfig,
-    Table1, schedule, verify,
+    Table1, schedule, validate,
 };
 use profile::{Job, Time};
 
@@ -27,7 +27,7 @@ fn by_hand() {
     ];
     let config = SchedulerConfig::new(10, Policy::Fifo);
     let outcomes = schedule(config, &requests).unwrap();
-    verify(&config, &requests, &outcomes).unwrap();
+    validate(&config, &requests, &outcomes).unwrap();
     let s = IntervalStats::of(10, &requests, &outcomes);
     assert_eq!((s.requests, s.accepted, s.rejected()), (3, 2, 1));
     // Completions at 1000 and 125 (100 s at R^max is 125 s on 8).
@@ -89,7 +89,7 @@ fn counts_agree_with_outcomes() {
         .unwrap();
     let config = SchedulerConfig::new(32, Policy::Mdf);
     let outcomes = schedule(config, &requests).unwrap();
-    verify(&config, &requests, &outcomes).unwrap();
+    validate(&config, &requests, &outcomes).unwrap();
     let s = IntervalStats::of(32, &requests, &outcomes);
     let placed: Vec<_> = requests
         .iter()

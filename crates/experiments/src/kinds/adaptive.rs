@@ -36,7 +36,7 @@ use std::sync::Arc;
 
 use adaptive_requests::{
     BudgetRule, Fallback, IntervalStats, Policy, RequestSeeds, Rescheduling, SchedulerConfig,
-    Table1, Variant, schedule, verify,
+    Table1, Variant, schedule, validate,
 };
 use serde::{Deserialize, Serialize};
 
@@ -302,7 +302,7 @@ impl Kind for Adaptive {
                     .map_err(|e| kind_error(e.to_string()))?;
                 let outcomes = schedule(config, &requests)
                     .map_err(|e| kind_error(format!("interval {i}: {e}")))?;
-                verify(&config, &requests, &outcomes).map_err(|e| {
+                validate(&config, &requests, &outcomes).map_err(|e| {
                     kind_error(format!(
                         "{variant} produced an invalid schedule in interval {i} ({e}); \
                          this is a scheduler bug, please report it"

@@ -3,11 +3,14 @@
 
 use profile::{Job, MAX_DURATION, Time};
 
-use super::{GatewayConfig, GatewayError, GatewayPolicy, Information, MAX_ATTEMPTS, MAX_TICKS};
+use super::{GatewayConfig, GatewayError, Information, MAX_ATTEMPTS, MAX_TICKS};
+use crate::policy::Provisioning;
 
 /// Checks the settings of `config`: periods of 1 s to 2^40 s, timers
 /// within ±2^40 s, at most [`MAX_ATTEMPTS`] attempts.
-pub(super) fn check_settings(config: &GatewayConfig) -> Result<(), GatewayError> {
+pub(super) fn check_settings<Q: Provisioning>(
+    config: &GatewayConfig<Q>,
+) -> Result<(), GatewayError> {
     let limit = Time::LIMIT.secs();
     let setting = |name, value: i64, min: i64, max: i64| {
         if (min..=max).contains(&value) {
@@ -31,7 +34,7 @@ pub(super) fn check_settings(config: &GatewayConfig) -> Result<(), GatewayError>
         0,
         i64::from(MAX_ATTEMPTS),
     )?;
-    for (name, value) in periods(config) {
+    for (name, value, _) in periods(config) {
         if !(1..=MAX_DURATION).contains(&value) {
             return Err(GatewayError::Period { name, value });
         }
@@ -39,33 +42,41 @@ pub(super) fn check_settings(config: &GatewayConfig) -> Result<(), GatewayError>
     Ok(())
 }
 
-/// The periods of `config`, each with its name.
-fn periods(config: &GatewayConfig) -> Vec<(&'static str, i64)> {
+/// The periods of `config`, each with its name and whether its policy
+/// uses it as a timer.
+fn periods<Q: Provisioning>(config: &GatewayConfig<Q>) -> Vec<(&'static str, i64, bool)> {
+    let info = config.policy.slot_information();
     let mut periods = vec![
-        ("report_every", config.report_every),
-        ("retry_every", config.retry_every),
+        (
+            "report_every",
+            config.report_every,
+            config.policy.utilisation_reports(),
+        ),
+        (
+            "retry_every",
+            config.retry_every,
+            info == Some(Information::Ask),
+        ),
     ];
-    if let GatewayPolicy::EarliestStart(Information::Partial { interval }) = config.policy {
-        periods.push(("publication interval", interval));
+    if let Some(Information::Partial { interval }) = info {
+        periods.push(("publication interval", interval, true));
     }
     periods
 }
 
 /// Checks that no timer the policy of `config` uses fires more than
 /// [`MAX_TICKS`] times in a run of `jobs` (whose times are checked).
-pub(super) fn check_ticks(config: &GatewayConfig, jobs: &[Job]) -> Result<(), GatewayError> {
+pub(super) fn check_ticks<Q: Provisioning>(
+    config: &GatewayConfig<Q>,
+    jobs: &[Job],
+) -> Result<(), GatewayError> {
     let until = config
         .timers_until
         .or(jobs.last().map(|j| j.submit))
         .unwrap_or(config.start);
     let span = (until - config.start).max(0);
-    let used = match config.policy {
-        GatewayPolicy::LeastLoaded => "report_every",
-        GatewayPolicy::EarliestStart(Information::Ask) => "retry_every",
-        GatewayPolicy::EarliestStart(Information::Partial { .. }) => "publication interval",
-    };
-    for (name, value) in periods(config) {
-        if name == used && span / value >= MAX_TICKS {
+    for (name, value, used) in periods(config) {
+        if used && span / value >= MAX_TICKS {
             return Err(GatewayError::Setting {
                 name,
                 value,

@@ -9,12 +9,14 @@ use profile::{Job, Time};
 
 use self::check::{check_job, check_settings, check_ticks};
 use crate::messages::{Message, MessageCounter};
+use crate::policy::{Candidate, Choice, Provisioning};
 use crate::provider::{Provider, Report};
 use crate::view::SlotView;
 use crate::violation::{PAPER_TOLERANCE, ViolationLog};
 
 /// How the gateway learns the providers' free time slots.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Information {
     /// `ask`: it requests the slots of every provider for every job it schedules.
     Ask,
@@ -25,8 +27,13 @@ pub enum Information {
     },
 }
 
-/// Where the gateway sends a grid job.
+/// Where the gateway sends a grid job: the paper's policies by name, for
+/// configurations. It implements [`Provisioning`] by running
+/// [`LeastLoad`](crate::LeastLoad), [`EarliestAsk`](crate::EarliestAsk) or
+/// [`EarliestPartial`](crate::EarliestPartial); a policy of one's own is a
+/// [`Provisioning`] implementation given to [`GatewayConfig::new`] instead.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum GatewayPolicy {
     /// `least-load`: to the provider that last reported the lowest
     /// utilisation (reports every [`GatewayConfig::report_every`] seconds).
@@ -58,12 +65,13 @@ pub const MAX_TICKS: i64 = 10_000_000;
 /// 1,000 (the paper's setting is 10).
 pub const MAX_ATTEMPTS: u32 = 1_000;
 
-/// Everything [`run`] needs besides providers and jobs.
+/// Everything [`run`] needs besides providers and jobs: the provisioning
+/// policy `Q` (by default a built-in, [`GatewayPolicy`]) and the settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct GatewayConfig {
-    /// The policy.
-    pub policy: GatewayPolicy,
+pub struct GatewayConfig<Q = GatewayPolicy> {
+    /// The provisioning policy; [`run`] plays out a clone of it.
+    pub policy: Q,
     /// Seconds between utilisation reports (least-load; 600 in the paper).
     pub report_every: i64,
     /// How far ahead providers describe their slots, in seconds; `None`
@@ -89,10 +97,10 @@ pub struct GatewayConfig {
     pub measure_from: Time,
 }
 
-impl GatewayConfig {
+impl<Q> GatewayConfig<Q> {
     /// The paper's settings for `policy`: reports every 10 minutes,
     /// unlimited horizon, `T = 20 s`, own allocations tracked.
-    pub fn new(policy: GatewayPolicy) -> GatewayConfig {
+    pub fn new(policy: Q) -> GatewayConfig<Q> {
         GatewayConfig {
             policy,
             report_every: 600,
@@ -263,6 +271,14 @@ pub enum GatewayError {
         /// The greatest accepted value.
         max: i64,
     },
+    /// The provisioning policy chose a provider that is not among the job's
+    /// candidates (no such provider, or one too narrow for the job).
+    Choice {
+        /// The job's id.
+        job: u64,
+        /// The provider chosen.
+        provider: usize,
+    },
     /// A provider still had an event at or before the gateway's clock after
     /// being advanced to it: it breaks the [`Provider`] contract, and the
     /// run could not move on.
@@ -319,6 +335,11 @@ impl fmt::Display for GatewayError {
                 "grid job {id}: {field} is {value} s, outside [{min}, {max}]; times must lie \
                  within 2^40 s (about 34,800 years) of the origin and durations be at most 2^40 s"
             ),
+            GatewayError::Choice { job, provider } => write!(
+                f,
+                "the provisioning policy chose provider {provider} for grid job {job}, which is \
+                 not among its candidates; choose one of the candidates it was given"
+            ),
             GatewayError::ProviderClock {
                 provider,
                 now,
@@ -346,8 +367,8 @@ struct Track {
     rejected: Option<(Rejection, Time)>,
 }
 
-struct Gateway<'a> {
-    config: &'a GatewayConfig,
+struct Gateway<'a, Q> {
+    config: &'a GatewayConfig<Q>,
     jobs: &'a [Job],
     index: HashMap<u64, usize>,
     track: Vec<Track>,
@@ -361,7 +382,7 @@ struct Gateway<'a> {
     unsettled: usize,
 }
 
-impl Gateway<'_> {
+impl<Q: Provisioning> Gateway<'_, Q> {
     fn count(&mut self, now: Time, m: Message) {
         self.messages.record(m);
         if now >= self.config.measure_from && now <= self.timers_until {
@@ -418,62 +439,70 @@ impl Gateway<'_> {
         fresh
     }
 
-    /// Tries to place job `j` now; returns `false` if it must wait at the gateway.
-    fn schedule<P: Provider>(&mut self, now: Time, j: usize, providers: &mut [P]) -> bool {
+    /// Tries to place job `j` now as `policy` chooses; returns `false` if
+    /// it must wait at the gateway.
+    fn schedule<P: Provider>(
+        &mut self,
+        policy: &mut Q,
+        now: Time,
+        j: usize,
+        providers: &mut [P],
+    ) -> Result<bool, GatewayError> {
         let job = &self.jobs[j];
         let capable: Vec<usize> = (0..providers.len())
             .filter(|&k| providers[k].capacity() >= job.procs)
             .collect();
         if capable.is_empty() {
             self.reject(j, Rejection::TooWide, now);
-            return true;
+            return Ok(true);
         }
-        let info = match self.config.policy {
-            GatewayPolicy::LeastLoaded => {
-                let k = capable
-                    .iter()
-                    .copied()
-                    .min_by(|&a, &b| {
-                        self.utilisation[a]
-                            .total_cmp(&self.utilisation[b])
-                            .then(a.cmp(&b))
-                    })
-                    .expect("at least one capable provider");
-                self.hand_over(now, j, k, None, providers);
-                return true;
-            }
-            GatewayPolicy::EarliestStart(info) => info,
-        };
+        let ask = policy.slot_information() == Some(Information::Ask);
         for _attempt in 0..self.config.max_attempts.max(1) {
-            if info == Information::Ask {
+            if ask {
                 for &k in &capable {
                     self.count(now, Message::SlotRequest);
                     self.refresh(now, k, &mut providers[k], Message::SlotReply);
                 }
             }
             let job = &self.jobs[j];
-            let latest = job.deadline.map(|d| d - job.estimate);
-            let best = capable
+            let candidates: Vec<Candidate<'_>> = capable
                 .iter()
-                .filter_map(|&k| {
-                    let s = self.views[k]
-                        .as_ref()?
-                        .earliest_start(now, job.procs, job.estimate)?;
-                    latest.is_none_or(|l| s <= l).then_some((s, k))
+                .map(|&k| Candidate {
+                    provider: k,
+                    capacity: providers[k].capacity(),
+                    utilisation: self.utilisation[k],
+                    slots: self.views[k].as_ref(),
                 })
-                .min();
-            let Some((start, k)) = best else {
-                if job.deadline.is_some() {
-                    self.reject(j, Rejection::DeadlineUnreachable, now);
-                    return true;
+                .collect();
+            let choice = policy.choose(now, job, &candidates);
+            drop(candidates);
+            let chosen = match choice {
+                Choice::Submit { provider, .. } | Choice::Reserve { provider, .. } => {
+                    Some(provider)
                 }
-                return false;
+                Choice::Wait | Choice::Reject(_) => None,
             };
-            if job.deadline.is_none() {
-                self.hand_over(now, j, k, Some(start), providers);
-                return true;
+            if let Some(provider) = chosen
+                && capable.binary_search(&provider).is_err()
+            {
+                return Err(GatewayError::Choice {
+                    job: job.id,
+                    provider,
+                });
             }
-            // A deadline: two-phase advance reservation.
+            let (k, start) = match choice {
+                Choice::Wait => return Ok(false),
+                Choice::Reject(reason) => {
+                    self.reject(j, reason, now);
+                    return Ok(true);
+                }
+                Choice::Submit { provider, planned } => {
+                    self.hand_over(now, j, provider, planned, providers);
+                    return Ok(true);
+                }
+                Choice::Reserve { provider, start } => (provider, start),
+            };
+            // Two-phase advance reservation.
             self.count(now, Message::ReservationRequest);
             let asked = providers[k].request_reservation(now, job, start);
             self.count(now, Message::ReservationReply);
@@ -488,14 +517,14 @@ impl Gateway<'_> {
                 let t = &mut self.track[j];
                 (t.provider, t.placed, t.planned, t.reserved) = (Some(k), now, Some(start), true);
                 self.take(k, start, j);
-                return true;
+                return Ok(true);
             }
             // Refused: a violation, and the provider refreshes its slots here.
             self.violations.reservation_refused(job.id, now);
             self.refresh(now, k, &mut providers[k], Message::SlotPublication);
         }
         self.reject(j, Rejection::RefusedTooOften, now);
-        true
+        Ok(true)
     }
 
     fn take(&mut self, k: usize, start: Time, j: usize) {
@@ -529,13 +558,19 @@ impl Gateway<'_> {
         }
     }
 
-    fn retry<P: Provider>(&mut self, now: Time, providers: &mut [P]) {
+    fn retry<P: Provider>(
+        &mut self,
+        policy: &mut Q,
+        now: Time,
+        providers: &mut [P],
+    ) -> Result<(), GatewayError> {
         let waiting = std::mem::take(&mut self.queue);
         for j in waiting {
-            if !self.schedule(now, j, providers) {
+            if !self.schedule(policy, now, j, providers)? {
                 self.queue.push(j);
             }
         }
+        Ok(())
     }
 
     fn settled(&self, j: usize) -> bool {
@@ -544,7 +579,9 @@ impl Gateway<'_> {
     }
 }
 
-/// Plays the gateway's policy out: grid `jobs` (sorted by submit time, with
+/// Plays the gateway's policy out (a clone of `config.policy`, so the same
+/// config and inputs give the same run, whatever state the policy keeps):
+/// grid `jobs` (sorted by submit time, with
 /// a deadline for the deadline-constrained ones) arrive and are placed on
 /// `providers`, which run their own events meanwhile. Returns when every
 /// grid job has ended or been rejected and the periodic reports and
@@ -562,8 +599,8 @@ impl Gateway<'_> {
 /// clock only moves forward, to the next event of a job, a timer or a
 /// provider (a provider that keeps an event at or before the clock after
 /// [`Provider::advance`] is an error, [`GatewayError::ProviderClock`]).
-pub fn run<P: Provider>(
-    config: &GatewayConfig,
+pub fn run<P: Provider, Q: Provisioning + Clone>(
+    config: &GatewayConfig<Q>,
     providers: &mut [P],
     jobs: &[Job],
 ) -> Result<GridRun, GatewayError> {
@@ -598,13 +635,13 @@ pub fn run<P: Provider>(
         timers_until: config.timers_until.unwrap_or(last_arrival),
         unsettled: jobs.len(),
     };
-    let (mut next_report, mut next_publish, every_publish) = match config.policy {
-        GatewayPolicy::LeastLoaded => (Some(config.start), None, 0),
-        GatewayPolicy::EarliestStart(Information::Partial { interval }) => {
-            (None, Some(config.start), interval)
-        }
-        GatewayPolicy::EarliestStart(Information::Ask) => (None, None, 0),
+    let mut policy = config.policy.clone();
+    let mut next_report = policy.utilisation_reports().then_some(config.start);
+    let (mut next_publish, every_publish) = match policy.slot_information() {
+        Some(Information::Partial { interval }) => (Some(config.start), interval),
+        _ => (None, 0),
     };
+    let ask = policy.slot_information() == Some(Information::Ask);
     let mut next_retry: Option<Time> = None;
     let mut next_job = 0;
     let mut reports = Vec::new();
@@ -659,19 +696,18 @@ pub fn run<P: Provider>(
             next_publish = within(now + every_publish);
         }
         if fresh || next_retry == Some(now) {
-            g.retry(now, providers);
+            g.retry(&mut policy, now, providers)?;
         }
         while jobs.get(next_job).is_some_and(|j| j.submit == now) {
-            if !g.schedule(now, next_job, providers) {
+            if !g.schedule(&mut policy, now, next_job, providers)? {
                 g.queue.push(next_job);
             }
             next_job += 1;
         }
-        next_retry = match config.policy {
-            GatewayPolicy::EarliestStart(Information::Ask) if !g.queue.is_empty() => {
-                within(now + config.retry_every)
-            }
-            _ => None,
+        next_retry = if ask && !g.queue.is_empty() {
+            within(now + config.retry_every)
+        } else {
+            None
         };
         if next_job == jobs.len()
             && next_retry.is_none()

@@ -193,6 +193,7 @@ fn ticks(config: &GatewayConfig, until: Time) -> usize {
         GatewayPolicy::LeastLoaded => config.report_every,
         GatewayPolicy::EarliestStart(Information::Ask) => config.retry_every,
         GatewayPolicy::EarliestStart(Information::Partial { interval }) => interval,
+        other => unreachable!("no such policy in these tests: {other:?}"),
     };
     (span / every.max(1) + 1) as usize
 }

@@ -200,6 +200,7 @@ fn check_violations(
         match *v {
             Violation::LateStart { job, .. } => logged_late.push(job),
             Violation::ReservationRefused { .. } => refused += 1,
+            other => prop_assert!(false, "unexpected violation {other:?}"),
         }
     }
     logged_late.sort_unstable();

@@ -92,10 +92,7 @@ fn stale_slots_make_late_starts_beyond_the_tolerance_violations() {
         .violations
         .violations()
         .iter()
-        .map(|v| match *v {
-            Violation::LateStart { job, .. } => job,
-            Violation::ReservationRefused { job, .. } => job,
-        })
+        .map(Violation::job)
         .collect();
     assert_eq!(late, vec![1, 2], "90 s late each; job 3 on time");
     // Publications at 0, 100 and 200, and three submissions.

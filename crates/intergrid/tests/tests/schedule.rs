@@ -1,8 +1,8 @@
 //! The schedule check every cluster passes before its numbers count.
 
-use intergrid::{ScheduleError, check_schedule};
+use intergrid::{Violation, validate};
 use partitions_forecast::{JobRecord, Origin};
-use profile::{Time, Violation};
+use profile::Time;
 
 fn record(id: u64, procs: u32, start: Option<i64>, end: Option<i64>) -> JobRecord {
     JobRecord {
@@ -19,8 +19,8 @@ fn record(id: u64, procs: u32, start: Option<i64>, end: Option<i64>) -> JobRecor
     }
 }
 
-fn check(capacity: u32, records: &[JobRecord], expected: Result<(), ScheduleError>) {
-    assert_eq!(check_schedule(capacity, records), expected, "{records:?}");
+fn check(capacity: u32, records: &[JobRecord], expected: Result<(), Violation>) {
+    assert_eq!(validate(capacity, records), expected, "{records:?}");
 }
 
 #[test]
@@ -34,7 +34,7 @@ fn good_schedules_pass_and_broken_ones_say_why() {
     check(
         8,
         &[a.clone(), record(4, 4, Some(0), None)],
-        Err(ScheduleError::NeverRan {
+        Err(Violation::NeverRan {
             origin: Origin::Local,
             job: 4,
         }),
@@ -47,18 +47,18 @@ fn good_schedules_pass_and_broken_ones_say_why() {
     check(
         8,
         &[moved],
-        Err(ScheduleError::ReservationMoved {
+        Err(Violation::ReservationMoved {
             job: 5,
             reserved: Time(50),
             start: Time(60),
         }),
     );
-    let over = check_schedule(6, &[a, b]).unwrap_err();
+    let over = validate(6, &[a, b]).unwrap_err();
     assert!(
         matches!(
             over,
-            ScheduleError::Invalid {
-                violation: Violation::OverCapacity { capacity: 6, .. }
+            Violation::Invalid {
+                violation: profile::Violation::OverCapacity { capacity: 6, .. }
             }
         ),
         "{over:?}"
@@ -66,12 +66,12 @@ fn good_schedules_pass_and_broken_ones_say_why() {
     // A job cut short without being killed at its estimate.
     let short = record(6, 1, Some(0), Some(50));
     assert!(matches!(
-        check_schedule(8, &[short]),
-        Err(ScheduleError::Invalid {
-            violation: Violation::WrongDuration { id: 6, .. }
+        validate(8, &[short]),
+        Err(Violation::Invalid {
+            violation: profile::Violation::WrongDuration { id: 6, .. }
         })
     ));
-    let never = ScheduleError::NeverRan {
+    let never = Violation::NeverRan {
         origin: Origin::Grid,
         job: 9,
     };

@@ -106,5 +106,5 @@ fn a_site_is_a_provider_with_two_phase_reservations() {
         (grid.origin, grid.reserved_start, grid.start),
         (Origin::Grid, Some(Time(100)), Some(Time(100)))
     );
-    intergrid::check_schedule(cluster.capacity(), &records).unwrap();
+    intergrid::validate(cluster.capacity(), &records).unwrap();
 }

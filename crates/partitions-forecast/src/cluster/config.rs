@@ -8,6 +8,7 @@ use crate::partition::{PartitionSpec, Predicate};
 
 /// The order of the waiting queue when the scheduler backfills.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Priority {
     /// Arrival order.
     #[default]

@@ -4,7 +4,7 @@
 use profile::Time;
 
 use super::{GridConfig, GridRun, JobStatus, MAX_LENGTH, MAX_TTL, MAX_VIEW_ENTRIES};
-use crate::error::{GridError, GridViolation};
+use crate::error::{GridError, Violation};
 use crate::machine::Machine;
 use crate::scheduler::GridJob;
 
@@ -82,9 +82,9 @@ pub fn validate(
     jobs: &[GridJob],
     run: &GridRun,
     max_ttl: u32,
-) -> Result<(), GridViolation> {
+) -> Result<(), Violation> {
     if run.jobs.len() != jobs.len() {
-        return Err(GridViolation::Records {
+        return Err(Violation::Records {
             jobs: jobs.len(),
             records: run.jobs.len(),
         });
@@ -92,7 +92,7 @@ pub fn validate(
     let mut spans: Vec<Vec<Vec<(Time, i32)>>> =
         machines.iter().map(|v| vec![Vec::new(); v.len()]).collect();
     for (j, r) in jobs.iter().zip(&run.jobs) {
-        let bad = |message: String| Err(GridViolation::Job { job: j.id, message });
+        let bad = |message: String| Err(Violation::Job { job: j.id, message });
         if r.id != j.id || r.user != j.user || r.site != j.site || r.submit != j.submit {
             return bad("its record does not match the job (id, user, site or submission)".into());
         }
@@ -147,7 +147,7 @@ pub fn validate(
             for &(t, d) in events.iter() {
                 running += i64::from(d);
                 if running > i64::from(cores) {
-                    return Err(GridViolation::Overcommitted {
+                    return Err(Violation::Overcommitted {
                         site,
                         index,
                         at: t.0,

@@ -478,6 +478,7 @@ fn check_decision(c: &Case, statuses: &[(u32, u32)], ttl: u32) -> Result<(), Tes
                     .any(|s| s.2 && s.1 == best && s.0.site != site)
             );
         }
+        Decision::Fail(other) => prop_assert!(false, "unexpected failure {other:?}"),
     }
     Ok(())
 }

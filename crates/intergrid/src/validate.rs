@@ -3,19 +3,19 @@
 use partitions_forecast::JobRecord;
 use profile::{Job, Outcome, Status};
 
-use crate::error::ScheduleError;
+use crate::error::Violation;
 
 /// Checks one cluster's finished schedule, local and grid jobs together:
 /// every job ran, every reservation started exactly at its reserved start,
 /// and `profile::validate` holds (never more processors busy than
 /// `capacity`, no start before submission, each job ends after its run time
 /// or is killed at its estimate).
-pub fn check_schedule(capacity: u32, records: &[JobRecord]) -> Result<(), ScheduleError> {
+pub fn validate(capacity: u32, records: &[JobRecord]) -> Result<(), Violation> {
     let mut jobs = Vec::with_capacity(records.len());
     let mut outcomes = Vec::with_capacity(records.len());
     for r in records {
         let (Some(start), Some(end)) = (r.start, r.end) else {
-            return Err(ScheduleError::NeverRan {
+            return Err(Violation::NeverRan {
                 origin: r.origin,
                 job: r.id,
             });
@@ -23,7 +23,7 @@ pub fn check_schedule(capacity: u32, records: &[JobRecord]) -> Result<(), Schedu
         if let Some(reserved) = r.reserved_start
             && start != reserved
         {
-            return Err(ScheduleError::ReservationMoved {
+            return Err(Violation::ReservationMoved {
                 job: r.id,
                 reserved,
                 start,
@@ -43,5 +43,5 @@ pub fn check_schedule(capacity: u32, records: &[JobRecord]) -> Result<(), Schedu
         });
     }
     profile::validate(capacity, &jobs, &outcomes)
-        .map_err(|violation| ScheduleError::Invalid { violation })
+        .map_err(|violation| Violation::Invalid { violation })
 }

@@ -13,7 +13,7 @@ use crate::sched::{Request, RequestOutcome, SchedulerConfig};
 /// request's SLA.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
-pub enum ScheduleViolation {
+pub enum Violation {
     /// The numbers of requests and outcomes differ, or an outcome belongs to
     /// another request.
     Mismatch {
@@ -105,23 +105,23 @@ pub enum ScheduleViolation {
     },
 }
 
-impl fmt::Display for ScheduleViolation {
+impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ScheduleViolation::Mismatch { index } => {
+            Violation::Mismatch { index } => {
                 write!(
                     f,
                     "outcome {index} does not belong to request {index}; give one outcome per request, in order"
                 )
             }
-            ScheduleViolation::Capacity { violation } => write!(f, "{violation}"),
-            ScheduleViolation::EarlyStart { id, start, submit } => {
+            Violation::Capacity { violation } => write!(f, "{violation}"),
+            Violation::EarlyStart { id, start, submit } => {
                 write!(
                     f,
                     "request {id} starts at {start}, before its submission at {submit}"
                 )
             }
-            ScheduleViolation::Late {
+            Violation::Late {
                 id,
                 completion,
                 due,
@@ -131,7 +131,7 @@ impl fmt::Display for ScheduleViolation {
                     "request {id} completes at {completion}, after its deadline {due}"
                 )
             }
-            ScheduleViolation::Price {
+            Violation::Price {
                 id,
                 price,
                 expected,
@@ -140,13 +140,13 @@ impl fmt::Display for ScheduleViolation {
                 f,
                 "request {id} pays {price}, but its placement is priced {expected} with a budget of {budget}"
             ),
-            ScheduleViolation::Shape { id, part, procs } => {
+            Violation::Shape { id, part, procs } => {
                 write!(
                     f,
                     "request {id}, part {part}: {procs} processors is not an allowed shape"
                 )
             }
-            ScheduleViolation::Duration {
+            Violation::Duration {
                 id,
                 part,
                 duration,
@@ -155,23 +155,23 @@ impl fmt::Display for ScheduleViolation {
                 f,
                 "request {id}, part {part}: runs {duration} s, but its share of f_mol takes {expected} s"
             ),
-            ScheduleViolation::Overlap { id, part } => {
+            Violation::Overlap { id, part } => {
                 write!(
                     f,
                     "request {id}, part {part}: starts before the previous part ends"
                 )
             }
-            ScheduleViolation::Coverage { id, part } => write!(
+            Violation::Coverage { id, part } => write!(
                 f,
                 "request {id}, part {part}: the parts must run 0% to 100% of the work in order, split at multiples of I"
             ),
-            ScheduleViolation::TooManyParts { id, parts, limit } => {
+            Violation::TooManyParts { id, parts, limit } => {
                 write!(
                     f,
                     "request {id} runs in {parts} parts, at most {limit} allowed"
                 )
             }
-            ScheduleViolation::MoldedApart { id } => {
+            Violation::MoldedApart { id } => {
                 write!(
                     f,
                     "request {id} has M = false but its parts use different processor counts"
@@ -181,7 +181,7 @@ impl fmt::Display for ScheduleViolation {
     }
 }
 
-impl std::error::Error for ScheduleViolation {}
+impl std::error::Error for Violation {}
 
 /// Checks a schedule: no over-commitment of the machine (with
 /// `profile::validate`, every part as a job), and for every accepted request:
@@ -192,13 +192,13 @@ impl std::error::Error for ScheduleViolation {}
 /// before submission; completion by the deadline; the price recorded is `ω`
 /// of the placement under the configured budget rule, and within the budget.
 /// A rejected request pays nothing.
-pub fn verify<F: Moldability>(
-    config: &SchedulerConfig,
+pub fn validate<F: Moldability, O>(
+    config: &SchedulerConfig<O>,
     requests: &[Request<F>],
     outcomes: &[RequestOutcome],
-) -> Result<(), ScheduleViolation> {
+) -> Result<(), Violation> {
     if requests.len() != outcomes.len() {
-        return Err(ScheduleViolation::Mismatch {
+        return Err(Violation::Mismatch {
             index: requests.len().min(outcomes.len()),
         });
     }
@@ -207,12 +207,12 @@ pub fn verify<F: Moldability>(
     let mut outs = Vec::new();
     for (index, (r, o)) in requests.iter().zip(outcomes).enumerate() {
         if r.id != o.id || r.submit != o.submit {
-            return Err(ScheduleViolation::Mismatch { index });
+            return Err(Violation::Mismatch { index });
         }
         let id = r.id;
         let Some(p) = &o.placement else {
             if o.price != 0.0 {
-                return Err(ScheduleViolation::Price {
+                return Err(Violation::Price {
                     id,
                     price: o.price,
                     expected: 0.0,
@@ -224,14 +224,14 @@ pub fn verify<F: Moldability>(
         check_parts(r, p.parts())?;
         let terms = Terms::of(&r.req, r.submit);
         if p.start() < r.submit {
-            return Err(ScheduleViolation::EarlyStart {
+            return Err(Violation::EarlyStart {
                 id,
                 start: p.start(),
                 submit: r.submit,
             });
         }
         if p.completion() > terms.due() {
-            return Err(ScheduleViolation::Late {
+            return Err(Violation::Late {
                 id,
                 completion: p.completion(),
                 due: terms.due(),
@@ -240,7 +240,7 @@ pub fn verify<F: Moldability>(
         let expected = tariff.charged(&terms, p.completion(), p.proc_seconds());
         let same = (o.price - expected).abs() <= 1e-9 * expected.abs().max(1.0);
         if !same || !within_budget(o.price, terms.budget) {
-            return Err(ScheduleViolation::Price {
+            return Err(Violation::Price {
                 id,
                 price: o.price,
                 expected,
@@ -266,19 +266,19 @@ pub fn verify<F: Moldability>(
         }
     }
     profile::validate(config.capacity, &jobs, &outs)
-        .map_err(|violation| ScheduleViolation::Capacity { violation })
+        .map_err(|violation| Violation::Capacity { violation })
 }
 
 /// The structural rules on the parts of one accepted request.
 fn check_parts<F: Moldability>(
     r: &Request<F>,
     parts: &[crate::place::Part],
-) -> Result<(), ScheduleViolation> {
+) -> Result<(), Violation> {
     let id = r.id;
     let sp = r.req.preemption();
     let limit = sp.map_or(1, |s| s.part_limit());
     if parts.len() > limit {
-        return Err(ScheduleViolation::TooManyParts {
+        return Err(Violation::TooManyParts {
             id,
             parts: parts.len(),
             limit,
@@ -289,19 +289,19 @@ fn check_parts<F: Moldability>(
     let mut previous_end: Option<Time> = None;
     for (k, part) in parts.iter().enumerate() {
         let Some(time) = r.req.time_for(part.procs) else {
-            return Err(ScheduleViolation::Shape {
+            return Err(Violation::Shape {
                 id,
                 part: k,
                 procs: part.procs,
             });
         };
         if part.from != done || part.to <= part.from || !bounds.contains(&part.to) {
-            return Err(ScheduleViolation::Coverage { id, part: k });
+            return Err(Violation::Coverage { id, part: k });
         }
         done = part.to;
         let expected = share_duration(time, part.from, part.to);
         if part.duration != expected {
-            return Err(ScheduleViolation::Duration {
+            return Err(Violation::Duration {
                 id,
                 part: k,
                 duration: part.duration,
@@ -309,18 +309,18 @@ fn check_parts<F: Moldability>(
             });
         }
         if previous_end.is_some_and(|e| part.start < e) {
-            return Err(ScheduleViolation::Overlap { id, part: k });
+            return Err(Violation::Overlap { id, part: k });
         }
         previous_end = Some(part.end());
     }
     if done != 100 {
-        return Err(ScheduleViolation::Coverage {
+        return Err(Violation::Coverage {
             id,
             part: parts.len().saturating_sub(1),
         });
     }
     if sp.is_some_and(|s| !s.mold_each) && parts.iter().any(|q| q.procs != parts[0].procs) {
-        return Err(ScheduleViolation::MoldedApart { id });
+        return Err(Violation::MoldedApart { id });
     }
     Ok(())
 }
