@@ -23,14 +23,15 @@
 //! strictly after the previous one of its node and no later than
 //! `Time::LATEST`, so a run always ends.
 
+use std::any::Any;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use serde::{Deserialize, Serialize};
 
 use profile::{MAX_DURATION, Time};
 
-use crate::admission::{Decision, NodeLoad, admit};
+use crate::admission::{Admission, Allocation, Decision, LibraAdmission, NodeLoad};
+use crate::context::JobContext;
 use crate::control::{JobControl, Late, Spare, WORK_EPS, partition, spread};
 use crate::error::{PricingError, amount, factor, in_domain};
 use crate::price::{PriceFunction, Quote};
@@ -50,8 +51,9 @@ pub const MAX_NODES: usize = 1_000_000;
 
 /// One compute node: a single processor with a SPEC-style rating, local
 /// memory and disk, and a base price.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct NodeSpec {
     /// Processor rating (SPEC); run times scale with `reference / rating`.
     pub rating: u32,
@@ -78,8 +80,9 @@ impl NodeSpec {
 
 /// Which processor time counts as committed to other jobs in a job's window
 /// `[AT_i, DT_i]` (the sum in eq. 6).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Committed {
     /// The whole estimate `RE_kj` of each job executing on the node, as
     /// eq. 6 prints it. The default.
@@ -95,18 +98,19 @@ pub enum Committed {
 }
 
 /// A cluster: its nodes and the mechanisms' settings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct ClusterConfig {
     /// The compute nodes.
     pub nodes: Vec<NodeSpec>,
     /// The rating that runtime estimates and run times refer to.
     pub reference_rating: u32,
     /// Algorithm 2's open cases.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub control: JobControl,
     /// How eq. 6 counts committed processor time.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub committed: Committed,
 }
 
@@ -261,7 +265,9 @@ struct Record {
     tasks_left: usize,
 }
 
-/// The state of a time-shared cluster under the economy-based RMS.
+/// The state of a time-shared cluster under the economy-based RMS, admitting
+/// jobs with the rule `A` (Libra's Algorithm 1 unless
+/// [`Cluster::with_admission`] gives another).
 ///
 /// ```
 /// use pricing::{Cluster, ClusterConfig, JobSpec, LibraDollar};
@@ -280,8 +286,9 @@ struct Record {
 /// # Ok::<(), pricing::PricingError>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct Cluster {
+pub struct Cluster<A = LibraAdmission> {
     config: ClusterConfig,
+    admission: A,
     nodes: Vec<Node>,
     jobs: Vec<Record>,
     /// Node events `(time, node, version)`; an event whose version is not
@@ -297,8 +304,37 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// An idle cluster at time 0.
+    /// An idle cluster at time 0, admitting with Libra's Algorithm 1
+    /// ([`LibraAdmission`]).
     pub fn new(config: ClusterConfig) -> Result<Cluster, PricingError> {
+        Cluster::with_admission(config, LibraAdmission)
+    }
+}
+
+impl<A> Cluster<A> {
+    /// An idle cluster at time 0 whose jobs are admitted by `admission`
+    /// (a `&mut` to a rule, or a `Box<dyn Admission>`, serve too).
+    ///
+    /// ```
+    /// use pricing::{Admission, Cluster, ClusterConfig, Decision, Flat, JobContext, JobSpec,
+    ///               NodeLoad, PriceFunction, PricingError, Rejection};
+    /// use profile::Time;
+    ///
+    /// /// Admits nothing: maintenance.
+    /// struct Closed;
+    /// impl Admission for Closed {
+    ///     fn admit(&mut self, _: &JobContext<'_>, _: &[NodeLoad], _: &dyn PriceFunction)
+    ///         -> Result<Decision, PricingError> {
+    ///         Ok(Decision::Reject(Rejection::Custom("closed for maintenance".into())))
+    ///     }
+    /// }
+    ///
+    /// let mut cluster = Cluster::with_admission(ClusterConfig::homogeneous(2, 168, 1.0), Closed)?;
+    /// let d = cluster.submit(Time(0), 1, &JobSpec::new(60, 1, 600, 100.0), 60, &Flat)?;
+    /// assert_eq!(d.rejection().map(|r| r.reason()), Some("closed for maintenance"));
+    /// # Ok::<(), PricingError>(())
+    /// ```
+    pub fn with_admission(config: ClusterConfig, admission: A) -> Result<Cluster<A>, PricingError> {
         config.check()?;
         let slowest = config.nodes.iter().map(|n| n.rating).min().unwrap_or(1);
         let nodes = config
@@ -314,6 +350,7 @@ impl Cluster {
             .collect();
         Ok(Cluster {
             config,
+            admission,
             nodes,
             jobs: Vec::new(),
             events: BinaryHeap::new(),
@@ -328,6 +365,16 @@ impl Cluster {
         &self.config
     }
 
+    /// The admission rule.
+    pub fn admission(&self) -> &A {
+        &self.admission
+    }
+
+    /// The admission rule, to change its settings between jobs.
+    pub fn admission_mut(&mut self) -> &mut A {
+        &mut self.admission
+    }
+
     /// The time of the last event or arrival handled.
     pub fn now(&self) -> Time {
         self.now
@@ -335,23 +382,28 @@ impl Cluster {
 
     /// Job `id` arrives at `arrival` (`AT_i`) with specification `job`; it
     /// really needs `run_time` seconds on a reference node. The cluster first
-    /// runs up to `arrival`, then Algorithm 1 decides with `price`; an
-    /// accepted job starts at once on its nodes.
+    /// runs up to `arrival`, then its [`Admission`] rule decides with `price`
+    /// (Algorithm 1 by default); an accepted job starts at once on its nodes.
     ///
-    /// Errors: an invalid specification ([`JobSpec::validate`]), an arrival
+    /// Errors: an invalid specification ([`JobSpec::check`]), an arrival
     /// outside `[-Time::LIMIT, Time::LIMIT]` or before the clock, a run time
     /// outside `[0, MAX_DURATION]`, an estimate or run time longer than
     /// `MAX_DURATION` on the slowest node, or a cluster stopped at
-    /// `Time::LATEST` ([`PricingError::BeyondLatest`]).
-    pub fn submit<X>(
+    /// `Time::LATEST` ([`PricingError::BeyondLatest`]), the admission rule's
+    /// error, or an allocation of the rule's the cluster cannot run
+    /// ([`PricingError::InvalidAllocation`]).
+    pub fn submit<X: Any>(
         &mut self,
         arrival: Time,
         id: u64,
         job: &JobSpec<X>,
         run_time: i64,
         price: &dyn PriceFunction,
-    ) -> Result<Decision, PricingError> {
-        job.validate()?;
+    ) -> Result<Decision, PricingError>
+    where
+        A: Admission,
+    {
+        job.check()?;
         amount("run time", run_time, 0, "a number of seconds >= 0")?;
         let limit = Time::LIMIT.secs();
         in_domain(Some(id), "arrival", arrival.secs(), -limit, limit)?;
@@ -374,7 +426,11 @@ impl Cluster {
             });
         }
         let loads = self.snapshot(arrival, job)?;
-        let decision = admit(job, &loads, price)?;
+        let context = JobContext::new(id, arrival, job);
+        let decision = self.admission.admit(&context, &loads, price)?;
+        if let Decision::Accept(a) = &decision {
+            self.check_allocation(id, job.resource_requirements.processors, a)?;
+        }
         let index = self.jobs.len();
         let relative = job.qos_constraints.deadline;
         let r = &job.resource_requirements;
@@ -413,6 +469,43 @@ impl Cluster {
             }
         }
         Ok(decision)
+    }
+
+    /// An admission rule's allocation: `processors` distinct nodes of the
+    /// cluster and a finite cost `>= 0`.
+    fn check_allocation(
+        &self,
+        id: u64,
+        processors: u32,
+        a: &Allocation,
+    ) -> Result<(), PricingError> {
+        let invalid = |reason: String| PricingError::InvalidAllocation { job: id, reason };
+        if a.nodes.len() != processors as usize {
+            return Err(invalid(format!(
+                "{} nodes, but it asks for {processors}",
+                a.nodes.len()
+            )));
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        for &j in &a.nodes {
+            match seen.get_mut(j) {
+                None => {
+                    return Err(invalid(format!(
+                        "node {j}, but the cluster has nodes 0 to {}",
+                        self.nodes.len() - 1
+                    )));
+                }
+                Some(true) => return Err(invalid(format!("node {j} twice"))),
+                Some(s) => *s = true,
+            }
+        }
+        if !(a.cost.is_finite() && a.cost >= 0.0) {
+            return Err(invalid(format!(
+                "a cost of {}, expected a finite number >= 0",
+                a.cost
+            )));
+        }
+        Ok(())
     }
 
     /// Runs the cluster up to `at` (in `[-Time::LIMIT, Time::LIMIT]`) and
@@ -693,14 +786,24 @@ impl Cluster {
 }
 
 /// Replays `jobs` (in non-decreasing arrival order) on a cluster built from
-/// `config`, admitting with `price`, and runs until every accepted job has
-/// finished. One outcome per job, in input order.
+/// `config`, admitting with Algorithm 1 and `price`, and runs until every
+/// accepted job has finished. One outcome per job, in input order.
 pub fn simulate(
     config: &ClusterConfig,
     jobs: &[Submission],
     price: &dyn PriceFunction,
 ) -> Result<Vec<JobOutcome>, PricingError> {
-    let mut cluster = Cluster::new(config.clone())?;
+    simulate_with(config, jobs, price, LibraAdmission)
+}
+
+/// [`simulate`] with the admission rule `admission` instead of Algorithm 1.
+pub fn simulate_with<A: Admission>(
+    config: &ClusterConfig,
+    jobs: &[Submission],
+    price: &dyn PriceFunction,
+    admission: A,
+) -> Result<Vec<JobOutcome>, PricingError> {
+    let mut cluster = Cluster::with_admission(config.clone(), admission)?;
     for s in jobs {
         cluster.submit(s.arrival, s.id, &s.spec, s.run_time, price)?;
     }

@@ -107,6 +107,7 @@
 mod admission;
 mod baseline;
 mod cluster;
+mod context;
 mod control;
 mod error;
 mod price;
@@ -116,12 +117,15 @@ mod series;
 mod spec;
 mod workload;
 
-pub use admission::{Allocation, Decision, NodeLoad, Rejection, admit};
-pub use baseline::{Baseline, DropRule, backfill};
+pub use admission::{
+    Admission, Allocation, Decision, LibraAdmission, NodeLoad, Rejection, admit,
+};
+pub use baseline::{Baseline, BaselineScheduler, DropRule, backfill};
 pub use cluster::{
     Cluster, ClusterConfig, Committed, JobOutcome, MAX_NODES, NodeSpec, Submission, TaskView,
-    simulate,
+    simulate, simulate_with,
 };
+pub use context::JobContext;
 pub use control::{JobControl, Late, Spare, partition, rates};
 pub use error::{ParseSeriesError, PolicyError, PricingError};
 pub use price::{
@@ -129,7 +133,9 @@ pub use price::{
     libra_static_cost, utilisation_rate,
 };
 pub use qos::{Metrics, QosDraw, Urgency, UrgencyModel};
-pub use run::{Rejections, RunConfig, RunStats, run_policy, time_shared};
+pub use run::{
+    Rejections, RunConfig, RunStats, run_baseline, run_policy, time_shared, time_shared_with,
+};
 pub use series::{Policy, Series};
 pub use spec::{
     JobDetails, JobSpec, NoExtension, Objective, QoSConstraints, QoSOptimization,
