@@ -399,7 +399,10 @@ mod tests {
             admit(&spec, &nodes, &Flat).unwrap()
         );
         let r = Rejection::Custom("over quota".to_string());
-        assert_eq!((r.reason(), r.to_string()), ("over quota", "over quota".into()));
+        assert_eq!(
+            (r.reason(), r.to_string()),
+            ("over quota", "over quota".into())
+        );
     }
 
     fn load(node: usize, share: f64, committed: i64) -> NodeLoad {

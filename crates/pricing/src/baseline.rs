@@ -24,9 +24,9 @@ use profile::{Job, Outcome, Overrun, Policy as EasyPolicy, QueueOrder, Scheduler
 use crate::context::JobContext;
 use crate::error::PolicyError;
 use crate::price::{Flat, PriceFunction, Quote};
-use crate::spec::JobSpec;
 use crate::qos::Metrics;
 use crate::run::RunStats;
+use crate::spec::JobSpec;
 use crate::workload::QosJob;
 
 /// A scheduler of the space-shared machine, for [`backfill`]: the

@@ -27,7 +27,6 @@ use std::any::Any;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-
 use profile::{MAX_DURATION, Time};
 
 use crate::admission::{Admission, Allocation, Decision, LibraAdmission, NodeLoad};

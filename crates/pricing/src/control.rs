@@ -13,7 +13,6 @@
 //!   divides by zero or less ([`Late`]). A job whose estimate is used up
 //!   before its deadline gets partition 0 by the formula itself.
 
-
 use crate::error::PricingError;
 
 /// Below this much processor time (seconds), work counts as done.

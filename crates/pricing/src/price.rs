@@ -442,6 +442,10 @@ mod tests {
                 beta: 0.1,
             },
         ];
-        assert!(functions.iter().all(|f| f.cost(&job, &quote).unwrap() > 0.0));
+        assert!(
+            functions
+                .iter()
+                .all(|f| f.cost(&job, &quote).unwrap() > 0.0)
+        );
     }
 }

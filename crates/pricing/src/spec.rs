@@ -153,7 +153,10 @@ pub struct JobSpec<X = NoExtension> {
     /// *QoSConstraints*.
     pub qos_constraints: QoSConstraints,
     /// *QoSOptimization*, if the user gave one.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub qos_optimization: Option<QoSOptimization>,
     /// Further segments.
     #[cfg_attr(feature = "serde", serde(flatten))]
