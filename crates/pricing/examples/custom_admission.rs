@@ -28,7 +28,7 @@ impl Admission for BudgetFloor {
         price: &dyn PriceFunction,
     ) -> Result<Decision, PricingError> {
         let processor_seconds = f64::from(job.processors()) * job.runtime_estimate() as f64;
-        if job.budget() < self.floor * processor_seconds {
+        if job.qos_constraints.budget < self.floor * processor_seconds {
             self.rejected += 1;
             let reason = format!("budget below ${:.2} per processor-second", self.floor);
             return Ok(Decision::Reject(Rejection::Custom(reason)));

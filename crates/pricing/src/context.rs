@@ -26,7 +26,7 @@ use crate::spec::{
 ///
 /// let spec = JobSpec::new(3600, 4, 7200, 9000.0);
 /// let job = JobContext::new(17, Time(600), &spec);
-/// assert_eq!((job.id, job.processors(), job.budget()), (17, 4, 9000.0));
+/// assert_eq!((job.id, job.processors(), job.qos_constraints.budget), (17, 4, 9000.0));
 /// assert_eq!(job.deadline_time(), Time(7800)); // DT = AT + D
 /// assert!(job.extension::<pricing::NoExtension>().is_some());
 /// ```
@@ -40,7 +40,8 @@ pub struct JobContext<'a> {
     pub job_details: &'a JobDetails,
     /// *ResourceRequirements*: `PROC_i`, memory and disk per node.
     pub resource_requirements: &'a ResourceRequirements,
-    /// *QoSConstraints*: `D_i` and `B_i`.
+    /// *QoSConstraints*: `D_i` and `B_i` (the budget is read here: a
+    /// float as given, finite once [`JobContext::check`] has passed).
     pub qos_constraints: &'a QoSConstraints,
     /// *QoSOptimization*, if the user gave one.
     pub qos_optimization: Option<&'a QoSOptimization>,
@@ -90,11 +91,6 @@ impl<'a> JobContext<'a> {
     /// `DT_i = AT_i + D_i`, the absolute deadline (saturating).
     pub fn deadline_time(&self) -> Time {
         self.arrival.saturating_add(self.qos_constraints.deadline)
-    }
-
-    /// `B_i`: the most the user pays.
-    pub fn budget(&self) -> f64 {
-        self.qos_constraints.budget
     }
 
     /// The extension segments, if the specification's `X` is `T`.
