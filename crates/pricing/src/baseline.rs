@@ -212,6 +212,7 @@ impl fmt::Display for Baseline {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum DropRule {
     /// As soon as it can no longer finish by its deadline (`now + RE > DT`):
     /// `profile`'s `drop_expired`. The default.

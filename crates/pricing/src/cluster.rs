@@ -82,6 +82,7 @@ impl NodeSpec {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Committed {
     /// The whole estimate `RE_kj` of each job executing on the node, as
     /// eq. 6 prints it. The default.

@@ -22,6 +22,7 @@ pub(crate) const WORK_EPS: f64 = 1e-6;
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Spare {
     /// Partitions are weights: each job gets `partition / Σ partitions` of
     /// the processor (the proportional-share allocation the paper adopts
@@ -42,6 +43,7 @@ pub enum Spare {
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Late {
     /// The whole processor (partition 1): the limit of Algorithm 2 as
     /// `clockWall → D` with work left. A late job competes with the others,

@@ -24,6 +24,7 @@ use crate::error::{ParseSeriesError, PricingError, factor};
 
 /// A policy of the comparison.
 #[derive(Copy, Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Policy {
     /// A backfilling baseline on the space-shared machine.
     Backfill(Baseline),

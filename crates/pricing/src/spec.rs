@@ -58,6 +58,7 @@ pub struct QoSConstraints {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Objective {
     /// `FT_i`: finish as early as possible within the budget.
     FinishTime,
