@@ -189,7 +189,9 @@ impl Decision {
 /// finite cost `>= 0` ([`PricingError::InvalidAllocation`] otherwise).
 ///
 /// ```
-/// use pricing::{admit, Admission, Decision, JobContext, NodeLoad, PriceFunction, PricingError, Rejection};
+/// use pricing::{admit, Admission, Cluster, ClusterConfig, Decision, Flat, JobContext, JobSpec,
+///               NodeLoad, PriceFunction, PricingError, Rejection};
+/// use profile::Time;
 ///
 /// /// Refuses jobs wider than `max` processors; Algorithm 1 for the rest.
 /// struct NarrowOnly { max: u32 }
@@ -204,6 +206,14 @@ impl Decision {
 ///         admit(job, nodes, price)
 ///     }
 /// }
+///
+/// let config = ClusterConfig::homogeneous(4, 168, 1.0);
+/// let mut cluster = Cluster::with_admission(config, NarrowOnly { max: 2 })?;
+/// let wide = cluster.submit(Time(0), 1, &JobSpec::new(60, 3, 600, 1e3), 60, &Flat)?;
+/// assert_eq!(wide.rejection().map(|r| r.reason()), Some("wider than 2"));
+/// let narrow = cluster.submit(Time(0), 2, &JobSpec::new(60, 2, 600, 1e3), 60, &Flat)?;
+/// assert_eq!(narrow.allocation().map(|a| a.nodes.len()), Some(2));
+/// # Ok::<(), PricingError>(())
 /// ```
 pub trait Admission {
     /// The decision on `job` over the snapshot `nodes`, pricing with
@@ -253,6 +263,43 @@ impl Admission for LibraAdmission {
     ) -> Result<Decision, PricingError> {
         admit(job, nodes, price)
     }
+}
+
+/// An admission rule's allocation for job `id`: `processors` distinct nodes
+/// among the cluster's `nodes`, and a finite cost `>= 0`.
+pub(crate) fn check_allocation(
+    id: u64,
+    processors: u32,
+    nodes: usize,
+    a: &Allocation,
+) -> Result<(), PricingError> {
+    let invalid = |reason: String| PricingError::InvalidAllocation { job: id, reason };
+    if a.nodes.len() != processors as usize {
+        return Err(invalid(format!(
+            "{} nodes, but it asks for {processors}",
+            a.nodes.len()
+        )));
+    }
+    let mut seen = vec![false; nodes];
+    for &j in &a.nodes {
+        match seen.get_mut(j) {
+            None => {
+                return Err(invalid(format!(
+                    "node {j}, but the cluster has nodes 0 to {}",
+                    nodes.saturating_sub(1)
+                )));
+            }
+            Some(true) => return Err(invalid(format!("node {j} twice"))),
+            Some(s) => *s = true,
+        }
+    }
+    if !(a.cost.is_finite() && a.cost >= 0.0) {
+        return Err(invalid(format!(
+            "a cost of {}, expected a finite number >= 0",
+            a.cost
+        )));
+    }
+    Ok(())
 }
 
 /// Algorithm 1: admission control and node selection for `job` over the

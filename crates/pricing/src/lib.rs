@@ -118,6 +118,7 @@
 mod admission;
 mod baseline;
 mod cluster;
+mod config;
 mod context;
 mod control;
 mod error;
@@ -130,10 +131,8 @@ mod workload;
 
 pub use admission::{Admission, Allocation, Decision, LibraAdmission, NodeLoad, Rejection, admit};
 pub use baseline::{Baseline, BaselineScheduler, DropRule, backfill};
-pub use cluster::{
-    Cluster, ClusterConfig, Committed, JobOutcome, MAX_NODES, NodeSpec, Submission, TaskView,
-    simulate, simulate_with,
-};
+pub use cluster::{Cluster, JobOutcome, Submission, TaskView, simulate, simulate_with};
+pub use config::{ClusterConfig, Committed, MAX_NODES, NodeSpec};
 pub use context::JobContext;
 pub use control::{JobControl, Late, Spare, partition, rates};
 pub use error::{ParseSeriesError, PolicyError, PricingError};

@@ -9,7 +9,8 @@
 
 use crate::admission::{Admission, LibraAdmission, Rejection};
 use crate::baseline::{BaselineScheduler, DropRule, backfill};
-use crate::cluster::{ClusterConfig, Committed, MAX_NODES, Submission, simulate_with};
+use crate::cluster::{Submission, simulate_with};
+use crate::config::{ClusterConfig, Committed, MAX_NODES};
 use crate::control::JobControl;
 use crate::error::{PolicyError, PricingError};
 use crate::price::{Flat, LibraDollar, LibraStatic, PriceFunction};
