@@ -3,15 +3,19 @@
 //! by its deadline, sort them by `RESFree` ascending (best fit), and allocate
 //! the first `PROC_i` whose cost is within the budget.
 //!
-//! [`admit`] is a pure function over a snapshot of the nodes ([`NodeLoad`]),
-//! so it serves any cluster model; [`Cluster`](crate::Cluster) builds the
-//! snapshot from its time-shared nodes.
+//! The decision is an extension point, the [`Admission`] trait, which a
+//! [`Cluster`](crate::Cluster) calls for every arriving job; Algorithm 1 is
+//! its built-in implementation, [`LibraAdmission`], and the pure function
+//! [`admit`] over a snapshot of the nodes ([`NodeLoad`]), so it serves any
+//! cluster model. A rule of one's own rejects with
+//! [`Rejection::Custom`] and its own reason, or defers to [`admit`].
 
 use std::fmt;
 
+use crate::context::JobContext;
 use crate::error::PricingError;
 use crate::price::{PriceFunction, Quote};
-use crate::spec::JobSpec;
+use crate::spec::{JobSpec, ResourceRequirements};
 
 /// Slack allowed when comparing processor shares, which are ratios of
 /// integers computed in floating point.
@@ -41,7 +45,10 @@ pub struct NodeLoad {
 impl NodeLoad {
     /// Line 2: the node could ever run the job (it is big enough).
     pub fn has_resources<X>(&self, job: &JobSpec<X>) -> bool {
-        let r = &job.resource_requirements;
+        self.has(&job.resource_requirements)
+    }
+
+    fn has(&self, r: &ResourceRequirements) -> bool {
         self.memory_mb >= r.memory_mb && self.disk_mb >= r.disk_mb
     }
 
@@ -51,7 +58,10 @@ impl NodeLoad {
     /// [`admit`] also requires that the pricing function can price the node
     /// (for Libra+$, `RESFree_ij > 0`).
     pub fn meets_deadline<X>(&self, job: &JobSpec<X>) -> bool {
-        let r = &job.resource_requirements;
+        self.in_time(&job.resource_requirements)
+    }
+
+    fn in_time(&self, r: &ResourceRequirements) -> bool {
         let q = &self.quote;
         let needed = q.runtime_estimate as f64 / q.deadline as f64;
         self.free_memory_mb >= r.memory_mb
@@ -69,7 +79,8 @@ pub struct Allocation {
     pub cost: f64,
 }
 
-/// Why a job was rejected: the three outcomes of Algorithm 1.
+/// Why a job was rejected: the three outcomes of Algorithm 1, or a reason
+/// of a user's [`Admission`] rule.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Rejection {
@@ -94,16 +105,21 @@ pub enum Rejection {
         /// `PROC_i`.
         processors: u32,
     },
+    /// A user's [`Admission`] rule said no, for this reason (what
+    /// [`Rejection::reason`] and the rejection's `Display` give). Counted
+    /// under [`Rejections::custom`](crate::Rejections::custom).
+    Custom(String),
 }
 
 impl Rejection {
     /// The paper's message: `cannot_meet_resources`, `cannot_meet_deadline`
-    /// or `cannot_meet_budget`.
-    pub fn reason(&self) -> &'static str {
+    /// or `cannot_meet_budget`; a [`Rejection::Custom`]'s own reason.
+    pub fn reason(&self) -> &str {
         match self {
             Rejection::CannotMeetResources { .. } => "cannot_meet_resources",
             Rejection::CannotMeetDeadline { .. } => "cannot_meet_deadline",
             Rejection::CannotMeetBudget { .. } => "cannot_meet_budget",
+            Rejection::Custom(reason) => reason,
         }
     }
 }
@@ -111,6 +127,7 @@ impl Rejection {
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (n, p, what) = match *self {
+            Rejection::Custom(ref reason) => return f.write_str(reason),
             Rejection::CannotMeetResources {
                 capable,
                 processors,
@@ -159,8 +176,134 @@ impl Decision {
     }
 }
 
+/// Admission control and node selection: whether an arriving job is
+/// accepted, on which nodes and at what cost. A [`Cluster`](crate::Cluster)
+/// calls its rule once per job, at the job's arrival, with a snapshot of
+/// every node ([`Cluster::snapshot`](crate::Cluster::snapshot)) and the
+/// run's pricing function.
+///
+/// [`LibraAdmission`] is Algorithm 1 (the default of a cluster). A rule of
+/// one's own may keep state (`&mut self`), reject with
+/// [`Rejection::Custom`], and defer to [`admit`] for the rest. The cluster
+/// checks what a rule accepts: `PROC_i` distinct nodes of the cluster and a
+/// finite cost `>= 0` ([`PricingError::InvalidAllocation`] otherwise).
+///
+/// ```
+/// use pricing::{admit, Admission, Cluster, ClusterConfig, Decision, Flat, JobContext, JobSpec,
+///               NodeLoad, PriceFunction, PricingError, Rejection};
+/// use profile::Time;
+///
+/// /// Refuses jobs wider than `max` processors; Algorithm 1 for the rest.
+/// struct NarrowOnly { max: u32 }
+///
+/// impl Admission for NarrowOnly {
+///     fn admit(&mut self, job: &JobContext<'_>, nodes: &[NodeLoad], price: &dyn PriceFunction)
+///         -> Result<Decision, PricingError>
+///     {
+///         if job.processors() > self.max {
+///             return Ok(Decision::Reject(Rejection::Custom(format!("wider than {}", self.max))));
+///         }
+///         admit(job, nodes, price)
+///     }
+/// }
+///
+/// let config = ClusterConfig::homogeneous(4, 168, 1.0);
+/// let mut cluster = Cluster::with_admission(config, NarrowOnly { max: 2 })?;
+/// let wide = cluster.submit(Time(0), 1, &JobSpec::new(60, 3, 600, 1e3), 60, &Flat)?;
+/// assert_eq!(wide.rejection().map(|r| r.reason()), Some("wider than 2"));
+/// let narrow = cluster.submit(Time(0), 2, &JobSpec::new(60, 2, 600, 1e3), 60, &Flat)?;
+/// assert_eq!(narrow.allocation().map(|a| a.nodes.len()), Some(2));
+/// # Ok::<(), PricingError>(())
+/// ```
+pub trait Admission {
+    /// The decision on `job` over the snapshot `nodes`, pricing with
+    /// `price`: an [`Allocation`] or a [`Rejection`]; an error for invalid
+    /// input.
+    fn admit(
+        &mut self,
+        job: &JobContext<'_>,
+        nodes: &[NodeLoad],
+        price: &dyn PriceFunction,
+    ) -> Result<Decision, PricingError>;
+}
+
+impl<A: Admission + ?Sized> Admission for &mut A {
+    fn admit(
+        &mut self,
+        job: &JobContext<'_>,
+        nodes: &[NodeLoad],
+        price: &dyn PriceFunction,
+    ) -> Result<Decision, PricingError> {
+        (**self).admit(job, nodes, price)
+    }
+}
+
+impl<A: Admission + ?Sized> Admission for Box<A> {
+    fn admit(
+        &mut self,
+        job: &JobContext<'_>,
+        nodes: &[NodeLoad],
+        price: &dyn PriceFunction,
+    ) -> Result<Decision, PricingError> {
+        (**self).admit(job, nodes, price)
+    }
+}
+
+/// Libra's admission control, Algorithm 1 of Yeo & Buyya: the [`Admission`]
+/// rule [`admit`] implements, and a [`Cluster`](crate::Cluster)'s default.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LibraAdmission;
+
+impl Admission for LibraAdmission {
+    fn admit(
+        &mut self,
+        job: &JobContext<'_>,
+        nodes: &[NodeLoad],
+        price: &dyn PriceFunction,
+    ) -> Result<Decision, PricingError> {
+        admit(job, nodes, price)
+    }
+}
+
+/// An admission rule's allocation for job `id`: `processors` distinct nodes
+/// among the cluster's `nodes`, and a finite cost `>= 0`.
+pub(crate) fn check_allocation(
+    id: u64,
+    processors: u32,
+    nodes: usize,
+    a: &Allocation,
+) -> Result<(), PricingError> {
+    let invalid = |reason: String| PricingError::InvalidAllocation { job: id, reason };
+    if a.nodes.len() != processors as usize {
+        return Err(invalid(format!(
+            "{} nodes, but it asks for {processors}",
+            a.nodes.len()
+        )));
+    }
+    let mut seen = vec![false; nodes];
+    for &j in &a.nodes {
+        match seen.get_mut(j) {
+            None => {
+                return Err(invalid(format!(
+                    "node {j}, but the cluster has nodes 0 to {}",
+                    nodes.saturating_sub(1)
+                )));
+            }
+            Some(true) => return Err(invalid(format!("node {j} twice"))),
+            Some(s) => *s = true,
+        }
+    }
+    if !(a.cost.is_finite() && a.cost >= 0.0) {
+        return Err(invalid(format!(
+            "a cost of {}, expected a finite number >= 0",
+            a.cost
+        )));
+    }
+    Ok(())
+}
+
 /// Algorithm 1: admission control and node selection for `job` over the
-/// snapshot `nodes`, pricing with `price`.
+/// snapshot `nodes`, pricing with `price` ([`LibraAdmission`]).
 ///
 /// Nodes that meet the deadline are sorted by `RESFree_ij` ascending (ties by
 /// node index) and the first `PROC_i` whose cost `RE_ij · P_ij` is within the
@@ -182,7 +325,8 @@ impl Decision {
 /// finite.
 ///
 /// ```
-/// use pricing::{admit, Decision, JobSpec, LibraDollar, NodeLoad, Quote};
+/// use pricing::{admit, Decision, JobContext, JobSpec, LibraDollar, NodeLoad, Quote};
+/// use profile::Time;
 ///
 /// // Two idle nodes offering a 2-hour window; the job wants one for 1 hour.
 /// let node = |n: usize, committed: i64| NodeLoad {
@@ -191,7 +335,8 @@ impl Decision {
 ///     quote: Quote { runtime_estimate: 3600, deadline: 7200, base_price: 1.0,
 ///                    res_max: 7200, committed },
 /// };
-/// let job = JobSpec::new(3600, 1, 7200, 6000.0);
+/// let spec = JobSpec::new(3600, 1, 7200, 6000.0);
+/// let job = JobContext::new(1, Time(0), &spec);
 /// let libra_dollar = LibraDollar { alpha: 1.0, beta: 0.1 };
 /// let Decision::Accept(a) = admit(&job, &[node(0, 0), node(1, 1800)], &libra_dollar)? else {
 ///     panic!("accepted")
@@ -202,12 +347,12 @@ impl Decision {
 /// assert!((a.cost - 3600.0 * 1.4).abs() < 1e-9);
 /// # Ok::<(), pricing::PricingError>(())
 /// ```
-pub fn admit<X>(
-    job: &JobSpec<X>,
+pub fn admit(
+    job: &JobContext<'_>,
     nodes: &[NodeLoad],
     price: &dyn PriceFunction,
 ) -> Result<Decision, PricingError> {
-    job.validate()?;
+    job.check()?;
     // A share is a sum of partitions in [0, 1]: NaN, an infinity or a
     // negative share would decide the deadline test silently.
     if let Some(n) = nodes
@@ -221,8 +366,9 @@ pub fn admit<X>(
     }
     let processors = job.resource_requirements.processors;
     let need = processors as usize;
+    let r = job.resource_requirements;
     // Lines 1–8.
-    let capable: Vec<&NodeLoad> = nodes.iter().filter(|n| n.has_resources(job)).collect();
+    let capable: Vec<&NodeLoad> = nodes.iter().filter(|n| n.has(r)).collect();
     if capable.len() < need {
         return Ok(Decision::Reject(Rejection::CannotMeetResources {
             capable: capable.len(),
@@ -231,8 +377,8 @@ pub fn admit<X>(
     }
     // Lines 9–16, with each node's cost (line 19) for the loop below.
     let mut in_time: Vec<(&NodeLoad, f64)> = Vec::with_capacity(capable.len());
-    for n in capable.into_iter().filter(|n| n.meets_deadline(job)) {
-        match price.cost(&n.quote) {
+    for n in capable.into_iter().filter(|n| n.in_time(r)) {
+        match price.cost(job, &n.quote) {
             Ok(c) if c.is_finite() => in_time.push((n, c)),
             Ok(cost) => return Err(PricingError::NonFiniteCost { node: n.node, cost }),
             Err(PricingError::NoFreeCapacity { .. }) => {}
@@ -279,6 +425,32 @@ pub fn admit<X>(
 mod tests {
     use super::*;
     use crate::price::{Flat, LibraDollar};
+    use profile::Time;
+
+    /// Algorithm 1 on a job with no identity of interest.
+    fn admit(
+        job: &JobSpec,
+        nodes: &[NodeLoad],
+        price: &dyn PriceFunction,
+    ) -> Result<Decision, PricingError> {
+        super::admit(&JobContext::new(0, Time(0), job), nodes, price)
+    }
+
+    #[test]
+    fn libra_admission_is_admit_and_a_custom_reason_is_kept() {
+        let nodes = [load(0, 0.0, 0), load(1, 0.5, 500)];
+        let spec = JobSpec::new(100, 1, 1000, 1e9);
+        let job = JobContext::new(7, Time(3), &spec);
+        assert_eq!(
+            LibraAdmission.admit(&job, &nodes, &Flat).unwrap(),
+            admit(&spec, &nodes, &Flat).unwrap()
+        );
+        let r = Rejection::Custom("over quota".to_string());
+        assert_eq!(
+            (r.reason(), r.to_string()),
+            ("over quota", "over quota".into())
+        );
+    }
 
     fn load(node: usize, share: f64, committed: i64) -> NodeLoad {
         NodeLoad {

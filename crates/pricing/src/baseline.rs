@@ -7,23 +7,175 @@
 //! that outlives its estimate runs on (the paper kills no job). A job that
 //! ends by its deadline pays `RE_i · PBase` ([`Flat`]), and counts for Job
 //! QoS Satisfaction if that is within its budget: there is no budget test
-//! before it starts. The schedule is simulated by `profile` and checked with
-//! `profile::validate` before it is counted.
+//! before it starts. The schedule is checked with `profile::validate` before
+//! it is counted.
+//!
+//! The scheduler is an extension point, the [`BaselineScheduler`] trait: it
+//! receives the jobs as `profile` jobs and returns their `profile` outcomes.
+//! The paper's three ([`Baseline`]) are its implementations, simulated by
+//! `profile`'s EASY; so is any `profile::SchedulerConfig` (any built-in
+//! policy and queue order), and a user's own scheduler plugs in the same way.
 
 use std::fmt;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use profile::{Job, Outcome, Overrun, Policy as EasyPolicy, QueueOrder, SchedulerConfig, Status};
 
-use profile::{Job, Overrun, Policy as EasyPolicy, QueueOrder, SchedulerConfig, Status};
-
+use crate::context::JobContext;
 use crate::error::PolicyError;
 use crate::price::{Flat, PriceFunction, Quote};
 use crate::qos::Metrics;
 use crate::run::RunStats;
+use crate::spec::JobSpec;
 use crate::workload::QosJob;
 
-/// A backfilling baseline: EASY with one reservation and this queue order.
+/// A scheduler of the space-shared machine, for [`backfill`]: the
+/// extension point behind the paper's baselines.
+///
+/// [`backfill`] hands it the jobs as `profile` jobs (id, submit time,
+/// processors, estimate `RE_i`, run time, and a deadline the [`DropRule`]
+/// sets, see [`BaselineScheduler::schedule`]) and counts the outcomes it
+/// returns: a job with status `Dropped` is the baselines' rejection, any
+/// other has started, and is late if it ends after its deadline. The
+/// schedule must pass `profile::validate` on the machine's capacity.
+///
+/// Implemented by [`Baseline`] (the paper's FCFS-BF, SJF-BF, EDF-BF), by
+/// `profile::SchedulerConfig` (any built-in policy and queue order, as
+/// configured), and through `&T` and `Box<T>`. A scheduler of one's own
+/// needs a few lines:
+///
+/// ```
+/// use pricing::{backfill, BaselineScheduler, DropRule, PolicyError, QosJob};
+/// use profile::{Job, Outcome, Policy, QueueOrder, SchedulerConfig};
+///
+/// /// Conservative backfilling, largest job first, giving up on hopeless jobs.
+/// struct LargestFirst;
+///
+/// impl BaselineScheduler for LargestFirst {
+///     fn name(&self) -> String {
+///         "largest-first".into()
+///     }
+///     fn schedule(&self, capacity: u32, _drop: DropRule, jobs: &[Job])
+///         -> Result<Vec<Outcome>, PolicyError>
+///     {
+///         let order = QueueOrder::Custom(std::sync::Arc::new(|a: &Job, b: &Job| b.procs.cmp(&a.procs)));
+///         let config = SchedulerConfig::new(capacity, Policy::Conservative).order(order).drop_expired(true);
+///         Ok(profile::simulate(&config, jobs)?)
+///     }
+/// }
+///
+/// let job = |id, procs| QosJob {
+///     id, submit: profile::Time(0), procs, run_time: 100, estimate: 100, deadline: 1000, budget: 500.0,
+/// };
+/// let stats = backfill(LargestFirst, DropRule::Hopeless, 4, 1.0, &[job(0, 1), job(1, 4)])?;
+/// assert_eq!(stats.metrics.qos_met, 2);
+/// # Ok::<(), PolicyError>(())
+/// ```
+pub trait BaselineScheduler {
+    /// The scheduler's name, for outputs and errors (`fcfs-bf`, say).
+    fn name(&self) -> String;
+
+    /// Schedules `jobs` (in submit order) on a machine of `capacity`
+    /// processors: one outcome per job, in the same order.
+    ///
+    /// Each job's deadline is the one `drop` gives it: under
+    /// [`DropRule::Hopeless`] the job's `DT_i`, so that a scheduler that
+    /// drops a waiting job when `now + estimate > deadline` (`profile`'s
+    /// `drop_expired`) drops it as soon as it can no longer end in time;
+    /// under [`DropRule::Lapsed`] `DT_i + RE_i`, so the same test drops it
+    /// only once `DT_i` has passed (the true deadline is then
+    /// `deadline − estimate`). A scheduler that orders by deadline and
+    /// honours [`DropRule::Lapsed`] orders by the true one, as
+    /// [`Baseline::EdfBf`] does.
+    ///
+    /// # Errors
+    ///
+    /// What the scheduler refuses: `profile`'s [`SimError`](profile::SimError)
+    /// converts into [`PolicyError::Simulation`] with `?`; any other
+    /// failure is [`PolicyError::Baseline`].
+    fn schedule(
+        &self,
+        capacity: u32,
+        drop: DropRule,
+        jobs: &[Job],
+    ) -> Result<Vec<Outcome>, PolicyError>;
+}
+
+impl<B: BaselineScheduler + ?Sized> BaselineScheduler for &B {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+
+    fn schedule(
+        &self,
+        capacity: u32,
+        drop: DropRule,
+        jobs: &[Job],
+    ) -> Result<Vec<Outcome>, PolicyError> {
+        (**self).schedule(capacity, drop, jobs)
+    }
+}
+
+impl<B: BaselineScheduler + ?Sized> BaselineScheduler for Box<B> {
+    fn name(&self) -> String {
+        (**self).name()
+    }
+
+    fn schedule(
+        &self,
+        capacity: u32,
+        drop: DropRule,
+        jobs: &[Job],
+    ) -> Result<Vec<Outcome>, PolicyError> {
+        (**self).schedule(capacity, drop, jobs)
+    }
+}
+
+/// The paper's baselines: EASY with one reservation and the baseline's
+/// queue order, a job that outlives its estimate runs on, a waiting job is
+/// dropped once the [`DropRule`] says it is hopeless.
+impl BaselineScheduler for Baseline {
+    fn name(&self) -> String {
+        Baseline::name(*self).to_string()
+    }
+
+    fn schedule(
+        &self,
+        capacity: u32,
+        drop: DropRule,
+        jobs: &[Job],
+    ) -> Result<Vec<Outcome>, PolicyError> {
+        let config = SchedulerConfig::new(capacity, EasyPolicy::EASY)
+            .order(drop.queue(*self))
+            .overrun(Overrun::Continue)
+            .drop_expired(true);
+        Ok(profile::simulate(&config, jobs)?)
+    }
+}
+
+/// Any `profile` configuration, as configured (its policy, queue order,
+/// overrun handling and `drop_expired`), on the machine of `capacity`
+/// processors [`backfill`] gives, whatever its own `capacity`. The drop
+/// rule reaches it only through the jobs' deadlines.
+impl BaselineScheduler for SchedulerConfig {
+    fn name(&self) -> String {
+        format!("{:?} {:?}", self.policy, self.order)
+    }
+
+    fn schedule(
+        &self,
+        capacity: u32,
+        _drop: DropRule,
+        jobs: &[Job],
+    ) -> Result<Vec<Outcome>, PolicyError> {
+        let mut config = self.clone();
+        config.capacity = capacity;
+        Ok(profile::simulate(&config, jobs)?)
+    }
+}
+
+/// A backfilling baseline of the paper: EASY with one reservation and this
+/// queue order. Its [`BaselineScheduler`] implementation runs it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Baseline {
     /// `fcfs-bf`: arrival order.
@@ -50,15 +202,17 @@ impl Baseline {
 
 impl fmt::Display for Baseline {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(Baseline::name(*self))
     }
 }
 
 /// When a backfilling baseline gives up on a waiting job: the paper's "not
 /// to run any waiting jobs that have exceeded their deadlines", read two
 /// ways.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum DropRule {
     /// As soon as it can no longer finish by its deadline (`now + RE > DT`):
     /// `profile`'s `drop_expired`. The default.
@@ -111,9 +265,10 @@ impl DropRule {
     }
 }
 
-/// Runs `baseline` with `drop` on a space-shared machine of `capacity`
-/// processors, charging `RE_i · base_price` to each job that ends by its
-/// deadline.
+/// Runs `baseline` (one of the paper's [`Baseline`]s, a
+/// `profile::SchedulerConfig`, or any [`BaselineScheduler`]) with `drop` on
+/// a space-shared machine of `capacity` processors, charging
+/// `RE_i · base_price` to each job that ends by its deadline.
 ///
 /// In the result a dropped job is the baselines' only rejection, counted
 /// under [`Rejections::deadline`](crate::Rejections::deadline); a started
@@ -122,7 +277,9 @@ impl DropRule {
 /// Every job is checked first ([`QosJob::check`]); `profile` refuses the
 /// rest of what it cannot schedule (a machine of 0 processors, a deadline
 /// moved by [`DropRule::Lapsed`] past `Time::LIMIT`) with
-/// [`PolicyError::Simulation`].
+/// [`PolicyError::Simulation`]. A scheduler that returns other than one
+/// outcome per job, or a schedule that breaks the machine's rules, is
+/// [`PolicyError::InvalidSchedule`].
 ///
 /// ```
 /// use pricing::{backfill, Baseline, DropRule, QosJob};
@@ -142,8 +299,8 @@ impl DropRule {
 /// assert_eq!((edf.metrics.qos_met, edf.metrics.earned), (3, 250.0));
 /// # Ok::<(), pricing::PolicyError>(())
 /// ```
-pub fn backfill(
-    baseline: Baseline,
+pub fn backfill<B: BaselineScheduler>(
+    baseline: B,
     drop: DropRule,
     capacity: u32,
     base_price: f64,
@@ -151,12 +308,7 @@ pub fn backfill(
 ) -> Result<RunStats, PolicyError> {
     jobs.iter().try_for_each(QosJob::check)?;
     let profile_jobs: Vec<Job> = jobs.iter().map(|j| drop.profile_job(j)).collect();
-    let config = SchedulerConfig::new(capacity, EasyPolicy::EASY)
-        .order(drop.queue(baseline))
-        .overrun(Overrun::Continue)
-        .drop_expired(true);
-    let outcomes = profile::simulate(&config, &profile_jobs)
-        .map_err(|error| PolicyError::Simulation { error })?;
+    let outcomes = baseline.schedule(capacity, drop, &profile_jobs)?;
     profile::validate(capacity, &profile_jobs, &outcomes)
         .map_err(|violation| PolicyError::InvalidSchedule { violation })?;
     let mut stats = RunStats {
@@ -173,8 +325,9 @@ pub fn backfill(
             res_max: j.deadline,
             committed: 0,
         };
+        let spec = JobSpec::new(j.estimate, j.procs, j.deadline, j.budget);
         let cost = Flat
-            .cost(&quote)
+            .cost(&JobContext::new(j.id, j.submit, &spec), &quote)
             .map_err(|error| PolicyError::Cost { job: j.id, error })?;
         let qos = (on_time && cost <= j.budget).then_some(cost);
         stats.metrics.record(j.budget, started, qos);

@@ -15,7 +15,7 @@
 //! the exact instant. At one instant, node events are handled before
 //! arrivals.
 //!
-//! Limits: a cluster has at most [`MAX_NODES`] nodes; arrivals lie in
+//! Limits: a cluster has at most [`MAX_NODES`](crate::MAX_NODES) nodes; arrivals lie in
 //! `[-Time::LIMIT, Time::LIMIT]` (±2^40 s), run times, estimates and
 //! deadlines in `[1, MAX_DURATION]` (2^40 s), also once translated to the
 //! slowest node; a job that would still run at [`Time::LATEST`] (2^52 s)
@@ -23,145 +23,19 @@
 //! strictly after the previous one of its node and no later than
 //! `Time::LATEST`, so a run always ends.
 
+use std::any::Any;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use serde::{Deserialize, Serialize};
-
 use profile::{MAX_DURATION, Time};
 
-use crate::admission::{Decision, NodeLoad, admit};
-use crate::control::{JobControl, Late, Spare, WORK_EPS, partition, spread};
-use crate::error::{PricingError, amount, factor, in_domain};
+use crate::admission::{Admission, Decision, LibraAdmission, NodeLoad, check_allocation};
+use crate::config::{ClusterConfig, Committed};
+use crate::context::JobContext;
+use crate::control::{Late, WORK_EPS, partition, spread};
+use crate::error::{PricingError, amount, in_domain};
 use crate::price::{PriceFunction, Quote};
 use crate::spec::JobSpec;
-
-/// The most nodes a time-shared cluster may have: 1,000,000.
-///
-/// A node is a processor of the modelled machine, and the cluster keeps
-/// state for every node and scans them all at each arrival, so memory and
-/// time grow with the machine size given, not with the workload. The cap
-/// is far beyond the largest machine of the Parallel Workloads Archive logs
-/// the toolkit uses (SDSC Blue Horizon, 1,152 processors) and keeps a
-/// cluster under a few hundred MB; [`Cluster::new`] and
-/// [`RunConfig::cluster`](crate::RunConfig::cluster) refuse more with
-/// [`PricingError::TooManyNodes`] before allocating anything.
-pub const MAX_NODES: usize = 1_000_000;
-
-/// One compute node: a single processor with a SPEC-style rating, local
-/// memory and disk, and a base price.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NodeSpec {
-    /// Processor rating (SPEC); run times scale with `reference / rating`.
-    pub rating: u32,
-    /// Local memory in MB.
-    pub memory_mb: u64,
-    /// Local disk in MB.
-    pub disk_mb: u64,
-    /// `PBase_j`: price of one second of this node's processor time.
-    pub base_price: f64,
-}
-
-impl NodeSpec {
-    /// A node with the given rating and base price, and more memory and
-    /// disk than any job asks for (they are not modelled).
-    pub fn new(rating: u32, base_price: f64) -> NodeSpec {
-        NodeSpec {
-            rating,
-            memory_mb: u64::MAX,
-            disk_mb: u64::MAX,
-            base_price,
-        }
-    }
-}
-
-/// Which processor time counts as committed to other jobs in a job's window
-/// `[AT_i, DT_i]` (the sum in eq. 6).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Committed {
-    /// The whole estimate `RE_kj` of each job executing on the node, as
-    /// eq. 6 prints it. The default.
-    #[default]
-    Estimate,
-    /// The remaining estimated work `RE_kj − clockCPU_kj` of each executing job.
-    Remaining,
-    /// The processor time each executing job is due in the window at its
-    /// current partition: `Partition_kj · min(DT_k − AT_i, D_i)` (a late job
-    /// claims its partition over the whole window). With it, a node that
-    /// passes the share test always has `RESFree ≥ 0`.
-    Window,
-}
-
-/// A cluster: its nodes and the mechanisms' settings.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClusterConfig {
-    /// The compute nodes.
-    pub nodes: Vec<NodeSpec>,
-    /// The rating that runtime estimates and run times refer to.
-    pub reference_rating: u32,
-    /// Algorithm 2's open cases.
-    #[serde(default)]
-    pub control: JobControl,
-    /// How eq. 6 counts committed processor time.
-    #[serde(default)]
-    pub committed: Committed,
-}
-
-impl ClusterConfig {
-    /// `count` identical nodes of `rating`, each at `base_price` per second,
-    /// with the default job control and committed-time reading.
-    pub fn homogeneous(count: usize, rating: u32, base_price: f64) -> ClusterConfig {
-        ClusterConfig {
-            nodes: vec![NodeSpec::new(rating, base_price); count],
-            reference_rating: rating,
-            control: JobControl::default(),
-            committed: Committed::default(),
-        }
-    }
-
-    fn check(&self) -> Result<(), PricingError> {
-        amount("nodes", self.nodes.len() as i64, 1, "at least one node")?;
-        if self.nodes.len() > MAX_NODES {
-            return Err(PricingError::TooManyNodes {
-                nodes: self.nodes.len() as u64,
-                max: MAX_NODES,
-            });
-        }
-        amount(
-            "reference rating",
-            i64::from(self.reference_rating),
-            1,
-            "a positive rating",
-        )?;
-        for n in &self.nodes {
-            amount("node rating", i64::from(n.rating), 1, "a positive rating")?;
-            factor("PBase", n.base_price)?;
-        }
-        if self.control.spare == Spare::Idle && self.control.late == Late::Zero {
-            return Err(PricingError::InvalidControl {
-                reason: "with spare = idle and late = zero a job whose partition is 0 never runs \
-                         again; choose another spare or late setting",
-            });
-        }
-        Ok(())
-    }
-
-    /// Seconds on node `j` of `secs` seconds on a reference node, rounded up.
-    fn on_node(&self, secs: i64, j: usize) -> i64 {
-        self.on_rating(secs, self.nodes[j].rating)
-    }
-
-    /// Seconds on a node of `rating` of `secs` seconds on a reference node,
-    /// rounded up.
-    fn on_rating(&self, secs: i64, rating: u32) -> i64 {
-        let r = i128::from(rating.max(1));
-        let v = (i128::from(secs) * i128::from(self.reference_rating) + r - 1) / r;
-        i64::try_from(v).unwrap_or(i64::MAX)
-    }
-}
 
 /// A job to replay: its submission and what it really needs.
 #[derive(Clone, Debug, PartialEq)]
@@ -261,7 +135,9 @@ struct Record {
     tasks_left: usize,
 }
 
-/// The state of a time-shared cluster under the economy-based RMS.
+/// The state of a time-shared cluster under the economy-based RMS, admitting
+/// jobs with the rule `A` (Libra's Algorithm 1 unless
+/// [`Cluster::with_admission`] gives another).
 ///
 /// ```
 /// use pricing::{Cluster, ClusterConfig, JobSpec, LibraDollar};
@@ -280,8 +156,9 @@ struct Record {
 /// # Ok::<(), pricing::PricingError>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct Cluster {
+pub struct Cluster<A = LibraAdmission> {
     config: ClusterConfig,
+    admission: A,
     nodes: Vec<Node>,
     jobs: Vec<Record>,
     /// Node events `(time, node, version)`; an event whose version is not
@@ -297,8 +174,18 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// An idle cluster at time 0.
+    /// An idle cluster at time 0, admitting with Libra's Algorithm 1
+    /// ([`LibraAdmission`]).
     pub fn new(config: ClusterConfig) -> Result<Cluster, PricingError> {
+        Cluster::with_admission(config, LibraAdmission)
+    }
+}
+
+impl<A> Cluster<A> {
+    /// An idle cluster at time 0 whose jobs are admitted by `admission`
+    /// (a `&mut` to a rule, or a `Box<dyn Admission>`, serve too); see
+    /// [`Admission`] for an example.
+    pub fn with_admission(config: ClusterConfig, admission: A) -> Result<Cluster<A>, PricingError> {
         config.check()?;
         let slowest = config.nodes.iter().map(|n| n.rating).min().unwrap_or(1);
         let nodes = config
@@ -314,6 +201,7 @@ impl Cluster {
             .collect();
         Ok(Cluster {
             config,
+            admission,
             nodes,
             jobs: Vec::new(),
             events: BinaryHeap::new(),
@@ -328,6 +216,16 @@ impl Cluster {
         &self.config
     }
 
+    /// The admission rule.
+    pub fn admission(&self) -> &A {
+        &self.admission
+    }
+
+    /// The admission rule, to change its settings between jobs.
+    pub fn admission_mut(&mut self) -> &mut A {
+        &mut self.admission
+    }
+
     /// The time of the last event or arrival handled.
     pub fn now(&self) -> Time {
         self.now
@@ -335,23 +233,28 @@ impl Cluster {
 
     /// Job `id` arrives at `arrival` (`AT_i`) with specification `job`; it
     /// really needs `run_time` seconds on a reference node. The cluster first
-    /// runs up to `arrival`, then Algorithm 1 decides with `price`; an
-    /// accepted job starts at once on its nodes.
+    /// runs up to `arrival`, then its [`Admission`] rule decides with `price`
+    /// (Algorithm 1 by default); an accepted job starts at once on its nodes.
     ///
-    /// Errors: an invalid specification ([`JobSpec::validate`]), an arrival
+    /// Errors: an invalid specification ([`JobSpec::check`]), an arrival
     /// outside `[-Time::LIMIT, Time::LIMIT]` or before the clock, a run time
     /// outside `[0, MAX_DURATION]`, an estimate or run time longer than
     /// `MAX_DURATION` on the slowest node, or a cluster stopped at
-    /// `Time::LATEST` ([`PricingError::BeyondLatest`]).
-    pub fn submit<X>(
+    /// `Time::LATEST` ([`PricingError::BeyondLatest`]), the admission rule's
+    /// error, or an allocation of the rule's the cluster cannot run
+    /// ([`PricingError::InvalidAllocation`]).
+    pub fn submit<X: Any>(
         &mut self,
         arrival: Time,
         id: u64,
         job: &JobSpec<X>,
         run_time: i64,
         price: &dyn PriceFunction,
-    ) -> Result<Decision, PricingError> {
-        job.validate()?;
+    ) -> Result<Decision, PricingError>
+    where
+        A: Admission,
+    {
+        job.check()?;
         amount("run time", run_time, 0, "a number of seconds >= 0")?;
         let limit = Time::LIMIT.secs();
         in_domain(Some(id), "arrival", arrival.secs(), -limit, limit)?;
@@ -374,7 +277,16 @@ impl Cluster {
             });
         }
         let loads = self.snapshot(arrival, job)?;
-        let decision = admit(job, &loads, price)?;
+        let context = JobContext::new(id, arrival, job);
+        let decision = self.admission.admit(&context, &loads, price)?;
+        if let Decision::Accept(a) = &decision {
+            check_allocation(
+                id,
+                job.resource_requirements.processors,
+                self.nodes.len(),
+                a,
+            )?;
+        }
         let index = self.jobs.len();
         let relative = job.qos_constraints.deadline;
         let r = &job.resource_requirements;
@@ -693,14 +605,24 @@ impl Cluster {
 }
 
 /// Replays `jobs` (in non-decreasing arrival order) on a cluster built from
-/// `config`, admitting with `price`, and runs until every accepted job has
-/// finished. One outcome per job, in input order.
+/// `config`, admitting with Algorithm 1 and `price`, and runs until every
+/// accepted job has finished. One outcome per job, in input order.
 pub fn simulate(
     config: &ClusterConfig,
     jobs: &[Submission],
     price: &dyn PriceFunction,
 ) -> Result<Vec<JobOutcome>, PricingError> {
-    let mut cluster = Cluster::new(config.clone())?;
+    simulate_with(config, jobs, price, LibraAdmission)
+}
+
+/// [`simulate`] with the admission rule `admission` instead of Algorithm 1.
+pub fn simulate_with<A: Admission>(
+    config: &ClusterConfig,
+    jobs: &[Submission],
+    price: &dyn PriceFunction,
+    admission: A,
+) -> Result<Vec<JobOutcome>, PricingError> {
+    let mut cluster = Cluster::with_admission(config.clone(), admission)?;
     for s in jobs {
         cluster.submit(s.arrival, s.id, &s.spec, s.run_time, price)?;
     }

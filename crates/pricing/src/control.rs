@@ -13,16 +13,16 @@
 //!   divides by zero or less ([`Late`]). A job whose estimate is used up
 //!   before its deadline gets partition 0 by the formula itself.
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::PricingError;
 
 /// Below this much processor time (seconds), work counts as done.
 pub(crate) const WORK_EPS: f64 = 1e-6;
 
 /// What a node does with processor time no partition claims.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Spare {
     /// Partitions are weights: each job gets `partition / Σ partitions` of
     /// the processor (the proportional-share allocation the paper adopts
@@ -40,8 +40,10 @@ pub enum Spare {
 }
 
 /// The partition of a job still executing at (or after) its deadline.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Late {
     /// The whole processor (partition 1): the limit of Algorithm 2 as
     /// `clockWall → D` with work left. A late job competes with the others,
@@ -53,14 +55,15 @@ pub enum Late {
 }
 
 /// The job-control settings of a node.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct JobControl {
     /// Unclaimed processor time.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub spare: Spare,
     /// Jobs past their deadline.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub late: Late,
 }
 

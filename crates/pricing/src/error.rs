@@ -113,6 +113,15 @@ pub enum PricingError {
         /// The cost returned.
         cost: f64,
     },
+    /// An [`Admission`](crate::Admission) rule accepted a job with an
+    /// allocation the cluster cannot run: not `PROC_i` distinct nodes of the
+    /// cluster, or a cost that is negative, NaN or infinite.
+    InvalidAllocation {
+        /// The job.
+        job: u64,
+        /// What is wrong with the allocation.
+        reason: String,
+    },
     /// A job on the time-shared cluster would still be running at
     /// `profile::Time::LATEST` (2^52 s), the end of simulated time; the
     /// cluster stops there rather than wrap or saturate.
@@ -198,6 +207,10 @@ impl fmt::Display for PricingError {
                 "the pricing function quoted node {node} a cost of {cost}, not a finite number; \
                  fix the pricing function"
             ),
+            PricingError::InvalidAllocation { job, reason } => write!(
+                f,
+                "job {job}: the admission rule accepted it with {reason}; fix the admission rule"
+            ),
             PricingError::BeyondLatest { job } => write!(
                 f,
                 "job {job} would still run at 2^52 s, the end of simulated time; the workload \
@@ -213,8 +226,10 @@ impl std::error::Error for PricingError {}
 /// [`backfill`](crate::backfill), [`time_shared`](crate::time_shared))
 /// failed.
 ///
-/// The first three variants are bad input; the last two would be bugs in
-/// this crate, reported rather than counted.
+/// `Pricing`, `Cost`, `Simulation` and `Baseline` are bad input or a
+/// scheduler refusing it; `InvalidSchedule` is a bug in a baseline
+/// scheduler (the paper's or a user's); `Unfinished` and `TooFast` would be
+/// bugs in this crate, reported rather than counted.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum PolicyError {
@@ -235,6 +250,13 @@ pub enum PolicyError {
     Simulation {
         /// What it said.
         error: SimError,
+    },
+    /// A user's [`BaselineScheduler`](crate::BaselineScheduler) failed.
+    Baseline {
+        /// The scheduler's name.
+        name: String,
+        /// Why, in its words.
+        message: String,
     },
     /// A backfilling schedule broke the machine's rules (`profile::validate`).
     InvalidSchedule {
@@ -263,6 +285,7 @@ impl fmt::Display for PolicyError {
             PolicyError::Pricing { error } => write!(f, "{error}"),
             PolicyError::Cost { job, error } => write!(f, "job {job}: {error}"),
             PolicyError::Simulation { error } => write!(f, "{error}"),
+            PolicyError::Baseline { name, message } => write!(f, "baseline {name}: {message}"),
             PolicyError::InvalidSchedule { violation } => write!(
                 f,
                 "invalid schedule ({violation}); this is a bug in the scheduler, please report it"
@@ -289,7 +312,9 @@ impl std::error::Error for PolicyError {
             PolicyError::Pricing { error } | PolicyError::Cost { error, .. } => Some(error),
             PolicyError::Simulation { error } => Some(error),
             PolicyError::InvalidSchedule { violation } => Some(violation),
-            PolicyError::Unfinished { .. } | PolicyError::TooFast { .. } => None,
+            PolicyError::Baseline { .. }
+            | PolicyError::Unfinished { .. }
+            | PolicyError::TooFast { .. } => None,
         }
     }
 }
@@ -297,6 +322,12 @@ impl std::error::Error for PolicyError {
 impl From<PricingError> for PolicyError {
     fn from(error: PricingError) -> Self {
         PolicyError::Pricing { error }
+    }
+}
+
+impl From<SimError> for PolicyError {
+    fn from(error: SimError) -> Self {
+        PolicyError::Simulation { error }
     }
 }
 

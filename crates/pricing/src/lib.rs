@@ -7,21 +7,28 @@
 //!
 //! * **The job submission specification** (§IV): [`JobSpec`] with the
 //!   segments [`JobDetails`], [`ResourceRequirements`], [`QoSConstraints`]
-//!   and [`QoSOptimization`], serde types that other segments extend.
-//! * **Pricing** (§V): the [`PriceFunction`] trait with [`Flat`]
+//!   and [`QoSOptimization`] (serde types with the `serde` feature) that
+//!   other segments extend; [`JobContext`] is a job as the mechanisms see
+//!   it (identifier, arrival, specification).
+//! * **Pricing** (§V): the [`PriceFunction`] trait (the job and a node's
+//!   [`Quote`] in, a cost out) with [`Flat`]
 //!   (`RE·PBase`), [`LibraStatic`] (`γ·RE + δ·RE/D`) and [`LibraDollar`]
 //!   (`RE·P_ij`, `P_ij = α·PBase_j + β·PUtil_ij`, eq. 3), and the pure
 //!   functions behind them ([`utilisation_rate`], eq. 4, over the
 //!   [`Demand`] on a node in the job's window, `RESFree`, eq. 5/6).
-//! * **Admission control and node selection** (Algorithm 1): [`admit`] over
-//!   a snapshot of the nodes ([`NodeLoad`]), returning a [`Decision`]: an
-//!   [`Allocation`] or one of the three typed [`Rejection`]s.
+//! * **Admission control and node selection** (Algorithm 1): the
+//!   [`Admission`] trait, implemented by [`LibraAdmission`], i.e. [`admit`]
+//!   over a snapshot of the nodes ([`NodeLoad`]), returning a [`Decision`]:
+//!   an [`Allocation`] or one of the three typed [`Rejection`]s; a user's
+//!   rule rejects with [`Rejection::Custom`] and its own reason.
 //! * **Job control** (Algorithm 2): [`partition`] and the node's [`rates`]
 //!   on time-shared nodes, with the paper's open cases named in
 //!   [`JobControl`].
 //!
 //! [`Cluster`] puts them together: a time-shared cluster that admits
-//! arriving jobs and runs them to completion ([`simulate`] replays a list).
+//! arriving jobs (with Algorithm 1, or any [`Admission`] rule given to
+//! [`Cluster::with_admission`]) and runs them to completion ([`simulate`]
+//! and [`simulate_with`] replay a list).
 //! [`UrgencyModel`] draws deadlines and budgets as the paper's experiments
 //! do, and [`Metrics`] computes Job QoS Satisfaction and Cluster
 //! Profitability (eq. 7 and 8).
@@ -30,13 +37,17 @@
 //!
 //! * **Workload** — [`QosWorkload`] turns `profile` jobs into [`QosJob`]s
 //!   with an estimate (runtime inaccuracy), a deadline and a budget.
-//! * **Baselines** — [`backfill`] runs FCFS-BF, SJF-BF or EDF-BF
-//!   ([`Baseline`]): EASY backfilling on the machine space-shared, a waiting
-//!   job dropped by a [`DropRule`], a flat charge for a job that ends in time.
+//! * **Baselines** — [`backfill`] runs a [`BaselineScheduler`] on the
+//!   machine space-shared: the paper's FCFS-BF, SJF-BF or EDF-BF
+//!   ([`Baseline`], EASY backfilling), any `profile::SchedulerConfig`, or a
+//!   user's scheduler; a waiting job is dropped by a [`DropRule`], a job that
+//!   ends in time pays a flat charge.
 //! * **Policies and series** — a [`Series`] parses the names `fcfs-bf`,
 //!   `sjf-bf`, `edf-bf`, `libra`, `libra+$` and `libra+$-b<β>` into a
 //!   [`Policy`]; [`run_policy`] runs one with the shared settings of a
-//!   [`RunConfig`] (Libra and Libra+$ through [`time_shared`]) and returns
+//!   [`RunConfig`] (Libra and Libra+$ through [`time_shared`]; a user's
+//!   baseline through [`run_baseline`], a user's admission rule through
+//!   [`time_shared_with`]) and returns
 //!   [`RunStats`]: the [`Metrics`], the [`Rejections`] by type and the late
 //!   jobs, or a [`PolicyError`].
 //!
@@ -107,6 +118,8 @@
 mod admission;
 mod baseline;
 mod cluster;
+mod config;
+mod context;
 mod control;
 mod error;
 mod price;
@@ -116,12 +129,11 @@ mod series;
 mod spec;
 mod workload;
 
-pub use admission::{Allocation, Decision, NodeLoad, Rejection, admit};
-pub use baseline::{Baseline, DropRule, backfill};
-pub use cluster::{
-    Cluster, ClusterConfig, Committed, JobOutcome, MAX_NODES, NodeSpec, Submission, TaskView,
-    simulate,
-};
+pub use admission::{Admission, Allocation, Decision, LibraAdmission, NodeLoad, Rejection, admit};
+pub use baseline::{Baseline, BaselineScheduler, DropRule, backfill};
+pub use cluster::{Cluster, JobOutcome, Submission, TaskView, simulate, simulate_with};
+pub use config::{ClusterConfig, Committed, MAX_NODES, NodeSpec};
+pub use context::JobContext;
 pub use control::{JobControl, Late, Spare, partition, rates};
 pub use error::{ParseSeriesError, PolicyError, PricingError};
 pub use price::{
@@ -129,7 +141,9 @@ pub use price::{
     libra_static_cost, utilisation_rate,
 };
 pub use qos::{Metrics, QosDraw, Urgency, UrgencyModel};
-pub use run::{Rejections, RunConfig, RunStats, run_policy, time_shared};
+pub use run::{
+    Rejections, RunConfig, RunStats, run_baseline, run_policy, time_shared, time_shared_with,
+};
 pub use series::{Policy, Series};
 pub use spec::{
     JobDetails, JobSpec, NoExtension, Objective, QoSConstraints, QoSOptimization,
@@ -137,7 +151,8 @@ pub use spec::{
 };
 pub use workload::{QosJob, QosWorkload};
 
-/// The README's examples, compiled and run as doctests so they stay true.
-#[cfg(doctest)]
+/// The README's examples, compiled and run as doctests so they stay true
+/// (one reads a file, so they need the `serde` feature).
+#[cfg(all(doctest, feature = "serde"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

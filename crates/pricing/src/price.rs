@@ -1,6 +1,7 @@
 //! The pricing functions: Libra's static cost, the Libra+$ pricing rate
 //! (eq. 3 to 6 of Yeo & Buyya), a flat base price, and the trait over them.
 
+use crate::context::JobContext;
 use crate::error::{PricingError, amount, factor, finite};
 
 /// Demand for one resource on one node over a job's window `[AT_i, DT_i]`
@@ -160,14 +161,52 @@ impl Quote {
 /// A pricing function: the cost `C_ij` of running a job on a node, the
 /// amount Algorithm 1 compares with the job's budget.
 ///
-/// The implementations here return a finite cost or an error
+/// It sees the job ([`JobContext`]: identifier, arrival, the whole
+/// specification) and the node's [`Quote`] for it. The implementations here
+/// read the quote alone; they return a finite cost or an error
 /// ([`PricingError::NotFinite`] when the inputs are finite but too large
-/// for the arithmetic); [`admit`](crate::admit) refuses a non-finite cost
+/// for the arithmetic). [`admit`](crate::admit) refuses a non-finite cost
 /// from any implementation ([`PricingError::NonFiniteCost`]).
+///
+/// A price of your own, say a surcharge on wide jobs:
+///
+/// ```
+/// use pricing::{JobContext, JobSpec, LibraDollar, PriceFunction, PricingError, Quote};
+/// use profile::Time;
+///
+/// struct WideSurcharge(LibraDollar);
+///
+/// impl PriceFunction for WideSurcharge {
+///     fn cost(&self, job: &JobContext<'_>, quote: &Quote) -> Result<f64, PricingError> {
+///         let base = self.0.cost(job, quote)?;
+///         Ok(if job.processors() > 8 { 1.5 * base } else { base })
+///     }
+/// }
+///
+/// let quote = Quote { runtime_estimate: 10, deadline: 7200, base_price: 1.0, res_max: 200, committed: 90 };
+/// let price = WideSurcharge(LibraDollar { alpha: 1.0, beta: 0.1 });
+/// let narrow = JobSpec::new(10, 2, 7200, 100.0);
+/// let wide = JobSpec::new(10, 16, 7200, 100.0);
+/// assert_eq!(price.cost(&JobContext::new(1, Time(0), &narrow), &quote)?, 12.0);
+/// assert_eq!(price.cost(&JobContext::new(2, Time(0), &wide), &quote)?, 18.0);
+/// # Ok::<(), PricingError>(())
+/// ```
 pub trait PriceFunction {
-    /// The cost of the quoted job on the quoted node: a finite number, or
-    /// an error naming the input that prevents one.
-    fn cost(&self, quote: &Quote) -> Result<f64, PricingError>;
+    /// The cost of `job` on the quoted node: a finite number, or an error
+    /// naming the input that prevents one.
+    fn cost(&self, job: &JobContext<'_>, quote: &Quote) -> Result<f64, PricingError>;
+}
+
+impl<P: PriceFunction + ?Sized> PriceFunction for &P {
+    fn cost(&self, job: &JobContext<'_>, quote: &Quote) -> Result<f64, PricingError> {
+        (**self).cost(job, quote)
+    }
+}
+
+impl<P: PriceFunction + ?Sized> PriceFunction for Box<P> {
+    fn cost(&self, job: &JobContext<'_>, quote: &Quote) -> Result<f64, PricingError> {
+        (**self).cost(job, quote)
+    }
 }
 
 /// A flat price: `C = RE_i · PBase_j`. This is how the paper charges the
@@ -176,7 +215,7 @@ pub trait PriceFunction {
 pub struct Flat;
 
 impl PriceFunction for Flat {
-    fn cost(&self, quote: &Quote) -> Result<f64, PricingError> {
+    fn cost(&self, _job: &JobContext<'_>, quote: &Quote) -> Result<f64, PricingError> {
         let re = amount(
             "runtime estimate",
             quote.runtime_estimate,
@@ -199,7 +238,7 @@ pub struct LibraStatic {
 }
 
 impl PriceFunction for LibraStatic {
-    fn cost(&self, quote: &Quote) -> Result<f64, PricingError> {
+    fn cost(&self, _job: &JobContext<'_>, quote: &Quote) -> Result<f64, PricingError> {
         libra_static_cost(
             self.gamma,
             self.delta,
@@ -219,7 +258,7 @@ pub struct LibraDollar {
 }
 
 impl PriceFunction for LibraDollar {
-    fn cost(&self, quote: &Quote) -> Result<f64, PricingError> {
+    fn cost(&self, _job: &JobContext<'_>, quote: &Quote) -> Result<f64, PricingError> {
         let rate = libra_dollar_rate(self.alpha, self.beta, quote.base_price, quote.demand())?;
         finite(
             "cost",
@@ -356,6 +395,8 @@ mod tests {
 
     #[test]
     fn the_trait_prices_processor_time() {
+        let spec = crate::JobSpec::new(10, 1, 7200, 100.0);
+        let job = JobContext::new(1, profile::Time(0), &spec);
         let quote = Quote {
             runtime_estimate: 10,
             deadline: 7200,
@@ -363,13 +404,13 @@ mod tests {
             res_max: 200,
             committed: 90,
         };
-        assert_eq!(Flat.cost(&quote), Ok(10.0));
+        assert_eq!(Flat.cost(&job, &quote), Ok(10.0));
         assert_eq!(
             LibraStatic {
                 gamma: 1.0,
                 delta: 1.0
             }
-            .cost(&quote),
+            .cost(&job, &quote),
             Ok(10.0 + 10.0 / 7200.0)
         );
         // RE × P with P = 1 + 0.1 × 2 from the worked example.
@@ -378,7 +419,7 @@ mod tests {
                 alpha: 1.0,
                 beta: 0.1
             }
-            .cost(&quote),
+            .cost(&job, &quote),
             Ok(12.0)
         );
         // With β = 0 Libra+$ is the flat price.
@@ -387,8 +428,8 @@ mod tests {
                 alpha: 1.0,
                 beta: 0.0
             }
-            .cost(&quote),
-            Flat.cost(&quote)
+            .cost(&job, &quote),
+            Flat.cost(&job, &quote)
         );
         let functions: [&dyn PriceFunction; 3] = [
             &Flat,
@@ -401,6 +442,10 @@ mod tests {
                 beta: 0.1,
             },
         ];
-        assert!(functions.iter().all(|f| f.cost(&quote).unwrap() > 0.0));
+        assert!(
+            functions
+                .iter()
+                .all(|f| f.cost(&job, &quote).unwrap() > 0.0)
+        );
     }
 }

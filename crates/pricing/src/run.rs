@@ -7,9 +7,10 @@
 //! Both report [`RunStats`]: the paper's [`Metrics`] (eq. 7 and 8), the
 //! rejections by reason and the accepted jobs that missed their deadline.
 
-use crate::admission::Rejection;
-use crate::baseline::{DropRule, backfill};
-use crate::cluster::{ClusterConfig, Committed, MAX_NODES, Submission, simulate};
+use crate::admission::{Admission, LibraAdmission, Rejection};
+use crate::baseline::{BaselineScheduler, DropRule, backfill};
+use crate::cluster::{Submission, simulate_with};
+use crate::config::{ClusterConfig, Committed, MAX_NODES};
 use crate::control::JobControl;
 use crate::error::{PolicyError, PricingError};
 use crate::price::{Flat, LibraDollar, LibraStatic, PriceFunction};
@@ -96,7 +97,8 @@ impl RunConfig {
     }
 }
 
-/// Jobs rejected, by the reason of Algorithm 1.
+/// Jobs rejected, by the reason of Algorithm 1, and those a user's
+/// [`Admission`] rule rejected for reasons of its own.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Rejections {
     /// [`Rejection::CannotMeetResources`].
@@ -106,6 +108,9 @@ pub struct Rejections {
     pub deadline: usize,
     /// [`Rejection::CannotMeetBudget`].
     pub budget: usize,
+    /// [`Rejection::Custom`]: a user's admission rule said no (the reasons
+    /// are in the jobs' outcomes).
+    pub custom: usize,
 }
 
 impl Rejections {
@@ -115,12 +120,13 @@ impl Rejections {
             Rejection::CannotMeetResources { .. } => self.resources += 1,
             Rejection::CannotMeetDeadline { .. } => self.deadline += 1,
             Rejection::CannotMeetBudget { .. } => self.budget += 1,
+            Rejection::Custom(_) => self.custom += 1,
         }
     }
 
     /// All rejections.
     pub fn total(&self) -> usize {
-        self.resources + self.deadline + self.budget
+        self.resources + self.deadline + self.budget + self.custom
     }
 }
 
@@ -160,9 +166,26 @@ pub fn time_shared(
     price: &dyn PriceFunction,
     jobs: &[QosJob],
 ) -> Result<RunStats, PolicyError> {
+    time_shared_with(cluster, price, LibraAdmission, jobs)
+}
+
+/// [`time_shared`] with the admission rule `admission` instead of
+/// Algorithm 1: a user's [`Admission`] on the same cluster, with its
+/// [`Rejection::Custom`]s counted under [`Rejections::custom`].
+///
+/// # Errors
+///
+/// As [`time_shared`], and the admission rule's errors
+/// ([`PolicyError::Pricing`]).
+pub fn time_shared_with<A: Admission>(
+    cluster: &ClusterConfig,
+    price: &dyn PriceFunction,
+    admission: A,
+    jobs: &[QosJob],
+) -> Result<RunStats, PolicyError> {
     jobs.iter().try_for_each(QosJob::check)?;
     let submissions: Vec<Submission> = jobs.iter().map(QosJob::submission).collect();
-    let outcomes = simulate(cluster, &submissions, price)?;
+    let outcomes = simulate_with(cluster, &submissions, price, admission)?;
     let mut stats = RunStats {
         metrics: Metrics::of(&outcomes),
         ..RunStats::default()
@@ -217,18 +240,65 @@ pub fn run_policy(
     capacity: u32,
     jobs: &[QosJob],
 ) -> Result<RunStats, PolicyError> {
-    let stats = match policy {
-        Policy::Backfill(baseline) => {
-            backfill(baseline, config.drop, capacity, config.base_price, jobs)
-        }
-        Policy::Libra | Policy::LibraDollar { .. } => time_shared(
+    match policy {
+        Policy::Backfill(baseline) => run_baseline(baseline, config, capacity, jobs),
+        Policy::Libra | Policy::LibraDollar { .. } => finite(time_shared(
             &config.cluster(capacity)?,
             config.price(policy).as_ref(),
             jobs,
-        ),
-    }?;
-    // Sums of huge budgets or costs can overflow: refuse the run rather
-    // than report a profitability that is not a number.
+        )?),
+    }
+}
+
+/// Runs the baseline `baseline` (one of the paper's [`Baseline`](crate::Baseline)s,
+/// a `profile::SchedulerConfig`, or a user's [`BaselineScheduler`]) over
+/// `jobs` on a space-shared machine of `capacity` processors, with the drop
+/// rule and base price of `config`: what [`run_policy`] does for
+/// [`Policy::Backfill`], for any scheduler.
+///
+/// # Errors
+///
+/// As [`backfill`], and a run whose summed budgets or costs overflow
+/// ([`Metrics::profitability`]'s error).
+///
+/// ```
+/// use pricing::{run_baseline, run_policy, Baseline, Policy, QosWorkload, RunConfig};
+/// use profile::{Job, Policy as Easy, QueueOrder, SchedulerConfig, Time};
+///
+/// let trace: Vec<Job> = (0..40).map(|i| Job::new(i, Time(i as i64 * 300), 1 + (i % 4) as u32, 2000, 1800)).collect();
+/// let jobs = QosWorkload::TABLE_I.jobs(&trace, 1)?;
+/// let config = RunConfig::default();
+/// // Conservative backfilling in deadline order, as profile configures it.
+/// let conservative = SchedulerConfig::new(4, Easy::Conservative)
+///     .order(QueueOrder::EarliestDeadline)
+///     .drop_expired(true);
+/// let stats = run_baseline(&conservative, &config, 4, &jobs)?;
+/// assert_eq!(stats.metrics.accepted + stats.rejected.total(), 40);
+/// // The paper's EDF-BF, by name or by the enum: the same run.
+/// assert_eq!(
+///     run_baseline(Baseline::EdfBf, &config, 4, &jobs)?,
+///     run_policy(Policy::Backfill(Baseline::EdfBf), &config, 4, &jobs)?,
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn run_baseline<B: BaselineScheduler>(
+    baseline: B,
+    config: &RunConfig,
+    capacity: u32,
+    jobs: &[QosJob],
+) -> Result<RunStats, PolicyError> {
+    finite(backfill(
+        baseline,
+        config.drop,
+        capacity,
+        config.base_price,
+        jobs,
+    )?)
+}
+
+/// `stats` if its profitability is a number: sums of huge budgets or costs
+/// can overflow, and such a run is refused rather than reported.
+fn finite(stats: RunStats) -> Result<RunStats, PolicyError> {
     stats.metrics.profitability()?;
     Ok(stats)
 }
@@ -258,7 +328,8 @@ mod tests {
             Rejections {
                 resources: 1,
                 deadline: 0,
-                budget: 2
+                budget: 2,
+                custom: 0,
             }
         );
         assert_eq!(r.total(), 3);
@@ -283,7 +354,9 @@ mod tests {
             committed: 40,
         };
         // P = 1 + β · 100/50.
-        let cost = |p: Policy| config.price(p).cost(&quote).unwrap();
+        let spec = crate::JobSpec::new(10, 1, 100, 100.0);
+        let job = crate::JobContext::new(1, profile::Time(0), &spec);
+        let cost = |p: Policy| config.price(p).cost(&job, &quote).unwrap();
         assert!((cost(Policy::LibraDollar { beta: None }) - 12.0).abs() < 1e-12);
         assert!((cost(Policy::LibraDollar { beta: Some(1.0) }) - 30.0).abs() < 1e-12);
         assert!((cost(Policy::Libra) - 10.1).abs() < 1e-12);

@@ -16,6 +16,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::baseline::Baseline;
@@ -23,6 +24,7 @@ use crate::error::{ParseSeriesError, PricingError, factor};
 
 /// A policy of the comparison.
 #[derive(Copy, Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Policy {
     /// A backfilling baseline on the space-shared machine.
     Backfill(Baseline),
@@ -145,6 +147,7 @@ impl fmt::Display for Series {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for Series {
     /// As its name.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -152,6 +155,7 @@ impl Serialize for Series {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for Series {
     /// From a name, with the parse error as the message.
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -1,24 +1,27 @@
 //! The user-level job submission specification (§IV, eq. 1 and 2):
 //! `job_i([JobDetails][ResourceRequirements][QoSConstraints][QoSOptimization])`.
 //!
-//! Each segment is a serde type with `deny_unknown_fields`, so a misspelt
+//! With the `serde` feature each segment is a serde type with
+//! `deny_unknown_fields`, so a misspelt
 //! parameter is an error rather than silently ignored. New segments are added
 //! through the `X` parameter of [`JobSpec`], flattened beside the four basic
 //! ones (a workflow application adds a data-dependency segment, say); the
 //! default [`NoExtension`] accepts no other segment.
 
+#[cfg(feature = "serde")]
 use std::collections::BTreeMap;
 
+#[cfg(feature = "serde")]
 use serde::de::IgnoredAny;
-use serde::{Deserialize, Serialize};
 
 use profile::MAX_DURATION;
 
 use crate::error::{PricingError, amount, at_most, factor};
 
 /// *JobDetails*: what the job is.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct JobDetails {
     /// `RE_i`: estimated seconds to complete the job on one node of the
     /// cluster's reference rating, with the node's full processor.
@@ -26,22 +29,24 @@ pub struct JobDetails {
 }
 
 /// *ResourceRequirements*: what each allocated node must provide.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct ResourceRequirements {
     /// `PROC_i`: processors (one per node) the job runs on.
     pub processors: u32,
     /// `MEM_i`: local memory needed on each node, in MB.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub memory_mb: u64,
     /// `DISK_i`: local disk needed on each node, in MB.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub disk_mb: u64,
 }
 
 /// *QoSConstraints*: what the cluster must fulfil.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct QoSConstraints {
     /// `D_i`: seconds from arrival by which the job must finish.
     pub deadline: i64,
@@ -50,8 +55,10 @@ pub struct QoSConstraints {
 }
 
 /// A QoS characteristic the user wants optimised.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum Objective {
     /// `FT_i`: finish as early as possible within the budget.
     FinishTime,
@@ -61,24 +68,27 @@ pub enum Objective {
 
 /// *QoSOptimization*: which characteristics to optimise, in priority order.
 /// The paper's mechanisms (and this crate's admission control) ignore it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct QoSOptimization {
     /// The objectives, most important first.
-    #[serde(default)]
+    #[cfg_attr(feature = "serde", serde(default))]
     pub optimize: Vec<Objective>,
 }
 
 /// The extension of a plain [`JobSpec`]: no further segment is accepted.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
 pub struct NoExtension {}
 
 /// A job submission: the four basic segments plus the extension segments `X`.
 ///
-/// In TOML each segment is a table:
+/// In TOML each segment is a table (with the `serde` feature):
 ///
 /// ```
+/// # #[cfg(feature = "serde")] {
 /// let spec: pricing::JobSpec = toml::from_str(r#"
 ///     [job_details]
 ///     runtime_estimate = 3600
@@ -94,15 +104,17 @@ pub struct NoExtension {}
 ///     [qos_optimization]
 ///     optimize = ["cost"]
 /// "#)?;
-/// spec.validate()?;
+/// spec.check()?;
 /// assert_eq!(spec.resource_requirements.processors, 4);
 /// assert_eq!(spec.resource_requirements.disk_mb, 0); // not asked for
+/// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// Another application model adds its own segment through `X`:
 ///
 /// ```
+/// # #[cfg(feature = "serde")] {
 /// use serde::{Deserialize, Serialize};
 ///
 /// #[derive(Debug, Default, Serialize, Deserialize)]
@@ -122,10 +134,18 @@ pub struct NoExtension {}
 ///     budget = 120.0
 /// "#)?;
 /// assert_eq!(spec.extension.data_dependency, [17, 18]);
+/// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "RawJobSpec<X>", bound(deserialize = "X: Deserialize<'de>"))]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        try_from = "RawJobSpec<X>",
+        bound(deserialize = "X: serde::Deserialize<'de>")
+    )
+)]
 pub struct JobSpec<X = NoExtension> {
     /// *JobDetails*.
     pub job_details: JobDetails,
@@ -134,16 +154,20 @@ pub struct JobSpec<X = NoExtension> {
     /// *QoSConstraints*.
     pub qos_constraints: QoSConstraints,
     /// *QoSOptimization*, if the user gave one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub qos_optimization: Option<QoSOptimization>,
     /// Further segments.
-    #[serde(flatten)]
+    #[cfg_attr(feature = "serde", serde(flatten))]
     pub extension: X,
 }
 
 /// A [`JobSpec`] as read, with whatever segments nobody claimed.
-#[derive(Deserialize)]
-#[serde(bound(deserialize = "X: Deserialize<'de>"))]
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(bound(deserialize = "X: serde::Deserialize<'de>"))]
 struct RawJobSpec<X> {
     job_details: JobDetails,
     resource_requirements: ResourceRequirements,
@@ -156,6 +180,7 @@ struct RawJobSpec<X> {
     unknown: BTreeMap<String, IgnoredAny>,
 }
 
+#[cfg(feature = "serde")]
 impl<X> TryFrom<RawJobSpec<X>> for JobSpec<X> {
     type Error = String;
 
@@ -197,28 +222,42 @@ impl JobSpec {
 impl<X> JobSpec<X> {
     /// Checks the values: an estimate and a deadline of at least one second
     /// and at most `profile::MAX_DURATION` (2^40 s), at least one processor,
-    /// a finite budget `>= 0`.
-    pub fn validate(&self) -> Result<(), PricingError> {
-        let seconds = |name, value| {
-            amount(name, value, 1, "a positive number of seconds")?;
-            at_most(
-                name,
-                value,
-                MAX_DURATION,
-                "at most 2^40 s (about 34,800 years)",
-            )
-        };
-        seconds("runtime estimate", self.job_details.runtime_estimate)?;
-        amount(
-            "processors",
-            i64::from(self.resource_requirements.processors),
-            1,
-            "at least 1",
-        )?;
-        seconds("deadline", self.qos_constraints.deadline)?;
-        factor("budget", self.qos_constraints.budget)?;
-        Ok(())
+    /// a finite budget `>= 0`. (Formerly `validate`: that verb now only
+    /// names checking a schedule.)
+    pub fn check(&self) -> Result<(), PricingError> {
+        check_segments(
+            &self.job_details,
+            &self.resource_requirements,
+            &self.qos_constraints,
+        )
     }
+}
+
+/// [`JobSpec::check`] over the segments it reads.
+pub(crate) fn check_segments(
+    details: &JobDetails,
+    resources: &ResourceRequirements,
+    qos: &QoSConstraints,
+) -> Result<(), PricingError> {
+    let seconds = |name, value| {
+        amount(name, value, 1, "a positive number of seconds")?;
+        at_most(
+            name,
+            value,
+            MAX_DURATION,
+            "at most 2^40 s (about 34,800 years)",
+        )
+    };
+    seconds("runtime estimate", details.runtime_estimate)?;
+    amount(
+        "processors",
+        i64::from(resources.processors),
+        1,
+        "at least 1",
+    )?;
+    seconds("deadline", qos.deadline)?;
+    factor("budget", qos.budget)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -231,13 +270,13 @@ mod tests {
         assert_eq!(spec.job_details.runtime_estimate, 60);
         assert_eq!(spec.resource_requirements.memory_mb, 0);
         assert_eq!(spec.qos_optimization, None);
-        assert_eq!(spec.validate(), Ok(()));
+        assert_eq!(spec.check(), Ok(()));
     }
 
     #[test]
-    fn validation_names_the_field() {
+    fn check_names_the_field() {
         let check = |spec: JobSpec, msg: &str| {
-            assert_eq!(spec.validate().unwrap_err().to_string(), msg);
+            assert_eq!(spec.check().unwrap_err().to_string(), msg);
         };
         check(
             JobSpec::new(0, 1, 10, 1.0),

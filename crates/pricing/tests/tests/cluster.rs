@@ -155,3 +155,44 @@ fn degenerate_job_control_is_refused() {
     assert!(Cluster::new(config).is_err());
     assert!(Cluster::new(ClusterConfig::homogeneous(0, 100, 1.0)).is_err());
 }
+
+/// An admission rule that accepts every job on the nodes and at the cost
+/// it is given, right or wrong.
+struct Fixed(Vec<usize>, f64);
+
+impl pricing::Admission for Fixed {
+    fn admit(
+        &mut self,
+        _job: &pricing::JobContext<'_>,
+        _nodes: &[pricing::NodeLoad],
+        _price: &dyn pricing::PriceFunction,
+    ) -> Result<Decision, pricing::PricingError> {
+        Ok(Decision::Accept(pricing::Allocation {
+            nodes: self.0.clone(),
+            cost: self.1,
+        }))
+    }
+}
+
+#[test]
+fn a_rules_allocation_is_checked_before_it_runs() {
+    let job = JobSpec::new(60, 2, 600, 100.0);
+    let submit = |rule: Fixed| {
+        let config = ClusterConfig::homogeneous(3, 100, 1.0);
+        let mut c = Cluster::with_admission(config, rule).unwrap();
+        c.submit(Time(0), 9, &job, 60, &Flat)
+    };
+    let reason = |rule: Fixed| match submit(rule) {
+        Err(pricing::PricingError::InvalidAllocation { job: 9, reason }) => reason,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(reason(Fixed(vec![0], 1.0)), "1 nodes, but it asks for 2");
+    assert_eq!(
+        reason(Fixed(vec![0, 3], 1.0)),
+        "node 3, but the cluster has nodes 0 to 2"
+    );
+    assert_eq!(reason(Fixed(vec![1, 1], 1.0)), "node 1 twice");
+    assert!(reason(Fixed(vec![0, 1], f64::NAN)).starts_with("a cost of NaN"));
+    let ok = submit(Fixed(vec![2, 0], 5.0)).unwrap();
+    assert_eq!(ok.allocation().map(|a| a.nodes.clone()), Some(vec![2, 0]));
+}

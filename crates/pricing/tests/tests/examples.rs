@@ -2,8 +2,8 @@
 //! schedules and prices were computed by hand.
 
 use pricing::{
-    Cluster, ClusterConfig, Committed, Decision, Flat, JobSpec, Late, LibraDollar, LibraStatic,
-    NodeLoad, PriceFunction, Quote, Rejection, Spare, utilisation_rate,
+    Cluster, ClusterConfig, Committed, Decision, Flat, JobContext, JobSpec, Late, LibraDollar,
+    LibraStatic, NodeLoad, PriceFunction, Quote, Rejection, Spare, utilisation_rate,
 };
 use profile::Time;
 
@@ -18,8 +18,15 @@ const DOLLAR: LibraDollar = LibraDollar {
 
 /// Checks that `f` prices `quote` at `expected` (to 1e-9).
 fn check_cost(f: &dyn PriceFunction, quote: &Quote, expected: f64) {
-    let c = f.cost(quote).unwrap();
+    let c = cost(f, quote);
     assert!((c - expected).abs() < 1e-9, "{quote:?}: {c} != {expected}");
+}
+
+/// `f`'s cost for `quote`; the built-in prices read the quote alone, so
+/// any job will do.
+fn cost(f: &dyn PriceFunction, quote: &Quote) -> f64 {
+    let spec = JobSpec::new(quote.runtime_estimate.max(1), 1, quote.deadline.max(1), 1e9);
+    f.cost(&JobContext::new(0, Time(0), &spec), quote).unwrap()
 }
 
 fn quote(runtime_estimate: i64, deadline: i64, committed: i64) -> Quote {
@@ -104,7 +111,7 @@ fn processor_time_price_on_a_cluster() {
             &five[0].quote,
             1800.0 * (1.0 + 0.1 * putil(18_000, five_h)),
         );
-        assert!(DOLLAR.cost(&five[0].quote).unwrap() < DOLLAR.cost(&two[0].quote).unwrap());
+        assert!(cost(&DOLLAR, &five[0].quote) < cost(&DOLLAR, &two[0].quote));
         // Libra charges the same whatever the load, a little less for more time.
         check_cost(&LIBRA, &two[0].quote, 1800.25);
         check_cost(&LIBRA, &five[0].quote, 1800.1);
@@ -113,7 +120,7 @@ fn processor_time_price_on_a_cluster() {
             .unwrap();
         let busier = node_loads(&mut c, 0, &half_hour(2));
         assert_eq!(busier[0].quote.committed, two_h + 900);
-        assert!(DOLLAR.cost(&busier[0].quote).unwrap() > DOLLAR.cost(&two[0].quote).unwrap());
+        assert!(cost(&DOLLAR, &busier[0].quote) > cost(&DOLLAR, &two[0].quote));
     }
     // With the estimate reading the 2-hour quote is the paper's $2 shape:
     // PUtil = 7200 / (7200 − 3600 − 1800) = 4, and 18 000 / 12 600 for 5 hours.

@@ -9,10 +9,10 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
 use pricing::{
-    Baseline, Cluster, ClusterConfig, Committed, Demand, DropRule, Flat, JobControl, JobSpec, Late,
-    LibraDollar, LibraStatic, MAX_NODES, NodeLoad, Policy, PriceFunction, PricingError, QosJob,
-    QosWorkload, Quote, RunConfig, Spare, Submission, UrgencyModel, admit, backfill, partition,
-    rates, run_policy, simulate,
+    Baseline, Cluster, ClusterConfig, Committed, Demand, DropRule, Flat, JobContext, JobControl,
+    JobSpec, Late, LibraDollar, LibraStatic, MAX_NODES, NodeLoad, Policy, PriceFunction,
+    PricingError, QosJob, QosWorkload, Quote, RunConfig, Spare, Submission, UrgencyModel, admit,
+    backfill, partition, rates, run_policy, simulate,
 };
 use profile::{Job, MAX_DURATION, Time};
 
@@ -336,9 +336,10 @@ proptest! {
             })
             .collect();
         for p in price(alpha, beta) {
-            let _ = admit(&job.spec, &loads, p.as_ref());
+            let context = JobContext::new(job.id, job.arrival, &job.spec);
+            let _ = admit(&context, &loads, p.as_ref());
             for l in &loads {
-                if let Ok(c) = p.cost(&l.quote) {
+                if let Ok(c) = p.cost(&context, &l.quote) {
                     prop_assert!(c.is_finite(), "{:?}", l.quote);
                 }
                 let d: Demand = l.quote.demand();
@@ -580,10 +581,14 @@ fn empty_inputs_are_valid() {
             .is_empty()
     );
     assert_eq!(
-        admit(&JobSpec::new(1, 1, 1, 1.0), &[], &Flat)
-            .unwrap()
-            .rejection()
-            .map(|r| r.reason()),
+        admit(
+            &JobContext::new(1, Time(0), &JobSpec::new(1, 1, 1, 1.0)),
+            &[],
+            &Flat
+        )
+        .unwrap()
+        .rejection()
+        .map(|r| r.reason()),
         Some("cannot_meet_resources")
     );
     assert_eq!(partition(1.0, 0.0, i64::MIN, i64::MAX, Late::Full), 1.0);

@@ -12,10 +12,10 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
 use pricing::{
-    ClusterConfig, Demand, Flat, Late, LibraDollar, LibraStatic, Metrics, NodeLoad, Policy,
-    PriceFunction, PricingError, Quote, RunConfig, RunStats, Series, Spare, Urgency, UrgencyModel,
-    admit, libra_dollar_rate, libra_static_cost, partition, rates, run_policy, simulate,
-    utilisation_rate,
+    ClusterConfig, Demand, Flat, JobContext, Late, LibraDollar, LibraStatic, Metrics, NodeLoad,
+    Policy, PriceFunction, PricingError, Quote, RunConfig, RunStats, Series, Spare, Urgency,
+    UrgencyModel, admit, libra_dollar_rate, libra_static_cost, partition, rates, run_policy,
+    simulate, utilisation_rate,
 };
 
 use super::extremes::{count, qos_job, rating, seconds, submission};
@@ -39,7 +39,7 @@ fn amount() -> impl Strategy<Value = usize> {
 struct Returns(f64);
 
 impl PriceFunction for Returns {
-    fn cost(&self, _quote: &Quote) -> Result<f64, PricingError> {
+    fn cost(&self, _job: &JobContext<'_>, _quote: &Quote) -> Result<f64, PricingError> {
         Ok(self.0)
     }
 }
@@ -169,16 +169,17 @@ proptest! {
                 quote,
             })
             .collect();
+        let context = JobContext::new(job.id, job.arrival, &job.spec);
         for f in functions(a, b, returned) {
             for (q, _) in &quotes {
-                if let Ok(c) = f.cost(q) {
+                if let Ok(c) = f.cost(&context, q) {
                     // Only `Returns` may return a non-finite cost; `admit` refuses it.
                     prop_assert!(c.is_finite() || c.to_bits() == returned.to_bits(), "{q:?}");
                 }
             }
             let bad_share = quotes.iter().any(|&(_, s)| !(s >= 0.0 && s.is_finite()));
-            let decided = admit(&job.spec, &loads, f.as_ref());
-            if bad_share && job.spec.validate().is_ok() {
+            let decided = admit(&context, &loads, f.as_ref());
+            if bad_share && job.spec.check().is_ok() {
                 prop_assert!(
                     matches!(decided, Err(PricingError::InvalidFactor { name: "share", .. })),
                     "{decided:?}"
@@ -195,7 +196,7 @@ proptest! {
         }
         for f in functions(a, b, 1.0).into_iter().take(3) {
             for (q, _) in &quotes {
-                check(f.cost(q))?;
+                check(f.cost(&context, q))?;
             }
         }
     }
@@ -329,7 +330,10 @@ fn finite_regression_max_base_price() {
         alpha: 0.0,
         beta: 0.0,
     }
-    .cost(&quote)
+    .cost(
+        &JobContext::new(0, profile::Time(0), &pricing::JobSpec::new(1, 1, 1, 1.0)),
+        &quote,
+    )
     .unwrap_err();
     assert_eq!(
         err,
@@ -365,7 +369,12 @@ fn finite_regression_user_function_quotes_nan() {
         },
     };
     let job = pricing::JobSpec::new(10, 1, 100, 1e6);
-    let err = admit(&job, &[node], &Returns(f64::NAN)).unwrap_err();
+    let err = admit(
+        &JobContext::new(1, profile::Time(0), &job),
+        &[node],
+        &Returns(f64::NAN),
+    )
+    .unwrap_err();
     assert!(
         matches!(err, PricingError::NonFiniteCost { node: 3, cost } if cost.is_nan()),
         "{err:?}"

@@ -5,9 +5,9 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
 use pricing::{
-    Cluster, ClusterConfig, Committed, Decision, Demand, Flat, JobControl, JobOutcome, JobSpec,
-    Late, LibraDollar, LibraStatic, NodeLoad, PriceFunction, Quote, Rejection, Rejections, Spare,
-    Submission, admit, libra_dollar_rate, simulate,
+    Cluster, ClusterConfig, Committed, Decision, Demand, Flat, JobContext, JobControl, JobOutcome,
+    JobSpec, Late, LibraDollar, LibraStatic, NodeLoad, PriceFunction, Quote, Rejection, Rejections,
+    Spare, Submission, admit, libra_dollar_rate, simulate,
 };
 use profile::Time;
 
@@ -188,18 +188,20 @@ fn check_admission(
     loads: &[NodeLoad],
     price: &dyn PriceFunction,
 ) -> Result<(), TestCaseError> {
+    let context = JobContext::new(0, Time(0), job);
+    let cost = |n: &NodeLoad| price.cost(&context, &n.quote);
     let need = job.resource_requirements.processors as usize;
     let capable = loads.iter().filter(|n| n.has_resources(job)).count();
     let in_time: Vec<&NodeLoad> = loads
         .iter()
-        .filter(|n| n.has_resources(job) && n.meets_deadline(job) && price.cost(&n.quote).is_ok())
+        .filter(|n| n.has_resources(job) && n.meets_deadline(job) && cost(n).is_ok())
         .collect();
     let budget = job.qos_constraints.budget;
     let affordable = in_time
         .iter()
-        .filter(|n| price.cost(&n.quote).unwrap() <= budget)
+        .filter(|n| cost(n).unwrap() <= budget)
         .count();
-    match admit(job, loads, price).unwrap() {
+    match admit(&context, loads, price).unwrap() {
         Decision::Accept(a) => {
             prop_assert!(capable >= need && in_time.len() >= need && affordable >= need);
             prop_assert_eq!(a.nodes.len(), need);
@@ -209,7 +211,7 @@ fn check_admission(
                 let load = in_time.iter().find(|l| l.node == n).ok_or_else(|| {
                     TestCaseError::fail(format!("node {n} does not meet the deadline"))
                 })?;
-                costs.push(price.cost(&load.quote).unwrap());
+                costs.push(cost(load).unwrap());
             }
             prop_assert!(costs.iter().all(|&c| c <= budget));
             prop_assert_eq!(a.cost, costs.iter().copied().fold(f64::MIN, f64::max));

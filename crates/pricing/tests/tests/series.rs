@@ -3,6 +3,7 @@
 
 use pricing::{Baseline, Policy, Series};
 use proptest::prelude::*;
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 /// Parses `input` and checks its policy (`None`: it must not parse), and
@@ -64,11 +65,13 @@ fn the_parts_are_exposed() {
     assert_eq!(Policy::LibraDollar { beta: None }.beta(), Ok(None));
 }
 
+#[cfg(feature = "serde")]
 #[derive(Debug, Serialize, Deserialize)]
 struct Params {
     policies: Vec<Series>,
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn a_configuration_keeps_the_names_as_written() {
     let p: Params = toml::from_str(r#"policies = ["libra", "libra+$-b1.0", "fcfs-bf"]"#).unwrap();

@@ -1,4 +1,5 @@
-//! The job submission specification as a file format.
+//! The job submission specification as a file format (the `serde` feature).
+#![cfg(feature = "serde")]
 
 use pricing::{JobSpec, NoExtension, Objective};
 use serde::{Deserialize, Serialize};
