@@ -424,10 +424,6 @@ fn every_library_crate_can_be_adopted_alone() {
 /// Library crates that do not declare the `serde` feature yet, each with
 /// the reason; the list only shrinks.
 const SERDE_FEATURE_PENDING: &[(&str, &str)] = &[
-    (
-        "pricing",
-        "its serde is not optional yet (issue #20, item 6)",
-    ),
     ("gateway", "no serde support yet (issue #20, item 6)"),
     (
         "partitions-forecast",
