@@ -13,12 +13,13 @@ use crate::{Policy, Time};
 pub struct Fcfs;
 
 impl Scheduler for Fcfs {
+    #[inline]
     fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
         let now = ctx.now;
         // The started jobs leave the queue together at the end: FCFS queues
         // grow long, and one drain costs what one removal would.
         let mut started = 0;
-        while let Some(&slot) = ctx.queue.get(started) {
+        while let Some(slot) = ctx.queue.get(started) {
             let job = &ctx.live[slot].job;
             let (procs, estimate) = (job.procs, job.estimate);
             // Only running jobs are in the profile, each from its start on,
@@ -32,7 +33,7 @@ impl Scheduler for Fcfs {
             ctx.launch(slot)?;
             started += 1;
         }
-        ctx.queue.drain(..started);
+        ctx.queue.drain_front(started);
         Ok(())
     }
 }
@@ -120,6 +121,7 @@ impl Easy {
 }
 
 impl Scheduler for Easy {
+    #[inline]
     fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
         let now = ctx.now;
         let mut free_now = ctx.free_now();
@@ -133,11 +135,13 @@ impl Scheduler for Easy {
         debug_assert!(self.protected.is_empty());
         let mut held = None;
         let mut k = 0;
-        while k < ctx.queue.len() && free_now > 0 {
+        let mut waiting = ctx.queue.len();
+        while k < waiting && free_now > 0 {
             let job = &ctx.live[ctx.queue[k]].job;
             let (procs, estimate) = (job.procs, job.estimate);
             if self.fits_now(ctx, procs, estimate, free_now, held.as_ref()) {
-                ctx.start(k)?;
+                ctx.start_unreserved(k)?;
+                waiting -= 1;
                 free_now -= procs;
                 if let Some(h) = held.as_mut().filter(|h| now + estimate > h.start) {
                     h.free -= procs;
@@ -251,6 +255,7 @@ impl Scheduler for Conservative {
 
     /// Starts every job whose reservation is due and asks to decide again
     /// when the next one is.
+    #[inline]
     fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
         let now = ctx.now;
         let mut next = None;

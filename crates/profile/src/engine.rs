@@ -9,8 +9,8 @@
 //! hold reservations for later, and the loop keeps the [`Profile`] true to
 //! both, so no decision can overcommit the machine.
 
-use std::collections::VecDeque;
 use std::fmt;
+use std::ops::Index;
 
 use crate::sched::{Input, Observer, SimError};
 use crate::{
@@ -145,6 +145,85 @@ pub(crate) struct Live {
     pub(crate) predicted_end: Option<Time>,
 }
 
+/// The waiting queue: slots in queue order, after `head` (jobs leaving the
+/// front only move `head`, so FCFS never shifts a long queue; the space
+/// before `head` is reclaimed once it is half the vector, in place).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Queue {
+    slots: Vec<usize>,
+    head: usize,
+}
+
+impl Queue {
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len() - self.head
+    }
+
+    #[inline]
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, position: usize) -> Option<usize> {
+        self.slots.get(self.head + position).copied()
+    }
+
+    #[inline]
+    pub(crate) fn iter(&self) -> std::slice::Iter<'_, usize> {
+        self.slots[self.head..].iter()
+    }
+
+    /// Removes and returns the slot at `position` (which must exist).
+    #[inline]
+    pub(crate) fn remove(&mut self, position: usize) -> usize {
+        if position == 0 {
+            let slot = self.slots[self.head];
+            self.drain_front(1);
+            slot
+        } else {
+            self.slots.remove(self.head + position)
+        }
+    }
+
+    /// Removes the first `n` slots.
+    #[inline]
+    pub(crate) fn drain_front(&mut self, n: usize) {
+        self.head += n;
+        debug_assert!(self.head <= self.slots.len());
+        if self.head == self.slots.len() {
+            self.slots.clear();
+            self.head = 0;
+        } else if self.head >= 64 && 2 * self.head >= self.slots.len() {
+            self.slots.drain(..self.head);
+            self.head = 0;
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, position: usize, slot: usize) {
+        if position == self.len() {
+            self.slots.push(slot);
+        } else {
+            self.slots.insert(self.head + position, slot);
+        }
+    }
+
+    fn partition_point(&self, pred: impl FnMut(&usize) -> bool) -> usize {
+        self.slots[self.head..].partition_point(pred)
+    }
+}
+
+impl Index<usize> for Queue {
+    type Output = usize;
+
+    #[inline]
+    fn index(&self, position: usize) -> &usize {
+        &self.slots[self.head + position]
+    }
+}
+
 /// Where outcomes go as they are decided.
 pub(crate) enum Sink<'a> {
     /// To a caller's function.
@@ -168,15 +247,14 @@ pub(crate) enum Sink<'a> {
 /// [`SimError::NoRoom`], what the free processors do not allow.
 pub struct Context<'a> {
     pub(crate) config: SchedulerConfig,
-    pub(crate) observer: Option<&'a mut dyn Observer>,
+    pub(crate) observer: &'a mut dyn Observer,
     pub(crate) sink: Sink<'a>,
     pub(crate) profile: Profile,
     pub(crate) live: Vec<Live>,
     /// Free slots of `live`.
     vacant: Vec<usize>,
-    /// Waiting jobs (slots) in queue order: a ring, so jobs leave the front
-    /// (FCFS) and the back half cheaply.
-    pub(crate) queue: VecDeque<usize>,
+    /// Waiting jobs (slots) in queue order.
+    pub(crate) queue: Queue,
     /// Ends of running jobs (their slots).
     ends: EventQueue<usize>,
     /// Expiring predictions: slot and input position (a job may end, and its
@@ -203,7 +281,7 @@ impl<'a> Context<'a> {
     pub(crate) fn new(
         config: SchedulerConfig,
         origin: Time,
-        observer: Option<&'a mut dyn Observer>,
+        observer: &'a mut dyn Observer,
         sink: Sink<'a>,
     ) -> Self {
         Context {
@@ -213,7 +291,7 @@ impl<'a> Context<'a> {
             sink,
             live: Vec::new(),
             vacant: Vec::new(),
-            queue: VecDeque::new(),
+            queue: Queue::default(),
             ends: EventQueue::new(),
             overruns: EventQueue::new(),
             wake: None,
@@ -266,7 +344,7 @@ impl<'a> Context<'a> {
     /// `None` past the end of the queue.
     #[inline]
     pub fn waiting(&self, position: usize) -> Option<Waiting<'_>> {
-        let live = &self.live[*self.queue.get(position)?];
+        let live = &self.live[self.queue.get(position)?];
         Some(Waiting {
             index: live.index,
             job: &live.job,
@@ -301,13 +379,10 @@ impl<'a> Context<'a> {
     /// The slot of the waiting job at `position`, or an error naming it.
     #[inline]
     fn slot_at(&self, position: usize) -> Result<usize, SimError> {
-        self.queue
-            .get(position)
-            .copied()
-            .ok_or(SimError::NotWaiting {
-                position,
-                waiting: self.queue.len(),
-            })
+        self.queue.get(position).ok_or(SimError::NotWaiting {
+            position,
+            waiting: self.queue.len(),
+        })
     }
 
     /// Starts the waiting job at `position` now. It leaves the queue (the
@@ -343,11 +418,27 @@ impl<'a> Context<'a> {
         self.launch(slot)
     }
 
+    /// Starts the waiting job at `position`, which holds no reservation, now,
+    /// its processors known to be free from now to its estimate.
+    #[inline]
+    pub(crate) fn start_unreserved(&mut self, position: usize) -> Result<(), SimError> {
+        let slot = self.queue[position];
+        let job = &self.live[slot].job;
+        let (estimate, procs) = (job.estimate, job.procs);
+        debug_assert_eq!(self.live[slot].reserved, Time::MAX);
+        self.end_of(slot, self.now, estimate)?;
+        self.profile
+            .reserve(self.now, estimate, procs)
+            .expect("the caller checked that it fits");
+        self.queue.remove(position);
+        self.launch(slot)
+    }
+
     /// Starts the waiting job at `position` now, its processors already taken
     /// from now to its estimate (by the caller or by its reservation).
     #[inline]
     pub(crate) fn start_reserved(&mut self, position: usize) -> Result<(), SimError> {
-        let slot = self.queue.remove(position).expect("a queued position");
+        let slot = self.queue.remove(position);
         self.launch(slot)
     }
 
@@ -444,9 +535,7 @@ impl<'a> Context<'a> {
 
     #[inline]
     pub(crate) fn report_reserved(&mut self, slot: usize, at: Time) {
-        if let Some(observer) = self.observer.as_deref_mut() {
-            observer.reserved(self.now, self.live[slot].index, at);
-        }
+        self.observer.reserved(self.now, self.live[slot].index, at);
     }
 
     fn lift(&mut self, slot: usize) {
@@ -506,7 +595,7 @@ impl<'a> Context<'a> {
 
     /// Runs the job in `slot` (off the queue, its processors taken from now
     /// to its estimate) and reports its outcome.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn launch(&mut self, slot: usize) -> Result<(), SimError> {
         let now = self.now;
         let live = &self.live[slot];
@@ -537,9 +626,7 @@ impl<'a> Context<'a> {
                 status,
             },
         );
-        if let Some(observer) = self.observer.as_deref_mut() {
-            observer.started(now, index);
-        }
+        self.observer.started(now, index);
         Ok(())
     }
 
@@ -551,6 +638,7 @@ impl<'a> Context<'a> {
         }
     }
 
+    #[inline(always)]
     fn enqueue(&mut self, job: Job, index: usize) -> usize {
         let pos = match self.config.order {
             QueueOrder::Arrival => self.queue.len(),
@@ -590,6 +678,7 @@ impl<'a> Context<'a> {
 
     /// A job ended; returns whether it ended before its predicted end (the
     /// unused tail is freed then).
+    #[inline(always)]
     fn terminate(&mut self, slot: usize) -> bool {
         let live = &self.live[slot];
         let predicted_end = live.predicted_end.expect("only running jobs end");
@@ -671,7 +760,7 @@ impl<'a, I: Iterator<Item = Job>> Engine<'a, I> {
     pub(crate) fn new(
         config: &SchedulerConfig,
         jobs: I,
-        observer: Option<&'a mut dyn Observer>,
+        observer: &'a mut dyn Observer,
         sink: Sink<'a>,
     ) -> Result<Self, SimError> {
         if config.capacity == 0 {
@@ -695,6 +784,7 @@ impl<'a, I: Iterator<Item = Job>> Engine<'a, I> {
     /// Handles the next event, calling the scheduler's hooks, and drops
     /// expired jobs; returns `false` when nothing is left to happen. The
     /// caller then lets the scheduler decide.
+    #[inline]
     pub(crate) fn next_event<S: Scheduler + ?Sized>(
         &mut self,
         scheduler: &mut S,
@@ -714,9 +804,7 @@ impl<'a, I: Iterator<Item = Job>> Engine<'a, I> {
         if t_wake == Some(t) {
             ctx.wake = None;
         }
-        if let Some(observer) = ctx.observer.as_deref_mut() {
-            observer.step(t);
-        }
+        ctx.observer.step(t);
         ctx.profile.advance(t);
         if t_over == Some(t) {
             // Every expired prediction at this instant before any decision:
@@ -747,6 +835,21 @@ impl<'a, I: Iterator<Item = Job>> Engine<'a, I> {
             scheduler.freed(ctx)?;
         }
         Ok(true)
+    }
+
+    /// One outcome per job, in input order, once the run has ended (a job
+    /// left waiting is [`SimError::NeverStarted`]); kept outcomes only.
+    pub(crate) fn into_outcomes(mut self) -> Result<Vec<Outcome>, SimError> {
+        if self.ctx.queue_len() > 0 {
+            return Err(self.ctx.unfinished());
+        }
+        match std::mem::replace(&mut self.ctx.sink, Sink::Keep(Vec::new())) {
+            Sink::Keep(table) => Ok(table
+                .into_iter()
+                .map(|o| o.expect("every job ends exactly once"))
+                .collect()),
+            Sink::Call(_) => unreachable!("outcomes were handed to the caller"),
+        }
     }
 
     /// Runs to the end with `scheduler` deciding at every event.

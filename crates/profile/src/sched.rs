@@ -258,21 +258,14 @@ pub fn simulate_with<S: Scheduler + ?Sized>(
     observer: &mut dyn Observer,
 ) -> Result<Vec<Outcome>, SimError> {
     check_input(config, jobs)?;
-    let mut outcomes = vec![None; jobs.len()];
-    simulate_stream_with(
+    let mut engine = Engine::new(
         config,
-        scheduler,
         jobs.iter().cloned(),
         observer,
-        |index, outcome| {
-            outcomes[index] = Some(outcome);
-        },
+        Sink::Keep(vec![None; jobs.len()]),
     )?;
-    outcomes
-        .into_iter()
-        .enumerate()
-        .map(|(index, o)| o.ok_or_else(|| unfinished(jobs, index)))
-        .collect()
+    engine.run(scheduler)?;
+    engine.into_outcomes()
 }
 
 /// [`simulate_stream`] with any [`Scheduler`] deciding (see
@@ -292,22 +285,13 @@ where
     let mut engine = Engine::new(
         config,
         jobs.into_iter(),
-        Some(observer),
+        observer,
         Sink::Call(&mut on_outcome),
     )?;
     engine.run(scheduler)?;
     match engine.ctx.queue_len() {
         0 => Ok(engine.read()),
         _ => Err(engine.ctx.unfinished()),
-    }
-}
-
-/// The error for a job a scheduler never started.
-#[cold]
-fn unfinished(jobs: &[Job], index: usize) -> SimError {
-    SimError::NeverStarted {
-        index,
-        id: jobs[index].id,
     }
 }
 

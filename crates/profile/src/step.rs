@@ -72,7 +72,8 @@ impl Stepper {
         let engine = Engine::new(
             config,
             jobs.into_iter(),
-            None,
+            // A zero-sized observer: leaking it allocates nothing.
+            Box::leak(Box::new(crate::NoObserver)),
             Sink::Keep(vec![None; count]),
         )?;
         Ok(Stepper {
@@ -126,15 +127,6 @@ impl Stepper {
     /// waiting is [`SimError::NeverStarted`].
     pub fn into_outcomes(mut self) -> Result<Vec<Outcome>, SimError> {
         while self.next_decision()?.is_some() {}
-        if self.engine.ctx.queue_len() > 0 {
-            return Err(self.engine.ctx.unfinished());
-        }
-        match std::mem::replace(&mut self.engine.ctx.sink, Sink::Keep(Vec::new())) {
-            Sink::Keep(table) => Ok(table
-                .into_iter()
-                .map(|o| o.expect("every job ends exactly once"))
-                .collect()),
-            Sink::Call(_) => unreachable!("a stepper keeps its outcomes"),
-        }
+        self.engine.into_outcomes()
     }
 }
