@@ -135,21 +135,39 @@ impl Scheduler for Easy {
         debug_assert!(self.protected.is_empty());
         let mut held = None;
         let mut k = 0;
-        let mut waiting = ctx.queue.len();
-        while k < waiting && free_now > 0 {
+        while free_now > 0 {
+            // Scan on, in one read-only pass, past the jobs that neither fit
+            // nor get a reservation, to the next that does either.
+            let fits = {
+                let queue = ctx.queue.as_slice();
+                let protected = (self.protected.len() + usize::from(held.is_some())) as u64;
+                let protect = protected < u64::from(self.reservations);
+                loop {
+                    let Some(&slot) = queue.get(k) else {
+                        break None;
+                    };
+                    let job = &ctx.live[slot].job;
+                    if self.fits_now(ctx, job.procs, job.estimate, free_now, held.as_ref()) {
+                        break Some(true);
+                    }
+                    if protect {
+                        break Some(false);
+                    }
+                    k += 1;
+                }
+            };
+            let Some(fits) = fits else { break };
             let job = &ctx.live[ctx.queue[k]].job;
             let (procs, estimate) = (job.procs, job.estimate);
-            if self.fits_now(ctx, procs, estimate, free_now, held.as_ref()) {
+            if fits {
                 ctx.start_unreserved(k)?;
-                waiting -= 1;
                 free_now -= procs;
                 if let Some(h) = held.as_mut().filter(|h| now + estimate > h.start) {
                     h.free -= procs;
                 }
                 continue;
             }
-            let protected = self.protected.len() + usize::from(held.is_some());
-            if (protected as u64) < u64::from(self.reservations) {
+            {
                 if let Some(h) = held.take() {
                     ctx.profile
                         .reserve(h.start, h.duration, h.procs)
@@ -260,14 +278,21 @@ impl Scheduler for Conservative {
         let now = ctx.now;
         let mut next = None;
         let mut k = 0;
-        while k < ctx.queue.len() {
-            let at = ctx.live[ctx.queue[k]].reserved;
-            if at <= now {
-                ctx.start_reserved(k)?;
-            } else {
-                next = Some(next.map_or(at, |n: Time| n.min(at)));
-                k += 1;
+        loop {
+            // Scan on to the next due job, noting the reserved starts passed.
+            let due = {
+                let (queue, live) = (ctx.queue.as_slice(), &ctx.live);
+                while k < queue.len() && live[queue[k]].reserved > now {
+                    let at = live[queue[k]].reserved;
+                    next = Some(next.map_or(at, |n: Time| n.min(at)));
+                    k += 1;
+                }
+                k < queue.len()
+            };
+            if !due {
+                break;
             }
+            ctx.start_reserved(k)?;
         }
         ctx.wake_at(next);
         Ok(())

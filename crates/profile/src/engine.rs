@@ -172,7 +172,12 @@ impl Queue {
 
     #[inline]
     pub(crate) fn iter(&self) -> std::slice::Iter<'_, usize> {
-        self.slots[self.head..].iter()
+        self.as_slice().iter()
+    }
+
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[usize] {
+        &self.slots[self.head..]
     }
 
     /// Removes and returns the slot at `position` (which must exist).
