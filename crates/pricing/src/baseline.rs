@@ -41,7 +41,8 @@ use crate::workload::QosJob;
 ///
 /// Implemented by [`Baseline`] (the paper's FCFS-BF, SJF-BF, EDF-BF), by
 /// `profile::SchedulerConfig` (any built-in policy and queue order, as
-/// configured), and through `&T` and `Box<T>`. A scheduler of one's own
+/// configured), by [`ProfileBaseline`] (any `profile::Scheduler`, a user's
+/// own included), and through `&T` and `Box<T>`. A scheduler of one's own
 /// needs a few lines:
 ///
 /// ```
@@ -171,6 +172,88 @@ impl BaselineScheduler for SchedulerConfig {
         let mut config = self.clone();
         config.capacity = capacity;
         Ok(profile::simulate(&config, jobs)?)
+    }
+}
+
+/// Any `profile` [`Scheduler`](profile::Scheduler) as a baseline, a user's
+/// own policy included: `make` builds a fresh scheduler for each schedule,
+/// which runs on `profile`'s event loop under `config` (its queue order,
+/// overrun handling and `drop_expired`; its capacity and policy are not
+/// used) on the machine [`backfill`] gives.
+///
+/// ```
+/// use pricing::{backfill, Baseline, DropRule, ProfileBaseline, QosJob};
+/// use profile::{builtin::Easy, Overrun, Policy, SchedulerConfig};
+///
+/// let job = |id, submit, procs, run_time| QosJob {
+///     id, submit: profile::Time(submit), procs, run_time, estimate: run_time,
+///     deadline: 10 * run_time, budget: 500.0,
+/// };
+/// let jobs = [job(0, 0, 4, 100), job(1, 1, 4, 50), job(2, 2, 2, 20)];
+/// // The built-in EASY through the trait is the paper's FCFS-BF.
+/// let config = SchedulerConfig::new(4, Policy::EASY)
+///     .overrun(Overrun::Continue)
+///     .drop_expired(true);
+/// let easy = ProfileBaseline::new("easy", config, || Easy::new(1));
+/// let ours = backfill(&easy, DropRule::Hopeless, 4, 1.0, &jobs)?;
+/// let paper = backfill(Baseline::FcfsBf, DropRule::Hopeless, 4, 1.0, &jobs)?;
+/// assert_eq!(ours, paper);
+/// # Ok::<(), pricing::PolicyError>(())
+/// ```
+pub struct ProfileBaseline<F> {
+    name: String,
+    config: SchedulerConfig,
+    make: F,
+}
+
+impl<F, S> ProfileBaseline<F>
+where
+    F: Fn() -> S,
+    S: profile::Scheduler,
+{
+    /// A baseline named `name` that runs the schedulers `make` builds under `config`.
+    pub fn new(name: impl Into<String>, config: SchedulerConfig, make: F) -> Self {
+        ProfileBaseline {
+            name: name.into(),
+            config,
+            make,
+        }
+    }
+}
+
+impl<F> std::fmt::Debug for ProfileBaseline<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProfileBaseline")
+            .field("name", &self.name)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<F, S> BaselineScheduler for ProfileBaseline<F>
+where
+    F: Fn() -> S,
+    S: profile::Scheduler,
+{
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn schedule(
+        &self,
+        capacity: u32,
+        _drop: DropRule,
+        jobs: &[Job],
+    ) -> Result<Vec<Outcome>, PolicyError> {
+        let mut config = self.config.clone();
+        config.capacity = capacity;
+        let mut scheduler = (self.make)();
+        Ok(profile::simulate_with(
+            &config,
+            &mut scheduler,
+            jobs,
+            &mut profile::NoObserver,
+        )?)
     }
 }
 
