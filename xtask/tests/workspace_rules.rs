@@ -423,13 +423,7 @@ fn every_library_crate_can_be_adopted_alone() {
 
 /// Library crates that do not declare the `serde` feature yet, each with
 /// the reason; the list only shrinks.
-const SERDE_FEATURE_PENDING: &[(&str, &str)] = &[
-    ("gateway", "no serde support yet (issue #20, item 6)"),
-    (
-        "partitions-forecast",
-        "no serde support yet (issue #20, item 6)",
-    ),
-];
+const SERDE_FEATURE_PENDING: &[(&str, &str)] = &[];
 
 /// Every library crate under `crates/` but the `experiments` pipeline
 /// (whose configs need serde always) offers `Serialize`/`Deserialize` one

@@ -132,7 +132,7 @@ pub use run::{
     MAX_TICKS, Rejection, run,
 };
 pub use view::SlotView;
-pub use violation::{PAPER_TOLERANCE, Violation, ViolationLog, is_late};
+pub use violation::{PAPER_TOLERANCE, ProvisioningViolation, ViolationLog, is_late};
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

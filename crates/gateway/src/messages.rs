@@ -4,6 +4,8 @@ use std::fmt;
 
 /// One kind of message between the gateway and a provider.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Message {
     /// Provider → gateway: periodic utilisation report (least-loaded policy).
     UtilisationReport,

@@ -118,6 +118,7 @@ pub trait Provisioning {
 /// (the lowest index among equals), submitted at once with no planned
 /// start; jobs with deadlines get no reservation.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LeastLoad;
 
 impl Provisioning for LeastLoad {
@@ -143,6 +144,7 @@ impl Provisioning for LeastLoad {
 /// `earliest-ask`: the gateway asks every candidate for its free time
 /// slots for every job and picks the earliest start ([`earliest`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EarliestAsk;
 
 impl Provisioning for EarliestAsk {
@@ -159,6 +161,7 @@ impl Provisioning for EarliestAsk {
 /// `interval` seconds and the gateway picks the earliest start on its copy
 /// ([`earliest`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct EarliestPartial {
     /// Seconds between publications.
     pub interval: i64,

@@ -13,10 +13,15 @@ pub fn is_late(planned: Time, actual: Time, tolerance: u32) -> bool {
     actual.secs().saturating_sub(planned.secs()) > i64::from(tolerance)
 }
 
-/// One provisioning violation.
+/// One provisioning violation of the paper: a grid job that started later
+/// than the gateway planned, or a reservation the provider refused. It is
+/// counted in a [`ViolationLog`]; unlike the `Violation` of the other crates
+/// (the error of a schedule check, `validate`) it is no error.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Violation {
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum ProvisioningViolation {
     /// The job started more than the tolerance after the gateway's plan.
     LateStart {
         /// The job.
@@ -35,11 +40,12 @@ pub enum Violation {
     },
 }
 
-impl Violation {
+impl ProvisioningViolation {
     /// The grid job the violation is about.
     pub fn job(&self) -> u64 {
         match *self {
-            Violation::LateStart { job, .. } | Violation::ReservationRefused { job, .. } => job,
+            ProvisioningViolation::LateStart { job, .. }
+            | ProvisioningViolation::ReservationRefused { job, .. } => job,
         }
     }
 }
@@ -51,7 +57,7 @@ impl Violation {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ViolationLog {
     tolerance: u32,
-    violations: Vec<Violation>,
+    violations: Vec<ProvisioningViolation>,
 }
 
 impl Default for ViolationLog {
@@ -79,7 +85,7 @@ impl ViolationLog {
     pub fn check_start(&mut self, job: u64, planned: Time, actual: Time) -> bool {
         let late = is_late(planned, actual, self.tolerance);
         if late {
-            self.violations.push(Violation::LateStart {
+            self.violations.push(ProvisioningViolation::LateStart {
                 job,
                 planned,
                 actual,
@@ -91,7 +97,7 @@ impl ViolationLog {
     /// Records a refused reservation, always a violation.
     pub fn reservation_refused(&mut self, job: u64, at: Time) {
         self.violations
-            .push(Violation::ReservationRefused { job, at });
+            .push(ProvisioningViolation::ReservationRefused { job, at });
     }
 
     /// Violations so far.
@@ -109,7 +115,7 @@ impl ViolationLog {
     }
 
     /// Every violation, in the order recorded.
-    pub fn violations(&self) -> &[Violation] {
+    pub fn violations(&self) -> &[ProvisioningViolation] {
         &self.violations
     }
 }
@@ -151,12 +157,12 @@ mod tests {
         assert_eq!(
             log.violations(),
             &[
-                Violation::LateStart {
+                ProvisioningViolation::LateStart {
                     job: 2,
                     planned: Time(0),
                     actual: Time(21)
                 },
-                Violation::ReservationRefused {
+                ProvisioningViolation::ReservationRefused {
                     job: 3,
                     at: Time(50)
                 },

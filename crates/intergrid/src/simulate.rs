@@ -248,7 +248,7 @@ pub fn simulate(
         .zip(&scenario.local)
         .enumerate()
         .map(|(k, (&procs, jobs))| {
-            Cluster::new(series.provider.config(procs, &config.forecast), Time::ZERO)
+            Cluster::under(&series.provider, procs, &config.forecast, Time::ZERO)
                 .and_then(|c| c.with_local_jobs(jobs.clone()))
                 .map(Site::new)
                 .map_err(|e| cluster_error(k, e))
@@ -310,8 +310,8 @@ pub fn simulate(
         if let Some(&i) = index.get(&v.job()) {
             violations[i] += 1;
             match v {
-                gateway::Violation::LateStart { .. } => late[i] = true,
-                gateway::Violation::ReservationRefused { .. } => refusals[i] += 1,
+                gateway::ProvisioningViolation::LateStart { .. } => late[i] = true,
+                gateway::ProvisioningViolation::ReservationRefused { .. } => refusals[i] += 1,
                 // A kind of violation this crate does not know yet counts
                 // only in the total.
                 _ => {}

@@ -24,8 +24,12 @@
 //!   of intervals (25 in the paper); with a [`ForecastConfig`],
 //!   [`Cluster::publish`] runs Algorithm 1's `getFreeTimeSlots` and the
 //!   cluster runs its `reallocationEvent`s.
-//! * [`ProviderPolicy`] builds the paper's ArCb, ArEb, ArCbM, ArEbM and
-//!   ArEbMf configurations.
+//! * [`Partitioning`] is the provider policy, this crate's extension point:
+//!   how a provider sets its cluster up (partitions, queue order, borrowing,
+//!   forecast). The paper's policies implement it: [`ArCb`], [`ArEb`],
+//!   [`ArCbM`], [`ArEbM`] and [`ArEbMf`]; [`ProviderPolicy`] names them for
+//!   configurations, and [`Cluster::under`] builds a cluster from any
+//!   policy.
 //!
 //! Invariants: time is whole seconds and only moves forward; no instant has
 //! more processors busy or held than the cluster has; a committed
@@ -79,7 +83,7 @@ pub use cluster::{
 pub use error::{ClusterError, ForecastError, HoldId, ReservationError};
 pub use forecast::LoadForecast;
 pub use partition::{Origin, PartitionSpec, Predicate, RunTimeClass, UNLIMITED, equal_sizes};
-pub use policy::ProviderPolicy;
+pub use policy::{ArCb, ArCbM, ArEb, ArEbM, ArEbMf, Partitioning, ProviderPolicy};
 
 /// The README's examples, compiled and run as doctests so they stay true.
 #[cfg(doctest)]

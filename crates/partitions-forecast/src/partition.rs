@@ -8,6 +8,8 @@ use profile::Job;
 /// (Assunção & Buyya, eq. 1): `p = 1` for `0 < t_r < 1000`, `p = 2` for
 /// `1000 <= t_r < 10000`, `p = 3` for `t_r >= 10000`, with `t_r` in seconds.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum RunTimeClass {
     /// `p = 1`: shorter than 1000 s.
     Short,
@@ -56,6 +58,8 @@ impl RunTimeClass {
 
 /// Where a job comes from: the provider's own users, or the grid gateway.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Origin {
     /// Submitted by the provider's local users.
     Local,
@@ -74,6 +78,8 @@ impl fmt::Display for Origin {
 
 /// Which jobs a partition takes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Predicate {
     /// Every job.
     Any,
@@ -101,6 +107,7 @@ pub const UNLIMITED: u32 = u32::MAX;
 /// One resource partition: its predicate, its size in processors and its
 /// number of pivots (`1` = EASY backfilling, [`UNLIMITED`] = conservative).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PartitionSpec {
     /// A short name for reports (`short`, `grid`, ...).
     pub name: String,

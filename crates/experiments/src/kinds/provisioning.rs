@@ -69,22 +69,6 @@ impl LocalMax {
     }
 }
 
-/// Algorithm 1's share source, by name (`"forecast"`, `"actual"`).
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "ShareFrom", rename_all = "snake_case")]
-enum ShareFromName {
-    Forecast,
-    Actual,
-}
-
-/// The forecast's load measure, by name (`"utilisation"`, `"demand"`).
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "LoadMeasure", rename_all = "snake_case")]
-enum LoadMeasureName {
-    Utilisation,
-    Demand,
-}
-
 /// `[params]` of a provisioning experiment.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -134,10 +118,8 @@ pub(crate) struct Params {
     /// Reallocation checks per interval (ArEbMf).
     pub reallocation_checks: u32,
     /// Which load sets the share ArEbMf offers.
-    #[serde(with = "ShareFromName")]
     pub share_from: ShareFrom,
     /// How ArEbMf measures the local load it forecasts.
-    #[serde(with = "LoadMeasureName")]
     pub forecast_load: LoadMeasure,
     /// Whether the gateway books its own placements in its copy of the slots.
     pub track_allocations: bool,

@@ -17,6 +17,8 @@ use crate::violation::{PAPER_TOLERANCE, ViolationLog};
 /// How the gateway learns the providers' free time slots.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Information {
     /// `ask`: it requests the slots of every provider for every job it schedules.
     Ask,
@@ -34,6 +36,8 @@ pub enum Information {
 /// [`Provisioning`] implementation given to [`GatewayConfig::new`] instead.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum GatewayPolicy {
     /// `least-load`: to the provider that last reported the lowest
     /// utilisation (reports every [`GatewayConfig::report_every`] seconds).
@@ -69,6 +73,7 @@ pub const MAX_ATTEMPTS: u32 = 1_000;
 /// policy `Q` (by default a built-in, [`GatewayPolicy`]) and the settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GatewayConfig<Q = GatewayPolicy> {
     /// The provisioning policy; [`run`] plays out a clone of it.
     pub policy: Q,
@@ -149,6 +154,8 @@ impl<Q> GatewayConfig<Q> {
 /// Why the gateway gave up on a grid job.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Rejection {
     /// No provider has that many processors.
     TooWide,
@@ -176,6 +183,8 @@ impl fmt::Display for Rejection {
 
 /// What became of one grid job: it ran, or it was rejected with a reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Fate {
     /// It ran.
     Ran {

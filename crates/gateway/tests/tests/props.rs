@@ -11,7 +11,8 @@
 use std::collections::BTreeMap;
 
 use gateway::{
-    Fate, GatewayConfig, GatewayPolicy, GridRun, Information, Message, Violation, is_late, run,
+    Fate, GatewayConfig, GatewayPolicy, GridRun, Information, Message, ProvisioningViolation,
+    is_late, run,
 };
 use profile::{Job, Time};
 use proptest::prelude::*;
@@ -198,8 +199,8 @@ fn check_violations(
     let mut refused = 0;
     for v in r.violations.violations() {
         match *v {
-            Violation::LateStart { job, .. } => logged_late.push(job),
-            Violation::ReservationRefused { .. } => refused += 1,
+            ProvisioningViolation::LateStart { job, .. } => logged_late.push(job),
+            ProvisioningViolation::ReservationRefused { .. } => refused += 1,
             other => prop_assert!(false, "unexpected violation {other:?}"),
         }
     }

@@ -1,8 +1,8 @@
 //! Hand-checked runs of each gateway policy on `Twin` providers.
 
 use gateway::{
-    Fate, GatewayConfig, GatewayError, GatewayPolicy, Information, Message, Rejection, Violation,
-    run,
+    Fate, GatewayConfig, GatewayError, GatewayPolicy, Information, Message, ProvisioningViolation,
+    Rejection, run,
 };
 use profile::{Job, Time};
 
@@ -92,7 +92,7 @@ fn stale_slots_make_late_starts_beyond_the_tolerance_violations() {
         .violations
         .violations()
         .iter()
-        .map(Violation::job)
+        .map(ProvisioningViolation::job)
         .collect();
     assert_eq!(late, vec![1, 2], "90 s late each; job 3 on time");
     // Publications at 0, 100 and 200, and three submissions.
@@ -125,7 +125,7 @@ fn a_refused_reservation_is_a_violation_and_refreshes_the_slots() {
     }
     assert_eq!(
         r.violations.violations(),
-        &[Violation::ReservationRefused {
+        &[ProvisioningViolation::ReservationRefused {
             job: 1,
             at: Time(20)
         }]

@@ -9,6 +9,8 @@ use crate::partition::{PartitionSpec, Predicate};
 /// The order of the waiting queue when the scheduler backfills.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Priority {
     /// Arrival order.
     #[default]
@@ -20,6 +22,9 @@ pub enum Priority {
 
 /// Where Algorithm 1 takes the load that decides the share offered to the grid.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum ShareFrom {
     /// `percToProvide = max(0, 1 − forecast)`: the share expected to be
     /// free over the next interval, as the paper's prose says.
@@ -32,6 +37,9 @@ pub enum ShareFrom {
 
 /// What the forecast policy calls the local load of a period.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum LoadMeasure {
     /// The share of processors running local jobs, averaged over the
     /// period: what local users took of the resources.
@@ -50,6 +58,7 @@ pub const MAX_CHECKS: u32 = 10_000;
 
 /// The forecast-based policy of Algorithm 1 (ArEbMf).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ForecastConfig {
     /// Intervals in the moving-average window (25 in the paper).
     pub window: usize,
@@ -88,6 +97,7 @@ impl ForecastConfig {
 
 /// Everything a [`Cluster`](crate::Cluster) needs besides its jobs.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ClusterConfig {
     /// Processors in the cluster.
     pub capacity: u32,

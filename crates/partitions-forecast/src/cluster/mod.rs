@@ -35,6 +35,7 @@ use profile::{EventQueue, Job, Profile, Time};
 use crate::error::ClusterError;
 use crate::forecast::LoadForecast;
 use crate::partition::{Origin, PartitionSpec};
+use crate::policy::Partitioning;
 
 /// A resource provider's cluster scheduler (Assunção & Buyya, §4).
 ///
@@ -217,6 +218,19 @@ struct Entry {
 }
 
 impl Cluster {
+    /// An idle cluster of `capacity` processors set up by the provider
+    /// policy `policy` ([`Partitioning::config`], with Algorithm 1's
+    /// settings `forecast` for the policies that use them), whose clock
+    /// starts at `origin`; [`Cluster::new`] on the configuration.
+    pub fn under<P: Partitioning + ?Sized>(
+        policy: &P,
+        capacity: u32,
+        forecast: &ForecastConfig,
+        origin: Time,
+    ) -> Result<Cluster, ClusterError> {
+        Cluster::new(policy.config(capacity, forecast), origin)
+    }
+
     /// An idle cluster whose clock starts at `origin` (within ±2^40 s,
     /// `Time::LIMIT`).
     pub fn new(config: ClusterConfig, origin: Time) -> Result<Cluster, ClusterError> {

@@ -37,6 +37,7 @@ pub enum Notice {
 
 /// What happened to one job on the cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JobRecord {
     /// The job's id.
     pub id: u64,
@@ -62,6 +63,8 @@ pub struct JobRecord {
 
 /// What a processor rectangle on the profile is for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum CommitmentKind {
     /// A running job, up to its estimate.
     Running,
@@ -76,6 +79,7 @@ pub enum CommitmentKind {
 /// Processors the cluster has promised over a window: the rectangles its
 /// availability profile is made of.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Commitment {
     /// The job's id.
     pub id: u64,
@@ -95,6 +99,7 @@ pub struct Commitment {
 
 /// One partition's current state.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PartitionState {
     /// Its name.
     pub name: String,
