@@ -3,9 +3,10 @@
 //! [`Policy`] names them; [`simulate`](crate::simulate) runs the one a
 //! configuration names.
 
-use crate::engine::{Context, Scheduler};
+use crate::context::Context;
 use crate::runs::{Earlier, Runs};
 use crate::sched::SimError;
+use crate::scheduler::Scheduler;
 use crate::{Policy, Time};
 
 /// No backfilling: jobs start strictly in queue order.

@@ -9,8 +9,8 @@ use std::fmt;
 use proptest::prelude::{Just, Strategy, prop, prop_oneof};
 use proptest::test_runner::{TestCaseError, TestRunner};
 
-use crate::engine::Scheduler;
 use crate::sched::{NoObserver, Observer, SimError, simulate_stream_with, simulate_with};
+use crate::scheduler::Scheduler;
 use crate::{
     Job, MAX_DURATION, Outcome, Overrun, QueueOrder, SchedulerConfig, Status, Time, validate,
 };

@@ -56,6 +56,7 @@ mod alloc;
 mod avail;
 pub mod builtin;
 mod config;
+mod context;
 mod engine;
 mod hold;
 #[cfg(any(test, feature = "testing"))]
@@ -63,6 +64,7 @@ mod invariants;
 mod job;
 mod runs;
 mod sched;
+mod scheduler;
 mod stats;
 mod step;
 #[cfg(any(test, feature = "testing"))]
@@ -73,13 +75,14 @@ mod validate;
 pub use alloc::{AllocError, ProcSet, ProcSetParseError, first_fit};
 pub use avail::{FreeSlot, Profile, ProfileError};
 pub use config::{JobOrdering, Overrun, Policy, PolicyParseError, QueueOrder, SchedulerConfig};
-pub use engine::{Context, Event, Running, Scheduler, Waiting};
+pub use context::{Context, Event, Running, Waiting};
 pub use hold::HoldId;
 pub use job::{Job, JobBuilder, JobError, JobField, Outcome, Status};
 pub use sched::{
     NoObserver, Observer, SimError, simulate, simulate_observed, simulate_stream,
     simulate_stream_with, simulate_with,
 };
+pub use scheduler::Scheduler;
 pub use stats::ScheduleStats;
 pub use step::Stepper;
 pub use time::{EventQueue, MAX_DURATION, Time};

@@ -8,7 +8,9 @@
 use std::fmt;
 
 use crate::builtin::{Conservative, Easy, Fcfs};
-use crate::engine::{Engine, Scheduler, Sink};
+use crate::context::Sink;
+use crate::engine::Engine;
+use crate::scheduler::Scheduler;
 use crate::{Job, JobError, Outcome, Overrun, Policy, SchedulerConfig, Time};
 
 /// Why a simulation could not run. Input is checked before anything runs,

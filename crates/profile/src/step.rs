@@ -2,8 +2,10 @@
 //! turned inside out, so an outside agent (a reinforcement-learning policy, a
 //! scheduler in another language) makes the decisions one at a time.
 
-use crate::engine::{Context, Engine, Scheduler, Sink};
+use crate::context::{Context, Sink};
+use crate::engine::Engine;
 use crate::sched::{SimError, check_input};
+use crate::scheduler::Scheduler;
 use crate::{Job, Outcome, SchedulerConfig};
 
 /// A simulation that stops at every decision and lets its caller decide.
