@@ -8,6 +8,8 @@ use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "common/spawn.rs"]
+mod spawn;
 #[path = "common/tempdir.rs"]
 mod tempdir;
 use tempdir::TempDir;
@@ -66,7 +68,7 @@ fn xtask_env(tmp: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Output {
     for (k, v) in env {
         cmd.env(k, v);
     }
-    cmd.output().unwrap()
+    crate::spawn::output(&mut cmd).unwrap()
 }
 
 fn xtask(tmp: &TempDir, args: &[&str]) -> Output {
@@ -87,7 +89,7 @@ fn check(out: &Output, status: i32, needles: &[&str], case: &str) {
 }
 
 fn mkfifo(path: &Path) {
-    let ok = Command::new("mkfifo").arg(path).status().unwrap();
+    let ok = crate::spawn::status(Command::new("mkfifo").arg(path)).unwrap();
     assert!(ok.success());
 }
 
@@ -113,10 +115,7 @@ fn specials(dir: &Path) -> Vec<(&'static str, PathBuf)> {
     ];
     // A device node of its own (as root): never one the system uses.
     let node = dir.join("char-node");
-    let made = Command::new("mknod")
-        .arg(&node)
-        .args(["c", "1", "3"])
-        .output();
+    let made = crate::spawn::output(Command::new("mknod").arg(&node).args(["c", "1", "3"]));
     if made.is_ok_and(|o| o.status.success()) {
         out.push(("a character device", node));
     }
@@ -191,14 +190,15 @@ mod job_scripts {
     fn run_script(tmp: &Path, script: &[String]) -> Vec<String> {
         let file = tmp.join("script.sh");
         std::fs::write(&file, script.join("\n") + "\n").unwrap();
-        let parse = Command::new("bash").arg("-n").arg(&file).output().unwrap();
+        let parse = crate::spawn::output(Command::new("bash").arg("-n").arg(&file)).unwrap();
         assert!(parse.status.success(), "bash -n: {}", text(&parse.stderr));
-        let out = Command::new("bash")
-            .arg(&file)
-            .env("SLURM_ARRAY_TASK_ID", "1")
-            .env("SLURM_CPUS_PER_TASK", "3")
-            .output()
-            .unwrap();
+        let out = crate::spawn::output(
+            Command::new("bash")
+                .arg(&file)
+                .env("SLURM_ARRAY_TASK_ID", "1")
+                .env("SLURM_CPUS_PER_TASK", "3"),
+        )
+        .unwrap();
         assert!(out.status.success(), "{}", text(&out.stderr));
         text(&out.stdout).lines().map(str::to_string).collect()
     }
@@ -338,11 +338,12 @@ mod job_scripts {
             .copied()
             .chain(["", "'", "''", "a'b'c", "\\'"])
         {
-            let out = Command::new("bash")
-                .arg("-c")
-                .arg(format!("printf %s {}", xtask::slurm::quote(s)))
-                .output()
-                .unwrap();
+            let out = crate::spawn::output(
+                Command::new("bash")
+                    .arg("-c")
+                    .arg(format!("printf %s {}", xtask::slurm::quote(s))),
+            )
+            .unwrap();
             assert_eq!(text(&out.stdout), s, "{s}");
         }
     }
@@ -783,6 +784,8 @@ mod ownership {
 
     #[test]
     fn a_live_writers_staging_survives_another_process_cleanup() {
+        // Its writers' locks must be free once dropped: no spawn meanwhile.
+        let _no_spawns = crate::spawn::no_spawns();
         let tmp = setup("live");
         let dir = tmp.path().join("res/test/other");
         let files = [("a.txt", "new".to_string())];
@@ -821,6 +824,8 @@ mod ownership {
 
     #[test]
     fn the_newest_results_set_aside_by_dead_writers_come_back() {
+        // Its writers' locks must be free once dropped: no spawn meanwhile.
+        let _no_spawns = crate::spawn::no_spawns();
         let tmp = TempDir::new("newest");
         let dir = tmp.path().join("paper/fig");
         let v = |s: &str| vec![("a.txt", s.to_string())];
@@ -851,7 +856,7 @@ mod ownership {
 
     impl Drop for Mount {
         fn drop(&mut self) {
-            let _ = Command::new("umount").arg(&self.0).status();
+            let _ = crate::spawn::status(Command::new("umount").arg(&self.0));
         }
     }
 
@@ -876,10 +881,11 @@ mod ownership {
         let tmp = setup("full-disk");
         let disk = tmp.path().join("disk");
         std::fs::create_dir_all(&disk).unwrap();
-        let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", "size=32k", "tmpfs"])
-            .arg(&disk)
-            .output();
+        let mounted = crate::spawn::output(
+            Command::new("mount")
+                .args(["-t", "tmpfs", "-o", "size=32k", "tmpfs"])
+                .arg(&disk),
+        );
         if !mounted.is_ok_and(|o| o.status.success()) {
             eprintln!("skipped: cannot mount a tmpfs here (needs root)");
             return;

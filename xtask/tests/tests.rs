@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "common/spawn.rs"]
+mod spawn;
 #[path = "common/tempdir.rs"]
 mod tempdir;
 use tempdir::TempDir;
@@ -252,17 +254,18 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
 
     /// Runs the xtask binary offline, with traces looked up in `tmp` only.
     pub(super) fn xtask(tmp: &TempDir, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_xtask"))
-            .args(args)
-            .current_dir(tmp.path())
-            .env("TRACES_DIR", tmp.path())
-            .env("TRACES_CACHE", tmp.path().join("cache"))
-            .env(
-                "TRACES_MIRROR",
-                format!("file://{}", tmp.path().join("no-mirror").display()),
-            )
-            .output()
-            .unwrap()
+        crate::spawn::output(
+            Command::new(env!("CARGO_BIN_EXE_xtask"))
+                .args(args)
+                .current_dir(tmp.path())
+                .env("TRACES_DIR", tmp.path())
+                .env("TRACES_CACHE", tmp.path().join("cache"))
+                .env(
+                    "TRACES_MIRROR",
+                    format!("file://{}", tmp.path().join("no-mirror").display()),
+                ),
+        )
+        .unwrap()
     }
 
     pub(super) fn text(b: &[u8]) -> String {
@@ -633,7 +636,7 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
             for (k, v) in *env {
                 cmd.env(k, v);
             }
-            let out = cmd.output().unwrap();
+            let out = crate::spawn::output(&mut cmd).unwrap();
             assert!(out.status.success(), "{env:?}: {}", text(&out.stderr));
             let run_toml =
                 std::fs::read_to_string(tmp.path().join(format!("res{i}/test/tiny/run.toml")))
@@ -649,7 +652,7 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
             for (k, v) in *env {
                 version.env(k, v);
             }
-            let out = version.output().unwrap();
+            let out = crate::spawn::output(&mut version).unwrap();
             assert!(
                 text(&out.stdout).contains(xtask::identity::REVISION),
                 "{env:?}"
@@ -907,6 +910,8 @@ mod hardening {
 
     #[test]
     fn a_kill_between_the_two_renames_is_repaired_by_the_next_run() {
+        // Its writers' locks must be free once dropped: no spawn meanwhile.
+        let _no_spawns = crate::spawn::no_spawns();
         let tmp = TempDir::new("kill-swap");
         let dir = tmp.path().join("paper/fig");
         write_dir(&dir, &files(&OLD)).unwrap();
@@ -936,6 +941,8 @@ mod hardening {
 
     #[test]
     fn the_next_run_restores_interrupted_results_and_says_so() {
+        // Its writers' locks must be free once dropped: no spawn meanwhile.
+        let _no_spawns = crate::spawn::no_spawns();
         let tmp = setup("kill-cli");
         let first = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
         assert!(first.status.success(), "{}", text(&first.stderr));
@@ -967,6 +974,8 @@ mod hardening {
 
     #[test]
     fn staging_of_dead_writers_goes_and_live_ones_stay() {
+        // Its writers' locks must be free once dropped: no spawn meanwhile.
+        let _no_spawns = crate::spawn::no_spawns();
         let tmp = TempDir::new("stale");
         let paper = tmp.path().join("paper");
         // A dead writer (its lock is free) and a live one (this test holds it).
@@ -1133,13 +1142,14 @@ mod hardening {
 
         // The runs cap, lowered from the environment.
         let lowered = |var: &str, value: &str| {
-            Command::new(env!("CARGO_BIN_EXE_xtask"))
-                .args(["run", "exp.toml", "--out", "res"])
-                .current_dir(tmp.path())
-                .env("TRACES_DIR", tmp.path())
-                .env(var, value)
-                .output()
-                .unwrap()
+            crate::spawn::output(
+                Command::new(env!("CARGO_BIN_EXE_xtask"))
+                    .args(["run", "exp.toml", "--out", "res"])
+                    .current_dir(tmp.path())
+                    .env("TRACES_DIR", tmp.path())
+                    .env(var, value),
+            )
+            .unwrap()
         };
         let out = lowered("USCHED_MAX_RUNS", "2");
         let stderr = text(&out.stderr);
