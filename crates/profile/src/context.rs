@@ -50,7 +50,7 @@ pub struct Running<'c> {
     pub predicted_end: Time,
 }
 
-/// A job in the system (waiting or running), in a slot of [`Context::live`].
+/// A job in the system (waiting or running), in a slot of the context's `live` table.
 /// Slots are reused as jobs leave, so the slots in use stay few and close
 /// together however long the input.
 #[derive(Clone, Debug)]
