@@ -2,38 +2,16 @@
 //! counted by dhat's heap profiler (its own test binary: it replaces the
 //! global allocator).
 
-use profile::{Context, Job, SchedulerConfig, SimError, Stepper, Time};
+use profile::{Job, SchedulerConfig, Stepper, Time};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+#[path = "common/public_easy.rs"]
+mod public_easy;
+use public_easy::easy_decision;
+
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;
-
-/// EASY through the public view (as in the stepping tests).
-fn easy_decision(ctx: &mut Context<'_>) -> Result<(), SimError> {
-    let now = ctx.now();
-    let mut head = None;
-    let mut k = 0;
-    while let Some(w) = ctx.waiting(k) {
-        if ctx
-            .profile()
-            .earliest_start(now, w.job.procs, w.job.estimate)
-            == Some(now)
-        {
-            ctx.start(k)?;
-            continue;
-        }
-        if head.is_none() {
-            ctx.reserve_earliest(k)?;
-            head = Some(k);
-        }
-        k += 1;
-    }
-    if let Some(k) = head {
-        ctx.unreserve(k)?;
-    }
-    Ok(())
-}
 
 /// `n` random jobs on a 64-processor machine, then the same `n` again once
 /// the first have surely ended: the second half replays the first's pattern,

@@ -4,35 +4,11 @@
 use proptest::prelude::*;
 
 use profile::testing::Suite;
-use profile::{Context, Outcome, Policy, SimError, Stepper, simulate};
 
-/// EASY written against the public view only: reserve the first job that
-/// cannot start, start every other job that fits beside it, lift the
-/// reservation when the decision is over.
-fn easy_decision(ctx: &mut Context<'_>) -> Result<(), SimError> {
-    let now = ctx.now();
-    let mut head = None;
-    let mut k = 0;
-    while let Some(w) = ctx.waiting(k) {
-        if ctx
-            .profile()
-            .earliest_start(now, w.job.procs, w.job.estimate)
-            == Some(now)
-        {
-            ctx.start(k)?;
-            continue;
-        }
-        if head.is_none() {
-            ctx.reserve_earliest(k)?;
-            head = Some(k);
-        }
-        k += 1;
-    }
-    if let Some(k) = head {
-        ctx.unreserve(k)?;
-    }
-    Ok(())
-}
+#[path = "../common/public_easy.rs"]
+mod public_easy;
+use profile::{Context, Outcome, Policy, SimError, Stepper, simulate};
+use public_easy::easy_decision;
 
 /// FCFS: start the head while it fits.
 fn fcfs_decision(ctx: &mut Context<'_>) -> Result<(), SimError> {
