@@ -56,15 +56,8 @@ fn setup(name: &str) -> TempDir {
 }
 
 fn xtask_env(tmp: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
-    cmd.args(args)
-        .current_dir(tmp.path())
-        .env("TRACES_DIR", tmp.path())
-        .env("TRACES_CACHE", tmp.path().join("cache"))
-        .env(
-            "TRACES_MIRROR",
-            format!("file://{}", tmp.path().join("no-mirror").display()),
-        );
+    let mut cmd = crate::spawn::offline_xtask(tmp.path());
+    cmd.args(args);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -1017,20 +1010,13 @@ mod downloads {
         assert_eq!(cache, [format!("{KTH}.swf.gz")]);
     }
 
-    #[test]
-    fn an_oversized_download_is_stopped_and_deleted() {
-        let tmp = TempDir::new("mirror-big");
-        let mirror = tmp.path().join("mirror");
-        std::fs::create_dir_all(&mirror).unwrap();
-        let cap = download_cap(known_trace(KTH).unwrap());
-        std::fs::File::create(mirror.join(format!("{KTH}.swf.gz")))
-            .unwrap()
-            .set_len(cap.bytes + 1)
-            .unwrap();
+    /// Fetching KTH-SP2 from `mirror` stops at the download cap and leaves
+    /// nothing in the cache.
+    fn assert_download_capped(tmp: &TempDir, mirror: &std::path::Path) {
         let url = format!("file://{}", mirror.display());
         let e = format!(
             "{:#}",
-            resolve(KTH, tmp.path(), &settings(&tmp, &url)).unwrap_err()
+            resolve(KTH, tmp.path(), &settings(tmp, &url)).unwrap_err()
         );
         assert!(
             e.contains("Maximum file size exceeded") || e.contains("cap for downloads"),
@@ -1043,25 +1029,26 @@ mod downloads {
     }
 
     #[test]
+    fn an_oversized_download_is_stopped_and_deleted() {
+        let tmp = TempDir::new("mirror-big");
+        let mirror = tmp.path().join("mirror");
+        std::fs::create_dir_all(&mirror).unwrap();
+        let cap = download_cap(known_trace(KTH).unwrap());
+        std::fs::File::create(mirror.join(format!("{KTH}.swf.gz")))
+            .unwrap()
+            .set_len(cap.bytes + 1)
+            .unwrap();
+        assert_download_capped(&tmp, &mirror);
+    }
+
+    #[test]
     fn an_endless_download_is_stopped_at_the_cap() {
         let tmp = TempDir::new("mirror-endless");
         let mirror = tmp.path().join("mirror");
         std::fs::create_dir_all(&mirror).unwrap();
         // No size to check in advance: only the reader's cap stops it.
         symlink("/dev/zero", mirror.join(format!("{KTH}.swf.gz"))).unwrap();
-        let url = format!("file://{}", mirror.display());
-        let e = format!(
-            "{:#}",
-            resolve(KTH, tmp.path(), &settings(&tmp, &url)).unwrap_err()
-        );
-        assert!(
-            e.contains("Maximum file size exceeded") || e.contains("cap for downloads"),
-            "{e}"
-        );
-        let cache: Vec<_> = std::fs::read_dir(tmp.path().join("cache"))
-            .unwrap()
-            .collect();
-        assert!(cache.is_empty(), "{cache:?}");
+        assert_download_capped(&tmp, &mirror);
     }
 }
 

@@ -254,18 +254,7 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
 
     /// Runs the xtask binary offline, with traces looked up in `tmp` only.
     pub(super) fn xtask(tmp: &TempDir, args: &[&str]) -> Output {
-        crate::spawn::output(
-            Command::new(env!("CARGO_BIN_EXE_xtask"))
-                .args(args)
-                .current_dir(tmp.path())
-                .env("TRACES_DIR", tmp.path())
-                .env("TRACES_CACHE", tmp.path().join("cache"))
-                .env(
-                    "TRACES_MIRROR",
-                    format!("file://{}", tmp.path().join("no-mirror").display()),
-                ),
-        )
-        .unwrap()
+        crate::spawn::output(crate::spawn::offline_xtask(tmp.path()).args(args)).unwrap()
     }
 
     pub(super) fn text(b: &[u8]) -> String {

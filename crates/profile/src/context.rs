@@ -67,6 +67,17 @@ pub(crate) struct Live {
     pub(crate) predicted_end: Option<Time>,
 }
 
+impl Live {
+    /// This waiting job as a scheduler sees it.
+    fn waiting(&self) -> Waiting<'_> {
+        Waiting {
+            index: self.index,
+            job: &self.job,
+            reserved: (self.reserved != Time::MAX).then_some(self.reserved),
+        }
+    }
+}
+
 /// The waiting queue: slots in queue order, after `head` (jobs leaving the
 /// front only move `head`, so FCFS never shifts a long queue; the space
 /// before `head` is reclaimed once it is half the vector, in place).
@@ -271,24 +282,14 @@ impl<'a> Context<'a> {
     /// `None` past the end of the queue.
     #[inline]
     pub fn waiting(&self, position: usize) -> Option<Waiting<'_>> {
-        let live = &self.live[self.queue.get(position)?];
-        Some(Waiting {
-            index: live.index,
-            job: &live.job,
-            reserved: (live.reserved != Time::MAX).then_some(live.reserved),
-        })
+        Some(self.live[self.queue.get(position)?].waiting())
     }
 
     /// The waiting jobs in queue order.
     pub fn queue(&self) -> impl ExactSizeIterator<Item = Waiting<'_>> + '_ {
-        self.queue.iter().map(move |&slot| {
-            let live = &self.live[slot];
-            Waiting {
-                index: live.index,
-                job: &live.job,
-                reserved: (live.reserved != Time::MAX).then_some(live.reserved),
-            }
-        })
+        self.queue
+            .iter()
+            .map(move |&slot| self.live[slot].waiting())
     }
 
     /// The running jobs, in no particular order.
@@ -408,14 +409,8 @@ impl<'a> Context<'a> {
     /// reservation it held is lifted first (so it may stay or move earlier).
     pub fn reserve_earliest(&mut self, position: usize) -> Result<Time, SimError> {
         let slot = self.slot_at(position)?;
-        let live = &self.live[slot];
-        let (old, estimate, procs) = (live.reserved, live.job.estimate, live.job.procs);
-        if old != Time::MAX {
-            self.profile
-                .release(old, estimate, procs)
-                .expect("reserved");
-            self.live[slot].reserved = Time::MAX;
-        }
+        self.lift(slot);
+        let (estimate, procs) = (self.live[slot].job.estimate, self.live[slot].job.procs);
         // Some: every job fits the machine and every reservation ends by LATEST.
         let at = self
             .profile

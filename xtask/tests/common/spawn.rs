@@ -9,6 +9,7 @@
 
 use std::cell::Cell;
 use std::io;
+use std::path::Path;
 use std::process::{Command, ExitStatus, Output, Stdio};
 use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
@@ -60,4 +61,18 @@ pub fn status(cmd: &mut Command) -> io::Result<ExitStatus> {
     let child = cmd.spawn();
     drop(guard);
     child?.wait()
+}
+
+/// The xtask binary, offline, run in `dir` with traces looked up there only
+/// (its cache in `dir/cache`, a mirror that does not exist).
+pub fn offline_xtask(dir: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xtask"));
+    cmd.current_dir(dir)
+        .env("TRACES_DIR", dir)
+        .env("TRACES_CACHE", dir.join("cache"))
+        .env(
+            "TRACES_MIRROR",
+            format!("file://{}", dir.join("no-mirror").display()),
+        );
+    cmd
 }
