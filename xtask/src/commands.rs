@@ -24,7 +24,7 @@ pub fn read_config(path: &Path, shown: &str) -> Result<Experiment> {
     let limits = limits()?;
     let text = files::read_to_string(path, files::CONFIG)
         .with_context(|| format!("cannot read {shown}"))?;
-    Ok(Experiment::parse_with(&text, shown, &limits)?)
+    Ok(experiments::Registry::builtin().parse_with(&text, shown, &limits)?)
 }
 
 /// The caps on a configuration: the defaults of [`Limits`], each
@@ -763,11 +763,7 @@ fn recorded_config(dir: &Path) -> Result<Experiment> {
         .and_then(toml::Value::as_table)
         .context("has no [config] table")?;
     let shown = format!("{} [config]", path.display());
-    Ok(Experiment::parse_with(
-        &config.to_string(),
-        &shown,
-        &limits()?,
-    )?)
+    Ok(experiments::Registry::builtin().parse_with(&config.to_string(), &shown, &limits()?)?)
 }
 
 fn paper_notes(notes_dir: &Path, doc_dir: &Path, id: &str) -> Option<String> {

@@ -18,9 +18,10 @@ use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
 use crate::cells::Shard;
-use crate::config::Experiment;
-use crate::kind::Outcome;
-use crate::run::{Layout, RunError};
+use crate::error::RunError;
+use crate::experiment::Experiment;
+use crate::kind::RunSamples;
+use crate::run::Layout;
 use crate::workload::Traces;
 
 /// Runs shared between the experiments of one batch; pass it in
@@ -40,7 +41,7 @@ struct Inner {
     /// Key → uses announced by `register` and not made yet.
     pending: HashMap<String, usize>,
     /// Key → samples, while uses are pending.
-    kept: HashMap<String, Outcome>,
+    kept: HashMap<String, RunSamples>,
     /// Runs answered from `kept`.
     shared: usize,
 }
@@ -101,7 +102,7 @@ impl RunCache {
 
     /// The samples of run `key` if an earlier experiment made it; counts
     /// the use.
-    pub(crate) fn take(&self, key: &str) -> Option<Outcome> {
+    pub(crate) fn take(&self, key: &str) -> Option<RunSamples> {
         let mut inner = self.lock();
         let outcome = inner.kept.get(key).cloned()?;
         inner.shared += 1;
@@ -111,7 +112,7 @@ impl RunCache {
 
     /// Records that run `key` was simulated, giving `outcome`; keeps it if
     /// a registered use of it is still to come.
-    pub(crate) fn keep(&self, key: &str, outcome: &Outcome) {
+    pub(crate) fn keep(&self, key: &str, outcome: &RunSamples) {
         let mut inner = self.lock();
         if inner.used(key) {
             inner.kept.insert(key.to_string(), outcome.clone());

@@ -47,9 +47,10 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::Experiment;
+use crate::error::RunError;
+use crate::experiment::Experiment;
 use crate::report::Provenance;
-use crate::run::{Layout, Measured, Results, RunError, RunOptions};
+use crate::run::{Layout, Measured, Results, RunOptions};
 use crate::workload::{Traces, WorkloadFacts};
 
 /// The version of the cells format this build writes and reads.

@@ -13,9 +13,9 @@ use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::cells::{MergeError, ShardCells};
-use crate::config::Experiment;
 use crate::csv::{Row, write_csv};
 use crate::domain::Domain;
+use crate::experiment::Experiment;
 use crate::run::Layout;
 use crate::samples::Samples;
 use crate::stats::mean_ci_at;

@@ -12,6 +12,7 @@
 use std::fmt;
 
 use crate::encode;
+use crate::numfmt::fmt_num;
 
 /// The exact header line of `data.csv`.
 pub const CSV_HEADER: &str = "panel,series,x,y,ci_lo,ci_hi,runs";
@@ -31,32 +32,6 @@ pub struct Row {
     pub ci: Option<(f64, f64)>,
     /// Number of runs averaged.
     pub runs: u32,
-}
-
-/// Formats a number deterministically: integers without a fraction, other
-/// values with six significant digits and trailing zeros removed.
-pub fn fmt_num(v: f64) -> String {
-    if v.is_nan() {
-        return "nan".into();
-    }
-    if v.is_infinite() {
-        return if v > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    if v == 0.0 {
-        return "0".into();
-    }
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        return format!("{v:.0}");
-    }
-    let magnitude = v.abs().log10().floor() as i32;
-    let decimals = (5 - magnitude).clamp(0, 12) as usize;
-    let s = format!("{v:.decimals$}");
-    let s = if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    };
-    if s == "-0" { "0".into() } else { s }
 }
 
 /// The x column: a number [`fmt_num`] wrote stays a number; anything else

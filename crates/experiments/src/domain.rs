@@ -86,8 +86,9 @@ mod tests {
     #[test]
     fn every_metric_has_the_domain_its_unit_implies() {
         let mut seen = Vec::new();
-        for name in crate::kinds::names() {
-            let kind = crate::kinds::lookup(name).unwrap();
+        let registry = crate::registry::Registry::builtin();
+        for name in registry.kinds() {
+            let kind = registry.kind(name).unwrap();
             for m in (kind.metrics)() {
                 seen.push(format!("{}.{}: {}", kind.name, m.name, Domain::of(&m)));
             }

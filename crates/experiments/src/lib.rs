@@ -55,19 +55,26 @@
 mod cache;
 mod cells;
 mod check;
+mod claim;
 mod claims;
 mod config;
 mod csv;
+mod digest;
 mod domain;
 pub mod encode;
+mod error;
+mod experiment;
 mod kind;
 mod kinds;
+mod numfmt;
 mod par;
 mod plan;
+mod registry;
 mod report;
 mod run;
 mod samples;
 mod schedule_svg;
+mod seed;
 mod stats;
 mod svg;
 mod transform;
@@ -79,15 +86,23 @@ pub use cells::{
     merge, run_shard,
 };
 pub use check::{ResultsError, aggregate, check_results, check_run_toml};
-pub use claims::{Cause, Claim, Outcome, Verdict, check_claims};
-pub use config::{CONFIG_VERSION, ConfigError, Experiment, Reading, TraceRef, derive_seed};
-pub use csv::{CSV_HEADER, CsvError, Row, fmt_num, parse_csv, write_csv};
-pub use kinds::names as kinds;
+pub use claim::{Cause, Claim};
+pub use claims::{Outcome, Verdict, check_claims};
+pub use config::{CONFIG_VERSION, ConfigError, Reading, TraceRef};
+pub use csv::{CSV_HEADER, CsvError, Row, parse_csv, write_csv};
+pub use digest::sha256_hex;
+pub use error::RunError;
+pub use experiment::Experiment;
+pub use kind::{Input, Kind, Metric, ParamError, Setup, Workloads, overrides};
+pub use kinds::replay;
+pub use numfmt::{fmt_num, fmt_short};
 pub use plan::Limits;
-pub use report::{DocEntry, Provenance, fmt_short, reproduction_doc, tally};
-pub use run::{Progress, Results, RunError, RunOptions, replay, run};
+pub use registry::{Policies, PolicyName, Registry};
+pub use report::{DocEntry, Provenance, reproduction_doc, tally};
+pub use run::{Progress, Results, RunOptions, run};
 pub use samples::{SAMPLES_HEADER, Samples, Unit};
 pub use schedule_svg::ScheduleView;
+pub use seed::derive_seed;
 pub use svg::{Figure, PanelInfo};
 pub use workload::{
     KNOWN_TRACES, KnownTrace, Source, Traces, Workload, WorkloadFacts, known_trace, workload_from,
@@ -96,12 +111,3 @@ pub use workload::{
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
-
-/// SHA-256 of `bytes` as lower-case hex (for trace checksums).
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::Digest as _;
-    sha2::Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}

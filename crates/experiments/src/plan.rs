@@ -12,8 +12,9 @@
 
 use std::ops::Range;
 
-use crate::config::{Experiment, ReferenceSpec, x_label};
-use crate::kind::{KindEntry, ParamError, Resolved, Setup};
+use crate::config::{ReferenceSpec, x_label};
+use crate::experiment::Experiment;
+use crate::kind::{KindEntry, ParamError, Resolved, Setup, Workloads};
 
 /// A legend entry and the parameter overrides it stands for.
 pub(crate) struct SeriesDef {
@@ -191,7 +192,7 @@ impl Plan {
     /// document is `text`.
     pub fn resolve(experiment: &Experiment, text: &str) -> Result<Plan, Located> {
         let spec = &experiment.spec;
-        let kind = experiment.kind;
+        let kind = &experiment.kind;
         let base_table = spec
             .params
             .as_ref()
@@ -203,7 +204,9 @@ impl Plan {
             axis: spec.sweep.axis.get_ref(),
             workloads: spec.workloads.len(),
             generated: spec.workloads.iter().all(|w| w.generated_by_kind.is_some()),
+            policies: &experiment.policies,
         };
+        check_workloads(kind, &setup).map_err(|m| (Some(spec.sweep.axis.span()), m))?;
         let axis = spec.sweep.axis.get_ref().as_str();
         let sets_param = axis != "workload" && axis != "load";
 
@@ -471,6 +474,28 @@ pub(crate) fn check_caps(
     )
 }
 
+/// That the experiment's workloads are what its kind takes
+/// ([`Kind::WORKLOADS`](crate::Kind::WORKLOADS)).
+fn check_workloads(kind: &KindEntry, setup: &Setup<'_>) -> Result<(), String> {
+    let name = kind.name;
+    match kind.workloads {
+        Workloads::PerPoint if !setup.categorical() && setup.workloads != 1 => Err(format!(
+            "kind '{name}' simulates one workload per run: a sweep over a numeric axis takes \
+             exactly one workload, got {}; compare workloads with axis = \"workload\"",
+            setup.workloads
+        )),
+        Workloads::One if setup.workloads != 1 => Err(format!(
+            "kind '{name}' takes exactly one workload, got {}",
+            setup.workloads
+        )),
+        Workloads::Generated if !setup.generated => Err(format!(
+            "kind '{name}' generates its own jobs: give its workloads `generated_by_kind` \
+             instead of a trace or a generator"
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn resolve(kind: &KindEntry, table: toml::Table) -> Result<Resolution, String> {
     let params = (kind.resolve)(table.clone())?;
     let key = toml::to_string(&params.identity()).unwrap_or_default();
@@ -630,7 +655,10 @@ mod tests {
     }
 
     fn check_cap(text: &str, limits: &Limits, want: Result<(), &str>) {
-        match (Experiment::parse_with(text, "c.toml", limits), want) {
+        match (
+            crate::Registry::builtin().parse_with(text, "c.toml", limits),
+            want,
+        ) {
             (Ok(_), Ok(())) => {}
             (Err(e), Err(needle)) => assert!(e.to_string().contains(needle), "{e}\nwant {needle}"),
             (got, want) => panic!("got {got:?}, want {want:?}\n{text}"),

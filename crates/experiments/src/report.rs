@@ -5,10 +5,12 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::claims::{Cause, Outcome, Verdict};
-use crate::config::Experiment;
+use crate::claim::Cause;
+use crate::claims::{Outcome, Verdict};
 use crate::csv::{Row, write_csv};
 use crate::encode;
+use crate::experiment::Experiment;
+use crate::numfmt::fmt_short;
 use crate::run::Results;
 use crate::samples::Samples;
 use crate::workload::WorkloadFacts;
@@ -20,29 +22,6 @@ pub struct Provenance {
     pub git_revision: String,
     /// The configuration file.
     pub config_file: String,
-}
-
-/// A short, deterministic rendering for tables: 4 significant digits at
-/// most, no exponent.
-pub fn fmt_short(v: f64) -> String {
-    if !v.is_finite() {
-        return crate::csv::fmt_num(v);
-    }
-    let a = v.abs();
-    let s = if a >= 100.0 || (v == v.trunc() && a < 1e15) {
-        format!("{v:.0}")
-    } else if a >= 10.0 {
-        format!("{v:.1}")
-    } else if a >= 1.0 {
-        format!("{v:.2}")
-    } else {
-        format!("{v:.3}")
-    };
-    if s.trim_start_matches(['-', '0', '.']).is_empty() {
-        s.trim_start_matches('-').to_string()
-    } else {
-        s
-    }
 }
 
 /// User text as Markdown ([`encode::markdown`]).
@@ -402,27 +381,6 @@ impl Results {
             ("run.toml", self.run_toml(experiment, provenance)),
         ]
     }
-}
-
-/// Serialises an optional seed as a decimal string, so a seed above
-/// `i64::MAX` still makes a valid TOML file.
-pub(crate) fn seed_as_string<S: serde::Serializer>(
-    seed: &Option<u64>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    match seed {
-        Some(s) => serializer.serialize_str(&s.to_string()),
-        None => serializer.serialize_none(),
-    }
-}
-
-/// Reads a seed written by [`seed_as_string`].
-pub(crate) fn seed_from_string<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<u64>, D::Error> {
-    let text: Option<String> = serde::Deserialize::deserialize(deserializer)?;
-    text.map(|t| t.parse().map_err(serde::de::Error::custom))
-        .transpose()
 }
 
 /// One experiment's section of `docs/REPRODUCTION.md`.

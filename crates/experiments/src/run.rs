@@ -5,94 +5,23 @@
 //! index, so the output never depends on which thread finished first.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use profile::{Policy, SimError, Violation};
-
 use crate::cache::RunCache;
 use crate::claims::{Verdict, check_claims};
-use crate::config::{Experiment, derive_seed};
 use crate::csv::Row;
-use crate::kind::{Cell, Outcome, Resolved, gain};
+use crate::error::RunError;
+use crate::experiment::Experiment;
+use crate::kind::{Input, Resolved, RunSamples, gain};
 use crate::par::try_par_map;
 use crate::plan::Resolution;
 use crate::samples::{Samples, Unit};
+use crate::seed::derive_seed;
 use crate::stats::{mean_ci_at, trimmed};
 use crate::svg::Figure;
-use crate::workload::{Input, Source, Traces, Workload, WorkloadFacts, prepare};
-
-/// Why an experiment could not run.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum RunError {
-    /// The caller did not supply a trace the configuration names.
-    MissingTrace {
-        /// The name in the configuration.
-        name: String,
-    },
-    /// Nothing is left of a workload after conversion and transforms.
-    EmptyWorkload {
-        /// The workload's label.
-        label: String,
-    },
-    /// The simulator rejected its input.
-    Simulation {
-        /// The policy.
-        policy: String,
-        /// The simulator's error.
-        error: SimError,
-    },
-    /// A simulated schedule broke the machine's rules (a bug in a scheduler).
-    InvalidSchedule {
-        /// The policy.
-        policy: String,
-        /// What `profile::validate` found.
-        violation: Violation,
-    },
-    /// A kind-specific failure.
-    Kind {
-        /// What went wrong.
-        message: String,
-    },
-    /// An error inside one cell, with the cell's description.
-    InCell {
-        /// `easy on SDSC-SP2`, say.
-        cell: String,
-        /// The error.
-        error: Box<RunError>,
-    },
-}
-
-impl fmt::Display for RunError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RunError::MissingTrace { name } => write!(
-                f,
-                "trace '{name}' was not supplied; resolve every trace the configuration names"
-            ),
-            RunError::EmptyWorkload { label } => {
-                write!(
-                    f,
-                    "workload '{label}' has no jobs left after conversion and transforms; check its trace and transforms"
-                )
-            }
-            RunError::Simulation { policy, error } => write!(f, "{policy}: {error}"),
-            RunError::InvalidSchedule { policy, violation } => {
-                write!(
-                    f,
-                    "{policy} produced an invalid schedule ({violation}); this is a scheduler bug, please report it"
-                )
-            }
-            RunError::Kind { message } => f.write_str(message),
-            RunError::InCell { cell, error } => write!(f, "{cell}: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for RunError {}
+use crate::workload::{Origin, Source, Traces, Workload, WorkloadFacts, prepare};
 
 /// A finished cell, for progress reports.
 #[derive(Debug, Clone, Copy)]
@@ -404,35 +333,35 @@ impl<'e> Layout<'e> {
     }
 
     /// What each workload of the experiment is made from.
-    fn inputs<'t>(&'t self, traces: &'t Traces) -> Result<Vec<Input<'t>>, RunError> {
+    fn inputs<'t>(&'t self, traces: &'t Traces) -> Result<Vec<Origin<'t>>, RunError> {
         let spec = &self.experiment.spec;
         spec.workloads
             .iter()
             .map(|w| match (&w.trace, &w.lublin99) {
                 (Some(name), _) => traces
                     .get(name)
-                    .map(Input::Read)
+                    .map(Origin::Read)
                     .ok_or(RunError::MissingTrace { name: name.clone() }),
-                (None, Some(g)) => Ok(Input::Generated {
+                (None, Some(g)) => Ok(Origin::Generated {
                     procs: g.procs,
                     jobs: g.jobs,
                     two_class: g.two_class,
                 }),
                 (None, None) => match &w.generated_by_kind {
-                    Some(text) => Ok(Input::ByKind(text)),
+                    Some(text) => Ok(Origin::ByKind(text)),
                     None => Err(RunError::Kind {
                         message: format!("workload '{}' has no source", w.label.get_ref()),
                     }),
                 },
             })
-            .collect::<Result<Vec<Input<'_>>, RunError>>()
+            .collect::<Result<Vec<Origin<'_>>, RunError>>()
     }
 
     /// The seed the prepared workload `k` is drawn with.
-    fn workload_seed(&self, k: Key, inputs: &[Input<'_>]) -> u64 {
+    fn workload_seed(&self, k: Key, inputs: &[Origin<'_>]) -> u64 {
         let spec = &self.experiment.spec;
         match inputs[k.workload] {
-            Input::Read(Source::StandIn { known }) => {
+            Origin::Read(Source::StandIn { known }) => {
                 derive_seed(spec.seed, &format!("stand-in/{}", known.name))
             }
             _ => derive_seed(
@@ -445,13 +374,13 @@ impl<'e> Layout<'e> {
     /// What determines the prepared workload `k`: its configuration entry,
     /// what it is read from (a trace by the checksum of its text), the load
     /// it is scaled to and its seed.
-    fn workload_identity(&self, k: Key, inputs: &[Input<'_>]) -> String {
+    fn workload_identity(&self, k: Key, inputs: &[Origin<'_>]) -> String {
         let w = &self.experiment.spec.workloads[k.workload];
         let source = match &inputs[k.workload] {
-            Input::Read(Source::Trace { sha256, .. }) => format!("trace {sha256}"),
-            Input::Read(Source::StandIn { known }) => format!("stand-in {}", known.name),
-            Input::Generated { .. } => "generated".to_string(),
-            Input::ByKind(text) => format!("generated by the kind: {text}"),
+            Origin::Read(Source::Trace { sha256, .. }) => format!("trace {sha256}"),
+            Origin::Read(Source::StandIn { known }) => format!("stand-in {}", known.name),
+            Origin::Generated { .. } => "generated".to_string(),
+            Origin::ByKind(text) => format!("generated by the kind: {text}"),
         };
         let entry = toml::to_string(w).unwrap_or_else(|e| format!("unserialisable entry: {e}"));
         let load = self.points[k.point].load.map(f64::to_bits);
@@ -478,7 +407,7 @@ impl<'e> Layout<'e> {
             if let Some(r) = node.reference {
                 text += &format!("measured against {}\n", keys[r]);
             }
-            keys.push(crate::sha256_hex(text.as_bytes()));
+            keys.push(crate::digest::sha256_hex(text.as_bytes()));
         }
         Ok(keys)
     }
@@ -544,7 +473,7 @@ impl<'e> Layout<'e> {
         // Runs without a reference first, then the runs that need one.
         let total = todo_nodes.len();
         let done = AtomicUsize::new(0);
-        let mut outcomes: BTreeMap<usize, Outcome> = BTreeMap::new();
+        let mut outcomes: BTreeMap<usize, RunSamples> = BTreeMap::new();
         for phase in [false, true] {
             let todo: Vec<usize> = todo_nodes
                 .iter()
@@ -561,16 +490,17 @@ impl<'e> Layout<'e> {
                     .iter()
                     .map(|&wi| prepared[&self.key(wi, node.point, node.rep)].0.clone())
                     .collect();
-                let cell = Cell {
-                    workloads: &ws,
-                    seed: self.seeds[node.rep as usize],
-                };
+                let input = Input::new(
+                    &ws,
+                    self.seeds[node.rep as usize],
+                    &self.experiment.policies,
+                );
                 let reference = node.reference.and_then(|r| finished.get(&r));
                 let shared = options.cache.zip(keys.get(i));
                 let r = match shared.and_then(|(cache, key)| cache.take(key)) {
                     Some(outcome) => Ok(outcome),
                     None => {
-                        let r = node.params.run(&cell, reference);
+                        let r = node.params.run(&input, reference);
                         if let (Some((cache, key)), Ok(outcome)) = (shared, &r) {
                             cache.keep(key, outcome);
                         }
@@ -743,29 +673,4 @@ pub fn run(
     let layout = Layout::new(experiment);
     let measured = layout.simulate(traces, options, &|_| true)?;
     Ok(layout.assemble(measured))
-}
-
-/// Replays a workload under one policy, checks the schedule with
-/// `profile::validate` (a violation is an error) and computes the usual
-/// metrics with bounded slowdown threshold `bound` seconds.
-pub fn replay(
-    workload: &Workload,
-    policy: Policy,
-    bound: i64,
-) -> Result<(Vec<profile::Outcome>, profile::ScheduleStats), RunError> {
-    let config = profile::SchedulerConfig::new(workload.capacity, policy);
-    let outcomes =
-        profile::simulate(&config, &workload.jobs).map_err(|error| RunError::Simulation {
-            policy: policy.name(),
-            error,
-        })?;
-    profile::validate(workload.capacity, &workload.jobs, &outcomes).map_err(|violation| {
-        RunError::InvalidSchedule {
-            policy: policy.name(),
-            violation,
-        }
-    })?;
-    let stats =
-        profile::ScheduleStats::compute(&workload.jobs, &outcomes, workload.capacity, bound);
-    Ok((outcomes, stats))
 }

@@ -12,7 +12,7 @@ use swf_io::lublin99::Lublin99;
 use swf_io::{Estimate, SwfRecord, Trace};
 
 use crate::config::{Transform, WorkloadSpec};
-use crate::run::RunError;
+use crate::error::RunError;
 
 /// A trace the Parallel Workloads Archive publishes, as we know it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,8 +252,8 @@ pub struct WorkloadFacts {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        serialize_with = "crate::report::seed_as_string",
-        deserialize_with = "crate::report::seed_from_string"
+        serialize_with = "crate::seed::seed_as_string",
+        deserialize_with = "crate::seed::seed_from_string"
     )]
     pub seed: Option<u64>,
     /// Machine size in processors.
@@ -286,7 +286,7 @@ fn is_zero(n: &u64) -> bool {
 }
 
 /// The raw input of a workload: records plus their provenance.
-pub(crate) enum Input<'a> {
+pub(crate) enum Origin<'a> {
     /// A trace read by the caller.
     Read(&'a Source),
     /// A Lublin99 workload generated here.
@@ -311,7 +311,7 @@ pub fn workload_from(
     estimate: Estimate,
     seed: u64,
 ) -> (Workload, WorkloadFacts) {
-    convert(&Input::Read(source), label, estimate, seed, None, &[])
+    convert(&Origin::Read(source), label, estimate, seed, None, &[])
 }
 
 fn generate(procs: u32, jobs: usize, two_class: bool, seed: u64) -> Vec<SwfRecord> {
@@ -347,7 +347,7 @@ fn stand_in_records(known: &KnownTrace, seed: u64) -> Vec<SwfRecord> {
 /// select records before conversion, and what they remove is counted in
 /// `transformed_away`.
 pub(crate) fn convert(
-    input: &Input<'_>,
+    input: &Origin<'_>,
     label: &str,
     estimate: Estimate,
     seed: u64,
@@ -375,7 +375,7 @@ pub(crate) fn convert(
         note: None,
     };
     let (records, size): (&[SwfRecord], Option<u64>) = match *input {
-        Input::Read(Source::Trace {
+        Origin::Read(Source::Trace {
             file,
             sha256,
             file_sha256,
@@ -393,7 +393,7 @@ pub(crate) fn convert(
                 procs.or(trace.header.machine_size()).map(u64::from),
             )
         }
-        Input::Read(Source::StandIn { known }) => {
+        Origin::Read(Source::StandIn { known }) => {
             generated = stand_in_records(known, seed);
             facts.source = format!(
                 "Lublin99 stand-in for {} ({} procs, {} jobs over its {} days)",
@@ -413,7 +413,7 @@ pub(crate) fn convert(
             ));
             (&generated, Some(u64::from(procs.unwrap_or(known.procs))))
         }
-        Input::Generated {
+        Origin::Generated {
             procs,
             jobs,
             two_class,
@@ -423,7 +423,7 @@ pub(crate) fn convert(
             facts.seed = Some(seed);
             (&generated, Some(u64::from(procs)))
         }
-        Input::ByKind(text) => {
+        Origin::ByKind(text) => {
             facts.source = text.to_string();
             facts.generated_by_kind = true;
             (&[], None)
@@ -487,7 +487,7 @@ fn keeps(t: &Transform, r: &SwfRecord) -> bool {
 /// filters), the other transforms, then the load factor of a `load` sweep.
 pub(crate) fn prepare(
     spec: &WorkloadSpec,
-    input: &Input<'_>,
+    input: &Origin<'_>,
     load: Option<f64>,
     seed: u64,
 ) -> Result<(Workload, WorkloadFacts), RunError> {
@@ -496,13 +496,13 @@ pub(crate) fn prepare(
         message: format!("workload '{label}': {message}"),
     };
     match (spec.procs, input) {
-        (Some(p), Input::Read(_)) if !(1..=swf_io::MAX_PROCS).contains(&p) => {
+        (Some(p), Origin::Read(_)) if !(1..=swf_io::MAX_PROCS).contains(&p) => {
             return Err(procs_error(format!(
                 "procs = {p} is out of range; give 1 to {}",
                 swf_io::MAX_PROCS
             )));
         }
-        (Some(_), Input::Read(_)) | (None, _) => {}
+        (Some(_), Origin::Read(_)) | (None, _) => {}
         (Some(_), _) => {
             return Err(procs_error(
                 "`procs` sets the machine of a trace; a lublin99 workload has its own `procs`"
@@ -539,11 +539,11 @@ pub(crate) fn prepare(
     }
     facts.transformed_away += before - w.jobs.len();
     facts.jobs = w.jobs.len();
-    if w.jobs.is_empty() && !matches!(input, Input::ByKind(_)) {
+    if w.jobs.is_empty() && !matches!(input, Origin::ByKind(_)) {
         return Err(RunError::EmptyWorkload { label: w.label });
     }
     // Checked after emptiness, which is the first thing to fix.
-    if let (None, Input::Read(source @ Source::Trace { file, .. })) = (spec.procs, input)
+    if let (None, Origin::Read(source @ Source::Trace { file, .. })) = (spec.procs, input)
         && source.machine_size().is_none()
     {
         return Err(procs_error(format!(

@@ -40,9 +40,9 @@ use adaptive_requests::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::config::derive_seed;
-use crate::kind::{Cell, Kind, Metric, ParamError, Setup, overrides};
-use crate::run::RunError;
+use crate::error::RunError;
+use crate::kind::{Input, Kind, Metric, ParamError, Setup, overrides};
+use crate::seed::derive_seed;
 use crate::workload::Workload;
 
 /// The adaptive-requests runner.
@@ -262,20 +262,15 @@ impl Kind for Adaptive {
                  sweep `load_increase` (in %) instead of `load`",
             ));
         }
-        if !setup.categorical() && setup.workloads != 1 {
-            return Err(ParamError::general(
-                "an adaptive sweep over a numeric axis takes exactly one workload",
-            ));
-        }
         Ok(())
     }
 
     fn run(
         params: &Params,
-        cell: &Cell<'_>,
+        input: &Input<'_>,
         _reference: Option<&[IntervalStats]>,
     ) -> Result<Vec<IntervalStats>, RunError> {
-        let workload = cell.workload()?;
+        let workload = input.workload()?;
         let variant = params.variant();
         let kind_error = |message: String| RunError::Kind { message };
         let omega = params
@@ -295,7 +290,7 @@ impl Kind for Adaptive {
                 let jobs = swf_io::scale_load(jobs, factor).map_err(|e| {
                     kind_error(format!("load_increase = {:?}: {e}", params.load_increase))
                 })?;
-                let seeds = request_seeds(cell.seed, i);
+                let seeds = request_seeds(input.seed, i);
                 let requests = params
                     .table1
                     .requests(variant, &jobs, &omega, seeds)

@@ -8,12 +8,19 @@
 //! ```
 //!
 //! A series name is a policy name; `{ policy = "easy-k3" }` spelled out.
+//! A scheduler registered by name
+//! ([`Registry::with_policy`](crate::Registry::with_policy)) is named the
+//! same way and replayed by `profile`'s event loop, checked by the same
+//! `profile::validate`.
 
 use profile::{Policy, ScheduleStats};
 use serde::{Deserialize, Serialize};
 
-use crate::kind::{Cell, Kind, Metric, ParamError, Setup, overrides};
-use crate::run::{RunError, replay};
+use crate::error::RunError;
+use crate::kind::{Input, Kind, Metric, ParamError, Setup, overrides};
+use crate::kinds::registered;
+use crate::registry::PolicyName;
+use crate::workload::Workload;
 
 /// The backfilling runner.
 pub(crate) struct Backfilling;
@@ -23,8 +30,8 @@ pub(crate) struct Backfilling;
 #[serde(deny_unknown_fields, default)]
 pub(crate) struct Params {
     /// The scheduling policy (each series sets it), written by name
-    /// (`"easy-k3"`).
-    pub policy: Policy,
+    /// (`"easy-k3"`, or a registered policy's name).
+    pub policy: PolicyName<Policy>,
     /// Bounded-slowdown threshold in seconds.
     pub bsld_bound: i64,
 }
@@ -32,7 +39,7 @@ pub(crate) struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            policy: Policy::Fcfs,
+            policy: PolicyName::BuiltIn(Policy::Fcfs),
             bsld_bound: 10,
         }
     }
@@ -69,20 +76,21 @@ impl Kind for Backfilling {
     )];
 
     fn series(name: &str) -> Result<toml::Table, String> {
-        let policy = name.parse::<Policy>().map_err(|e| e.to_string())?;
+        // A built-in name canonically; any other is checked against the
+        // registered policies with the parameters.
+        let Ok(policy) = name.parse::<PolicyName<Policy>>();
         Ok(overrides([("policy", policy.name().into())]))
     }
 
     fn check(params: &Params, setup: &Setup<'_>) -> Result<(), ParamError> {
+        params
+            .policy
+            .check(setup.policies)
+            .map_err(|m| ParamError::key("policy", m))?;
         if params.bsld_bound < 1 {
             return Err(ParamError::key(
                 "bsld_bound",
                 format!("{} is below 1 second", params.bsld_bound),
-            ));
-        }
-        if !setup.categorical() && setup.workloads != 1 {
-            return Err(ParamError::general(
-                "a backfilling sweep over a numeric axis takes exactly one workload",
             ));
         }
         Ok(())
@@ -90,10 +98,41 @@ impl Kind for Backfilling {
 
     fn run(
         params: &Params,
-        cell: &Cell<'_>,
+        input: &Input<'_>,
         _reference: Option<&[ScheduleStats]>,
     ) -> Result<Vec<ScheduleStats>, RunError> {
-        let (_, stats) = replay(cell.workload()?, params.policy, params.bsld_bound)?;
+        let workload = input.workload()?;
+        let (_, stats) = match &params.policy {
+            PolicyName::BuiltIn(policy) => replay(workload, *policy, params.bsld_bound)?,
+            PolicyName::Registered(name) => {
+                registered::replay(workload, name, input.policies, params.bsld_bound)?
+            }
+        };
         Ok(vec![stats])
     }
+}
+
+/// Replays a workload under one policy, checks the schedule with
+/// `profile::validate` (a violation is an error) and computes the usual
+/// metrics with bounded slowdown threshold `bound` seconds.
+pub fn replay(
+    workload: &Workload,
+    policy: Policy,
+    bound: i64,
+) -> Result<(Vec<profile::Outcome>, profile::ScheduleStats), RunError> {
+    let config = profile::SchedulerConfig::new(workload.capacity, policy);
+    let outcomes =
+        profile::simulate(&config, &workload.jobs).map_err(|error| RunError::Simulation {
+            policy: policy.name(),
+            error,
+        })?;
+    profile::validate(workload.capacity, &workload.jobs, &outcomes).map_err(|violation| {
+        RunError::InvalidSchedule {
+            policy: policy.name(),
+            violation,
+        }
+    })?;
+    let stats =
+        profile::ScheduleStats::compute(&workload.jobs, &outcomes, workload.capacity, bound);
+    Ok((outcomes, stats))
 }

@@ -1,34 +1,34 @@
-//! The registry of experiment kinds: one module per paper (plus the
-//! `backfilling` baseline), each a thin adapter from the pipeline's
-//! [`Kind`](crate::kind::Kind) to a domain crate.
+//! The papers' kinds (plus the `backfilling` baseline), each a thin adapter
+//! from the pipeline's [`Kind`](crate::Kind) to a domain crate, and
+//! [`Registry::builtin`], which registers them.
 //!
-//! Adding a kind: write `kinds/<name>.rs` implementing `Kind`, declare the
-//! module here and add `entry::<YourKind>()` to [`KINDS`]. The framework
-//! modules reach the kinds only through this registry.
+//! Adding a kind of this repository: write `kinds/<name>.rs` implementing
+//! `Kind`, declare the module here and add `.with::<YourKind>()` to
+//! [`Registry::builtin`]. A kind outside this repository does the same on
+//! its own registry.
 
 mod adaptive;
 mod backfilling;
 mod pricing;
 mod provisioning;
+mod registered;
 mod utility;
 
-use crate::kind::{KindEntry, entry};
+pub use backfilling::replay;
 
-/// Every kind, by name.
-const KINDS: &[KindEntry] = &[
-    entry::<adaptive::Adaptive>(),
-    entry::<backfilling::Backfilling>(),
-    entry::<pricing::Pricing>(),
-    entry::<provisioning::Provisioning>(),
-    entry::<utility::Utility>(),
-];
+use crate::registry::Registry;
 
-/// The kind called `name`.
-pub(crate) fn lookup(name: &str) -> Option<&'static KindEntry> {
-    KINDS.iter().find(|k| k.name == name)
-}
-
-/// The names of every registered kind.
-pub fn names() -> Vec<&'static str> {
-    KINDS.iter().map(|k| k.name).collect()
+impl Registry {
+    /// The papers' kinds (`adaptive`, `backfilling`, `pricing`,
+    /// `provisioning`, `utility`) and the built-in policy names.
+    pub fn builtin() -> Registry {
+        Registry::new()
+            .with::<adaptive::Adaptive>()
+            .with::<backfilling::Backfilling>()
+            .with::<pricing::Pricing>()
+            .with::<provisioning::Provisioning>()
+            .with::<utility::Utility>()
+            .reserve(|name| name.parse::<profile::Policy>().is_ok())
+            .reserve(|name| name.parse::<::pricing::Series>().is_ok())
+    }
 }

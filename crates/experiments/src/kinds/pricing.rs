@@ -46,10 +46,14 @@ use ::pricing::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::config::derive_seed;
-use crate::kind::{Cell, Kind, Metric, ParamError, Setup, overrides};
-use crate::run::RunError;
+use crate::error::RunError;
+use crate::kind::{Input, Kind, Metric, ParamError, Setup, overrides};
+use crate::kinds::registered;
+use crate::registry::PolicyName;
+use crate::seed::derive_seed;
 use crate::workload::Workload;
+
+mod notes;
 
 /// The pricing runner.
 pub(crate) struct Pricing;
@@ -58,8 +62,9 @@ pub(crate) struct Pricing;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub(crate) struct Params {
-    /// The policy (each series sets it); a name without a fixed β.
-    pub policy: Series,
+    /// The policy (each series sets it); a name without a fixed β, or a
+    /// registered policy's name (run as a backfilling baseline).
+    pub policy: PolicyName<Series>,
     /// Libra+$'s static factor α.
     pub alpha: f64,
     /// Libra+$'s dynamic factor β.
@@ -105,7 +110,7 @@ impl Default for Params {
         let run = RunConfig::default();
         let urgency = UrgencyModel::TABLE_I;
         Params {
-            policy: Series::from(Policy::LibraDollar { beta: None }),
+            policy: PolicyName::BuiltIn(Series::from(Policy::LibraDollar { beta: None })),
             alpha: run.alpha,
             beta: run.beta,
             gamma: run.gamma,
@@ -260,7 +265,11 @@ impl Kind for Pricing {
     )];
 
     fn series(name: &str) -> Result<toml::Table, String> {
-        let series: Series = name.parse().map_err(|e| format!("{e}"))?;
+        let series = match name.parse::<PolicyName<Series>>() {
+            Ok(PolicyName::BuiltIn(series)) => series,
+            // Checked against the registered policies with the parameters.
+            _ => return Ok(overrides([("policy", name.into())])),
+        };
         let policy = series.policy();
         Ok(match policy.beta().map_err(|e| e.to_string())? {
             Some(beta) => overrides([
@@ -275,14 +284,22 @@ impl Kind for Pricing {
     }
 
     fn check(params: &Params, setup: &Setup<'_>) -> Result<(), ParamError> {
-        let fixed = (params.policy.policy().beta())
-            .map_err(|e| ParamError::key("policy", e.to_string()))?;
+        params
+            .policy
+            .check(setup.policies)
+            .map_err(|m| ParamError::key("policy", m))?;
+        let fixed = match &params.policy {
+            PolicyName::BuiltIn(series) => {
+                (series.policy().beta()).map_err(|e| ParamError::key("policy", e.to_string()))?
+            }
+            PolicyName::Registered(_) => None,
+        };
         if let Some(beta) = fixed {
             return Err(ParamError::key(
                 "policy",
                 format!(
                     "'{}' fixes beta; write policy = \"libra+$\" and beta = {beta}",
-                    params.policy
+                    params.policy.name()
                 ),
             ));
         }
@@ -334,59 +351,40 @@ impl Kind for Pricing {
                  choose another spare or late setting",
             ));
         }
-        if !setup.categorical() && setup.workloads != 1 {
-            return Err(ParamError::general(
-                "a pricing sweep over a numeric axis takes exactly one workload",
-            ));
-        }
         Ok(())
     }
 
     fn run(
         params: &Params,
-        cell: &Cell<'_>,
+        input: &Input<'_>,
         _reference: Option<&[RunStats]>,
     ) -> Result<Vec<RunStats>, RunError> {
-        let workload = cell.workload()?;
-        let jobs = qos_jobs(params, workload, cell.seed)?;
-        let policy = &params.policy;
-        let stats = run_policy(
-            policy.policy(),
-            &run_config(params),
-            workload.capacity,
-            &jobs,
-        )
-        .map_err(|e| run_error(policy.name(), e))?;
+        let workload = input.workload()?;
+        let jobs = qos_jobs(params, workload, input.seed)?;
+        let stats = match &params.policy {
+            PolicyName::BuiltIn(series) => run_policy(
+                series.policy(),
+                &run_config(params),
+                workload.capacity,
+                &jobs,
+            )
+            .map_err(|e| run_error(series.name(), e))?,
+            PolicyName::Registered(name) => registered::baseline(
+                name,
+                input.policies,
+                &run_config(params),
+                workload.capacity,
+                &jobs,
+            )
+            .map_err(|e| run_error(name, e))?,
+        };
         Ok(vec![stats])
     }
 
     fn notes(_params: &Params, workloads: &[Arc<Workload>]) -> Vec<String> {
-        workloads.iter().map(|w| workload_statistics(w)).collect()
+        workloads
+            .iter()
+            .map(|w| notes::workload_statistics(w))
+            .collect()
     }
-}
-
-/// Mean processors, inter-arrival time and run time of a workload, for the
-/// summary (the paper reports 17, 1969 s and 8671 s for its 5000 jobs: the
-/// log's last 5000 records, whose 466 never-started ones count with a run
-/// time of -1 in the mean; docs/pricing.md).
-fn workload_statistics(workload: &Workload) -> String {
-    let jobs = &workload.jobs;
-    let n = jobs.len().max(1) as f64;
-    let procs = jobs.iter().map(|j| f64::from(j.procs)).sum::<f64>() / n;
-    let run = jobs.iter().map(|j| j.run_time as f64).sum::<f64>() / n;
-    let gaps = match (jobs.first(), jobs.last()) {
-        (Some(a), Some(b)) if jobs.len() > 1 => {
-            (b.submit - a.submit) as f64 / (jobs.len() - 1) as f64
-        }
-        _ => 0.0,
-    };
-    format!(
-        "{}: {} jobs on {} processors; mean {procs:.1} processors, mean inter-arrival time {gaps:.0} s \
-         (before the arrival delay factor), mean run time {run:.0} s. The paper's 5000 jobs: 17 \
-         processors, 1969 s and 8671 s, over every record of its window, never-started ones \
-         included.",
-        workload.label,
-        jobs.len(),
-        workload.capacity
-    )
 }

@@ -36,9 +36,9 @@ use partitions_forecast::{LoadMeasure, ShareFrom};
 use profile::Time;
 use serde::{Deserialize, Serialize};
 
-use crate::config::derive_seed;
-use crate::kind::{Cell, Kind, Metric, ParamError, Setup, overrides};
-use crate::run::RunError;
+use crate::error::RunError;
+use crate::kind::{Input, Kind, Metric, ParamError, Setup, Workloads, overrides};
+use crate::seed::derive_seed;
 
 const DAY: i64 = 86_400;
 
@@ -180,6 +180,7 @@ macro_rules! metrics {
 
 impl Kind for Provisioning {
     const NAME: &'static str = "provisioning";
+    const WORKLOADS: Workloads = Workloads::One;
     type Params = Params;
     type Sample = Sample;
     const METRICS: &'static [Metric<Sample>] = metrics! {
@@ -207,12 +208,7 @@ impl Kind for Provisioning {
         Ok(overrides([("policy", series.to_string().into())]))
     }
 
-    fn check(p: &Params, setup: &Setup<'_>) -> Result<(), ParamError> {
-        if setup.workloads != 1 {
-            return Err(ParamError::general(
-                "a provisioning experiment takes exactly one workload: the grid trace (local workloads are generated)",
-            ));
-        }
+    fn check(p: &Params, _setup: &Setup<'_>) -> Result<(), ParamError> {
         let bad = |key: &str, message: String| Err(ParamError::key(key, message));
         if p.clusters.is_empty() || p.clusters.contains(&0) {
             let expected = "expected at least one cluster, each of at least 1 processor";
@@ -282,11 +278,11 @@ impl Kind for Provisioning {
     /// without deadlines is the base run itself, not simulated again.
     fn run(
         params: &Params,
-        cell: &Cell<'_>,
+        input: &Input<'_>,
         reference: Option<&[Sample]>,
     ) -> Result<Vec<Sample>, RunError> {
         let config = config(params);
-        let scenario = scenario(params, cell)?;
+        let scenario = scenario(params, input)?;
         let simulate = |deadlines: &[Option<Time>]| {
             intergrid::simulate(&config, &scenario, params.policy, Some(deadlines)).map(Arc::new)
         };
@@ -296,7 +292,7 @@ impl Kind for Provisioning {
                 (run.clone(), run)
             }
             Some([base]) => {
-                let seed = derive_seed(cell.seed, "deadlines");
+                let seed = derive_seed(input.seed, "deadlines");
                 let deadlines = scenario
                     .deadlines(&base.run, params.deadline_share, params.stringency, seed)
                     .map_err(kind_error)?;

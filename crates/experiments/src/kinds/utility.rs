@@ -30,8 +30,8 @@
 
 use utility_match::{GridError, Settings, SystemMetrics, UtilityKind, simulate, validate};
 
-use crate::kind::{Cell, Kind, Metric, ParamError, Setup, overrides};
-use crate::run::RunError;
+use crate::error::RunError;
+use crate::kind::{Input, Kind, Metric, ParamError, Setup, Workloads, overrides};
 
 /// The utility-scheduling runner.
 pub(crate) struct Utility;
@@ -46,6 +46,7 @@ fn param_error(e: GridError) -> ParamError {
 
 impl Kind for Utility {
     const NAME: &'static str = "utility";
+    const WORKLOADS: Workloads = Workloads::Generated;
     /// Every key optional, with the paper's default.
     type Params = Settings;
     type Sample = SystemMetrics;
@@ -137,25 +138,19 @@ impl Kind for Utility {
                  scale: sweep `mean_interarrival` instead",
             ));
         }
-        if !setup.generated {
-            return Err(ParamError::general(
-                "the utility kind generates its own grid and jobs: give its workloads \
-                 `generated_by_kind` instead of a trace or a generator",
-            ));
-        }
         params.check().map_err(param_error)
     }
 
     fn run(
         params: &Settings,
-        cell: &Cell<'_>,
+        input: &Input<'_>,
         _reference: Option<&[SystemMetrics]>,
     ) -> Result<Vec<SystemMetrics>, RunError> {
         let err = |message: String| RunError::Kind { message };
         let kind = params.scheduler;
         let w = params
             .scenario()
-            .generate(cell.seed)
+            .generate(input.seed)
             .map_err(|e| err(format!("params.{e}")))?;
         let config = params.grid();
         let run = simulate(&config, &kind, &w.machines, &w.jobs)

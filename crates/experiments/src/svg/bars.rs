@@ -113,7 +113,7 @@ impl Figure {
                     end = if up { end.min(hi) } else { end.max(lo) };
                 }
                 if bar >= LABEL_MIN_BAR {
-                    labels.push((crate::report::fmt_short(r.y), cx, end, up));
+                    labels.push((crate::numfmt::fmt_short(r.y), cx, end, up));
                 }
             }
             if !single {

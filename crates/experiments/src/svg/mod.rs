@@ -30,8 +30,8 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::config::Experiment;
 use crate::csv::Row;
+use crate::experiment::Experiment;
 use crate::workload::WorkloadFacts;
 use axis::y_axis;
 use bars::{BarTicks, categories};

@@ -8,9 +8,9 @@ use profile::{Job, Time};
 use swf_io::lublin99::Lublin99;
 
 use super::{DAY, Params};
-use crate::config::derive_seed;
-use crate::kind::Cell;
-use crate::run::RunError;
+use crate::error::RunError;
+use crate::kind::Input;
+use crate::seed::derive_seed;
 
 /// The platform of `params`.
 pub(super) fn config(params: &Params) -> Config {
@@ -71,8 +71,8 @@ fn month_start_unix(year: i64, month: u32) -> i64 {
 /// The jobs of one repetition: the grid trace's jobs in `params.grid_months`
 /// (time 0 at the first month's local midnight) and one Lublin99 stream per
 /// cluster over the same span, from the repetition's seed.
-pub(super) fn scenario(params: &Params, cell: &Cell<'_>) -> Result<Scenario, RunError> {
-    let trace = cell.workload()?;
+pub(super) fn scenario(params: &Params, input: &Input<'_>) -> Result<Scenario, RunError> {
+    let trace = input.workload()?;
     let [first, last] = params.grid_months;
     let offset = params.trace_start_unix + params.trace_utc_offset_s;
     let from = month_start_unix(params.trace_year, first) - offset;
@@ -102,7 +102,7 @@ pub(super) fn scenario(params: &Params, cell: &Cell<'_>) -> Result<Scenario, Run
     }
     Ok(Scenario {
         grid,
-        local: local_jobs(params, until - from, cell.seed),
+        local: local_jobs(params, until - from, input.seed),
         warmup: Time(params.warmup_days * DAY),
     })
 }

@@ -1,0 +1,268 @@
+//! A claim as the schema holds it: a paper's statement and the predicate
+//! that checks it, as data (see `crate::claims` for how a predicate is
+//! judged).
+
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+use crate::numfmt::fmt_num;
+
+/// A statement from a paper and the predicate that checks it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// The paper's words.
+    pub text: String,
+    /// The paper's number, where it gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paper_value: Option<String>,
+    /// Why our result differs, found after a search for bugs; shown under
+    /// the claims when the verdict is FAIL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<String>,
+    /// Why the claim does not PASS, by category.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
+    pub(crate) check: Spanned<Check>,
+}
+
+/// Why a claim does not PASS: a category with its evidence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Cause {
+    /// The paper contradicts itself or its other figures: the quote.
+    Paper(String),
+    /// Data nobody can get: what is missing.
+    Data(String),
+    /// A reading of a vague text: the id of the sensitivity run that tries
+    /// the other reading (e.g. `adaptive/sensitivity/sp-20pct`).
+    Reading(String),
+}
+
+impl Cause {
+    /// `paper inconsistent`, `data unavailable` or `reading`.
+    pub fn category(&self) -> &'static str {
+        match self {
+            Cause::Paper(_) => "paper inconsistent",
+            Cause::Data(_) => "data unavailable",
+            Cause::Reading(_) => "reading",
+        }
+    }
+
+    /// The quote, the missing data, or the sensitivity run's id.
+    pub fn detail(&self) -> &str {
+        match self {
+            Cause::Paper(s) | Cause::Data(s) | Cause::Reading(s) => s,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Check {
+    Above(Compare),
+    Below(Compare),
+    Within(Within),
+    Ratio(Ratio),
+    Monotone(Monotone),
+    Ordering(Ordering),
+    Rise(Rise),
+    RisesMore(RisesMore),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Compare {
+    pub(crate) panel: String,
+    pub(crate) series: String,
+    pub(crate) than: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) at: Option<XKey>,
+    #[serde(default)]
+    pub(crate) margin: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Within {
+    pub(crate) panel: String,
+    pub(crate) series: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) at: Option<XKey>,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Ratio {
+    pub(crate) panel: String,
+    pub(crate) series: String,
+    pub(crate) than: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) at: Option<XKey>,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Monotone {
+    pub(crate) panel: String,
+    pub(crate) series: String,
+    pub(crate) direction: Direction,
+    #[serde(default)]
+    pub(crate) strict: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Direction {
+    Increasing,
+    Decreasing,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Ordering {
+    pub(crate) panel: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) at: Option<XKey>,
+    pub(crate) highest_first: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Rise {
+    pub(crate) panel: String,
+    pub(crate) series: String,
+    pub(crate) from: XKey,
+    pub(crate) to: XKey,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RisesMore {
+    pub(crate) panel: String,
+    pub(crate) series: String,
+    pub(crate) than: String,
+    pub(crate) from: XKey,
+    pub(crate) to: XKey,
+    #[serde(default)]
+    pub(crate) margin: f64,
+}
+
+/// An x value in a claim: a category name or a number.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub(crate) enum XKey {
+    Text(String),
+    Number(f64),
+}
+
+impl XKey {
+    pub(crate) fn key(&self) -> String {
+        match self {
+            XKey::Text(s) => s.clone(),
+            XKey::Number(v) => fmt_num(*v),
+        }
+    }
+}
+
+impl Claim {
+    /// Where the predicate is in the configuration file.
+    pub(crate) fn span(&self) -> Range<usize> {
+        self.check.span()
+    }
+
+    /// Checks that the claim refers to existing panels, series and x values.
+    pub(crate) fn validate(
+        &self,
+        panels: &[&str],
+        series: &[String],
+        xs: &[String],
+    ) -> Result<(), String> {
+        let panel = |p: &str| {
+            if panels.contains(&p) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "claim refers to unknown panel '{p}', expected one of: {}",
+                    panels.join(", ")
+                ))
+            }
+        };
+        let one = |s: &str| {
+            if series.iter().any(|t| t == s) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "claim refers to unknown series '{s}', expected one of: {}",
+                    series.join(", ")
+                ))
+            }
+        };
+        let at = |a: &Option<XKey>| match a {
+            Some(k) if !xs.contains(&k.key()) => Err(format!(
+                "claim refers to x = {}, expected one of: {}",
+                k.key(),
+                xs.join(", ")
+            )),
+            _ => Ok(()),
+        };
+        let range = |lo: f64, hi: f64| {
+            if lo.is_finite() && hi.is_finite() && lo <= hi {
+                Ok(())
+            } else {
+                Err(format!("claim range [{lo}, {hi}] is empty or not finite"))
+            }
+        };
+        match self.check.get_ref() {
+            Check::Above(c) | Check::Below(c) => {
+                if !(c.margin.is_finite() && c.margin >= 0.0) {
+                    return Err(format!("margin {} must be a non-negative number", c.margin));
+                }
+                panel(&c.panel)
+                    .and(one(&c.series))
+                    .and(one(&c.than))
+                    .and(at(&c.at))
+            }
+            Check::Within(w) => panel(&w.panel)
+                .and(one(&w.series))
+                .and(at(&w.at))
+                .and(range(w.lo, w.hi)),
+            Check::Ratio(r) => panel(&r.panel)
+                .and(one(&r.series))
+                .and(one(&r.than))
+                .and(at(&r.at))
+                .and(range(r.lo, r.hi)),
+            Check::Monotone(m) => panel(&m.panel).and(one(&m.series)),
+            Check::Ordering(o) => {
+                if o.highest_first.len() < 2 {
+                    return Err("an ordering needs at least two series".into());
+                }
+                panel(&o.panel).and(at(&o.at))?;
+                o.highest_first.iter().try_for_each(|s| one(s))
+            }
+            Check::Rise(r) => panel(&r.panel)
+                .and(one(&r.series))
+                .and(at(&Some(r.from.clone())))
+                .and(at(&Some(r.to.clone())))
+                .and(range(r.lo, r.hi)),
+            Check::RisesMore(r) => {
+                if !(r.margin.is_finite() && r.margin >= 0.0) {
+                    return Err(format!("margin {} must be a non-negative number", r.margin));
+                }
+                panel(&r.panel)
+                    .and(one(&r.series))
+                    .and(one(&r.than))
+                    .and(at(&Some(r.from.clone())))
+                    .and(at(&Some(r.to.clone())))
+            }
+        }
+    }
+}

@@ -1,0 +1,493 @@
+//! A parsed experiment: the schema's document resolved against a
+//! [`Registry`] into its kind, its policies and the typed parameters of
+//! every point of every series.
+//!
+//! Parsing happens in two passes. The first reads only `kind`; the second
+//! deserialises the whole document as [`Spec<P>`](crate::config::Spec)
+//! where `P` is that kind's typed parameter table (see [`crate::kind`]), so
+//! the kind's own keys are checked with the same precision as the common
+//! ones.
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::Deserialize;
+use swf_io::Estimate;
+use toml::Spanned;
+
+use crate::claim::Claim;
+use crate::config::*;
+use crate::kind::KindEntry;
+use crate::plan::{self, Limits, Plan};
+use crate::registry::{Policies, Registry};
+use crate::seed::derive_seed;
+
+/// A parsed, validated experiment: the common schema, its kind, and the
+/// typed parameters of every point of every series.
+pub struct Experiment {
+    pub(crate) spec: RawSpec,
+    pub(crate) kind: KindEntry,
+    pub(crate) policies: Policies,
+    pub(crate) plan: Plan,
+    pub(crate) file: String,
+}
+
+/// The first pass: the format version and the kind.
+#[derive(Deserialize)]
+struct Head {
+    version: Option<Spanned<toml::Value>>,
+    kind: Option<Spanned<String>>,
+}
+
+impl Experiment {
+    /// Parses and validates an experiment from TOML `text` against the
+    /// papers' kinds ([`Registry::builtin`]); `file` names it in error
+    /// messages (`configs/baseline/backfilling.toml:12:3: ...`). See
+    /// [`Registry::parse`] for an experiment of a user's kind or policy.
+    pub fn parse(text: &str, file: &str) -> Result<Experiment, ConfigError> {
+        Registry::builtin().parse(text, file)
+    }
+
+    /// The registered policies this experiment's runs can name.
+    pub fn policies(&self) -> &Policies {
+        &self.policies
+    }
+}
+
+impl Registry {
+    /// Parses and validates an experiment from TOML `text` against this
+    /// registry's kinds and policies; `file` names it in error messages
+    /// (`configs/baseline/backfilling.toml:12:3: ...`). Every point of
+    /// every series is resolved and checked here, so a run never meets a
+    /// bad parameter. The default [`Limits`] apply.
+    pub fn parse(&self, text: &str, file: &str) -> Result<Experiment, ConfigError> {
+        self.parse_with(text, file, &Limits::DEFAULT)
+    }
+
+    /// [`Registry::parse`] under the caps `limits`.
+    pub fn parse_with(
+        &self,
+        text: &str,
+        file: &str,
+        limits: &Limits,
+    ) -> Result<Experiment, ConfigError> {
+        let at = |span: Option<Range<usize>>, message: String| {
+            ConfigError::at(file, text, span, message)
+        };
+        let toml_err = |e: toml::de::Error| at(e.span(), e.message().trim().to_string());
+        let head: Head = toml::from_str(text).map_err(toml_err)?;
+        match &head.version {
+            None => {
+                return Err(at(
+                    Some(0..0),
+                    format!(
+                        "missing `version = {CONFIG_VERSION}` at the top: this is a version 1 config \
+                         (series listed inside [params]); see CHANGELOG.md for the migration"
+                    ),
+                ));
+            }
+            Some(v) if v.get_ref().as_integer() != Some(i64::from(CONFIG_VERSION)) => {
+                return Err(at(
+                    Some(v.span()),
+                    format!(
+                        "config version {} is not supported, expected {CONFIG_VERSION} (CHANGELOG.md lists the changes)",
+                        v.get_ref()
+                    ),
+                ));
+            }
+            Some(_) => {}
+        }
+        let Some(kind_name) = head.kind else {
+            return Err(at(None, "missing field `kind`".into()));
+        };
+        let entry = *self.kind(kind_name.get_ref()).ok_or_else(|| {
+            at(
+                Some(kind_name.span()),
+                format!(
+                    "unknown kind '{}', expected one of: {}",
+                    kind_name.get_ref(),
+                    self.kinds().join(", ")
+                ),
+            )
+        })?;
+        // Keys of earlier versions get their replacement named.
+        if let Ok(table) = toml::de::DeTable::parse(text)
+            && let Some(params) = table.get_ref().get("params")
+            && let toml::de::DeValue::Table(params) = params.get_ref()
+        {
+            for (old, new) in entry.renamed {
+                if let Some((k, _)) = params.get_key_value(*old) {
+                    return Err(at(
+                        Some(k.span()),
+                        format!(
+                            "params.{old} was replaced: {new} (CHANGELOG.md has the migration)"
+                        ),
+                    ));
+                }
+            }
+        }
+        let spec: RawSpec = toml::from_str(text).map_err(toml_err)?;
+        // The base table, typed, so its errors point into the document.
+        (entry.parse_document)(text).map_err(toml_err)?;
+        let mut experiment = Experiment {
+            spec,
+            kind: entry,
+            policies: self.policies().clone(),
+            plan: Plan::empty(&entry).map_err(|m| at(None, m))?,
+            file: file.to_string(),
+        };
+        // Sizes first, so nothing grows with them before.
+        plan::check_caps(&experiment, text, limits).map_err(|(span, message)| at(span, message))?;
+        experiment
+            .validate_common()
+            .map_err(|(span, message)| at(span, message))?;
+        experiment.plan =
+            Plan::resolve(&experiment, text).map_err(|(span, message)| at(span, message))?;
+        experiment
+            .validate_references()
+            .map_err(|(span, message)| at(span, message))?;
+        Ok(experiment)
+    }
+}
+
+impl Experiment {
+    /// `<paper>/<figure>`.
+    pub fn id(&self) -> &str {
+        self.spec.id.get_ref()
+    }
+
+    /// The one-line title.
+    pub fn title(&self) -> &str {
+        &self.spec.title
+    }
+
+    /// The paper citation.
+    pub fn paper(&self) -> &str {
+        &self.spec.paper
+    }
+
+    /// The runner's name.
+    pub fn kind(&self) -> &str {
+        &self.spec.kind
+    }
+
+    /// The file the experiment was read from, as given to [`Experiment::parse`].
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The claims to check.
+    pub fn claims(&self) -> &[Claim] {
+        &self.spec.claims
+    }
+
+    /// Every trace the workloads name, in order and without repeats, with
+    /// whether it is to be read leniently.
+    pub fn traces(&self) -> Vec<TraceRef> {
+        let mut out: Vec<TraceRef> = Vec::new();
+        for w in &self.spec.workloads {
+            if let Some(name) = &w.trace {
+                match out.iter_mut().find(|t| &t.name == name) {
+                    Some(t) => t.lenient |= w.lenient,
+                    None => out.push(TraceRef {
+                        name: name.clone(),
+                        lenient: w.lenient,
+                    }),
+                }
+            }
+        }
+        out
+    }
+
+    /// The series names (legend entries).
+    pub fn series(&self) -> Vec<String> {
+        self.plan.series.iter().map(|s| s.name.clone()).collect()
+    }
+
+    /// The reading a sensitivity run tries, if this is one.
+    pub fn reading(&self) -> Option<&Reading> {
+        self.spec.reading.as_ref()
+    }
+
+    /// The confidence level of intervals (0.95 unless the config sets
+    /// `confidence`).
+    pub fn confidence(&self) -> f64 {
+        self.spec.confidence.unwrap_or(0.95)
+    }
+
+    /// The base seed.
+    pub fn seed(&self) -> u64 {
+        self.spec.seed
+    }
+
+    /// The derived seed of repetition `rep`: the same for every series at one
+    /// point (common random numbers), different across repetitions.
+    pub fn repetition_seed(&self, rep: u32) -> u64 {
+        derive_seed(self.spec.seed, &format!("repetition/{rep}"))
+    }
+
+    /// The configuration as TOML, with every default of `[params]` filled in.
+    pub fn resolved_toml(&self) -> String {
+        toml::to_string(&self.resolved_spec())
+            .unwrap_or_else(|e| format!("# cannot serialise the configuration: {e}\n"))
+    }
+
+    /// SHA-256 of [`Experiment::resolved_toml`]: what identifies the
+    /// configuration a run used (`run.toml`, the cells of a sharded run).
+    pub fn config_sha256(&self) -> String {
+        crate::digest::sha256_hex(self.resolved_toml().as_bytes())
+    }
+
+    /// The document with `[params]` resolved (every default filled in).
+    pub(crate) fn resolved_spec(&self) -> Spec<toml::Table> {
+        let s = &self.spec;
+        Spec {
+            version: s.version.clone(),
+            id: s.id.clone(),
+            title: s.title.clone(),
+            paper: s.paper.clone(),
+            kind: s.kind.clone(),
+            seed: s.seed,
+            repetitions: s.repetitions,
+            confidence: s.confidence,
+            workloads: s.workloads.clone(),
+            sweep: s.sweep.clone(),
+            series: s.series.clone(),
+            trim: s.trim,
+            params: self.plan.base.to_toml(),
+            panels: s.panels.clone(),
+            claims: s.claims.clone(),
+            reading: s.reading.clone(),
+        }
+    }
+
+    /// Cross-field checks: every reference resolves. Errors carry a span.
+    fn validate_common(&self) -> Result<(), (Option<Range<usize>>, String)> {
+        let s = &self.spec;
+        let parts: Vec<&str> = s.id.get_ref().split('/').collect();
+        let safe = |p: &&str| {
+            !p.is_empty()
+                && *p != "."
+                && *p != ".."
+                && p.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        };
+        // A paper's sensitivity runs live in configs/<paper>/sensitivity/.
+        let shape = parts.len() == 2 || (parts.len() == 3 && parts[1] == "sensitivity");
+        if !shape || !parts.iter().all(safe) {
+            return Err((
+                Some(s.id.span()),
+                format!(
+                    "id '{}' must look like '<paper>/<figure>' or '<paper>/sensitivity/<name>' \
+                     (letters, digits, '-', '_', '.')",
+                    s.id.get_ref()
+                ),
+            ));
+        }
+        if let Some(long) = parts.iter().find(|p| p.len() > MAX_ID_PART) {
+            return Err((
+                Some(s.id.span()),
+                format!(
+                    "id part '{}…' is {} bytes, above the limit of {MAX_ID_PART} (results and \
+                     cells directories are named after it); shorten the id",
+                    &long[..32],
+                    long.len()
+                ),
+            ));
+        }
+        if s.repetitions == 0 {
+            return Err((None, "repetitions must be at least 1".into()));
+        }
+        if let Some(c) = s.confidence.filter(|c| *c != 0.90 && *c != 0.95) {
+            return Err((None, format!("confidence is {c}, expected 0.90 or 0.95")));
+        }
+        if s.workloads.is_empty() {
+            return Err((None, "give at least one [[workloads]] table".into()));
+        }
+        for (i, w) in s.workloads.iter().enumerate() {
+            let label = w.label.get_ref();
+            let here = Some(w.label.span());
+            let sources = [
+                w.trace.is_some(),
+                w.lublin99.is_some(),
+                w.generated_by_kind.is_some(),
+            ];
+            if sources.iter().filter(|s| **s).count() != 1 {
+                return Err((
+                    here,
+                    format!(
+                        "workload '{label}': give exactly one of `trace` or `lublin99` (or `generated_by_kind` for a kind that makes its own jobs)"
+                    ),
+                ));
+            }
+            if s.workloads[..i].iter().any(|o| o.label.get_ref() == label) {
+                return Err((
+                    here,
+                    format!("workload label '{label}' is used twice; labels must be unique"),
+                ));
+            }
+            if let Some(g) = w.lublin99.as_ref().filter(|g| g.procs == 0 || g.jobs == 0) {
+                return Err((
+                    here,
+                    format!(
+                        "workload '{label}': lublin99 needs procs and jobs of at least 1, got {} and {}",
+                        g.procs, g.jobs
+                    ),
+                ));
+            }
+            Transform::check_list(&w.transforms)
+                .map_err(|m| (here.clone(), format!("workload '{label}': {m}")))?;
+            if let Estimate::UnderEstimate(f) = w.estimate
+                && !(f.is_finite() && (0.0..1.0).contains(&f))
+            {
+                return Err((
+                    here,
+                    format!(
+                        "workload '{label}': under_estimate is {f}, expected a fraction in [0, 1)"
+                    ),
+                ));
+            }
+        }
+        let axis = s.sweep.axis.get_ref();
+        let axis_span = Some(s.sweep.axis.span());
+        match (axis.as_str(), &s.sweep.values) {
+            ("workload", Some(_)) => {
+                return Err((
+                    axis_span,
+                    "the workload axis takes its x values from [[workloads]]; remove `values`"
+                        .into(),
+                ));
+            }
+            ("workload", None) => {}
+            (other, None) => {
+                return Err((axis_span, format!("axis '{other}' needs `values = [...]`")));
+            }
+            (other, Some(values)) => {
+                let here = Some(values.span());
+                if values.get_ref().is_empty() {
+                    return Err((here, format!("axis '{other}' needs at least one value")));
+                }
+                for v in values.get_ref() {
+                    let ok = match v {
+                        toml::Value::Float(f) => f.is_finite(),
+                        toml::Value::Integer(_)
+                        | toml::Value::String(_)
+                        | toml::Value::Boolean(_) => true,
+                        _ => false,
+                    };
+                    if !ok {
+                        return Err((
+                            here,
+                            format!(
+                                "axis '{other}': value {v} is not a finite number, a string or a boolean"
+                            ),
+                        ));
+                    }
+                    if other == "load"
+                        && !v
+                            .as_float()
+                            .or(v.as_integer().map(|i| i as f64))
+                            .is_some_and(|f| f > 0.0)
+                    {
+                        return Err((
+                            here,
+                            format!("load factors must be positive numbers, got {v}"),
+                        ));
+                    }
+                }
+                let xs = self.x_values();
+                if let Some((i, dup)) = xs.iter().enumerate().find(|(i, x)| xs[..*i].contains(x)) {
+                    let _ = i;
+                    return Err((here, format!("axis '{other}': value {dup} is listed twice")));
+                }
+            }
+        }
+        if s.series.is_empty() {
+            return Err((
+                None,
+                "give at least one series: `series = [\"name\", ...]`".into(),
+            ));
+        }
+        if s.panels.is_empty() {
+            return Err((None, "give at least one [[panels]] table".into()));
+        }
+        let metrics = (self.kind.metrics)();
+        for (i, p) in s.panels.iter().enumerate() {
+            if s.panels[..i].iter().any(|o| o.id == p.id) {
+                return Err((
+                    Some(p.metric.span()),
+                    format!("panel id '{}' is used twice", p.id),
+                ));
+            }
+            if !metrics.iter().any(|m| m.name == p.metric.get_ref()) {
+                let names: Vec<&str> = metrics.iter().map(|m| m.name).collect();
+                return Err((
+                    Some(p.metric.span()),
+                    format!(
+                        "unknown metric '{}' for kind '{}', expected one of: {}",
+                        p.metric.get_ref(),
+                        s.kind,
+                        names.join(", ")
+                    ),
+                ));
+            }
+            if let (Some(g), Some(_)) = (&p.gain_over, &p.reduction_over) {
+                return Err((
+                    Some(g.span()),
+                    format!(
+                        "panel '{}': give `gain_over` or `reduction_over`, not both",
+                        p.id
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that need the resolved series: claims name real series,
+    /// panels and x values.
+    fn validate_references(&self) -> Result<(), (Option<Range<usize>>, String)> {
+        let s = &self.spec;
+        let series = self.series();
+        let panels: Vec<&str> = s.panels.iter().map(|p| p.id.as_str()).collect();
+        let xs = self.x_values();
+        for c in &s.claims {
+            c.validate(&panels, &series, &xs)
+                .map_err(|m| (Some(c.span()), m))?;
+        }
+        Ok(())
+    }
+
+    /// The x values in plotting order, as they appear in data.csv.
+    pub(crate) fn x_values(&self) -> Vec<String> {
+        if self.is_categorical() {
+            self.spec
+                .workloads
+                .iter()
+                .map(|w| w.label.get_ref().clone())
+                .collect()
+        } else {
+            self.spec
+                .sweep
+                .values
+                .as_ref()
+                .map(|v| v.get_ref().iter().map(x_label).collect())
+                .unwrap_or_default()
+        }
+    }
+
+    /// Whether the x axis is the categorical workload axis.
+    pub(crate) fn is_categorical(&self) -> bool {
+        self.spec.sweep.axis.get_ref() == "workload"
+    }
+}
+
+impl fmt::Debug for Experiment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Experiment")
+            .field("id", self.spec.id.get_ref())
+            .field("kind", &self.spec.kind)
+            .field("file", &self.file)
+            .finish()
+    }
+}

@@ -1,0 +1,252 @@
+//! The registry: every kind and every scheduling policy a configuration can
+//! name. [`Registry::builtin`] holds the papers' kinds and `profile`'s
+//! built-in policies; a user adds their own kinds ([`Registry::with`]) and
+//! schedulers ([`Registry::with_policy`]) and parses experiments against it
+//! ([`Registry::parse`]). The pipeline sees kinds and policies only
+//! through here, so a user's are handled exactly as the papers' are.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use profile::Scheduler;
+use serde::{Deserialize, Serialize};
+
+use crate::kind::{Kind, KindEntry, entry};
+
+/// Builds a fresh scheduler for one run.
+type Factory = Arc<dyn Fn() -> Box<dyn Scheduler> + Send + Sync>;
+
+/// Scheduling policies registered by name: schedulers implementing
+/// [`profile::Scheduler`] that a configuration can name wherever a
+/// backfilling policy is named (the `backfilling` kind's `policy`, the
+/// `pricing` kind's baselines). The built-in names (`fcfs`, `easy`,
+/// `easy-k<N>`, `conservative`, and pricing's `fcfs-bf`, ...) are the
+/// kinds' own and cannot be taken.
+#[derive(Clone, Default)]
+pub struct Policies {
+    custom: Vec<(String, Factory)>,
+}
+
+impl Policies {
+    /// The registered names, in registration order.
+    pub fn names(&self) -> Vec<&str> {
+        self.custom.iter().map(|(n, _)| n.as_str()).collect()
+    }
+
+    /// Whether `name` is registered.
+    pub fn contains(&self, name: &str) -> bool {
+        self.custom.iter().any(|(n, _)| n == name)
+    }
+
+    /// A fresh scheduler of the policy registered as `name`.
+    pub fn scheduler(&self, name: &str) -> Option<Box<dyn Scheduler>> {
+        self.custom
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, make)| make())
+    }
+
+    /// The builder of the policy registered as `name`.
+    pub fn factory(&self, name: &str) -> Option<Arc<dyn Fn() -> Box<dyn Scheduler> + Send + Sync>> {
+        self.custom
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, make)| Arc::clone(make))
+    }
+
+    /// The error for a policy name that is neither built in nor registered:
+    /// what the built-in parser said, and the registered names.
+    pub fn unknown(&self, builtin: &str) -> String {
+        let names = self.names();
+        if names.is_empty() {
+            builtin.to_string()
+        } else {
+            format!(
+                "{builtin}; registered policies: {}",
+                names
+                    .iter()
+                    .map(|n| format!("'{n}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    }
+}
+
+impl fmt::Debug for Policies {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+/// Every kind and policy a configuration can name.
+///
+/// ```
+/// use experiments::Registry;
+///
+/// let registry = Registry::builtin()
+///     .with_policy("fcfs-again", || profile::builtin::Fcfs);
+/// assert!(registry.kinds().contains(&"backfilling"));
+/// assert_eq!(registry.policies().names(), ["fcfs-again"]);
+/// ```
+#[derive(Clone, Default)]
+pub struct Registry {
+    kinds: Vec<KindEntry>,
+    policies: Policies,
+    /// Tests for names the kinds parse themselves (built-in policies).
+    reserved: Vec<fn(&str) -> bool>,
+}
+
+impl Registry {
+    /// A registry without kinds or registered policies; see
+    /// [`Registry::builtin`] for the papers'.
+    pub fn new() -> Registry {
+        Registry::default()
+    }
+
+    /// This registry with kind `K` added.
+    ///
+    /// # Panics
+    ///
+    /// If a kind of the same name is registered already (a programming
+    /// error, found the first time the program runs).
+    #[must_use]
+    pub fn with<K: Kind>(mut self) -> Registry {
+        assert!(
+            self.kind(K::NAME).is_none(),
+            "kind '{}' is registered twice",
+            K::NAME
+        );
+        self.kinds.push(entry::<K>());
+        self
+    }
+
+    /// This registry with the scheduler `make` builds registered as policy
+    /// `name`; each run builds a fresh one.
+    ///
+    /// # Panics
+    ///
+    /// If `name` is registered already, is empty, or is a built-in policy
+    /// name (a programming error, found the first time the program runs).
+    #[must_use]
+    pub fn with_policy<S, F>(mut self, name: &str, make: F) -> Registry
+    where
+        S: Scheduler + 'static,
+        F: Fn() -> S + Send + Sync + 'static,
+    {
+        assert!(!name.trim().is_empty(), "a policy name cannot be empty");
+        assert!(
+            !self.policies.contains(name),
+            "policy '{name}' is registered twice"
+        );
+        assert!(
+            !self.reserved.iter().any(|taken| taken(name)),
+            "policy '{name}' is a built-in policy's name"
+        );
+        let factory: Factory = Arc::new(move || Box::new(make()) as Box<dyn Scheduler>);
+        self.policies.custom.push((name.to_string(), factory));
+        self
+    }
+
+    /// The names of every registered kind, in registration order.
+    pub fn kinds(&self) -> Vec<&'static str> {
+        self.kinds.iter().map(|k| k.name).collect()
+    }
+
+    /// The registered policies.
+    pub fn policies(&self) -> &Policies {
+        &self.policies
+    }
+
+    /// Marks the names `taken` accepts as built-in policy names, which
+    /// [`Registry::with_policy`] refuses.
+    pub(crate) fn reserve(mut self, taken: fn(&str) -> bool) -> Registry {
+        self.reserved.push(taken);
+        self
+    }
+
+    /// The kind called `name`.
+    pub(crate) fn kind(&self, name: &str) -> Option<&KindEntry> {
+        self.kinds.iter().find(|k| k.name == name)
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("kinds", &self.kinds())
+            .field("policies", &self.policies)
+            .finish()
+    }
+}
+
+/// A policy as a configuration names it: one a kind knows itself (`T`,
+/// parsed from the name) or one registered in [`Policies`]. Written and
+/// read as the bare name, so a configuration cannot tell them apart.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PolicyName<T> {
+    /// A name `T` parses.
+    BuiltIn(T),
+    /// Any other name: a policy registered under it, once checked with
+    /// [`PolicyName::check`].
+    Registered(String),
+}
+
+impl<T: FromStr + fmt::Display> PolicyName<T>
+where
+    T::Err: fmt::Display,
+{
+    /// The name as written.
+    pub fn name(&self) -> String {
+        match self {
+            PolicyName::BuiltIn(t) => t.to_string(),
+            PolicyName::Registered(n) => n.clone(),
+        }
+    }
+
+    /// That a registered name is registered in `policies`; the error says
+    /// what the built-in names are and which are registered.
+    pub fn check(&self, policies: &Policies) -> Result<(), String> {
+        match self {
+            PolicyName::Registered(n) if !policies.contains(n) => {
+                let builtin = match n.parse::<T>() {
+                    Ok(_) => format!("unknown policy '{n}'"),
+                    Err(e) => e.to_string(),
+                };
+                Err(policies.unknown(&builtin))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl<T: FromStr> FromStr for PolicyName<T> {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(match s.parse::<T>() {
+            Ok(t) => PolicyName::BuiltIn(t),
+            Err(_) => PolicyName::Registered(s.to_string()),
+        })
+    }
+}
+
+impl<T: FromStr + fmt::Display> Serialize for PolicyName<T>
+where
+    T::Err: fmt::Display,
+{
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
+impl<'de, T: FromStr> Deserialize<'de> for PolicyName<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Ok(match name.parse() {
+            Ok(p) => p,
+            Err(never) => match never {},
+        })
+    }
+}
