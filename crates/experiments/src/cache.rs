@@ -17,11 +17,10 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
 
-use crate::cells::Shard;
 use crate::error::RunError;
 use crate::experiment::Experiment;
+use crate::graph::{Layout, Shard};
 use crate::kind::RunSamples;
-use crate::run::Layout;
 use crate::workload::Traces;
 
 /// Runs shared between the experiments of one batch; pass it in

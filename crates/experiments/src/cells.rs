@@ -43,14 +43,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::RunError;
 use crate::experiment::Experiment;
-use crate::report::Provenance;
-use crate::run::{Layout, Measured, Results, RunOptions};
+use crate::graph::{Layout, Shard};
+use crate::results::{Provenance, Results};
+use crate::run::{Measured, RunOptions};
 use crate::workload::{Traces, WorkloadFacts};
 
 /// The version of the cells format this build writes and reads.
@@ -58,72 +58,6 @@ pub const CELLS_VERSION: u32 = 1;
 
 /// The `format` value of a cells file.
 const FORMAT: &str = "usched-cells";
-
-/// Shard `index` of `count`: the cells whose number is `index` modulo `count`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Shard {
-    /// From 0 to `count - 1`.
-    pub index: u32,
-    /// At least 1.
-    pub count: u32,
-}
-
-impl Shard {
-    /// The whole experiment as one shard.
-    pub const ALL: Shard = Shard { index: 0, count: 1 };
-
-    /// Shard `index` of `count`, if `index < count`.
-    pub fn new(index: u32, count: u32) -> Result<Shard, String> {
-        if count == 0 {
-            return Err(format!(
-                "shard {index}/{count}: the number of shards must be at least 1"
-            ));
-        }
-        if index >= count {
-            return Err(format!(
-                "shard {index}/{count}: shards are numbered 0 to {} (I/N with I < N)",
-                count - 1
-            ));
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// Whether this shard runs cell `cell`.
-    pub fn owns(&self, cell: usize) -> bool {
-        cell % self.count as usize == self.index as usize
-    }
-
-    /// The shard of `count` that runs cell `cell`.
-    pub fn of(cell: usize, count: u32) -> Shard {
-        Shard {
-            index: (cell % count.max(1) as usize) as u32,
-            count: count.max(1),
-        }
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-
-    /// `I/N`, e.g. `0/3`.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let (i, n) = s
-            .split_once('/')
-            .ok_or_else(|| format!("'{s}' is not I/N (shard I of N, e.g. 0/3)"))?;
-        let num = |v: &str, what: &str| {
-            v.trim()
-                .parse::<u32>()
-                .map_err(|_| format!("'{s}': {what} '{v}' is not a non-negative integer"))
-        };
-        Shard::new(num(i, "I")?, num(n, "N")?)
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
 
 /// One run's measurements: metric name → one value per sample.
 pub type RunValues = BTreeMap<String, Vec<Option<f64>>>;

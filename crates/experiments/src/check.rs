@@ -16,7 +16,7 @@ use crate::cells::{MergeError, ShardCells};
 use crate::csv::{Row, write_csv};
 use crate::domain::Domain;
 use crate::experiment::Experiment;
-use crate::run::Layout;
+use crate::graph::Layout;
 use crate::samples::Samples;
 use crate::stats::mean_ci_at;
 
@@ -48,7 +48,7 @@ pub(crate) fn check_shard(
         if !part.shard.owns(cell.index) {
             return Err(err(format!(
                 "the cell belongs to shard {}, not to this file's shard {}; re-run the shard",
-                crate::cells::Shard::of(cell.index, part.shard.count),
+                crate::graph::Shard::of(cell.index, part.shard.count),
                 part.shard
             )));
         }

@@ -64,6 +64,8 @@ mod domain;
 pub mod encode;
 mod error;
 mod experiment;
+mod figure;
+mod graph;
 mod kind;
 mod kinds;
 mod numfmt;
@@ -71,6 +73,7 @@ mod par;
 mod plan;
 mod registry;
 mod report;
+mod results;
 mod run;
 mod samples;
 mod schedule_svg;
@@ -82,8 +85,8 @@ mod workload;
 
 pub use cache::RunCache;
 pub use cells::{
-    CELLS_VERSION, CellRecord, CellsError, MergeError, RunValues, Shard, ShardCells, cell_labels,
-    merge, run_shard,
+    CELLS_VERSION, CellRecord, CellsError, MergeError, RunValues, ShardCells, cell_labels, merge,
+    run_shard,
 };
 pub use check::{ResultsError, aggregate, check_results, check_run_toml};
 pub use claim::{Cause, Claim};
@@ -93,17 +96,19 @@ pub use csv::{CSV_HEADER, CsvError, Row, parse_csv, write_csv};
 pub use digest::sha256_hex;
 pub use error::RunError;
 pub use experiment::Experiment;
+pub use figure::{Figure, PanelInfo};
+pub use graph::Shard;
 pub use kind::{Input, Kind, Metric, ParamError, Setup, Workloads, overrides};
 pub use kinds::replay;
 pub use numfmt::{fmt_num, fmt_short};
 pub use plan::Limits;
 pub use registry::{Policies, PolicyName, Registry};
-pub use report::{DocEntry, Provenance, reproduction_doc, tally};
-pub use run::{Progress, Results, RunOptions, run};
+pub use report::{DocEntry, reproduction_doc, tally};
+pub use results::{Provenance, Results, run};
+pub use run::{Progress, RunOptions};
 pub use samples::{SAMPLES_HEADER, Samples, Unit};
 pub use schedule_svg::ScheduleView;
 pub use seed::derive_seed;
-pub use svg::{Figure, PanelInfo};
 pub use workload::{
     KNOWN_TRACES, KnownTrace, Source, Traces, Workload, WorkloadFacts, known_trace, workload_from,
 };

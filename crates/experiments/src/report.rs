@@ -11,18 +11,9 @@ use crate::csv::{Row, write_csv};
 use crate::encode;
 use crate::experiment::Experiment;
 use crate::numfmt::fmt_short;
-use crate::run::Results;
+use crate::results::{Provenance, Results};
 use crate::samples::Samples;
 use crate::workload::WorkloadFacts;
-
-/// Where a run came from, as recorded in `run.toml`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Provenance {
-    /// `git rev-parse HEAD`, or `unknown`.
-    pub git_revision: String,
-    /// The configuration file.
-    pub config_file: String,
-}
 
 /// User text as Markdown ([`encode::markdown`]).
 fn md(s: &str) -> String {

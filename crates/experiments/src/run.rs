@@ -1,5 +1,6 @@
-//! Running an experiment: the grid of independent cells (x × series ×
-//! repetition), executed in parallel, aggregated into plotted points.
+//! Executing an experiment's runs: the workloads prepared, every run of
+//! the graph (`crate::graph`) simulated in parallel, each metric's values
+//! read off its samples.
 //!
 //! Work is spread over threads ([`crate::par`]); results are stored by cell
 //! index, so the output never depends on which thread finished first.
@@ -10,17 +11,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::cache::RunCache;
-use crate::claims::{Verdict, check_claims};
-use crate::csv::Row;
 use crate::error::RunError;
-use crate::experiment::Experiment;
-use crate::kind::{Input, Resolved, RunSamples, gain};
+use crate::graph::{Key, Layout};
+use crate::kind::Input;
+use crate::kind::RunSamples;
 use crate::par::try_par_map;
-use crate::plan::Resolution;
-use crate::samples::{Samples, Unit};
 use crate::seed::derive_seed;
-use crate::stats::{mean_ci_at, trimmed};
-use crate::svg::Figure;
 use crate::workload::{Origin, Source, Traces, Workload, WorkloadFacts, prepare};
 
 /// A finished cell, for progress reports.
@@ -59,89 +55,6 @@ impl Default for RunOptions<'_> {
     }
 }
 
-/// Everything an experiment produced.
-#[derive(Debug, Clone)]
-pub struct Results {
-    /// The plotted points, in panel, x, series order.
-    pub rows: Vec<Row>,
-    /// The units behind every point (`samples.csv`).
-    pub samples: Samples,
-    /// One verdict per claim.
-    pub verdicts: Vec<Verdict>,
-    /// One entry per workload (first x and repetition).
-    pub workloads: Vec<WorkloadFacts>,
-    /// The derived seed of each repetition.
-    pub seeds: Vec<u64>,
-    /// How the figure is drawn.
-    pub figure: Figure,
-    /// What the kind says about its workloads, for the summary.
-    pub notes: Vec<String>,
-}
-
-/// A point on the x axis and the workloads its cells see.
-struct Point {
-    x: String,
-    load: Option<f64>,
-    workloads: Vec<usize>,
-}
-
-/// Which prepared workload a cell uses.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Key {
-    workload: usize,
-    point: usize,
-    rep: u32,
-}
-
-/// One simulation to run: a resolved parameter set at one point and
-/// repetition, with the node whose samples it is measured against.
-struct Node<'a> {
-    point: usize,
-    rep: u32,
-    params: &'a dyn Resolved,
-    /// The parameters' canonical text.
-    identity: &'a str,
-    reference: Option<usize>,
-    label: String,
-}
-
-/// The simulations of an experiment, each once: runs with equal
-/// parameters, workloads and references are one node.
-#[derive(Default)]
-struct Graph<'a> {
-    nodes: Vec<Node<'a>>,
-    index: BTreeMap<(usize, u32, &'a str, Option<usize>), usize>,
-}
-
-impl<'a> Graph<'a> {
-    /// The node of `params` at (`point`, `rep`); `wpoint` identifies the
-    /// point's workloads (points with the same workloads share runs).
-    fn node(
-        &mut self,
-        point: usize,
-        wpoint: usize,
-        rep: u32,
-        r: &'a Resolution,
-        reference: Option<usize>,
-        label: impl FnOnce() -> String,
-    ) -> usize {
-        let key = (wpoint, rep, r.key.as_str(), reference);
-        if let Some(&i) = self.index.get(&key) {
-            return i;
-        }
-        self.nodes.push(Node {
-            point,
-            rep,
-            params: r.params.as_ref(),
-            identity: r.key.as_str(),
-            reference,
-            label: label(),
-        });
-        self.index.insert(key, self.nodes.len() - 1);
-        self.nodes.len() - 1
-    }
-}
-
 /// What every run of an experiment measured: for each run (graph node),
 /// the value of each metric (by name) in each of its samples. This is all
 /// aggregation needs; see [`crate::cells`] for its file format.
@@ -155,185 +68,9 @@ pub(crate) struct Measured {
     pub notes: Vec<String>,
 }
 
-/// The runs of an experiment, grouped into cells, before anything runs:
-/// what [`run`] executes in one process and a shard executes in part.
-///
-/// A cell is a run together with the runs it is measured against by its
-/// kind (its [`Kind::reference`](crate::kind::Kind::reference)), so every
-/// cell runs on its own; cells are numbered in the order the pipeline
-/// creates their runs, which depends on the configuration only.
-pub(crate) struct Layout<'e> {
-    experiment: &'e Experiment,
-    points: Vec<Point>,
-    load_axis: bool,
-    seeds: Vec<u64>,
-    graph: Graph<'e>,
-    /// `[point][series][rep]`.
-    cell_nodes: Vec<Vec<Vec<usize>>>,
-    /// `[panel][point][series][rep]`.
-    panel_nodes: Vec<Vec<Vec<Vec<usize>>>>,
-    /// Cell index → its nodes, in creation order.
-    pub cells: Vec<Vec<usize>>,
-}
-
-impl<'e> Layout<'e> {
-    /// Lays out every run of `experiment`.
-    pub fn new(experiment: &'e Experiment) -> Self {
-        let spec = &experiment.spec;
-        let plan = &experiment.plan;
-        let series = experiment.series();
-        let axis = spec.sweep.axis.get_ref().as_str();
-        let load_axis = axis == "load";
-        let xs = experiment.x_values();
-        let points: Vec<Point> = if experiment.is_categorical() {
-            (0..spec.workloads.len())
-                .map(|i| Point {
-                    x: xs[i].clone(),
-                    load: None,
-                    workloads: vec![i],
-                })
-                .collect()
-        } else {
-            let values = spec.sweep.values.as_ref().map(|v| v.get_ref().as_slice());
-            xs.iter()
-                .zip(values.unwrap_or_default())
-                .map(|(x, v)| Point {
-                    x: x.clone(),
-                    load: if load_axis {
-                        v.as_float().or(v.as_integer().map(|i| i as f64))
-                    } else {
-                        None
-                    },
-                    workloads: (0..spec.workloads.len()).collect(),
-                })
-                .collect()
-        };
-        // Points that see the same workloads share runs of equal parameters.
-        let wpoint = |p: usize| {
-            if experiment.is_categorical() || load_axis {
-                p
-            } else {
-                0
-            }
-        };
-        let seeds: Vec<u64> = (0..spec.repetitions)
-            .map(|r| experiment.repetition_seed(r))
-            .collect();
-
-        // The runs: every cell, the runs kinds measure cells against, and the
-        // runs relative panels compare with, each once.
-        let label = |what: &str, pi: usize, rep: u32| {
-            let p = &points[pi];
-            let on: Vec<&str> = p
-                .workloads
-                .iter()
-                .map(|&wi| spec.workloads[wi].label.get_ref().as_str())
-                .collect();
-            let mut label = format!("{what} on {}", on.join(" + "));
-            if !experiment.is_categorical() {
-                label += &format!(" at {axis} = {}", p.x);
-            }
-            if spec.repetitions > 1 {
-                label += &format!(" (repetition {})", rep + 1);
-            }
-            label
-        };
-        let mut graph = Graph::default();
-        let mut cell_nodes = vec![vec![Vec::new(); series.len()]; points.len()];
-        for (pi, row) in plan.cells.iter().enumerate() {
-            for (si, cell) in row.iter().enumerate() {
-                for rep in 0..spec.repetitions {
-                    let reference = plan.kind_refs[pi][si].as_ref().map(|r| {
-                        graph.node(pi, wpoint(pi), rep, r, None, || {
-                            label(&format!("reference of {}", series[si]), pi, rep)
-                        })
-                    });
-                    let n = graph.node(pi, wpoint(pi), rep, cell, reference, || {
-                        label(&series[si], pi, rep)
-                    });
-                    cell_nodes[pi][si].push(n);
-                }
-            }
-        }
-        let mut panel_nodes = Vec::new();
-        for (qi, by_point) in plan.panel_refs.iter().enumerate() {
-            let mut out = vec![vec![Vec::new(); series.len()]; by_point.len()];
-            for (pi, row) in by_point.iter().enumerate() {
-                for (si, r) in row.iter().enumerate() {
-                    let Some(r) = r else { continue };
-                    for rep in 0..spec.repetitions {
-                        let n = graph.node(pi, wpoint(pi), rep, r, None, || {
-                            label(
-                                &format!("{} reference of {}", spec.panels[qi].id, series[si]),
-                                pi,
-                                rep,
-                            )
-                        });
-                        out[pi][si].push(n);
-                    }
-                }
-            }
-            panel_nodes.push(out);
-        }
-        let cells = group_by_reference(&graph.nodes);
-        Layout {
-            experiment,
-            points,
-            load_axis,
-            seeds,
-            graph,
-            cell_nodes,
-            panel_nodes,
-            cells,
-        }
-    }
-
-    /// The x value of each point, in order.
-    pub fn xs(&self) -> impl Iterator<Item = &str> {
-        self.points.iter().map(|p| p.x.as_str())
-    }
-
-    /// Describes cell `c`: its first run's label, and how many runs share it.
-    /// A number out of range (from a file) is described as such, never a
-    /// panic.
-    pub fn cell_label(&self, c: usize) -> String {
-        let Some(&first) = self.cells.get(c).and_then(|nodes| nodes.first()) else {
-            return format!("cell {c} (not a cell of this configuration)");
-        };
-        let first = &self.graph.nodes[first].label;
-        match self.cells[c].len() {
-            1 => first.clone(),
-            n => format!("{first} (+{} run(s) sharing its reference)", n - 1),
-        }
-    }
-
-    /// The labels of the runs of cell `c`.
-    /// None for a number out of range.
-    pub fn run_labels(&self, c: usize) -> impl Iterator<Item = (usize, &str)> {
-        self.cells
-            .get(c)
-            .into_iter()
-            .flatten()
-            .map(|&n| (n, self.graph.nodes[n].label.as_str()))
-    }
-
-    /// Whether workload `wi` is generated anew for every repetition.
-    fn generated(&self, wi: usize) -> bool {
-        let w = &self.experiment.spec.workloads[wi];
-        w.trace.is_none() && w.lublin99.is_some()
-    }
-
-    /// The prepared workload a run at (`point`, `rep`) uses for `workload`.
-    fn key(&self, workload: usize, point: usize, rep: u32) -> Key {
-        Key {
-            workload,
-            point: if self.load_axis { point } else { 0 },
-            rep: if self.generated(workload) { rep } else { 0 },
-        }
-    }
-
+impl Layout<'_> {
     /// What each workload of the experiment is made from.
-    fn inputs<'t>(&'t self, traces: &'t Traces) -> Result<Vec<Origin<'t>>, RunError> {
+    pub(crate) fn inputs<'t>(&'t self, traces: &'t Traces) -> Result<Vec<Origin<'t>>, RunError> {
         let spec = &self.experiment.spec;
         spec.workloads
             .iter()
@@ -415,7 +152,7 @@ impl<'e> Layout<'e> {
     /// Runs the cells `selected` says yes to and measures them: every
     /// metric of every run, plus the workload facts and notes (which every
     /// selection computes, so any part of a sharded run carries them).
-    pub fn simulate(
+    pub(crate) fn simulate(
         &self,
         traces: &Traces,
         options: &RunOptions<'_>,
@@ -541,136 +278,4 @@ impl<'e> Layout<'e> {
             notes,
         })
     }
-
-    /// Aggregates measurements into the experiment's results: panel × x ×
-    /// series over repetitions, relative panels against their reference
-    /// runs, claims checked. Every cell must have been measured.
-    pub fn assemble(&self, measured: Measured) -> Results {
-        let experiment = self.experiment;
-        let spec = &experiment.spec;
-        let series = experiment.series();
-        let nodes = &self.graph.nodes;
-        let value_of = |n: usize, metric: &str| -> Vec<Option<f64>> {
-            debug_assert!(measured.runs.contains_key(&n), "run {n} was not measured");
-            measured
-                .runs
-                .get(&n)
-                .and_then(|m| m.get(metric))
-                .cloned()
-                .unwrap_or_default()
-        };
-        let metrics = (experiment.kind.metrics)();
-        let mut rows = Vec::new();
-        let mut samples = Samples::new(spec.confidence.unwrap_or(0.95));
-        for (qi, panel) in spec.panels.iter().enumerate() {
-            let metric = metrics
-                .iter()
-                .find(|m| m.name == panel.metric.get_ref())
-                .unwrap_or(&metrics[0])
-                .name;
-            let relative = panel.reference().map(|(_, reduction)| reduction);
-            for (pi, p) in self.points.iter().enumerate() {
-                for (si, s) in series.iter().enumerate() {
-                    let mut ys = Vec::new();
-                    for rep in 0..spec.repetitions as usize {
-                        let n = self.cell_nodes[pi][si][rep];
-                        let values = value_of(n, metric);
-                        let values: Vec<(u32, f64)> = match relative {
-                            None => values
-                                .into_iter()
-                                .enumerate()
-                                .filter_map(|(i, v)| Some((i as u32, v?)))
-                                .collect(),
-                            Some(reduction) => {
-                                let r = self.panel_nodes[qi][pi][si][rep];
-                                let base = value_of(r, metric);
-                                values
-                                    .iter()
-                                    .zip(&base)
-                                    .enumerate()
-                                    .filter_map(|(i, (v, b))| Some((i as u32, gain((*v)?, (*b)?)?)))
-                                    .map(|(i, g)| (i, if reduction { -g } else { g }))
-                                    .collect()
-                            }
-                        };
-                        for (sample, value) in trimmed(values, spec.trim) {
-                            if !value.is_nan() {
-                                let unit = Unit {
-                                    repetition: rep as u32,
-                                    sample,
-                                    value,
-                                };
-                                samples.push(&panel.id, s, &p.x, unit);
-                            }
-                            ys.push(value);
-                        }
-                    }
-                    let (y, ci) = mean_ci_at(&ys, spec.confidence.unwrap_or(0.95));
-                    rows.push(Row {
-                        panel: panel.id.clone(),
-                        series: s.clone(),
-                        x: p.x.clone(),
-                        y,
-                        ci,
-                        runs: u32::try_from(ys.len()).unwrap_or(u32::MAX),
-                    });
-                }
-            }
-        }
-        debug_assert!(nodes.len() >= measured.runs.len());
-        let verdicts = check_claims(&spec.claims, &rows, &samples);
-        let figure = Figure::of(experiment, &measured.workloads);
-        Results {
-            rows,
-            samples,
-            verdicts,
-            workloads: measured.workloads,
-            seeds: self.seeds.clone(),
-            figure,
-            notes: measured.notes,
-        }
-    }
-}
-
-/// Groups nodes into cells: a node and the node it is measured against
-/// belong to one cell (connected components of the reference edges),
-/// numbered by their first node.
-fn group_by_reference(nodes: &[Node<'_>]) -> Vec<Vec<usize>> {
-    fn find(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
-    let mut parent: Vec<usize> = (0..nodes.len()).collect();
-    for (i, node) in nodes.iter().enumerate() {
-        if let Some(r) = node.reference {
-            let (a, b) = (find(&mut parent, i), find(&mut parent, r));
-            // The smaller index is the root, so a cell is named by its first node.
-            parent[a.max(b)] = a.min(b);
-        }
-    }
-    let mut index_of_root: BTreeMap<usize, usize> = BTreeMap::new();
-    let mut cells: Vec<Vec<usize>> = Vec::new();
-    for i in 0..nodes.len() {
-        let root = find(&mut parent, i);
-        let c = *index_of_root.entry(root).or_insert_with(|| {
-            cells.push(Vec::new());
-            cells.len() - 1
-        });
-        cells[c].push(i);
-    }
-    cells
-}
-
-/// Runs `experiment` on the supplied traces.
-pub fn run(
-    experiment: &Experiment,
-    traces: &Traces,
-    options: &RunOptions<'_>,
-) -> Result<Results, RunError> {
-    let layout = Layout::new(experiment);
-    let measured = layout.simulate(traces, options, &|_| true)?;
-    Ok(layout.assemble(measured))
 }

@@ -28,51 +28,12 @@ pub(crate) use text::esc;
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
-
 use crate::csv::Row;
-use crate::experiment::Experiment;
-use crate::workload::WorkloadFacts;
+use crate::figure::{Figure, PanelInfo};
 use axis::y_axis;
 use bars::{BarTicks, categories};
 use lines::{dash, marker};
 use text::{count, text, text_w, wrap};
-
-/// How an experiment's figure is drawn.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Figure {
-    /// Title line (the experiment's title).
-    pub title: String,
-    /// x-axis label with unit.
-    pub x_label: String,
-    /// Grouped bars (categorical x) instead of lines.
-    pub categorical: bool,
-    /// Legend entries in order (colours, markers and dashes follow this order).
-    pub series: Vec<String>,
-    /// Sub-plots in order.
-    pub panels: Vec<PanelInfo>,
-    /// Confidence level of the whiskers: 0.95 or 0.90.
-    pub confidence: f64,
-    /// Independent runs (repetitions) per point; a run may give several
-    /// samples, which the caption then counts instead.
-    pub repetitions: u32,
-    /// A warning drawn as a banner across the figure, e.g. that a stand-in
-    /// workload replaced a missing trace.
-    pub notice: Option<String>,
-}
-
-/// One sub-plot's labels.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PanelInfo {
-    /// Panel id (the `panel` column of data.csv).
-    pub id: String,
-    /// Sub-plot title.
-    pub title: String,
-    /// y-axis label with unit.
-    pub y_label: String,
-    /// Logarithmic y axis.
-    pub log_y: bool,
-}
 
 /// Okabe–Ito colours (colour-blind safe), yellow left out for contrast.
 const PALETTE: [&str; 8] = [
@@ -137,59 +98,6 @@ fn whisker(out: &mut String, x: f64, lo: f64, hi: f64, color: &str) -> Box2 {
 }
 
 impl Figure {
-    /// The figure an experiment's panels and sweep describe; `workloads`
-    /// (the facts of the run) mark a figure drawn from a stand-in workload.
-    pub(crate) fn of(experiment: &Experiment, workloads: &[WorkloadFacts]) -> Figure {
-        let spec = &experiment.spec;
-        let metrics = (experiment.kind.metrics)();
-        let panels = spec
-            .panels
-            .iter()
-            .map(|p| {
-                let m = metrics.iter().find(|m| m.name == p.metric.get_ref());
-                PanelInfo {
-                    id: p.id.clone(),
-                    title: p
-                        .title
-                        .clone()
-                        .or_else(|| {
-                            let title = m.map(|m| m.title.to_string())?;
-                            Some(match p.reference() {
-                                None => title,
-                                Some((r, reduction)) => {
-                                    let what = if reduction { "reduction" } else { "gain" };
-                                    let of = match r.get_ref() {
-                                        crate::config::ReferenceSpec::Series(s) => s.clone(),
-                                        crate::config::ReferenceSpec::Params { params } => {
-                                            params.to_string().trim().replace('\n', ", ")
-                                        }
-                                    };
-                                    format!("{title}: {what} over {of} (%)")
-                                }
-                            })
-                        })
-                        .unwrap_or_default(),
-                    y_label: p
-                        .y_label
-                        .clone()
-                        .or_else(|| m.map(|m| m.y_label.to_string()))
-                        .unwrap_or_default(),
-                    log_y: p.log_y,
-                }
-            })
-            .collect();
-        Figure {
-            title: spec.title.clone(),
-            x_label: spec.sweep.label.clone(),
-            categorical: experiment.is_categorical(),
-            series: experiment.series(),
-            panels,
-            confidence: spec.confidence.unwrap_or(0.95),
-            repetitions: spec.repetitions,
-            notice: stand_in_notice(workloads),
-        }
-    }
-
     /// The caption lines: the only category of a bar chart (its bars are
     /// the series), then what the whiskers show.
     fn caption(&self, rows: &[Row]) -> Vec<String> {
@@ -487,20 +395,4 @@ fn title_place(title: &str, ox: f64, area: &Area) -> (f64, u32) {
     let room = PANEL_W - 16.0;
     let size = (14.0 * room / w(14.0)).floor().clamp(10.0, 14.0);
     (ox + PANEL_W / 2.0, size as u32)
-}
-
-/// The banner text when a stand-in replaced a trace: which workloads.
-fn stand_in_notice(workloads: &[WorkloadFacts]) -> Option<String> {
-    let mut labels: Vec<&str> = Vec::new();
-    for w in workloads.iter().filter(|w| w.stand_in) {
-        if !labels.contains(&w.label.as_str()) {
-            labels.push(&w.label);
-        }
-    }
-    (!labels.is_empty()).then(|| {
-        format!(
-            "STAND-IN WORKLOAD: not comparable to the paper ({} replaced by a synthetic workload)",
-            labels.join(", ")
-        )
-    })
 }

@@ -1,0 +1,115 @@
+//! What a figure shows, as data: its title, axes, series and panels,
+//! derived from an experiment before anything runs; `crate::svg` draws it.
+
+use serde::Serialize;
+
+use crate::config::ReferenceSpec;
+use crate::experiment::Experiment;
+use crate::workload::WorkloadFacts;
+
+/// How an experiment's figure is drawn.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Figure {
+    /// Title line (the experiment's title).
+    pub title: String,
+    /// x-axis label with unit.
+    pub x_label: String,
+    /// Grouped bars (categorical x) instead of lines.
+    pub categorical: bool,
+    /// Legend entries in order (colours, markers and dashes follow this order).
+    pub series: Vec<String>,
+    /// Sub-plots in order.
+    pub panels: Vec<PanelInfo>,
+    /// Confidence level of the whiskers: 0.95 or 0.90.
+    pub confidence: f64,
+    /// Independent runs (repetitions) per point; a run may give several
+    /// samples, which the caption then counts instead.
+    pub repetitions: u32,
+    /// A warning drawn as a banner across the figure, e.g. that a stand-in
+    /// workload replaced a missing trace.
+    pub notice: Option<String>,
+}
+
+/// One sub-plot's labels.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PanelInfo {
+    /// Panel id (the `panel` column of data.csv).
+    pub id: String,
+    /// Sub-plot title.
+    pub title: String,
+    /// y-axis label with unit.
+    pub y_label: String,
+    /// Logarithmic y axis.
+    pub log_y: bool,
+}
+
+impl Figure {
+    /// The figure an experiment's panels and sweep describe; `workloads`
+    /// (the facts of the run) mark a figure drawn from a stand-in workload.
+    pub(crate) fn of(experiment: &Experiment, workloads: &[WorkloadFacts]) -> Figure {
+        let spec = &experiment.spec;
+        let metrics = (experiment.kind.metrics)();
+        let panels = spec
+            .panels
+            .iter()
+            .map(|p| {
+                let m = metrics.iter().find(|m| m.name == p.metric.get_ref());
+                PanelInfo {
+                    id: p.id.clone(),
+                    title: p
+                        .title
+                        .clone()
+                        .or_else(|| {
+                            let title = m.map(|m| m.title.to_string())?;
+                            Some(match p.reference() {
+                                None => title,
+                                Some((r, reduction)) => {
+                                    let what = if reduction { "reduction" } else { "gain" };
+                                    let of = match r.get_ref() {
+                                        ReferenceSpec::Series(s) => s.clone(),
+                                        ReferenceSpec::Params { params } => {
+                                            params.to_string().trim().replace('\n', ", ")
+                                        }
+                                    };
+                                    format!("{title}: {what} over {of} (%)")
+                                }
+                            })
+                        })
+                        .unwrap_or_default(),
+                    y_label: p
+                        .y_label
+                        .clone()
+                        .or_else(|| m.map(|m| m.y_label.to_string()))
+                        .unwrap_or_default(),
+                    log_y: p.log_y,
+                }
+            })
+            .collect();
+        Figure {
+            title: spec.title.clone(),
+            x_label: spec.sweep.label.clone(),
+            categorical: experiment.is_categorical(),
+            series: experiment.series(),
+            panels,
+            confidence: spec.confidence.unwrap_or(0.95),
+            repetitions: spec.repetitions,
+            notice: stand_in_notice(workloads),
+        }
+    }
+}
+
+/// The banner text when a stand-in replaced a trace: which workloads.
+fn stand_in_notice(workloads: &[WorkloadFacts]) -> Option<String> {
+    let mut labels: Vec<&str> = Vec::new();
+    for w in workloads.iter().filter(|w| w.stand_in) {
+        if !labels.contains(&w.label.as_str()) {
+            labels.push(&w.label);
+        }
+    }
+    (!labels.is_empty()).then(|| {
+        format!(
+            "STAND-IN WORKLOAD: not comparable to the paper ({} replaced by a synthetic workload)",
+            labels.join(", ")
+        )
+    })
+}

@@ -1,0 +1,352 @@
+//! The run graph: every run of an experiment once (runs with equal
+//! parameters, workloads and references are one), grouped into cells
+//! (x × series × repetition, with the runs each is measured against), all
+//! laid out from the configuration before anything runs.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::experiment::Experiment;
+use crate::kind::Resolved;
+use crate::plan::Resolution;
+
+/// A point on the x axis and the workloads its cells see.
+pub(crate) struct Point {
+    pub(crate) x: String,
+    pub(crate) load: Option<f64>,
+    pub(crate) workloads: Vec<usize>,
+}
+
+/// Which prepared workload a cell uses.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Key {
+    pub(crate) workload: usize,
+    pub(crate) point: usize,
+    pub(crate) rep: u32,
+}
+
+/// One simulation to run: a resolved parameter set at one point and
+/// repetition, with the node whose samples it is measured against.
+pub(crate) struct Node<'a> {
+    pub(crate) point: usize,
+    pub(crate) rep: u32,
+    pub(crate) params: &'a dyn Resolved,
+    /// The parameters' canonical text.
+    pub(crate) identity: &'a str,
+    pub(crate) reference: Option<usize>,
+    pub(crate) label: String,
+}
+
+/// The simulations of an experiment, each once: runs with equal
+/// parameters, workloads and references are one node.
+#[derive(Default)]
+pub(crate) struct Graph<'a> {
+    pub(crate) nodes: Vec<Node<'a>>,
+    pub(crate) index: BTreeMap<(usize, u32, &'a str, Option<usize>), usize>,
+}
+
+impl<'a> Graph<'a> {
+    /// The node of `params` at (`point`, `rep`); `wpoint` identifies the
+    /// point's workloads (points with the same workloads share runs).
+    pub(crate) fn node(
+        &mut self,
+        point: usize,
+        wpoint: usize,
+        rep: u32,
+        r: &'a Resolution,
+        reference: Option<usize>,
+        label: impl FnOnce() -> String,
+    ) -> usize {
+        let key = (wpoint, rep, r.key.as_str(), reference);
+        if let Some(&i) = self.index.get(&key) {
+            return i;
+        }
+        self.nodes.push(Node {
+            point,
+            rep,
+            params: r.params.as_ref(),
+            identity: r.key.as_str(),
+            reference,
+            label: label(),
+        });
+        self.index.insert(key, self.nodes.len() - 1);
+        self.nodes.len() - 1
+    }
+}
+
+/// The runs of an experiment, grouped into cells, before anything runs:
+/// what [`run`] executes in one process and a shard executes in part.
+///
+/// A cell is a run together with the runs it is measured against by its
+/// kind (its [`Kind::reference`](crate::kind::Kind::reference)), so every
+/// cell runs on its own; cells are numbered in the order the pipeline
+/// creates their runs, which depends on the configuration only.
+pub(crate) struct Layout<'e> {
+    pub(crate) experiment: &'e Experiment,
+    pub(crate) points: Vec<Point>,
+    pub(crate) load_axis: bool,
+    pub(crate) seeds: Vec<u64>,
+    pub(crate) graph: Graph<'e>,
+    /// `[point][series][rep]`.
+    pub(crate) cell_nodes: Vec<Vec<Vec<usize>>>,
+    /// `[panel][point][series][rep]`.
+    pub(crate) panel_nodes: Vec<Vec<Vec<Vec<usize>>>>,
+    /// Cell index → its nodes, in creation order.
+    pub cells: Vec<Vec<usize>>,
+}
+
+impl<'e> Layout<'e> {
+    /// Lays out every run of `experiment`.
+    pub(crate) fn new(experiment: &'e Experiment) -> Self {
+        let spec = &experiment.spec;
+        let plan = &experiment.plan;
+        let series = experiment.series();
+        let axis = spec.sweep.axis.get_ref().as_str();
+        let load_axis = axis == "load";
+        let xs = experiment.x_values();
+        let points: Vec<Point> = if experiment.is_categorical() {
+            (0..spec.workloads.len())
+                .map(|i| Point {
+                    x: xs[i].clone(),
+                    load: None,
+                    workloads: vec![i],
+                })
+                .collect()
+        } else {
+            let values = spec.sweep.values.as_ref().map(|v| v.get_ref().as_slice());
+            xs.iter()
+                .zip(values.unwrap_or_default())
+                .map(|(x, v)| Point {
+                    x: x.clone(),
+                    load: if load_axis {
+                        v.as_float().or(v.as_integer().map(|i| i as f64))
+                    } else {
+                        None
+                    },
+                    workloads: (0..spec.workloads.len()).collect(),
+                })
+                .collect()
+        };
+        // Points that see the same workloads share runs of equal parameters.
+        let wpoint = |p: usize| {
+            if experiment.is_categorical() || load_axis {
+                p
+            } else {
+                0
+            }
+        };
+        let seeds: Vec<u64> = (0..spec.repetitions)
+            .map(|r| experiment.repetition_seed(r))
+            .collect();
+
+        // The runs: every cell, the runs kinds measure cells against, and the
+        // runs relative panels compare with, each once.
+        let label = |what: &str, pi: usize, rep: u32| {
+            let p = &points[pi];
+            let on: Vec<&str> = p
+                .workloads
+                .iter()
+                .map(|&wi| spec.workloads[wi].label.get_ref().as_str())
+                .collect();
+            let mut label = format!("{what} on {}", on.join(" + "));
+            if !experiment.is_categorical() {
+                label += &format!(" at {axis} = {}", p.x);
+            }
+            if spec.repetitions > 1 {
+                label += &format!(" (repetition {})", rep + 1);
+            }
+            label
+        };
+        let mut graph = Graph::default();
+        let mut cell_nodes = vec![vec![Vec::new(); series.len()]; points.len()];
+        for (pi, row) in plan.cells.iter().enumerate() {
+            for (si, cell) in row.iter().enumerate() {
+                for rep in 0..spec.repetitions {
+                    let reference = plan.kind_refs[pi][si].as_ref().map(|r| {
+                        graph.node(pi, wpoint(pi), rep, r, None, || {
+                            label(&format!("reference of {}", series[si]), pi, rep)
+                        })
+                    });
+                    let n = graph.node(pi, wpoint(pi), rep, cell, reference, || {
+                        label(&series[si], pi, rep)
+                    });
+                    cell_nodes[pi][si].push(n);
+                }
+            }
+        }
+        let mut panel_nodes = Vec::new();
+        for (qi, by_point) in plan.panel_refs.iter().enumerate() {
+            let mut out = vec![vec![Vec::new(); series.len()]; by_point.len()];
+            for (pi, row) in by_point.iter().enumerate() {
+                for (si, r) in row.iter().enumerate() {
+                    let Some(r) = r else { continue };
+                    for rep in 0..spec.repetitions {
+                        let n = graph.node(pi, wpoint(pi), rep, r, None, || {
+                            label(
+                                &format!("{} reference of {}", spec.panels[qi].id, series[si]),
+                                pi,
+                                rep,
+                            )
+                        });
+                        out[pi][si].push(n);
+                    }
+                }
+            }
+            panel_nodes.push(out);
+        }
+        let cells = group_by_reference(&graph.nodes);
+        Layout {
+            experiment,
+            points,
+            load_axis,
+            seeds,
+            graph,
+            cell_nodes,
+            panel_nodes,
+            cells,
+        }
+    }
+
+    /// The x value of each point, in order.
+    pub(crate) fn xs(&self) -> impl Iterator<Item = &str> {
+        self.points.iter().map(|p| p.x.as_str())
+    }
+
+    /// Describes cell `c`: its first run's label, and how many runs share it.
+    /// A number out of range (from a file) is described as such, never a
+    /// panic.
+    pub(crate) fn cell_label(&self, c: usize) -> String {
+        let Some(&first) = self.cells.get(c).and_then(|nodes| nodes.first()) else {
+            return format!("cell {c} (not a cell of this configuration)");
+        };
+        let first = &self.graph.nodes[first].label;
+        match self.cells[c].len() {
+            1 => first.clone(),
+            n => format!("{first} (+{} run(s) sharing its reference)", n - 1),
+        }
+    }
+
+    /// The labels of the runs of cell `c`.
+    /// None for a number out of range.
+    pub(crate) fn run_labels(&self, c: usize) -> impl Iterator<Item = (usize, &str)> {
+        self.cells
+            .get(c)
+            .into_iter()
+            .flatten()
+            .map(|&n| (n, self.graph.nodes[n].label.as_str()))
+    }
+
+    /// Whether workload `wi` is generated anew for every repetition.
+    pub(crate) fn generated(&self, wi: usize) -> bool {
+        let w = &self.experiment.spec.workloads[wi];
+        w.trace.is_none() && w.lublin99.is_some()
+    }
+
+    /// The prepared workload a run at (`point`, `rep`) uses for `workload`.
+    pub(crate) fn key(&self, workload: usize, point: usize, rep: u32) -> Key {
+        Key {
+            workload,
+            point: if self.load_axis { point } else { 0 },
+            rep: if self.generated(workload) { rep } else { 0 },
+        }
+    }
+}
+
+/// Groups nodes into cells: a node and the node it is measured against
+/// belong to one cell (connected components of the reference edges),
+/// numbered by their first node.
+fn group_by_reference(nodes: &[Node<'_>]) -> Vec<Vec<usize>> {
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut parent: Vec<usize> = (0..nodes.len()).collect();
+    for (i, node) in nodes.iter().enumerate() {
+        if let Some(r) = node.reference {
+            let (a, b) = (find(&mut parent, i), find(&mut parent, r));
+            // The smaller index is the root, so a cell is named by its first node.
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut index_of_root: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut cells: Vec<Vec<usize>> = Vec::new();
+    for i in 0..nodes.len() {
+        let root = find(&mut parent, i);
+        let c = *index_of_root.entry(root).or_insert_with(|| {
+            cells.push(Vec::new());
+            cells.len() - 1
+        });
+        cells[c].push(i);
+    }
+    cells
+}
+
+/// Shard `index` of `count`: the cells whose number is `index` modulo `count`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Shard {
+    /// From 0 to `count - 1`.
+    pub index: u32,
+    /// At least 1.
+    pub count: u32,
+}
+
+impl Shard {
+    /// The whole experiment as one shard.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Shard `index` of `count`, if `index < count`.
+    pub fn new(index: u32, count: u32) -> Result<Shard, String> {
+        if count == 0 {
+            return Err(format!(
+                "shard {index}/{count}: the number of shards must be at least 1"
+            ));
+        }
+        if index >= count {
+            return Err(format!(
+                "shard {index}/{count}: shards are numbered 0 to {} (I/N with I < N)",
+                count - 1
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether this shard runs cell `cell`.
+    pub fn owns(&self, cell: usize) -> bool {
+        cell % self.count as usize == self.index as usize
+    }
+
+    /// The shard of `count` that runs cell `cell`.
+    pub fn of(cell: usize, count: u32) -> Shard {
+        Shard {
+            index: (cell % count.max(1) as usize) as u32,
+            count: count.max(1),
+        }
+    }
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    /// `I/N`, e.g. `0/3`.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (i, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("'{s}' is not I/N (shard I of N, e.g. 0/3)"))?;
+        let num = |v: &str, what: &str| {
+            v.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("'{s}': {what} '{v}' is not a non-negative integer"))
+        };
+        Shard::new(num(i, "I")?, num(n, "N")?)
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
