@@ -35,13 +35,7 @@ fn main() {
         .unwrap_or(&manifest)
         .to_path_buf();
     // Rebuild when the commit or any tracked input of the build changes.
-    for rel in [
-        "crates",
-        "xtask/src",
-        "configs",
-        "Cargo.toml",
-        "Cargo.lock",
-    ] {
+    for rel in ["crates", "xtask/src", "configs", "Cargo.toml", "Cargo.lock"] {
         println!("cargo:rerun-if-changed={}", root.join(rel).display());
     }
     let revision = git(&root, &["rev-parse", "--verify", "HEAD"])

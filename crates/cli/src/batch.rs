@@ -152,4 +152,3 @@ pub fn run_batch(
     }
     claims_status(failed_claims, strict)
 }
-

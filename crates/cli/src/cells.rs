@@ -232,4 +232,3 @@ pub fn read_shards(dir: &Path) -> Result<Vec<ShardCells>> {
         })
         .collect()
 }
-

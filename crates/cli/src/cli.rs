@@ -1,8 +1,9 @@
 //! The command line, declared with clap's derive API: every subcommand,
 //! flag and help text lives here, and nothing else parses arguments.
 //!
-//! `README.md` documents the same flags; a test (`xtask/tests/tests.rs`,
-//! module `cli_docs`) keeps the two in agreement.
+//! `README.md` documents the same flags; a test
+//! (`xtask/tests/tests/end_to_end.rs`, `readme_and_help_agree`) keeps the
+//! two in agreement.
 
 use std::path::PathBuf;
 

@@ -59,4 +59,3 @@ pub fn recorded_config(dir: &Path) -> Result<Experiment> {
         &limits()?,
     )?)
 }
-

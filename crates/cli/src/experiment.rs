@@ -81,4 +81,3 @@ pub fn provenance(name: &str) -> Provenance {
         config_file: name.to_string(),
     }
 }
-

@@ -15,8 +15,8 @@ use std::process::{Command, ExitCode};
 
 use anyhow::{Context, Result};
 
-use crate::settings::Settings;
 use crate::progress::Verbosity;
+use crate::settings::Settings;
 
 /// A fresh seed ([`crate::output::random_bytes`]).
 fn fresh_seed() -> u64 {

@@ -1,5 +1,5 @@
 //! The identity of the code that runs: the git revision this binary was
-//! built from, embedded at build time by `xtask/build.rs`.
+//! built from, embedded at build time by `crates/cli/build.rs`.
 //!
 //! `run.toml`, the cells of sharded runs and `--version` all name this
 //! revision, and `merge` compares it, so it must say which code produced a

@@ -22,4 +22,3 @@ pub fn isolated<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
         }
     }
 }
-

@@ -26,4 +26,3 @@ pub fn list(settings: &Settings) -> Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
-

@@ -48,7 +48,8 @@ fn missing_report(
             None => out += &format!("\n  cell {cell}: {label}"),
         }
     }
-    let in_catalog = settings.catalog()
+    let in_catalog = settings
+        .catalog()
         .map(|entries| entries.iter().any(|e| e.id == identity.experiment))
         .unwrap_or(false);
     let what = if in_catalog {

@@ -97,4 +97,3 @@ pub fn run_shards(
     batch.report_shared(settings);
     status
 }
-

@@ -152,4 +152,3 @@ pub fn print_verdicts(id: &str, verdicts: &[Verdict]) {
         );
     }
 }
-

@@ -99,7 +99,11 @@ impl std::error::Error for RootError {}
 /// of [`ROOT_ENV`], ignored if empty), else the first root walking up from
 /// `cwd`. A relative `flag` or `env` is taken relative to `cwd`. The root
 /// returned is absolute.
-pub fn find_root(flag: Option<&Path>, env: Option<&OsStr>, cwd: &Path) -> Result<PathBuf, RootError> {
+pub fn find_root(
+    flag: Option<&Path>,
+    env: Option<&OsStr>,
+    cwd: &Path,
+) -> Result<PathBuf, RootError> {
     let explicit = match (flag, env.filter(|v| !v.is_empty())) {
         (Some(dir), _) => Some(("--root", dir)),
         (None, Some(value)) => Some((ROOT_ENV, Path::new(value))),
@@ -186,12 +190,16 @@ mod tests {
         }
         let e = find_root(Some(&deep), None, &dir).unwrap_err();
         assert!(
-            e.to_string().starts_with(&format!("--root is {}", deep.display()))
+            e.to_string()
+                .starts_with(&format!("--root is {}", deep.display()))
                 && e.to_string().contains("no Cargo.toml"),
             "{e}"
         );
         let e = find_root(None, Some(OsStr::new("missing")), &dir).unwrap_err();
-        assert!(e.to_string().contains("USCHED_ROOT is") && e.to_string().contains("not a directory"), "{e}");
+        assert!(
+            e.to_string().contains("USCHED_ROOT is") && e.to_string().contains("not a directory"),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

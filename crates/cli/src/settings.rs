@@ -87,8 +87,12 @@ impl Settings {
     }
 
     /// The experiments `ids` select (as for `cargo xtask reproduce`), as
-    /// `(config file, id)` jobs for [`crate::batch::run_batch`].
-    pub fn select(&self, ids: &[String], sensitivity: bool) -> Result<Vec<(PathBuf, Option<String>)>> {
+    /// `(config file, id)` jobs for a batch (`batch::run_batch`).
+    pub fn select(
+        &self,
+        ids: &[String],
+        sensitivity: bool,
+    ) -> Result<Vec<(PathBuf, Option<String>)>> {
         let entries = self.catalog()?;
         Ok(catalog::select(ids, &entries, sensitivity)?
             .into_iter()

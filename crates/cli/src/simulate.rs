@@ -10,10 +10,10 @@ use experiments::{
 };
 use profile::Outcome;
 
-use crate::traces::{Found, load, resolve};
 use crate::options::{SimulateOptions, parse_estimate};
 use crate::output;
 use crate::settings::Settings;
+use crate::traces::{Found, load, resolve};
 
 /// The bounded-slowdown threshold, seconds.
 const BOUND: i64 = 10;
@@ -349,6 +349,8 @@ impl Outputs<'_> {
 
 #[cfg(test)]
 mod tests {
+    use profile::Policy;
+
     use super::*;
 
     #[test]
@@ -395,7 +397,7 @@ mod tests {
             timeline: None,
             window: None,
         };
-        let result = simulate(&Settings::from_env(), &opts)
+        let result = simulate(&Settings::from_env().unwrap(), &opts)
             .map(|_| {
                 let out = swf_io::read_trace(&schedule, swf_io::Mode::Strict).unwrap();
                 out.header.machine_size().unwrap()

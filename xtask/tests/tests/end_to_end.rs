@@ -35,8 +35,8 @@ fn entries(dir: &Path) -> Vec<String> {
 }
 
 mod resolution {
-    use experiments::known_trace;
     use cli::traces::{Found, TraceSettings, load, resolve};
+    use experiments::known_trace;
 
     use super::*;
 
@@ -250,7 +250,8 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
 
     /// Runs the xtask binary offline, with traces looked up in `tmp` only.
     pub(super) fn xtask(tmp: &TempDir, args: &[&str]) -> Output {
-        crate::common::spawn::output(crate::common::spawn::offline_xtask(tmp.path()).args(args)).unwrap()
+        crate::common::spawn::output(crate::common::spawn::offline_xtask(tmp.path()).args(args))
+            .unwrap()
     }
 
     pub(super) fn text(b: &[u8]) -> String {

@@ -511,7 +511,7 @@ fn every_float_returning_function_has_a_finite_test() {
     let stale: Vec<_> = listed.iter().filter(|l| !scanned.contains(l)).collect();
     assert!(
         missing.is_empty(),
-        "public functions returning a float with no entry in COVERED (xtask/tests/float_api.rs); \
+        "public functions returning a float with no entry in COVERED (xtask/tests/tests/float_api.rs); \
          add a `finite_<name>` property test to the crate's tests/tests/finite.rs (finite, or a \
          typed error naming the field, on hostile inputs) and list it: {missing:?}"
     );

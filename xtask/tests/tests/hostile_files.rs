@@ -179,7 +179,8 @@ mod job_scripts {
     fn run_script(tmp: &Path, script: &[String]) -> Vec<String> {
         let file = tmp.join("script.sh");
         std::fs::write(&file, script.join("\n") + "\n").unwrap();
-        let parse = crate::common::spawn::output(Command::new("bash").arg("-n").arg(&file)).unwrap();
+        let parse =
+            crate::common::spawn::output(Command::new("bash").arg("-n").arg(&file)).unwrap();
         assert!(parse.status.success(), "bash -n: {}", text(&parse.stderr));
         let out = crate::common::spawn::output(
             Command::new("bash")
@@ -296,10 +297,15 @@ mod job_scripts {
                 ),
                 "{name}"
             );
-            // The shell hands the binary exactly the paths given.
+            // The shell hands the binary exactly the paths given, and the
+            // repository root it runs in (the copy cannot find it alone).
+            let root = crate::common::checkout();
+            let root_s = root.to_str().unwrap();
             assert_eq!(
                 run_script(tmp.path(), &shards),
                 [
+                    "--root",
+                    root_s,
                     "reproduce",
                     "baseline/backfilling",
                     "--shard",
@@ -313,7 +319,7 @@ mod job_scripts {
             );
             assert_eq!(
                 run_script(tmp.path(), &merge),
-                ["merge", cells_s, "--out", out_s],
+                ["--root", root_s, "merge", cells_s, "--out", out_s],
                 "{name}"
             );
             assert!(!tmp.path().join("PWNED").exists(), "{name}");
@@ -946,8 +952,8 @@ mod ownership {
 }
 
 mod downloads {
-    use experiments::known_trace;
     use cli::traces::{Found, TraceSettings, download_cap, resolve};
+    use experiments::known_trace;
 
     use super::*;
 

@@ -53,9 +53,18 @@ fn fake_root(tmp: &TempDir) -> PathBuf {
 fn a_copied_binary_finds_the_checkout_it_runs_in() {
     let tmp = TempDir::new("root-copy-inside");
     let copy = copied_binary(tmp.path());
-    for cwd in [checkout(), checkout().join("docs"), checkout().join("configs/baseline")] {
+    for cwd in [
+        checkout(),
+        checkout().join("docs"),
+        checkout().join("configs/baseline"),
+    ] {
         let out = run(&copy, &cwd, None, &["list"]);
-        assert!(listed_checkout(&out), "{}: {}", cwd.display(), text(&out.stderr));
+        assert!(
+            listed_checkout(&out),
+            "{}: {}",
+            cwd.display(),
+            text(&out.stderr)
+        );
     }
 }
 
@@ -79,13 +88,18 @@ fn outside_a_checkout_the_error_names_where_it_looked() {
         dirs.truncate(3);
         for dir in dirs.iter().chain([&Path::new("/")]) {
             assert!(
-                stderr.lines().any(|l| l.trim() == dir.display().to_string()),
+                stderr
+                    .lines()
+                    .any(|l| l.trim() == dir.display().to_string()),
                 "{} not named:\n{stderr}",
                 dir.display()
             );
         }
         assert!(stderr.contains("--root: not given") && stderr.contains("USCHED_ROOT: not set"));
-        assert!(stderr.contains("give --root DIR or USCHED_ROOT=DIR"), "{stderr}");
+        assert!(
+            stderr.contains("give --root DIR or USCHED_ROOT=DIR"),
+            "{stderr}"
+        );
     }
     // What needs no root still works there.
     for args in [&["--help"][..], &["--version"], &["list", "--help"]] {
@@ -105,7 +119,13 @@ fn outside_a_checkout_the_error_names_where_it_looked() {
         &copy,
         &empty,
         None,
-        &["simulate", "--trace", "KTH-SP2-1996-2.1-cln", "--policy", "easy"],
+        &[
+            "simulate",
+            "--trace",
+            "KTH-SP2-1996-2.1-cln",
+            "--policy",
+            "easy",
+        ],
     );
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("cannot find the repository root"));
@@ -121,8 +141,18 @@ fn root_flag_and_environment_win() {
     let root_arg = root.to_str().unwrap();
     // From outside a checkout: either names it.
     assert!(listed_checkout(&run(&copy, &empty, Some(&root), &["list"])));
-    assert!(listed_checkout(&run(&copy, &empty, None, &["--root", root_arg, "list"])));
-    assert!(listed_checkout(&run(&copy, &empty, None, &["list", "--root", root_arg])));
+    assert!(listed_checkout(&run(
+        &copy,
+        &empty,
+        None,
+        &["--root", root_arg, "list"]
+    )));
+    assert!(listed_checkout(&run(
+        &copy,
+        &empty,
+        None,
+        &["list", "--root", root_arg]
+    )));
     // From inside this checkout, another root named wins over the walk.
     let fake = fake_root(&tmp);
     let fake_arg = fake.to_str().unwrap();
@@ -139,10 +169,19 @@ fn root_flag_and_environment_win() {
             "{stdout}"
         );
     }
-    assert!(listed_checkout(&run(&copy, &root, Some(&fake), &["--root", root_arg, "list"])));
+    assert!(listed_checkout(&run(
+        &copy,
+        &root,
+        Some(&fake),
+        &["--root", root_arg, "list"]
+    )));
     // A relative --root is taken from the current directory.
     let out = run(&copy, tmp.path(), None, &["--root", "fake", "list"]);
-    assert!(text(&out.stdout).starts_with("fake/only"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).starts_with("fake/only"),
+        "{}",
+        text(&out.stderr)
+    );
     // A root named that is none is an error naming it, never replaced by the walk.
     for (env, args, named) in [
         (Some(empty.as_path()), &["list"][..], "USCHED_ROOT is"),

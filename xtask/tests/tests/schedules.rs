@@ -6,11 +6,11 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
-use profile::{Job, Outcome, Policy, ProcSet, SchedulerConfig, Status};
-use swf_io::{Estimate, Mode, SwfRecord};
 use cli::options::SimulateOptions;
 use cli::settings::Settings;
 use cli::simulate::simulate;
+use profile::{Job, Outcome, Policy, ProcSet, SchedulerConfig, Status};
+use swf_io::{Estimate, Mode, SwfRecord};
 
 /// A temporary directory removed on drop.
 struct TempDir(PathBuf);

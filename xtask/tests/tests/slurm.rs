@@ -13,8 +13,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use cluster::Cluster;
 use crate::common::tree::tree;
+use cluster::Cluster;
 
 /// Longer than any job of these tests may take, queueing included.
 const JOB_TIMEOUT: Duration = Duration::from_secs(120);

@@ -8,10 +8,10 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use experiments::{Experiment, KnownTrace, RunOptions, Traces, known_trace};
 use cli::traces::{
     Found, TraceSettings, content_sha256, download_attempts, download_url, load, resolve, verify,
 };
+use experiments::{Experiment, KnownTrace, RunOptions, Traces, known_trace};
 
 const KTH: &str = "KTH-SP2-1996-2.1-cln";
 

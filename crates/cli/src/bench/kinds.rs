@@ -16,8 +16,8 @@ use std::time::Instant;
 use anyhow::{Context, Result, anyhow};
 use experiments::{Provenance, RunOptions, Shard, cell_labels, run_shard};
 
-use crate::settings::Settings;
 use crate::experiment::read_experiment;
+use crate::settings::Settings;
 
 /// One kind's case: its row name, the configuration, the cell's label and
 /// what one sample is.

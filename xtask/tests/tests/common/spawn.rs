@@ -75,8 +75,7 @@ pub fn xtask_in(dir: &Path) -> Command {
 /// not exist).
 pub fn offline_xtask(dir: &Path) -> Command {
     let mut cmd = xtask_in(dir);
-    cmd
-        .env("TRACES_DIR", dir)
+    cmd.env("TRACES_DIR", dir)
         .env("TRACES_CACHE", dir.join("cache"))
         .env(
             "TRACES_MIRROR",

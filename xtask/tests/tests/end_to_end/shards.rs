@@ -2,8 +2,8 @@
 //! the bytes of one run; missing and foreign cells are reported.
 
 use super::command_line::{setup, text, xtask};
-use crate::common::tree::tree;
 use super::*;
+use crate::common::tree::tree;
 
 fn ok(tmp: &TempDir, args: &[&str]) -> String {
     let out = xtask(tmp, args);

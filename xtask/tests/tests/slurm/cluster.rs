@@ -508,7 +508,7 @@ fn slurm_conf(dir: &Path, host: &str, cpus: usize, ctld_port: u16, node_port: u1
     let d = dir.display();
     format!(
         "\
-# Written by the usched test harness (xtask/tests/slurm/cluster.rs).
+# Written by the usched test harness (xtask/tests/tests/slurm/cluster.rs).
 ClusterName=usched-test
 SlurmctldHost={host}(127.0.0.1)
 SlurmctldPort={ctld_port}
