@@ -1,8 +1,7 @@
-//! `cargo xtask`: see `xtask::main_with`.
+//! `cargo xtask`: the workspace's command line, [`cli::main`].
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    xtask::main_with(&args, xtask::Settings::from_env())
+    cli::main(experiments::Registry::builtin())
 }

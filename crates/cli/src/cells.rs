@@ -1,0 +1,234 @@
+//! The cells directory of sharded runs (`reproduce|run ... --shard I/N
+//! --cells DIR`, read by `merge DIR`): its layout, the identity of each
+//! experiment's cells, and reading the shard files back.
+//!
+//! A cells directory holds, per experiment, `<id>/experiment.toml` (what
+//! the cells belong to: configuration, its hash, the code's revision, the
+//! cell count; identical for every shard) and one
+//! `<id>/shard-I-of-N.toml` per finished shard, written atomically when the
+//! shard's last cell is done (format: `experiments::cells`). A killed shard
+//! leaves no file, so merge lists its cells as missing. docs/SCALE-OUT.md
+//! is the user's guide.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use experiments::{Experiment, Shard, ShardCells};
+use serde::{Deserialize, Serialize};
+
+use crate::{files, identity, output};
+
+/// The file naming what an experiment's cells belong to.
+pub const EXPERIMENT_FILE: &str = "experiment.toml";
+
+/// The `format` value of [`EXPERIMENT_FILE`].
+const FORMAT: &str = "usched-cells-experiment";
+
+/// What a directory of cells belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Identity {
+    format: String,
+    version: u32,
+    /// The experiment's id.
+    pub experiment: String,
+    /// The configuration as `run.toml` names it.
+    pub config_file: String,
+    /// Where to read it.
+    pub config_path: PathBuf,
+    /// SHA-256 of the resolved configuration.
+    pub config_sha256: String,
+    /// The code's revision.
+    pub git_revision: String,
+    /// Cells in the experiment.
+    pub cells: usize,
+}
+
+impl Identity {
+    /// The identity of `experiment` read from `path` (shown as `name`).
+    pub fn of(experiment: &Experiment, path: &Path, name: &str) -> Identity {
+        Identity {
+            format: FORMAT.to_string(),
+            version: experiments::CELLS_VERSION,
+            experiment: experiment.id().to_string(),
+            config_file: name.to_string(),
+            config_path: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+            config_sha256: experiment.config_sha256(),
+            git_revision: identity::REVISION.to_string(),
+            cells: experiments::cell_labels(experiment).len(),
+        }
+    }
+
+    /// Reads an [`EXPERIMENT_FILE`], refusing another format or version.
+    pub fn read(path: &Path) -> Result<Identity> {
+        let text = files::read_to_string(path, files::SMALL_TOML)?;
+        let id: Identity = toml::from_str(&text).map_err(|e| {
+            anyhow!(
+                "{}: not a cells experiment file: {}",
+                path.display(),
+                e.message().trim()
+            )
+        })?;
+        if id.format != FORMAT || id.version != experiments::CELLS_VERSION {
+            bail!(
+                "{}: cells format '{}' version {}; this build reads '{FORMAT}' version {}: \
+                 re-run the shards with this build into a fresh --cells directory",
+                path.display(),
+                id.format,
+                id.version,
+                experiments::CELLS_VERSION
+            );
+        }
+        Ok(id)
+    }
+
+    /// What differs between `self` (wanted) and `other` (found), if anything.
+    pub fn difference(&self, other: &Identity) -> Option<String> {
+        if self.config_sha256 != other.config_sha256 {
+            Some(format!(
+                "another configuration (sha256 {} there, {} now; {} was changed)",
+                short(&other.config_sha256),
+                short(&self.config_sha256),
+                self.config_file
+            ))
+        } else if self.git_revision != other.git_revision {
+            Some(format!(
+                "another code revision ({} there, {} now)",
+                short(&other.git_revision),
+                short(&self.git_revision)
+            ))
+        } else if self != other {
+            Some(format!(
+                "another run of the same configuration ({} there, {} now)",
+                other.config_path.display(),
+                self.config_path.display()
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+fn short(hash: &str) -> &str {
+    &hash[..hash.len().min(12)]
+}
+
+/// Writes (or checks) `<cells>/<id>/experiment.toml`; returns the
+/// experiment's cells directory. A directory holding cells of another
+/// configuration or revision is an error: those cells cannot be merged
+/// with these.
+pub fn claim_dir(cells: &Path, identity: &Identity) -> Result<PathBuf> {
+    let dir = cells.join(&identity.experiment);
+    let file = dir.join(EXPERIMENT_FILE);
+    if fs::symlink_metadata(&file).is_ok() {
+        let found = Identity::read(&file)?;
+        if let Some(why) = identity.difference(&found) {
+            bail!(
+                "{} holds cells of {why}; they cannot be merged with this run's. Use a fresh \
+                 --cells directory, or delete {} to start over",
+                dir.display(),
+                dir.display()
+            );
+        }
+        return Ok(dir);
+    }
+    let text = format!(
+        "# What the cells in this directory belong to (docs/SCALE-OUT.md).\n{}",
+        toml::to_string(identity).context("cannot serialise the cells identity")?
+    );
+    // Shards on several hosts may write this at once, with equal contents:
+    // each stages its own copy and renames it into place (crate::output).
+    output::write_file(&file, text.as_bytes())?;
+    Ok(dir)
+}
+
+/// The file of shard `shard` in an experiment's cells directory.
+pub fn shard_file(dir: &Path, shard: Shard) -> PathBuf {
+    dir.join(format!("shard-{}-of-{}.toml", shard.index, shard.count))
+}
+
+/// Every `experiment.toml` under `cells` (ids have a folder per `/`).
+pub fn identities(cells: &Path) -> Result<Vec<(PathBuf, Identity)>> {
+    fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> Result<()> {
+        let file = dir.join(EXPERIMENT_FILE);
+        if fs::symlink_metadata(&file).is_ok() {
+            out.push(file);
+        }
+        if depth == 0 {
+            return Ok(());
+        }
+        let entries =
+            fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+        for entry in entries {
+            let path = entry
+                .with_context(|| format!("cannot list {}", dir.display()))?
+                .path();
+            if path.is_dir() {
+                walk(&path, depth - 1, out)?;
+            }
+        }
+        Ok(())
+    }
+    if !cells.is_dir() {
+        bail!(
+            "{} is not a directory of cells (run shards with --shard I/N --cells {} first)",
+            cells.display(),
+            cells.display()
+        );
+    }
+    let mut files = Vec::new();
+    walk(cells, 4, &mut files)?;
+    let mut out = files
+        .into_iter()
+        .map(|f| Identity::read(&f).map(|i| (f, i)))
+        .collect::<Result<Vec<_>>>()?;
+    out.sort_by(|a, b| a.1.experiment.cmp(&b.1.experiment).then(a.0.cmp(&b.0)));
+    // One experiment, one directory: two would be merged into the same
+    // results, the last one read winning.
+    if let Some(pair) = out
+        .windows(2)
+        .find(|w| w[0].1.experiment == w[1].1.experiment)
+    {
+        bail!(
+            "{} and {} both hold cells of {}; keep one directory per experiment (move or delete \
+             the other), then merge again",
+            pair[0].0.display(),
+            pair[1].0.display(),
+            pair[0].1.experiment
+        );
+    }
+    Ok(out)
+}
+
+/// The shard files in an experiment's cells directory, parsed.
+pub fn read_shards(dir: &Path) -> Result<Vec<ShardCells>> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("shard-") && n.ends_with(".toml"))
+        })
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            let text = files::read_to_string(f, files::CELLS)?;
+            let part = ShardCells::parse(&text, &f.display().to_string())?;
+            // A file holds the shard its name says: a copy under another
+            // name would count its cells twice.
+            if *f != shard_file(dir, part.shard) {
+                bail!(
+                    "{}: holds shard {} (it would be {}); rename or delete it, then merge again",
+                    f.display(),
+                    part.shard,
+                    shard_file(dir, part.shard).display()
+                );
+            }
+            Ok(part)
+        })
+        .collect()
+}

@@ -1,0 +1,57 @@
+//! Reading configurations: the caps on them ([`limits`], from
+//! `USCHED_MAX_<KEY>`), a configuration file, and the configuration a
+//! results directory's `run.toml` records.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
+use experiments::{Experiment, Limits, Registry};
+
+use crate::files;
+
+/// Reads and parses a configuration against `registry` under the caps of
+/// [`limits`]; errors name the file, line and column.
+pub fn read_config(registry: &Registry, path: &Path, shown: &str) -> Result<Experiment> {
+    let limits = limits()?;
+    let text = files::read_to_string(path, files::CONFIG)
+        .with_context(|| format!("cannot read {shown}"))?;
+    Ok(registry.parse_with(&text, shown, &limits)?)
+}
+
+/// The caps on a configuration: the defaults of [`Limits`], each
+/// overridden by `USCHED_MAX_<KEY>` if set (`USCHED_MAX_RUNS=20000`).
+pub fn limits() -> Result<Limits> {
+    let mut limits = Limits::default();
+    for key in Limits::KEYS {
+        let var = format!("USCHED_MAX_{}", key.to_uppercase());
+        let Some(value) = std::env::var_os(&var) else {
+            continue;
+        };
+        let value = value
+            .to_str()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .filter(|v| *v > 0)
+            .ok_or_else(|| {
+                anyhow!(
+                    "{var} is '{}', expected a positive integer",
+                    value.to_string_lossy()
+                )
+            })?;
+        limits.set(key, value).map_err(|e| anyhow!("{var}: {e}"))?;
+    }
+    Ok(limits)
+}
+
+/// The configuration a results directory's run.toml records (its `[config]`
+/// table), for results of a file outside configs/.
+pub fn recorded_config(registry: &Registry, dir: &Path) -> Result<Experiment> {
+    let path = dir.join("run.toml");
+    let text = files::read_to_string(&path, files::RESULTS)?;
+    let table: toml::Table = text.parse().context("does not parse as TOML")?;
+    let config = table
+        .get("config")
+        .and_then(toml::Value::as_table)
+        .context("has no [config] table")?;
+    let shown = format!("{} [config]", path.display());
+    Ok(registry.parse_with(&config.to_string(), &shown, &limits()?)?)
+}

@@ -1,0 +1,83 @@
+//! A configuration read and its traces resolved, ready to run
+//! ([`read_experiment`]), and the provenance its results record.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use experiments::{Experiment, Provenance, Traces};
+
+use crate::config::read_config;
+use crate::progress::Reporter;
+use crate::settings::Settings;
+use crate::traces::{Found, load, resolve};
+
+/// A configuration read and its traces resolved, ready to run.
+pub struct Loaded {
+    /// The configuration.
+    pub experiment: Experiment,
+    /// Its id.
+    pub id: String,
+    /// The file as run.toml names it (relative to the repository if inside it).
+    pub name: String,
+    /// The traces it names.
+    pub traces: Traces,
+    /// The files read (the configuration, trace files), never to be written.
+    pub inputs: Vec<PathBuf>,
+}
+
+/// Reads the configuration at `path` and resolves its traces. `expected_id`
+/// is checked against the file's `id`. With `report` given (the batch's
+/// reporter and the experiment's place in it), the experiment is announced
+/// on it and trace resolution suspends its progress display.
+pub fn read_experiment(
+    settings: &Settings,
+    report: Option<(&Reporter, usize)>,
+    path: &Path,
+    expected_id: Option<&str>,
+) -> Result<Loaded> {
+    let name = settings.shown(path);
+    let experiment = read_config(&settings.registry, path, &name)?;
+    let id = experiment.id().to_string();
+    if let Some(want) = expected_id.filter(|w| *w != id) {
+        bail!("{name}: id is '{id}' but the file's place says '{want}'; make them agree");
+    }
+    if let Some((report, index)) = report {
+        report.start(index, &id, experiment.title(), settings.threads);
+    }
+    let base = path.parent().unwrap_or(Path::new("."));
+    let mut inputs = vec![path.to_path_buf()];
+    // Resolution prints its own warnings (downloads, stand-ins).
+    let mut resolve_all = || -> Result<Traces> {
+        let mut traces = Traces::new();
+        for t in experiment.traces() {
+            let found = resolve(&t.name, base, &settings.traces)
+                .with_context(|| format!("{id}: cannot find trace '{}'", t.name))?;
+            if let Found::File { path, .. } = &found {
+                inputs.push(path.clone());
+            }
+            let source = load(&found, t.lenient)
+                .with_context(|| format!("{id}: cannot load trace '{}'", t.name))?;
+            traces.insert(t.name, source);
+        }
+        Ok(traces)
+    };
+    let traces = match report {
+        Some((report, _)) => report.suspend(resolve_all)?,
+        None => resolve_all()?,
+    };
+    Ok(Loaded {
+        experiment,
+        id,
+        name,
+        traces,
+        inputs,
+    })
+}
+
+/// The provenance `run.toml` records for a configuration shown as `name`.
+pub fn provenance(name: &str) -> Provenance {
+    Provenance {
+        git_revision: crate::identity::REVISION.to_string(),
+        config_file: name.to_string(),
+    }
+}

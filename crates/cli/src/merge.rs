@@ -1,0 +1,134 @@
+//! `cargo xtask merge DIR`: the results of sharded runs, assembled from
+//! their cells directory ([`crate::cells`]), byte-identical to one run.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, anyhow, bail};
+use experiments::{MergeError, Shard, ShardCells};
+
+use crate::batch::run_batch;
+use crate::cells::{EXPERIMENT_FILE, Identity, identities, read_shards};
+use crate::config::read_config;
+use crate::experiment::provenance;
+use crate::output;
+use crate::results::write_results;
+use crate::settings::Settings;
+
+/// How to run the shards that own `missing` cells again.
+fn missing_report(
+    settings: &Settings,
+    identity: &Identity,
+    cells_dir: &Path,
+    parts: &[ShardCells],
+    missing: &[(usize, String)],
+    total: usize,
+) -> String {
+    let counts: BTreeSet<u32> = parts.iter().map(|p| p.shard.count).collect();
+    let count = (counts.len() == 1).then(|| *counts.first().unwrap_or(&1));
+    let mut out = format!(
+        "{} of {total} cells were not measured{}:",
+        missing.len(),
+        if parts.is_empty() {
+            " (no shard of this experiment finished)"
+        } else {
+            ""
+        }
+    );
+    let mut shards = BTreeSet::new();
+    for (cell, label) in missing {
+        match count {
+            Some(n) => {
+                let s = Shard::of(*cell, n);
+                shards.insert(s);
+                out += &format!("\n  cell {cell} (shard {s}): {label}");
+            }
+            None => out += &format!("\n  cell {cell}: {label}"),
+        }
+    }
+    let in_catalog = settings
+        .catalog()
+        .map(|entries| entries.iter().any(|e| e.id == identity.experiment))
+        .unwrap_or(false);
+    let what = if in_catalog {
+        format!("reproduce {}", identity.experiment)
+    } else {
+        format!("run {}", identity.config_path.display())
+    };
+    if shards.is_empty() {
+        out += &format!(
+            "\nrun every shard, then merge again: cargo xtask {what} --shard I/N --cells {}",
+            cells_dir.display()
+        );
+    } else {
+        out += "\nre-run the missing shard(s), then merge again:";
+        for s in shards {
+            out += &format!(
+                "\n  cargo xtask {what} --shard {s} --cells {}",
+                cells_dir.display()
+            );
+        }
+    }
+    out
+}
+
+/// `cargo xtask merge DIR`: assembles the results of every experiment in
+/// the cells directory `cells` into the results directory.
+pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode> {
+    let found = identities(cells)?;
+    if found.is_empty() {
+        bail!(
+            "no sharded experiments in {} (each has <id>/{EXPERIMENT_FILE}, written by \
+             `reproduce --shard I/N --cells {}`)",
+            cells.display(),
+            cells.display()
+        );
+    }
+    let jobs: Vec<(PathBuf, Option<String>)> = found
+        .iter()
+        .map(|(_, i)| (i.config_path.clone(), Some(i.experiment.clone())))
+        .collect();
+    run_batch(settings, &jobs, strict, |report, index, _, _| {
+        let start = Instant::now();
+        let (file, identity) = &found[index];
+        let dir = file.parent().unwrap_or(cells);
+        let experiment = read_config(
+            &settings.registry,
+            &identity.config_path,
+            &identity.config_file,
+        )
+            .with_context(|| format!("{}: cannot read its configuration", identity.experiment))?;
+        report.start(index, experiment.id(), experiment.title(), 1);
+        let now = Identity::of(&experiment, &identity.config_path, &identity.config_file);
+        if let Some(why) = now.difference(identity) {
+            bail!(
+                "{}: the cells in {} are of {why}; re-run the shards with this configuration and \
+                 code, or merge with the ones they ran with",
+                identity.experiment,
+                dir.display()
+            );
+        }
+        let parts = read_shards(dir)?;
+        let provenance = provenance(&identity.config_file);
+        match experiments::merge(&experiment, &provenance, &parts) {
+            Ok(results) => {
+                let out = settings.results.join(experiment.id());
+                let inputs = [identity.config_path.as_path(), dir];
+                output::refuse_input_dir(&out, &inputs)
+                    .with_context(|| identity.experiment.clone())?;
+                write_results(settings, report, &experiment, &results, &provenance, start)
+            }
+            Err(MergeError::Missing {
+                cells: missing,
+                total,
+            }) => Err(anyhow!(
+                "{}: nothing written; {}",
+                identity.experiment,
+                missing_report(settings, identity, cells, &parts, &missing, total)
+            )),
+            Err(e) => Err(anyhow!("{}: {e}", identity.experiment)),
+        }
+    })
+}

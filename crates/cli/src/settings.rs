@@ -1,0 +1,114 @@
+//! [`Settings`]: everything a command needs from its environment (the
+//! repository root, where results go, where traces are found, threads,
+//! verbosity), and what derives from the root (the catalog of `configs/`,
+//! paths as shown).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use experiments::Registry;
+
+use crate::catalog::{self, Entry};
+use crate::progress::Verbosity;
+use crate::root::{self, RootError};
+use crate::traces::TraceSettings;
+
+/// Everything a command needs from the environment.
+///
+/// Build it with [`Settings::new`] (or [`Settings::from_env`]) and adjust
+/// the fields; a field added later gets its default there.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Settings {
+    /// The repository root ([`crate::root`]).
+    pub root: PathBuf,
+    /// Where results go (`--out DIR`, default `<root>/results`).
+    pub results: PathBuf,
+    /// Where traces are found.
+    pub traces: TraceSettings,
+    /// Worker threads.
+    pub threads: usize,
+    /// How much to print on stderr (`-q`, `-v`).
+    pub verbosity: Verbosity,
+    /// The kinds and policies configurations can name
+    /// ([`Registry::builtin`] unless a front end adds its own).
+    pub registry: Registry,
+}
+
+impl Settings {
+    /// The settings for the repository at `root`: results in
+    /// `<root>/results`, traces as the environment says
+    /// ([`TraceSettings::from_env`]), a worker thread per CPU, normal
+    /// verbosity.
+    pub fn new(root: impl Into<PathBuf>) -> Settings {
+        let root = root.into();
+        Settings {
+            results: root.join("results"),
+            traces: TraceSettings::from_env(&root),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            verbosity: Verbosity::Normal,
+            registry: Registry::builtin(),
+            root,
+        }
+    }
+
+    /// [`Settings::new`] for the repository [`root::discover`] finds
+    /// (`USCHED_ROOT`, else walking up from the current directory).
+    pub fn from_env() -> Result<Settings, RootError> {
+        Ok(Settings::new(root::discover(None)?))
+    }
+
+    /// The same settings for the repository at `root` (`--root`): the root
+    /// and every path that was its default under the old root (results,
+    /// the repository's traces, the download cache) move with it; paths
+    /// set otherwise stay.
+    pub fn rebased(mut self, root: impl Into<PathBuf>) -> Settings {
+        let root = root.into();
+        let old = std::mem::replace(&mut self.root, root.clone());
+        let fresh = Settings::new(&root);
+        if self.results == old.join("results") {
+            self.results = fresh.results;
+        }
+        if self.traces.repo_traces.as_deref() == Some(old.join("traces").as_path()) {
+            self.traces.repo_traces = fresh.traces.repo_traces;
+        }
+        if self.traces.cache == old.join("traces").join("cache") {
+            self.traces.cache = fresh.traces.cache;
+        }
+        self
+    }
+
+    /// These settings with the kinds and policies of `registry`.
+    #[must_use]
+    pub fn with_registry(mut self, registry: Registry) -> Settings {
+        self.registry = registry;
+        self
+    }
+
+    /// How a path is shown: relative to the repository root when inside it.
+    pub fn shown(&self, path: &Path) -> String {
+        path.strip_prefix(&self.root)
+            .unwrap_or(path)
+            .display()
+            .to_string()
+    }
+
+    /// The experiments of the repository's `configs/` ([`catalog::scan`]).
+    pub fn catalog(&self) -> Result<Vec<Entry>> {
+        catalog::scan(&self.root.join("configs"))
+    }
+
+    /// The experiments `ids` select (as for `cargo xtask reproduce`), as
+    /// `(config file, id)` jobs for a batch (`batch::run_batch`).
+    pub fn select(
+        &self,
+        ids: &[String],
+        sensitivity: bool,
+    ) -> Result<Vec<(PathBuf, Option<String>)>> {
+        let entries = self.catalog()?;
+        Ok(catalog::select(ids, &entries, sensitivity)?
+            .into_iter()
+            .map(|e| (e.path.clone(), Some(e.id.clone())))
+            .collect())
+    }
+}

@@ -1,0 +1,328 @@
+//! `cargo xtask slurm`: experiments as a Slurm job array of shards and a
+//! merge job that runs once every shard succeeded.
+//!
+//! Everything lands under the cells directory, which every node must see
+//! (a shared file system): `slurm/xtask` (a copy of the binary, so a
+//! rebuild cannot change a queued job), `slurm/shards.sbatch`,
+//! `slurm/merge.sbatch` and `slurm/logs/` (`shards-<array job>_<task>.log`,
+//! `merge-<job>.log`). docs/SCALE-OUT.md is the user's guide.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use crate::cells::{Identity, claim_dir};
+use crate::cli::SlurmArgs;
+use crate::config::read_config;
+use crate::progress::Verbosity;
+use crate::script::{check_script_value, quote, sbatch_path, sbatch_word};
+use crate::settings::Settings;
+
+fn path_str(p: &Path) -> String {
+    quote(&p.display().to_string())
+}
+
+/// The paths a submission uses.
+struct Layout {
+    cells: PathBuf,
+    out: PathBuf,
+    dir: PathBuf,
+    logs: PathBuf,
+    binary: PathBuf,
+}
+
+/// The two job scripts: the array of shards and the merge.
+fn scripts(
+    settings: &Settings,
+    args: &SlurmArgs,
+    ids: &[String],
+    l: &Layout,
+) -> Result<(String, String)> {
+    // The command line checked its values; these come from elsewhere too.
+    let paths = [
+        ("the repository path", &settings.root),
+        ("--cells", &l.cells),
+        ("--out", &l.out),
+        ("--binary", &l.binary),
+    ];
+    for (what, p) in paths {
+        let Some(text) = p.to_str() else {
+            bail!(
+                "{what} {} is not UTF-8; job scripts need UTF-8 paths",
+                p.display()
+            );
+        };
+        check_script_value(what, text).map_err(|e| anyhow!(e))?;
+    }
+    for id in ids {
+        check_script_value("an experiment id", id).map_err(|e| anyhow!(e))?;
+    }
+    let mut common = String::new();
+    if let Some(p) = &args.partition {
+        common += &format!("#SBATCH --partition={p}\n");
+    }
+    if let Some(t) = &args.time {
+        common += &format!("#SBATCH --time={t}\n");
+    }
+    // Each --sbatch-arg is one argument, whatever it holds.
+    for a in &args.sbatch_arg {
+        common += &format!("#SBATCH {}\n", sbatch_word(a));
+    }
+    let mut globals = String::new();
+    if settings.traces.no_stand_in {
+        globals += " --no-stand-in";
+    }
+    if settings.verbosity == Verbosity::Quiet {
+        globals += " --quiet";
+    }
+    let ids: Vec<String> = ids.iter().map(|i| quote(i)).collect();
+    let n = args.shards;
+    let shards = format!(
+        "#!/bin/bash\n\
+         # Shards of `cargo xtask slurm` (docs/SCALE-OUT.md): array task I runs shard I of {n}.\n\
+         #SBATCH --job-name=usched-shards\n\
+         #SBATCH --array=0-{last}\n\
+         #SBATCH --cpus-per-task={cpus}\n\
+         #SBATCH --output={logs}\n\
+         {common}\
+         set -euo pipefail\n\
+         cd {root}\n\
+         exec {bin} --root {root}{globals} reproduce {ids} --shard \"${{SLURM_ARRAY_TASK_ID}}/{n}\" \\\n    \
+         --cells {cells} --threads \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\"\n",
+        last = n - 1,
+        cpus = args.cpus_per_task,
+        logs = sbatch_log(&l.logs, "shards-%A_%a.log"),
+        root = path_str(&settings.root),
+        bin = path_str(&l.binary),
+        ids = ids.join(" "),
+        cells = path_str(&l.cells),
+    );
+    let merge = format!(
+        "#!/bin/bash\n\
+         # Merge of `cargo xtask slurm` (docs/SCALE-OUT.md): runs once every shard succeeded.\n\
+         #SBATCH --job-name=usched-merge\n\
+         #SBATCH --cpus-per-task=1\n\
+         #SBATCH --output={logs}\n\
+         {common}\
+         set -euo pipefail\n\
+         cd {root}\n\
+         exec {bin} --root {root}{globals} merge {cells} --out {out}\n",
+        logs = sbatch_log(&l.logs, "merge-%j.log"),
+        root = path_str(&settings.root),
+        bin = path_str(&l.binary),
+        cells = path_str(&l.cells),
+        out = path_str(&l.out),
+    );
+    Ok((shards, merge))
+}
+
+/// `--output` of an `#SBATCH` line: the log folder (escaped for Slurm's
+/// patterns) joined with `pattern` (meant as a pattern).
+fn sbatch_log(logs: &Path, pattern: &str) -> String {
+    let dir = sbatch_path(&logs.display().to_string());
+    match dir.strip_suffix('"') {
+        Some(open) => format!("{open}/{pattern}\""),
+        None => format!("{dir}/{pattern}"),
+    }
+}
+
+/// Runs a Slurm client command; its stdout, or an error with its stderr.
+fn client(program: &str, args: &[&str]) -> Result<String> {
+    let output = Command::new(program).args(args).output().map_err(|e| {
+        anyhow!(
+            "cannot run {program} ({e}): Slurm's client commands must be on PATH \
+             (use --dry-run to see the job scripts without Slurm)"
+        )
+    })?;
+    if !output.status.success() {
+        bail!(
+            "{program} {} failed ({}): {}",
+            args.join(" "),
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Checks that `partition` exists (`sinfo`), for an error that names it.
+fn check_partition(partition: &str) -> Result<()> {
+    let listed = client("sinfo", &["--noheader", "--format=%R"])?;
+    let names: Vec<&str> = listed
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    if !names.contains(&partition) {
+        bail!(
+            "partition '{partition}' does not exist on this cluster (sinfo lists: {}); pass one \
+             of those to --partition, or leave it out for the default",
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
+        );
+    }
+    Ok(())
+}
+
+/// The job id `sbatch --parsable` printed (`ID` or `ID;CLUSTER`).
+fn job_id(stdout: &str) -> Result<String> {
+    let id = stdout.trim().split(';').next().unwrap_or("").trim();
+    if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
+        bail!("sbatch printed '{}', not a job id", stdout.trim());
+    }
+    Ok(id.to_string())
+}
+
+/// `cargo xtask slurm`.
+pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
+    let jobs = settings.select(&args.ids, args.sensitivity)?;
+    // The scripts name every experiment by its full id.
+    let ids: Vec<String> = jobs.iter().filter_map(|(_, id)| id.clone()).collect();
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let cells = absolute(&args.cells);
+    let dir = cells.join("slurm");
+    let layout = Layout {
+        out: absolute(&args.out),
+        logs: dir.join("logs"),
+        binary: match &args.binary {
+            Some(b) => {
+                match fs::metadata(b) {
+                    Ok(m) if m.is_file() => {}
+                    Ok(_) => bail!(
+                        "--binary {} is not a regular file; give the path of an xtask binary",
+                        b.display()
+                    ),
+                    Err(_) => bail!("--binary {}: no such file", b.display()),
+                }
+                absolute(b)
+            }
+            None => dir.join("xtask"),
+        },
+        dir,
+        cells,
+    };
+    // Every configuration must parse before anything is queued.
+    let mut identities = Vec::new();
+    let mut total = 0;
+    for (path, _) in &jobs {
+        let name = settings.shown(path);
+        let experiment = read_config(&settings.registry, path, &name)?;
+        let identity = Identity::of(&experiment, path, &name);
+        total += identity.cells;
+        identities.push(identity);
+    }
+    let (shards, merge) = scripts(settings, args, &ids, &layout)?;
+    let summary = format!(
+        "{} experiment(s), {total} cells, {} shard(s)",
+        ids.len(),
+        args.shards
+    );
+    if args.dry_run {
+        println!("# {summary}; dry run: nothing written or submitted");
+        println!("# {}\n{shards}", layout.dir.join("shards.sbatch").display());
+        println!(
+            "# {} (submitted with --dependency=afterok:<array job> --kill-on-invalid-dep=yes)\n{merge}",
+            layout.dir.join("merge.sbatch").display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(p) = &args.partition {
+        check_partition(p)?;
+    }
+    for identity in &identities {
+        claim_dir(&layout.cells, identity)?;
+    }
+    fs::create_dir_all(&layout.logs)
+        .with_context(|| format!("cannot create {}", layout.logs.display()))?;
+    if args.binary.is_none() {
+        let me = std::env::current_exe().context("cannot find this program's binary")?;
+        crate::output::write_file_with(&layout.binary, |tmp| {
+            fs::copy(&me, tmp).map(|_| ()).with_context(|| {
+                format!(
+                    "cannot copy {} to {}",
+                    me.display(),
+                    layout.binary.display()
+                )
+            })
+        })?;
+    }
+    let shards_file = layout.dir.join("shards.sbatch");
+    let merge_file = layout.dir.join("merge.sbatch");
+    crate::output::write_file(&shards_file, shards.as_bytes())?;
+    crate::output::write_file(&merge_file, merge.as_bytes())?;
+    let array = job_id(
+        &client(
+            "sbatch",
+            &["--parsable", &shards_file.display().to_string()],
+        )
+        .context("sbatch refused the job array")?,
+    )?;
+    let merge_job = job_id(
+        &client(
+            "sbatch",
+            &[
+                "--parsable",
+                &format!("--dependency=afterok:{array}"),
+                "--kill-on-invalid-dep=yes",
+                &merge_file.display().to_string(),
+            ],
+        )
+        .with_context(|| {
+            format!("sbatch refused the merge job (the array {array} is queued: scancel {array})")
+        })?,
+    )?;
+    println!("{summary}");
+    println!(
+        "submitted job array {array} (tasks 0-{}, one shard each) and merge job {merge_job} \
+         (runs when every task succeeded)",
+        args.shards - 1
+    );
+    println!("follow:  squeue -j {array},{merge_job}    sacct -j {array},{merge_job}");
+    println!("logs:    {}/", layout.logs.display());
+    println!(
+        "results: {}/ once job {merge_job} completes",
+        layout.out.display()
+    );
+    println!(
+        "if a task fails, the merge job is cancelled: re-run its shard, then merge:\n  \
+         cargo xtask reproduce <ids> --shard I/{} --cells {}\n  cargo xtask merge {} --out {}",
+        args.shards,
+        layout.cells.display(),
+        layout.cells.display(),
+        layout.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_quoting() {
+        assert_eq!(quote("adaptive/fig4"), "adaptive/fig4");
+        assert_eq!(quote("a b"), "'a b'");
+        assert_eq!(quote("it's"), r"'it'\''s'");
+        assert_eq!(quote(""), "''");
+        assert_eq!(quote("$HOME"), "'$HOME'");
+        assert_eq!(sbatch_path("/a/%A/b"), "/a/%%A/b");
+        assert_eq!(sbatch_path("/a b/\"c\"\\"), r#""/a b/\"c\"\\""#);
+        assert_eq!(
+            sbatch_log(Path::new("/x y/%j"), "m-%j.log"),
+            "\"/x y/%%j/m-%j.log\""
+        );
+    }
+
+    #[test]
+    fn job_ids() {
+        assert_eq!(job_id("123\n").unwrap(), "123");
+        assert_eq!(job_id("77;cluster\n").unwrap(), "77");
+        assert!(job_id("Submitted batch job 5").is_err());
+        assert!(job_id("").is_err());
+    }
+}

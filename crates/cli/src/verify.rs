@@ -1,0 +1,327 @@
+//! `cargo xtask verify`: re-checks the claims of existing results and
+//! writes the reproduction document (and the sensitivity tables).
+
+use std::path::{Component, Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use experiments::{DocEntry, Experiment, Samples, check_claims, parse_csv};
+
+use crate::catalog::{self, Entry};
+use crate::config::{read_config, recorded_config};
+use crate::progress::Verbosity;
+use crate::results::{claims_status, print_verdicts, recover_results};
+use crate::settings::Settings;
+use crate::{files, output, sensitivity};
+
+/// `path` relative to the directory `from` (both made absolute first).
+fn relative(from: &Path, path: &Path) -> String {
+    let abs = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let (from, path) = (abs(from), abs(path));
+    let a: Vec<Component<'_>> = from.components().collect();
+    let b: Vec<Component<'_>> = path.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<String> = vec!["..".into(); a.len() - common];
+    parts.extend(
+        b[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
+}
+
+/// `cargo xtask verify [id]...`: re-checks claims from existing results and
+/// writes the reproduction document from every result present.
+///
+/// The document `doc` (default `docs/REPRODUCTION.md`) is rewritten only when
+/// every paper figure of the catalog has results, so partial results never
+/// shrink it; otherwise the partial document goes to
+/// `<results>/REPRODUCTION.md`, and a line says so.
+pub fn verify(
+    settings: &Settings,
+    ids: &[String],
+    doc: Option<&Path>,
+    strict: bool,
+) -> Result<ExitCode> {
+    recover_results(settings);
+    let entries = settings.catalog()?;
+    let selected: Vec<&Entry> = if ids.is_empty() {
+        entries.iter().collect()
+    } else {
+        catalog::select(ids, &entries, false)?
+    };
+    let csv_of = |e: &Entry| settings.results.join(&e.id).join("data.csv");
+    let figures = entries.iter().filter(|e| e.is_figure()).count();
+    let absent: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.is_figure() && !csv_of(e).is_file())
+        .map(|e| e.id.as_str())
+        .collect();
+    let complete = absent.is_empty();
+    let target = doc.map_or_else(
+        || settings.root.join("docs").join("REPRODUCTION.md"),
+        Path::to_path_buf,
+    );
+    let doc = if complete {
+        target.clone()
+    } else {
+        settings.results.join("REPRODUCTION.md")
+    };
+    let inputs: Vec<PathBuf> = entries
+        .iter()
+        .flat_map(|e| [e.path.clone(), csv_of(e)])
+        .collect();
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    output::refuse_input_file(&doc, "--doc", &inputs)?;
+    let doc_dir = doc.parent().unwrap_or(Path::new("."));
+    // The papers' notes live beside the full document.
+    let notes_dir = target.parent().unwrap_or(Path::new("."));
+    let (mut docs, mut missing, mut failed_claims) = (Vec::new(), Vec::new(), 0);
+    let mut sensitivity_runs = Vec::new();
+    let mut corrupt = Vec::new();
+    let mut figure_verdicts = std::collections::BTreeMap::new();
+    for e in &entries {
+        let dir = settings.results.join(&e.id);
+        let csv = csv_of(e);
+        let wanted = selected.contains(&e);
+        if !csv.is_file() {
+            if wanted && !ids.is_empty() {
+                bail!(
+                    "no results for {} in {}; run `cargo xtask reproduce {}` first",
+                    e.id,
+                    dir.display(),
+                    e.id
+                );
+            }
+            if e.is_figure() {
+                missing.push(e.id.clone());
+            }
+            continue;
+        }
+        let experiment = read_config(&settings.registry, &e.path, &settings.shown(&e.path))?;
+        let (rows, samples) = match checked_results(&dir, &experiment, &e.id)? {
+            Ok(checked) => checked,
+            Err(why) => {
+                corrupt.push(why);
+                continue;
+            }
+        };
+        let verdicts = check_claims(experiment.claims(), &rows, &samples);
+        if wanted {
+            print_verdicts(&e.id, &verdicts);
+            failed_claims += verdicts.iter().filter(|v| !v.passed()).count();
+        }
+        if !e.is_figure() {
+            if e.is_sensitivity() {
+                sensitivity_runs.push((e.id.clone(), experiment, verdicts));
+            }
+            continue;
+        }
+        for v in verdicts.iter().filter(|v| !v.passed() && v.cause.is_none()) {
+            report_warning(&format!(
+                "{}: claim \"{}\" is {} without a cause (give it cause.paper, cause.data or \
+                 cause.reading in {})",
+                e.id,
+                v.text.replace(['\n', '\r'], " "),
+                v.label(),
+                settings.shown(&e.path)
+            ));
+        }
+        figure_verdicts.insert(e.id.clone(), verdicts.clone());
+        let mut figure = dir.join("figure.svg");
+        // Results are git-ignored; a copy of the figure beside the full
+        // document keeps its link alive in a fresh clone. The partial
+        // document lives among the results and links to them.
+        if complete && let Ok(svg) = files::read(&figure, files::RESULTS) {
+            figure = doc_dir
+                .join("figures")
+                .join(format!("{}.svg", e.id.replace('/', "-")));
+            output::write_file(&figure, &svg)?;
+        }
+        docs.push(DocEntry {
+            id: e.id.clone(),
+            title: experiment.title().to_string(),
+            paper: experiment.paper().to_string(),
+            figure: relative(doc_dir, &figure),
+            verdicts,
+            stand_in: stand_in(&dir.join("run.toml")),
+            notes: paper_notes(notes_dir, doc_dir, &e.id),
+        });
+    }
+    // Results of configurations outside configs/ (`cargo xtask run`): checked
+    // against the configuration their run.toml records, never skipped silently.
+    if ids.is_empty() {
+        for (id, dir) in own_results(&settings.results, &entries) {
+            let experiment = match recorded_config(&settings.registry, &dir) {
+                Ok(experiment) => experiment,
+                Err(why) => {
+                    corrupt.push(format!("{}/run.toml: {why:#}", dir.display()));
+                    continue;
+                }
+            };
+            match checked_results(&dir, &experiment, &id)? {
+                Ok((rows, samples)) => {
+                    let verdicts = check_claims(experiment.claims(), &rows, &samples);
+                    print_verdicts(&id, &verdicts);
+                    failed_claims += verdicts.iter().filter(|v| !v.passed()).count();
+                }
+                Err(why) => corrupt.push(why),
+            }
+        }
+    }
+    if !corrupt.is_empty() {
+        for c in &corrupt {
+            report_error(c);
+        }
+        bail!(
+            "{} experiment(s) have results that do not check out (above); nothing written",
+            corrupt.len()
+        );
+    }
+    output::write_file(
+        &doc,
+        experiments::reproduction_doc(&docs, &missing).as_bytes(),
+    )?;
+    sensitivity::write_tables(
+        settings,
+        &entries,
+        &sensitivity_runs,
+        &figure_verdicts,
+        notes_dir,
+    )?;
+    if settings.verbosity > Verbosity::Quiet {
+        if complete {
+            eprintln!("wrote {}", settings.shown(&doc));
+        } else {
+            eprintln!(
+                "results for {} of {figures} paper figures in {} (missing: {}); {} is \
+                 regenerated only from a complete set and was left unchanged; wrote the \
+                 partial document to {}",
+                figures - absent.len(),
+                settings.results.display(),
+                absent.join(", "),
+                settings.shown(&target),
+                doc.display()
+            );
+        }
+    }
+    claims_status(failed_claims, strict)
+}
+
+/// Prints one of several errors (the last one ends the command).
+fn report_error(message: &str) {
+    eprintln!("error: {}", experiments::encode::terminal(message));
+}
+
+/// Prints a warning quoting configurations or files.
+fn report_warning(message: &str) {
+    eprintln!("warning: {}", experiments::encode::terminal(message));
+}
+
+/// `<paper>.md` in `notes_dir` (docs/adaptive.md for adaptive/fig4), if it
+/// exists, as a link relative to the document's directory `doc_dir`.
+/// The results in `dir` checked against `experiment` before they are
+/// trusted: data.csv must be what samples.csv gives, run.toml must record
+/// this configuration. `Ok(Err(why))` names the file at fault.
+fn checked_results(
+    dir: &Path,
+    experiment: &Experiment,
+    id: &str,
+) -> Result<std::result::Result<(Vec<experiments::Row>, Samples), String>> {
+    let csv = dir.join("data.csv");
+    let text = files::read_to_string(&csv, files::RESULTS)?;
+    let rows = parse_csv(&text).with_context(|| format!("{}", csv.display()))?;
+    let samples_file = dir.join("samples.csv");
+    let samples = match files::read_if_exists(&samples_file, files::RESULTS)? {
+        Some(text) => Samples::parse(&text, experiment.confidence())
+            .with_context(|| format!("{}", samples_file.display()))?,
+        None => {
+            // Without it data.csv cannot be checked (or is of a version
+            // older than samples.csv).
+            return Ok(Err(format!(
+                "{}: missing, so data.csv cannot be checked; run `cargo xtask reproduce {id}`",
+                samples_file.display(),
+            )));
+        }
+    };
+    let run_text =
+        files::read_if_exists(&dir.join("run.toml"), files::RESULTS)?.unwrap_or_default();
+    let checked = experiments::check_results(experiment, &rows, &samples)
+        .and_then(|()| experiments::check_run_toml(&run_text, experiment));
+    Ok(match checked {
+        // The error starts with the file's name: the path before it names it whole.
+        Err(e) => Err(format!("{}/{e}", dir.display())),
+        Ok(()) => Ok((rows, samples)),
+    })
+}
+
+/// Results directories under `results` (`<paper>/<figure>` or
+/// `<paper>/sensitivity/<name>`, holding a run.toml) of experiments that are
+/// not among `entries`, with their ids.
+fn own_results(results: &Path, entries: &[Entry]) -> Vec<(String, PathBuf)> {
+    let mut found = Vec::new();
+    let subdirs = |dir: &Path| -> Vec<(String, PathBuf)> {
+        let Ok(read) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut v: Vec<(String, PathBuf)> = read
+            .flatten()
+            .filter(|d| d.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|d| Some((d.file_name().into_string().ok()?, d.path())))
+            .filter(|(name, _)| !name.starts_with('.'))
+            .collect();
+        v.sort();
+        v
+    };
+    for (paper, p) in subdirs(results) {
+        for (figure, f) in subdirs(&p) {
+            let mut candidates = vec![(format!("{paper}/{figure}"), f.clone())];
+            if figure == "sensitivity" {
+                candidates = subdirs(&f)
+                    .into_iter()
+                    .map(|(name, d)| (format!("{paper}/sensitivity/{name}"), d))
+                    .collect();
+            }
+            for (id, dir) in candidates {
+                let known = entries.iter().any(|e| e.id == id);
+                if !known && dir.join("run.toml").exists() && dir.join("data.csv").exists() {
+                    found.push((id, dir));
+                }
+            }
+        }
+    }
+    found
+}
+
+fn paper_notes(notes_dir: &Path, doc_dir: &Path, id: &str) -> Option<String> {
+    let paper = id.split('/').next()?;
+    let notes = notes_dir.join(format!("{paper}.md"));
+    notes.is_file().then(|| relative(doc_dir, &notes))
+}
+
+/// Whether a run.toml records a stand-in workload (unreadable counts as yes).
+fn stand_in(run_toml: &Path) -> bool {
+    let table = files::read_to_string(run_toml, files::RESULTS)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok());
+    let flag = table
+        .as_ref()
+        .and_then(|t| t.get("provenance"))
+        .and_then(|p| p.get("stand_in"))
+        .and_then(toml::Value::as_bool);
+    flag.unwrap_or(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(
+            relative(Path::new("/r/docs"), Path::new("/r/results/a/b/figure.svg")),
+            "../results/a/b/figure.svg"
+        );
+        assert_eq!(relative(Path::new("/r"), Path::new("/r/x.svg")), "x.svg");
+    }
+}

@@ -1,0 +1,256 @@
+//! Sharded runs and `merge`: any number of shards, in any order, merge to
+//! the bytes of one run; missing and foreign cells are reported.
+
+use super::command_line::{setup, text, xtask};
+use super::*;
+use crate::common::tree::tree;
+
+fn ok(tmp: &TempDir, args: &[&str]) -> String {
+    let out = xtask(tmp, args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}\n{}",
+        text(&out.stderr),
+        text(&out.stdout)
+    );
+    text(&out.stderr)
+}
+
+#[test]
+fn shards_in_any_order_merge_to_the_bytes_of_one_run() {
+    let tmp = setup("shards-merge");
+    ok(&tmp, &["run", "exp.toml", "--out", "local"]);
+    let local = tree(&tmp.path().join("local"));
+    assert_eq!(
+        local.len(),
+        6,
+        "{:?}",
+        local.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    // The tiny experiment has three cells: fewer, as many and more shards.
+    for n in [1u32, 3, 5] {
+        let cells = format!("cells-{n}");
+        for i in (0..n).rev() {
+            ok(
+                &tmp,
+                &[
+                    "run",
+                    "exp.toml",
+                    "--shard",
+                    &format!("{i}/{n}"),
+                    "--cells",
+                    &cells,
+                ],
+            );
+        }
+        let out = format!("merged-{n}");
+        ok(&tmp, &["merge", &cells, "--out", &out]);
+        assert_eq!(tree(&tmp.path().join(&out)), local, "{n} shards");
+    }
+    // Shards of different counts in one directory merge too.
+    ok(
+        &tmp,
+        &["run", "exp.toml", "--shard", "0/2", "--cells", "cells-3"],
+    );
+    ok(&tmp, &["merge", "cells-3", "--out", "merged-mixed"]);
+    assert_eq!(tree(&tmp.path().join("merged-mixed")), local);
+}
+
+#[test]
+fn a_missing_shard_is_listed_and_rerunning_it_completes_the_merge() {
+    let tmp = setup("shards-missing");
+    ok(&tmp, &["run", "exp.toml", "--out", "local"]);
+    for i in [0, 2] {
+        ok(
+            &tmp,
+            &[
+                "run",
+                "exp.toml",
+                "--shard",
+                &format!("{i}/3"),
+                "--cells",
+                "cells",
+            ],
+        );
+    }
+    let out = xtask(&tmp, &["merge", "cells", "--out", "merged"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("1 of 3 cells were not measured"), "{err}");
+    assert!(err.contains("cell 1 (shard 1/3): easy on tiny"), "{err}");
+    assert!(err.contains("--shard 1/3 --cells cells"), "{err}");
+    assert!(
+        !err.contains("cell 0 ") && !err.contains("cell 2 "),
+        "{err}"
+    );
+    assert!(!tmp.path().join("merged/test/tiny").exists());
+    ok(
+        &tmp,
+        &["run", "exp.toml", "--shard", "1/3", "--cells", "cells"],
+    );
+    ok(&tmp, &["merge", "cells", "--out", "merged"]);
+    assert_eq!(
+        tree(&tmp.path().join("merged")),
+        tree(&tmp.path().join("local"))
+    );
+}
+
+#[test]
+fn cells_of_another_configuration_or_revision_are_refused() {
+    let tmp = setup("shards-foreign");
+    ok(
+        &tmp,
+        &["run", "exp.toml", "--shard", "0/2", "--cells", "cells"],
+    );
+    // The configuration changes between shards: the second shard refuses.
+    let config = std::fs::read_to_string(tmp.path().join("exp.toml")).unwrap();
+    std::fs::write(
+        tmp.path().join("exp.toml"),
+        config.replace("seed = 3", "seed = 4"),
+    )
+    .unwrap();
+    let out = xtask(
+        &tmp,
+        &["run", "exp.toml", "--shard", "1/2", "--cells", "cells"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("holds cells of another configuration"),
+        "{}",
+        text(&out.stderr)
+    );
+    // ... and so does merge, naming the changed file.
+    let out = xtask(&tmp, &["merge", "cells", "--out", "merged"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("another configuration") && err.contains("exp.toml"),
+        "{err}"
+    );
+    // Cells of another code revision.
+    std::fs::write(tmp.path().join("exp.toml"), &config).unwrap();
+    ok(
+        &tmp,
+        &["run", "exp.toml", "--shard", "1/2", "--cells", "cells"],
+    );
+    let identity = tmp.path().join("cells/test/tiny/experiment.toml");
+    let doc = std::fs::read_to_string(&identity).unwrap();
+    let line = doc
+        .lines()
+        .find(|l| l.starts_with("git_revision"))
+        .unwrap()
+        .to_string();
+    std::fs::write(
+        &identity,
+        doc.replace(&line, "git_revision = \"0123456789abcdef\""),
+    )
+    .unwrap();
+    let out = xtask(&tmp, &["merge", "cells", "--out", "merged"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("another code revision (0123456789ab there"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("merged/test/tiny").exists());
+    // A shard file that is not a cells file.
+    std::fs::write(&identity, &doc).unwrap();
+    std::fs::write(
+        tmp.path().join("cells/test/tiny/shard-0-of-2.toml"),
+        "format = 1\n",
+    )
+    .unwrap();
+    let err = text(&xtask(&tmp, &["merge", "cells", "--out", "merged"]).stderr);
+    assert!(err.contains("shard-0-of-2.toml: not a cells file"), "{err}");
+}
+
+#[test]
+fn bad_shards_and_directories_are_usage_errors() {
+    let tmp = setup("shards-usage");
+    for (args, want) in [
+        (
+            &["run", "exp.toml", "--shard", "3/3", "--cells", "c"][..],
+            "shards are numbered 0 to 2",
+        ),
+        (
+            &["run", "exp.toml", "--shard", "0/0", "--cells", "c"],
+            "must be at least 1",
+        ),
+        (&["run", "exp.toml", "--shard", "1"], "is not I/N"),
+        (&["run", "exp.toml", "--shard", "0/2"], "--cells"),
+        (&["run", "exp.toml", "--cells", "c"], "--shard"),
+        (
+            &[
+                "run", "exp.toml", "--shard", "0/2", "--cells", "c", "--out", "o",
+            ],
+            "cannot be used with",
+        ),
+        (
+            &["slurm", "all", "--cells", "c", "--out", "o", "--time", "1h"],
+            "not a Slurm time limit",
+        ),
+        (
+            &[
+                "slurm", "all", "--cells", "c", "--out", "o", "--shards", "0",
+            ],
+            "--shards",
+        ),
+    ] {
+        let out = xtask(&tmp, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(want),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = xtask(&tmp, &["merge", "nowhere"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("nowhere is not a directory of cells"));
+}
+
+#[test]
+fn slurm_dry_run_prints_the_scripts_without_slurm() {
+    let tmp = setup("slurm-dry");
+    let out = xtask(
+        &tmp,
+        &[
+            "slurm",
+            "baseline/backfilling",
+            "--cells",
+            "cells",
+            "--out",
+            "res",
+            "--shards",
+            "3",
+            "--partition",
+            "batch",
+            "--time",
+            "00:30:00",
+            "--cpus-per-task",
+            "2",
+            "--sbatch-arg=--account=abc",
+            "--dry-run",
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for want in [
+        "#SBATCH --array=0-2",
+        "#SBATCH --cpus-per-task=2",
+        "#SBATCH --partition=batch",
+        "#SBATCH --time=00:30:00",
+        "#SBATCH --account=abc",
+        "reproduce baseline/backfilling --shard \"${SLURM_ARRAY_TASK_ID}/3\"",
+        "/cells/slurm/logs/shards-%A_%a.log",
+        "--dependency=afterok:<array job>",
+        " merge ",
+        "1 experiment(s), 6 cells, 3 shard(s)",
+    ] {
+        assert!(stdout.contains(want), "{want}:\n{stdout}");
+    }
+    assert!(
+        !tmp.path().join("cells").exists(),
+        "a dry run writes nothing"
+    );
+}

@@ -1,0 +1,12 @@
+//! The integration tests of `cargo xtask` and of the `usched-cli` library (`cli::`)
+//! it is, as one test binary: `cargo test -p xtask --test tests`, one
+//! module with `cargo test -p xtask --test tests -- slurm::`.
+
+mod common;
+mod end_to_end;
+mod float_api;
+mod hostile_files;
+mod root;
+mod schedules;
+mod slurm;
+mod traces;
