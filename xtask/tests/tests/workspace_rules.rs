@@ -1,37 +1,116 @@
-//! The workspace's dependency rule, checked against `cargo metadata` so it
-//! cannot rot silently (docs/ARCHITECTURE.md):
+//! The workspace's rules, checked against `cargo metadata` (read by the
+//! `cargo_metadata` crate) so they cannot rot silently
+//! (docs/ARCHITECTURE.md).
 //!
-//! * `profile` depends on no crate of ours;
-//! * every other crate under `crates/` but `experiments` is a *leaf* (the
-//!   policy crates and `swf-io`): it depends on no crate of ours but
-//!   `profile`, so each is reusable alone and none knows its siblings;
-//! * unless its manifest declares `[package.metadata.usched] role =
-//!   "composition"` (`intergrid`): then it may use `profile` and leaves, and
-//!   only `experiments` may use it;
-//! * `experiments` may use all of them; `xtask` drives `experiments`;
-//! * nothing depends on `xtask`, and only `xtask` on `experiments`.
+//! **Crate roles.** Every workspace package has one role, given in [`ROLES`]
+//! (the one table to edit when a crate is added), and may depend only on
+//! crates of a strictly lower role:
 //!
-//! Crates are named by their directory, so the rule holds whatever the
-//! packages are called on crates.io, and a new leaf needs no edit here. The
-//! rule covers normal, build and dev dependencies alike. It also checks that
-//! every library crate under `crates/` can be adopted alone (a description,
-//! a license and a readme in its manifest, and the README file on disk), and
-//! the size limits: no file under `crates/*/src/` over 800 lines, no kind
-//! adapter (`crates/experiments/src/kinds/`) over 400.
+//! | role | crates | may depend on (of ours) |
+//! | --- | --- | --- |
+//! | profile | `profile` | nothing |
+//! | leaf | the policy crates, `swf-io` | `profile` |
+//! | composition | `intergrid` (gateway + partitions-forecast) | `profile`, leaves |
+//! | framework | `experiments` | everything above this row |
+//! | front-end library | `usched-cli`, a future Python binding | the framework and below |
+//! | front end | `xtask` (binaries) | front-end libraries and below |
 //!
-//! The JSON is read by the small parser at the bottom of this file, so the
-//! test needs nothing beyond std.
+//! Nothing depends on a front end; leaves never know their siblings. The
+//! front-end libraries are the only crates that touch the file system
+//! (docs/ARCHITECTURE.md; not checked here). The rule covers normal, build
+//! and dev dependencies alike.
+//!
+//! It also checks that every library crate under `crates/` can be adopted
+//! alone (a description, a license and a readme in its manifest, and the
+//! README file on disk), the size limits (no file under `crates/*/src/` over
+//! 800 lines, no kind adapter (`crates/experiments/src/kinds/`) over 400),
+//! and one test layout: each crate's integration tests are one binary,
+//! `tests/tests/main.rs` with a module per area.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
-/// Library crates with a fixed place in the rule; every other crate under
-/// `crates/` is a leaf or (declared in its manifest) a composition.
-const PROFILE: &str = "profile";
-const EXPERIMENTS: &str = "experiments";
-const XTASK: &str = "xtask";
+use cargo_metadata::{DependencyKind, MetadataCommand, TargetKind};
+
+/// A crate's place in the dependency rule, bottom to top: a crate may depend
+/// only on crates of a strictly lower role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Role {
+    /// `profile`: the shared vocabulary and the simulation core.
+    Profile,
+    /// A reusable crate on `profile` alone (a policy crate, `swf-io`).
+    Leaf,
+    /// Joins leaves a paper combines (`intergrid`).
+    Composition,
+    /// The experiment framework (`experiments`).
+    Framework,
+    /// What every front end shares: commands, trace lookup, downloads,
+    /// result directories; the only crates that touch the file system.
+    FrontEndLibrary,
+    /// A binary (`xtask`); nothing depends on it.
+    FrontEnd,
+}
+
+impl Role {
+    fn name(self) -> &'static str {
+        match self {
+            Role::Profile => "profile",
+            Role::Leaf => "leaf",
+            Role::Composition => "composition",
+            Role::Framework => "framework",
+            Role::FrontEndLibrary => "front-end library",
+            Role::FrontEnd => "front end",
+        }
+    }
+
+    /// What a crate of this role may depend on, in words.
+    fn may_use(self) -> &'static str {
+        match self {
+            Role::Profile => "no crate of ours",
+            Role::Leaf => "`profile` only, never a sibling leaf",
+            Role::Composition => "`profile` and leaf crates",
+            Role::Framework => "profile, leaf and composition crates",
+            Role::FrontEndLibrary => "the framework and below, never another front-end library",
+            Role::FrontEnd => "front-end libraries and below; nothing depends on a front end",
+        }
+    }
+}
+
+/// Every workspace package (as published) and its role: the one table of
+/// the dependency rule. A package missing here fails
+/// `every_crate_is_placed_in_the_rule`, so a new crate gets placed.
+const ROLES: &[(&str, Role)] = &[
+    ("usched-profile", Role::Profile),
+    ("usched-swf-io", Role::Leaf),
+    ("usched-pricing", Role::Leaf),
+    ("usched-adaptive-requests", Role::Leaf),
+    ("usched-partitions-forecast", Role::Leaf),
+    ("usched-gateway", Role::Leaf),
+    ("usched-utility-match", Role::Leaf),
+    ("usched-intergrid", Role::Composition),
+    ("usched-experiments", Role::Framework),
+    ("usched-cli", Role::FrontEndLibrary),
+    ("xtask", Role::FrontEnd),
+];
+
+/// Entries of [`ROLES`] that may be absent from the workspace, each with
+/// why; any other entry must name a workspace package. Such a package, once
+/// present, is checked like every other (its entry here may then go).
+const PLANNED: &[(&str, &str)] = &[(
+    "usched-cli",
+    "xtask's library moving to crates/cli (issue 21); present after that merge",
+)];
+
+/// Integration-test binaries other than `tests/tests/main.rs`, each with the
+/// reason it cannot be a module of that one binary: (package, path relative
+/// to the crate, reason).
+const OWN_TEST_BINARIES: &[(&str, &str, &str)] = &[(
+    "usched-profile",
+    "tests/alloc.rs",
+    "installs dhat's #[global_allocator] to count allocations, which would \
+     replace the allocator of every other test in the binary",
+)];
 
 /// Size limits, counted in whole lines (inline test modules included).
 const MAX_SRC_LINES: usize = 800;
@@ -57,276 +136,344 @@ fn relative(path: &Path) -> String {
 /// One workspace package, as far as these rules care.
 #[derive(Debug)]
 struct Package {
-    /// The directory name (`crates/<name>` or `xtask`): the crate's name in
-    /// these rules, whatever its package is called on crates.io.
+    /// The directory name (`crates/<name>` or `xtask`), which is also the
+    /// library's name in code (`use profile::...`).
     name: String,
     /// The package's name as published (`usched-<dir>`).
     package: String,
-    /// `[package.metadata.usched] role`, if any (`"composition"`).
-    role: Option<String>,
+    /// `[package.metadata.usched] role`, if the manifest declares one.
+    declared_role: Option<String>,
     manifest_dir: PathBuf,
     description: Option<String>,
     license: Option<String>,
     readme: Option<String>,
     is_lib: bool,
+    /// The sources of its integration-test targets (`[[test]]`, declared or
+    /// inferred by Cargo).
+    test_targets: Vec<PathBuf>,
     /// `[features] serde`, if declared: what it enables.
     serde_feature: Option<Vec<String>>,
-    /// Edges to workspace crates: (crate, kind).
+    /// Edges to workspace crates: (package as published, kind).
     deps: Vec<(String, &'static str)>,
 }
 
+impl Package {
+    /// Its role in [`ROLES`], if placed there.
+    fn role(&self) -> Option<Role> {
+        role_of(&self.package)
+    }
+}
+
+fn role_of(package: &str) -> Option<Role> {
+    ROLES
+        .iter()
+        .find(|(name, _)| *name == package)
+        .map(|(_, role)| *role)
+}
+
+/// The workspace's packages by directory name.
 fn packages() -> &'static BTreeMap<String, Package> {
     static PACKAGES: OnceLock<BTreeMap<String, Package>> = OnceLock::new();
     PACKAGES.get_or_init(|| {
-        let out = Command::new(env!("CARGO"))
-            .args(["metadata", "--format-version", "1", "--no-deps"])
+        let metadata = MetadataCommand::new()
+            .cargo_path(env!("CARGO"))
             .current_dir(root())
-            .output()
-            .expect("cannot run `cargo metadata`");
-        assert!(
-            out.status.success(),
-            "`cargo metadata` failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8(out.stdout).expect("`cargo metadata` printed non-UTF-8");
-        let json =
-            json::parse(&text).unwrap_or_else(|e| panic!("cannot parse `cargo metadata`: {e}"));
-        read_packages(&json)
+            .no_deps()
+            .exec()
+            .unwrap_or_else(|e| panic!("cannot read `cargo metadata`: {e}"));
+        let ours: Vec<String> = metadata
+            .packages
+            .iter()
+            .map(|p| p.name.to_string())
+            .collect();
+        let mut packages = BTreeMap::new();
+        for p in &metadata.packages {
+            let manifest_dir = p
+                .manifest_path
+                .parent()
+                .expect("manifest_path has a parent")
+                .as_std_path()
+                .to_path_buf();
+            let name = manifest_dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let declared_role = p
+                .metadata
+                .pointer("/usched/role")
+                .and_then(|r| r.as_str())
+                .map(str::to_owned);
+            let deps = p
+                .dependencies
+                .iter()
+                // Path dependencies on workspace members are ours.
+                .filter(|d| d.path.is_some() && ours.contains(&d.name))
+                .map(|d| {
+                    let kind = match d.kind {
+                        DependencyKind::Development => "dev",
+                        DependencyKind::Build => "build",
+                        _ => "normal",
+                    };
+                    (d.name.clone(), kind)
+                })
+                .collect();
+            packages.insert(
+                name.clone(),
+                Package {
+                    name,
+                    package: p.name.to_string(),
+                    declared_role,
+                    manifest_dir,
+                    description: p.description.clone(),
+                    license: p.license.clone(),
+                    readme: p.readme.as_ref().map(ToString::to_string),
+                    is_lib: p.targets.iter().any(|t| t.is_kind(TargetKind::Lib)),
+                    test_targets: p
+                        .targets
+                        .iter()
+                        .filter(|t| t.is_kind(TargetKind::Test))
+                        .map(|t| t.src_path.as_std_path().to_path_buf())
+                        .collect(),
+                    serde_feature: p.features.get("serde").cloned(),
+                    deps,
+                },
+            );
+        }
+        packages
     })
 }
 
-fn read_packages(json: &json::Value) -> BTreeMap<String, Package> {
-    let list = json
-        .get("packages")
-        .and_then(json::Value::as_array)
-        .expect("no `packages` array");
-    let text =
-        |v: &json::Value, key: &str| v.get(key).and_then(json::Value::as_str).map(str::to_owned);
-    let dir_name = |dir: &Path| {
-        dir.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    };
-    // First pass: where each workspace package lives, to recognise path dependencies.
-    let mut by_dir = BTreeMap::new();
-    for p in list {
-        let manifest = text(p, "manifest_path").expect("package without a manifest_path");
-        let dir = Path::new(&manifest)
-            .parent()
-            .expect("manifest_path has a parent")
-            .to_path_buf();
-        by_dir.insert(dir.clone(), dir_name(&dir));
-    }
-    let mut packages = BTreeMap::new();
-    for p in list {
-        let manifest = text(p, "manifest_path").unwrap_or_default();
-        let manifest_dir = Path::new(&manifest)
-            .parent()
-            .unwrap_or(Path::new(""))
-            .to_path_buf();
-        let name = dir_name(&manifest_dir);
-        let role = p
-            .get("metadata")
-            .and_then(|m| m.get("usched"))
-            .and_then(|m| m.get("role"))
-            .and_then(json::Value::as_str)
-            .map(str::to_owned);
-        let is_lib = p
-            .get("targets")
-            .and_then(json::Value::as_array)
-            .is_some_and(|targets| {
-                targets.iter().any(|t| {
-                    t.get("kind")
-                        .and_then(json::Value::as_array)
-                        .is_some_and(|k| k.iter().any(|k| k.as_str() == Some("lib")))
-                })
-            });
-        let serde_feature = p
-            .get("features")
-            .and_then(|f| f.get("serde"))
-            .and_then(json::Value::as_array)
-            .map(|items| {
-                items
-                    .iter()
-                    .map(|i| i.as_str().unwrap_or_default().to_owned())
-                    .collect()
-            });
-        let mut deps = Vec::new();
-        for d in p
-            .get("dependencies")
-            .and_then(json::Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let Some(path) = text(d, "path") else {
-                continue;
-            };
-            let Some(target) = by_dir.get(Path::new(&path)) else {
-                continue;
-            };
-            let kind = match d.get("kind").and_then(json::Value::as_str) {
-                Some("dev") => "dev",
-                Some("build") => "build",
-                _ => "normal",
-            };
-            deps.push((target.clone(), kind));
-        }
-        packages.insert(
-            name.clone(),
-            Package {
-                name,
-                package: text(p, "name").unwrap_or_default(),
-                role,
-                manifest_dir,
-                description: text(p, "description"),
-                license: text(p, "license"),
-                readme: text(p, "readme"),
-                is_lib,
-                serde_feature,
-                deps,
-            },
-        );
-    }
-    packages
+/// The workspace packages of `role`, by directory name.
+fn with_role(role: Role) -> Vec<&'static Package> {
+    packages()
+        .values()
+        .filter(|p| p.role() == Some(role))
+        .collect()
 }
 
-/// Fails with every offending edge named, if `allowed(from, to)` rejects any.
-fn check_edges(froms: &[&str], rule: &str, allowed: impl Fn(&str, &str) -> bool) {
-    let packages = packages();
+/// Fails with every offending edge named, if a crate of `role` depends on a
+/// crate of ours that is not of a strictly lower role.
+fn check_role(role: Role) {
     let mut bad = Vec::new();
-    for from in froms {
-        let Some(p) = packages.get(*from) else {
-            bad.push(format!("crate `{from}` is missing from the workspace"));
-            continue;
-        };
+    for p in with_role(role) {
         for (to, kind) in &p.deps {
             // A crate's dev-dependency on itself only turns on a feature for
-            // its own tests (profile's `testing`): no edge between layers.
-            if to == from && *kind == "dev" {
+            // its own tests (profile's `testing`): no edge between roles.
+            if *to == p.package && *kind == "dev" {
                 continue;
             }
-            if !allowed(from, to) {
-                bad.push(format!("`{from}` -> `{to}` ({kind} dependency)"));
+            match role_of(to) {
+                Some(below) if below < role => {}
+                Some(other) => bad.push(format!(
+                    "`{}` ({}) -> `{to}` ({}), a {kind} dependency",
+                    p.package,
+                    role.name(),
+                    other.name()
+                )),
+                None => bad.push(format!(
+                    "`{}` -> `{to}`, which has no role in ROLES",
+                    p.package
+                )),
             }
         }
     }
     assert!(
         bad.is_empty(),
-        "dependency rule broken: {rule}\n  {}",
+        "dependency rule broken: a {} crate may depend on {}\n  {}",
+        role.name(),
+        role.may_use(),
         bad.join("\n  ")
     );
 }
 
-/// The crates under `crates/` other than `profile` and `experiments`, split
-/// into leaves and compositions (by their manifest's declared role).
-fn roles() -> (Vec<&'static str>, Vec<&'static str>) {
-    let crates_dir = root().join("crates");
-    let mut leaves = Vec::new();
-    let mut compositions = Vec::new();
-    for p in packages().values() {
-        if !p.manifest_dir.starts_with(&crates_dir) || p.name == PROFILE || p.name == EXPERIMENTS {
-            continue;
-        }
-        match p.role.as_deref() {
-            Some("composition") => compositions.push(p.name.as_str()),
-            Some(other) => panic!(
-                "crate `{}` declares role `{other}`; the only role is `composition` (leaves declare none)",
-                p.name
-            ),
-            None => leaves.push(p.name.as_str()),
-        }
-    }
-    (leaves, compositions)
-}
-
 #[test]
 fn profile_depends_on_no_crate_of_ours() {
-    check_edges(
-        &[PROFILE],
-        "`profile` is the bottom layer and depends on no crate of ours",
-        |_, _| false,
-    );
+    assert_eq!(with_role(Role::Profile).len(), 1, "one `profile` crate");
+    check_role(Role::Profile);
 }
 
 #[test]
 fn leaf_crates_depend_only_on_profile() {
-    let (leaves, _) = roles();
+    let leaves = with_role(Role::Leaf);
     assert!(
         leaves.len() >= 6,
-        "expected the six leaf crates, found {leaves:?}"
+        "expected the six leaf crates, found {:?}",
+        leaves.iter().map(|p| &p.package).collect::<Vec<_>>()
     );
-    check_edges(
-        &leaves,
-        "leaf crates (policy crates and `swf-io`) may depend on `profile` only, never on each other; \
-         a crate that composes leaves declares `[package.metadata.usched] role = \"composition\"`",
-        |_, to| to == PROFILE,
-    );
+    check_role(Role::Leaf);
 }
 
 #[test]
-fn composition_crates_compose_leaves_and_only_experiments_uses_them() {
-    let (leaves, compositions) = roles();
-    check_edges(
-        &compositions,
-        "a composition crate may depend on `profile` and leaf crates only",
-        |_, to| to == PROFILE || leaves.contains(&to),
-    );
-    let names: Vec<&str> = packages().keys().map(String::as_str).collect();
-    check_edges(
-        &names,
-        "only `experiments` uses a composition crate",
-        |from, to| !compositions.contains(&to) || from == EXPERIMENTS,
-    );
-}
-
-#[test]
-fn experiments_uses_the_crates_below_it_and_xtask_drives_experiments() {
-    check_edges(
-        &[EXPERIMENTS],
-        "`experiments` may not depend on `xtask`",
-        |_, to| to != XTASK,
-    );
-    let xtask = packages()
-        .get(XTASK)
-        .expect("crate `xtask` is missing from the workspace");
+fn composition_crates_compose_profile_and_leaves() {
     assert!(
-        xtask
-            .deps
-            .iter()
-            .any(|(to, kind)| to == EXPERIMENTS && *kind == "normal"),
-        "dependency rule broken: `xtask` must depend on `experiments` (it drives it); found {:?}",
-        xtask.deps
+        !with_role(Role::Composition).is_empty(),
+        "`intergrid` composes gateway and partitions-forecast"
     );
+    check_role(Role::Composition);
 }
 
 #[test]
-fn only_xtask_uses_experiments_and_nothing_uses_xtask() {
-    let names: Vec<&str> = packages().keys().map(String::as_str).collect();
-    check_edges(
-        &names,
-        "only `xtask` depends on `experiments`, and nothing depends on `xtask`",
-        |from, to| to != XTASK && (to != EXPERIMENTS || from == XTASK),
+fn the_framework_uses_only_the_crates_below_it() {
+    assert_eq!(
+        with_role(Role::Framework).len(),
+        1,
+        "one framework crate (`experiments`)"
     );
+    check_role(Role::Framework);
+}
+
+#[test]
+fn front_end_libraries_use_the_framework_and_below() {
+    // None before xtask's library moves to crates/cli; the rule holds either way.
+    check_role(Role::FrontEndLibrary);
+}
+
+/// Front ends sit on top: they drive the framework (directly or through a
+/// front-end library) and nothing depends on them.
+#[test]
+fn front_ends_drive_the_framework_and_nothing_uses_a_front_end() {
+    check_role(Role::FrontEnd);
+    let front_ends = with_role(Role::FrontEnd);
+    assert!(!front_ends.is_empty(), "`xtask` is a front end");
+    let by_package: BTreeMap<&str, &Package> = packages()
+        .values()
+        .map(|p| (p.package.as_str(), p))
+        .collect();
+    for front_end in front_ends {
+        // Normal dependencies reached from the front end, transitively.
+        let mut seen = vec![front_end.package.as_str()];
+        let mut todo = vec![front_end];
+        while let Some(p) = todo.pop() {
+            for (to, kind) in &p.deps {
+                if *kind == "normal" && !seen.contains(&to.as_str()) {
+                    seen.push(to);
+                    todo.extend(by_package.get(to.as_str()));
+                }
+            }
+        }
+        assert!(
+            seen.iter().any(|p| role_of(p) == Some(Role::Framework)),
+            "`{}` must drive the framework (a normal dependency on it or on a front-end \
+             library); it reaches only {seen:?}",
+            front_end.package
+        );
+    }
 }
 
 #[test]
 fn every_crate_is_placed_in_the_rule() {
     let crates_dir = root().join("crates");
-    let outside: Vec<&String> = packages()
-        .values()
-        .filter(|p| !p.manifest_dir.starts_with(&crates_dir) && p.name != XTASK)
-        .map(|p| &p.name)
-        .collect();
-    assert!(
-        outside.is_empty(),
-        "workspace crates {outside:?} live outside crates/ and xtask/"
-    );
-    for name in [PROFILE, EXPERIMENTS, XTASK] {
-        assert!(
-            packages().contains_key(name),
-            "crate `{name}` is missing from the workspace"
-        );
+    let mut bad = Vec::new();
+    for p in packages().values() {
+        match p.role() {
+            None => bad.push(format!(
+                "`{}` ({}) has no role: add it to ROLES in {}",
+                p.package,
+                relative(&p.manifest_dir),
+                file!()
+            )),
+            Some(Role::FrontEnd) => {}
+            Some(_) if !p.manifest_dir.starts_with(&crates_dir) => bad.push(format!(
+                "`{}` lives in {}: every crate but a front end lives under crates/",
+                p.package,
+                relative(&p.manifest_dir)
+            )),
+            Some(_) => {}
+        }
+        // A role a manifest declares (`intergrid`'s) agrees with the table.
+        if let Some(declared) = &p.declared_role {
+            let role = p.role().map(Role::name);
+            if role != Some(declared.as_str()) {
+                bad.push(format!(
+                    "`{}` declares `[package.metadata.usched] role = \"{declared}\"`, ROLES says {role:?}",
+                    p.package
+                ));
+            }
+        }
     }
+    for (name, _) in ROLES {
+        let present = packages().values().any(|p| p.package == *name);
+        let planned = PLANNED.iter().any(|(planned, _)| planned == name);
+        if !present && !planned {
+            bad.push(format!(
+                "ROLES names `{name}`, which is not in the workspace (remove it, or list it in PLANNED with why)"
+            ));
+        }
+    }
+    for (name, _) in PLANNED {
+        if role_of(name).is_none() {
+            bad.push(format!(
+                "PLANNED names `{name}`, which has no role in ROLES"
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "crates not placed in the dependency rule:\n  {}",
+        bad.join("\n  ")
+    );
+}
+
+/// Every crate's integration tests are one binary, `tests/tests/main.rs`
+/// with a module per area (one build, one link, shared helpers as modules);
+/// a second binary needs a reason in [`OWN_TEST_BINARIES`].
+#[test]
+fn every_crate_uses_one_test_layout() {
+    let mut bad = Vec::new();
+    let mut exempt_seen = Vec::new();
+    for p in packages().values() {
+        let main = p.manifest_dir.join("tests/tests/main.rs");
+        // Cargo's test targets, and top-level `tests/*.rs` files that are none
+        // (`autotests = false`, or not built at all).
+        let mut binaries = p.test_targets.clone();
+        if let Ok(entries) = std::fs::read_dir(p.manifest_dir.join("tests")) {
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.extension().is_some_and(|e| e == "rs") && !binaries.contains(&path) {
+                    binaries.push(path);
+                }
+            }
+        }
+        binaries.sort();
+        for binary in binaries {
+            if binary == main {
+                continue;
+            }
+            let rel = binary
+                .strip_prefix(&p.manifest_dir)
+                .unwrap_or(&binary)
+                .to_string_lossy()
+                .into_owned();
+            if OWN_TEST_BINARIES
+                .iter()
+                .any(|(package, path, _)| *package == p.package && *path == rel)
+            {
+                exempt_seen.push((p.package.clone(), rel));
+                continue;
+            }
+            bad.push(format!(
+                "{}: a test binary of its own; make it a module of {} (or list it in \
+                 OWN_TEST_BINARIES with the reason it cannot be one)",
+                relative(&binary),
+                relative(&main)
+            ));
+        }
+    }
+    for (package, path, _) in OWN_TEST_BINARIES {
+        if !exempt_seen
+            .iter()
+            .any(|(p, rel)| p == package && rel == path)
+        {
+            bad.push(format!(
+                "OWN_TEST_BINARIES lists {package}'s {path}, which is not there: remove the entry"
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "integration tests outside the one layout (tests/tests/main.rs with modules):\n  {}",
+        bad.join("\n  ")
+    );
 }
 
 /// Every `.rs` file under `dir`, recursively.
@@ -425,8 +572,9 @@ fn every_library_crate_can_be_adopted_alone() {
 /// the reason; the list only shrinks.
 const SERDE_FEATURE_PENDING: &[(&str, &str)] = &[];
 
-/// Every library crate under `crates/` but the `experiments` pipeline
-/// (whose configs need serde always) offers `Serialize`/`Deserialize` one
+/// Every library crate below the framework (`profile`, leaves, compositions;
+/// the framework's configs need serde always, and the front-end libraries
+/// read them) offers `Serialize`/`Deserialize` one
 /// way: an optional `serde` dependency behind a feature named `serde`
 /// whose first entry is `dep:serde` (`serde = ["dep:serde", ...]`, the
 /// rest enabling the same feature of the crates it builds on).
@@ -435,7 +583,8 @@ fn every_library_crate_has_an_optional_serde_feature() {
     let crates_dir = root().join("crates");
     let mut bad = Vec::new();
     for p in packages().values() {
-        if !p.is_lib || !p.manifest_dir.starts_with(&crates_dir) || p.name == EXPERIMENTS {
+        let below_the_framework = p.role().is_some_and(|r| r < Role::Framework);
+        if !p.is_lib || !p.manifest_dir.starts_with(&crates_dir) || !below_the_framework {
             continue;
         }
         let pending = SERDE_FEATURE_PENDING
@@ -493,261 +642,6 @@ fn every_crate_directory_has_a_readme() {
         "crates without a README:\n  {}",
         missing.join("\n  ")
     );
-}
-
-#[test]
-fn the_json_reader_reads_what_cargo_writes() {
-    let v = json::parse(
-        r#" {"a": [1, -2.5e3, true, false, null], "s": "q\"\\\/\n\u00e9\ud83d\ude00", "o": {}} "#,
-    )
-    .unwrap();
-    assert_eq!(
-        v.get("s").and_then(json::Value::as_str),
-        Some("q\"\\/\né😀")
-    );
-    assert_eq!(
-        v.get("a").and_then(json::Value::as_array).map(Vec::len),
-        Some(5)
-    );
-    assert!(v.get("o").is_some());
-    assert!(v.get("missing").is_none());
-    for bad in [
-        "",
-        "{",
-        "[1,]",
-        r#"{"a" 1}"#,
-        r#""\x""#,
-        "tru",
-        "1 2",
-        r#""\ud83d""#,
-    ] {
-        assert!(json::parse(bad).is_err(), "accepted {bad:?}");
-    }
-}
-
-/// Just enough JSON for `cargo metadata`: RFC 8259 values, strings with
-/// every escape; numbers are kept as text.
-mod json {
-    #[derive(Debug, PartialEq)]
-    pub enum Value {
-        Null,
-        Bool(bool),
-        Number(String),
-        String(String),
-        Array(Vec<Value>),
-        Object(Vec<(String, Value)>),
-    }
-
-    impl Value {
-        pub fn get(&self, key: &str) -> Option<&Value> {
-            match self {
-                Value::Object(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-                _ => None,
-            }
-        }
-
-        pub fn as_str(&self) -> Option<&str> {
-            match self {
-                Value::String(s) => Some(s),
-                _ => None,
-            }
-        }
-
-        pub fn as_array(&self) -> Option<&Vec<Value>> {
-            match self {
-                Value::Array(a) => Some(a),
-                _ => None,
-            }
-        }
-    }
-
-    pub fn parse(text: &str) -> Result<Value, String> {
-        let mut p = Parser {
-            s: text.as_bytes(),
-            i: 0,
-        };
-        let v = p.value()?;
-        p.ws();
-        if p.i != p.s.len() {
-            return Err(p.err("trailing characters"));
-        }
-        Ok(v)
-    }
-
-    struct Parser<'a> {
-        s: &'a [u8],
-        i: usize,
-    }
-
-    impl Parser<'_> {
-        fn err(&self, what: &str) -> String {
-            format!("byte {}: {what}", self.i)
-        }
-
-        fn ws(&mut self) {
-            while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t' | b'\n' | b'\r') {
-                self.i += 1;
-            }
-        }
-
-        fn peek(&self) -> Option<u8> {
-            self.s.get(self.i).copied()
-        }
-
-        fn eat(&mut self, c: u8) -> Result<(), String> {
-            self.ws();
-            if self.peek() == Some(c) {
-                self.i += 1;
-                Ok(())
-            } else {
-                Err(self.err(&format!("expected '{}'", c as char)))
-            }
-        }
-
-        fn literal(&mut self, word: &str, v: Value) -> Result<Value, String> {
-            if self.s[self.i..].starts_with(word.as_bytes()) {
-                self.i += word.len();
-                Ok(v)
-            } else {
-                Err(self.err("unknown literal"))
-            }
-        }
-
-        fn value(&mut self) -> Result<Value, String> {
-            self.ws();
-            match self.peek() {
-                Some(b'{') => self.object(),
-                Some(b'[') => self.array(),
-                Some(b'"') => self.string().map(Value::String),
-                Some(b't') => self.literal("true", Value::Bool(true)),
-                Some(b'f') => self.literal("false", Value::Bool(false)),
-                Some(b'n') => self.literal("null", Value::Null),
-                Some(b'-' | b'0'..=b'9') => self.number(),
-                _ => Err(self.err("expected a value")),
-            }
-        }
-
-        fn object(&mut self) -> Result<Value, String> {
-            self.eat(b'{')?;
-            let mut fields = Vec::new();
-            self.ws();
-            if self.peek() == Some(b'}') {
-                self.i += 1;
-                return Ok(Value::Object(fields));
-            }
-            loop {
-                self.ws();
-                let key = self.string()?;
-                self.eat(b':')?;
-                fields.push((key, self.value()?));
-                self.ws();
-                match self.peek() {
-                    Some(b',') => self.i += 1,
-                    Some(b'}') => {
-                        self.i += 1;
-                        return Ok(Value::Object(fields));
-                    }
-                    _ => return Err(self.err("expected ',' or '}'")),
-                }
-            }
-        }
-
-        fn array(&mut self) -> Result<Value, String> {
-            self.eat(b'[')?;
-            let mut items = Vec::new();
-            self.ws();
-            if self.peek() == Some(b']') {
-                self.i += 1;
-                return Ok(Value::Array(items));
-            }
-            loop {
-                items.push(self.value()?);
-                self.ws();
-                match self.peek() {
-                    Some(b',') => self.i += 1,
-                    Some(b']') => {
-                        self.i += 1;
-                        return Ok(Value::Array(items));
-                    }
-                    _ => return Err(self.err("expected ',' or ']'")),
-                }
-            }
-        }
-
-        fn number(&mut self) -> Result<Value, String> {
-            let start = self.i;
-            while let Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') = self.peek() {
-                self.i += 1;
-            }
-            let text =
-                std::str::from_utf8(&self.s[start..self.i]).map_err(|_| self.err("bad number"))?;
-            text.parse::<f64>().map_err(|_| self.err("bad number"))?;
-            Ok(Value::Number(text.to_owned()))
-        }
-
-        fn hex4(&mut self) -> Result<u32, String> {
-            let digits = self
-                .s
-                .get(self.i..self.i + 4)
-                .ok_or_else(|| self.err("short \\u escape"))?;
-            let digits = std::str::from_utf8(digits).map_err(|_| self.err("bad \\u escape"))?;
-            let n = u32::from_str_radix(digits, 16).map_err(|_| self.err("bad \\u escape"))?;
-            self.i += 4;
-            Ok(n)
-        }
-
-        fn string(&mut self) -> Result<String, String> {
-            if self.peek() != Some(b'"') {
-                return Err(self.err("expected a string"));
-            }
-            self.i += 1;
-            let mut out = Vec::new();
-            loop {
-                let c = self.peek().ok_or_else(|| self.err("unterminated string"))?;
-                self.i += 1;
-                match c {
-                    b'"' => {
-                        return String::from_utf8(out).map_err(|_| self.err("string is not UTF-8"));
-                    }
-                    b'\\' => {
-                        let e = self.peek().ok_or_else(|| self.err("unterminated escape"))?;
-                        self.i += 1;
-                        let ch = match e {
-                            b'"' => '"',
-                            b'\\' => '\\',
-                            b'/' => '/',
-                            b'b' => '\u{8}',
-                            b'f' => '\u{c}',
-                            b'n' => '\n',
-                            b'r' => '\r',
-                            b't' => '\t',
-                            b'u' => {
-                                let hi = self.hex4()?;
-                                let code = if (0xD800..0xDC00).contains(&hi) {
-                                    if !self.s[self.i..].starts_with(b"\\u") {
-                                        return Err(self.err("lone surrogate"));
-                                    }
-                                    self.i += 2;
-                                    let lo = self.hex4()?;
-                                    if !(0xDC00..0xE000).contains(&lo) {
-                                        return Err(self.err("bad low surrogate"));
-                                    }
-                                    0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
-                                } else {
-                                    hi
-                                };
-                                char::from_u32(code).ok_or_else(|| self.err("bad code point"))?
-                            }
-                            _ => return Err(self.err("unknown escape")),
-                        };
-                        let mut buf = [0u8; 4];
-                        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                    }
-                    _ => out.push(c),
-                }
-            }
-        }
-    }
 }
 
 /// docs/REPRODUCTION.md (generated by `cargo xtask verify`) names a cause

@@ -1,0 +1,2 @@
+mod layers;
+mod workspace_rules;
