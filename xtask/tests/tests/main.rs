@@ -1,12 +1,15 @@
 //! The integration tests of `cargo xtask` and of the `usched-cli` library (`cli::`)
-//! it is, as one test binary: `cargo test -p xtask --test tests`, one
-//! module with `cargo test -p xtask --test tests -- slurm::`.
+//! it is, with the workspace's rules, as one test binary: `cargo test -p
+//! xtask --test tests`, one module with `cargo test -p xtask --test tests --
+//! slurm::`.
 
 mod common;
 mod end_to_end;
 mod float_api;
 mod hostile_files;
+mod layers;
 mod root;
 mod schedules;
 mod slurm;
 mod traces;
+mod workspace_rules;

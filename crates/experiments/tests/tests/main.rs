@@ -841,10 +841,22 @@ mod utility_kind {
     use utility_match::{Settings, SystemMetrics, simulate};
 
     const FIGS: [(&str, &str); 4] = [
-        ("fig3", include_str!("../../../configs/utility/fig3.toml")),
-        ("fig4", include_str!("../../../configs/utility/fig4.toml")),
-        ("fig5", include_str!("../../../configs/utility/fig5.toml")),
-        ("fig6", include_str!("../../../configs/utility/fig6.toml")),
+        (
+            "fig3",
+            include_str!("../../../../configs/utility/fig3.toml"),
+        ),
+        (
+            "fig4",
+            include_str!("../../../../configs/utility/fig4.toml"),
+        ),
+        (
+            "fig5",
+            include_str!("../../../../configs/utility/fig5.toml"),
+        ),
+        (
+            "fig6",
+            include_str!("../../../../configs/utility/fig6.toml"),
+        ),
     ];
 
     /// A figure's configuration shrunk to a few users and repetitions.
