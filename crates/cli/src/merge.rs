@@ -99,7 +99,7 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
             &identity.config_path,
             &identity.config_file,
         )
-            .with_context(|| format!("{}: cannot read its configuration", identity.experiment))?;
+        .with_context(|| format!("{}: cannot read its configuration", identity.experiment))?;
         report.start(index, experiment.id(), experiment.title(), 1);
         let now = Identity::of(&experiment, &identity.config_path, &identity.config_file);
         if let Some(why) = now.difference(identity) {

@@ -99,7 +99,7 @@ pub use experiment::Experiment;
 pub use figure::{Figure, PanelInfo};
 pub use graph::Shard;
 pub use kind::{Input, Kind, Metric, ParamError, Setup, Workloads, overrides};
-pub use kinds::replay;
+pub use kinds::{replay, replay_policy};
 pub use numfmt::{fmt_num, fmt_short};
 pub use plan::Limits;
 pub use registry::{Policies, PolicyName, Registry};

@@ -568,7 +568,9 @@ fn leaves(tree: &[(usize, Token)], head: Option<&str>, out: &mut Vec<(String, St
 const EXPERIMENTS_LAYERS: &[(&str, &[&str])] = &[
     (
         "base",
-        &["encode", "error", "par", "stats", "seed", "numfmt", "digest"],
+        &[
+            "encode", "error", "par", "stats", "seed", "numfmt", "digest",
+        ],
     ),
     ("schema", &["config", "transform", "claim"]),
     ("workloads", &["workload"]),
@@ -602,7 +604,14 @@ const CLI_LAYERS: &[(&str, &[&str])] = &[
     (
         "commands",
         &[
-            "list", "reproduce", "merge", "verify", "slurm", "simulate", "bench", "explore",
+            "list",
+            "reproduce",
+            "merge",
+            "verify",
+            "slurm",
+            "simulate",
+            "bench",
+            "explore",
         ],
     ),
 ];
@@ -646,7 +655,11 @@ fn no_module_imports_a_command() {
         .into_iter()
         .filter(|v| commands.iter().any(|c| v.contains(&format!("crate::{c}"))))
         .collect();
-    assert!(bad.is_empty(), "a command imported:\n  {}", bad.join("\n  "));
+    assert!(
+        bad.is_empty(),
+        "a command imported:\n  {}",
+        bad.join("\n  ")
+    );
 }
 
 /// Synthetic crates written to a fresh temporary directory.

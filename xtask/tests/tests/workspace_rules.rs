@@ -97,10 +97,7 @@ const ROLES: &[(&str, Role)] = &[
 /// Entries of [`ROLES`] that may be absent from the workspace, each with
 /// why; any other entry must name a workspace package. Such a package, once
 /// present, is checked like every other (its entry here may then go).
-const PLANNED: &[(&str, &str)] = &[(
-    "usched-cli",
-    "xtask's library moving to crates/cli (issue 21); present after that merge",
-)];
+const PLANNED: &[(&str, &str)] = &[];
 
 /// Integration-test binaries other than `tests/tests/main.rs`, each with the
 /// reason it cannot be a module of that one binary: (package, path relative
@@ -811,6 +808,35 @@ fn the_outside_client_writes_its_policy_on_the_trait_alone() {
             .is_file(),
         "its lockfile is committed (CI builds it with --locked)"
     );
+}
+
+/// The user's study outside the workspace (xtask/tests/fixtures/user-study)
+/// proves that the whole command line is a library: its `main.rs` is at most
+/// 10 lines of code calling `cli::main` with its registry, and it is a
+/// workspace of its own with its lockfile committed, run by CI.
+#[test]
+fn the_user_study_gets_the_whole_command_line_from_a_short_main() {
+    let dir = root().join("xtask/tests/fixtures/user-study");
+    let main = std::fs::read_to_string(dir.join("src/main.rs")).expect("its src/main.rs");
+    let code: Vec<&str> = main
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .collect();
+    assert!(
+        code.len() <= 10,
+        "src/main.rs has {} lines of code",
+        code.len()
+    );
+    assert!(main.contains("cli::main("), "src/main.rs calls cli::main");
+    let toml = std::fs::read_to_string(dir.join("Cargo.toml")).expect("its Cargo.toml");
+    assert!(toml.lines().any(|l| l.trim() == "[workspace]"));
+    assert!(
+        dir.join("Cargo.lock").is_file(),
+        "its lockfile is committed"
+    );
+    let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    assert!(ci.contains("outside user-study"), ".ci/run tests it");
 }
 
 /// Examples are run from target/debug/examples/<name> (.ci/run), where one

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::RunError;
 use crate::kind::{Input, Kind, Metric, ParamError, Setup, overrides};
 use crate::kinds::registered;
-use crate::registry::PolicyName;
+use crate::registry::{Policies, PolicyName};
 use crate::workload::Workload;
 
 /// The backfilling runner.
@@ -102,12 +102,8 @@ impl Kind for Backfilling {
         _reference: Option<&[ScheduleStats]>,
     ) -> Result<Vec<ScheduleStats>, RunError> {
         let workload = input.workload()?;
-        let (_, stats) = match &params.policy {
-            PolicyName::BuiltIn(policy) => replay(workload, *policy, params.bsld_bound)?,
-            PolicyName::Registered(name) => {
-                registered::replay(workload, name, input.policies, params.bsld_bound)?
-            }
-        };
+        let (_, stats) =
+            replay_policy(workload, &params.policy, input.policies, params.bsld_bound)?;
         Ok(vec![stats])
     }
 }
@@ -135,4 +131,20 @@ pub fn replay(
     let stats =
         profile::ScheduleStats::compute(&workload.jobs, &outcomes, workload.capacity, bound);
     Ok((outcomes, stats))
+}
+
+/// [`replay`] under the policy a configuration names: a built-in one, or a
+/// scheduler registered in `policies` (run by `profile`'s event loop and
+/// checked by the same `profile::validate`). What a kind of a user's calls
+/// to replay a workload under a policy by name.
+pub fn replay_policy(
+    workload: &Workload,
+    policy: &PolicyName<Policy>,
+    policies: &Policies,
+    bound: i64,
+) -> Result<(Vec<profile::Outcome>, ScheduleStats), RunError> {
+    match policy {
+        PolicyName::BuiltIn(policy) => replay(workload, *policy, bound),
+        PolicyName::Registered(name) => registered::replay(workload, name, policies, bound),
+    }
 }

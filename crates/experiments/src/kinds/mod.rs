@@ -14,7 +14,7 @@ mod provisioning;
 mod registered;
 mod utility;
 
-pub use backfilling::replay;
+pub use backfilling::{replay, replay_policy};
 
 use crate::registry::Registry;
 
