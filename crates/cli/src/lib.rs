@@ -107,6 +107,7 @@ use settings::Settings;
 /// `main(Registry::builtin())`; a user's binary passes its own registry:
 ///
 /// ```no_run
+/// # use usched_cli as cli;
 /// use experiments::Registry;
 ///
 /// fn main() -> std::process::ExitCode {

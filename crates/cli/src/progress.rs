@@ -161,7 +161,7 @@ impl Reporter {
 
     /// One run of the current experiment finished (the callback of
     /// `experiments::RunOptions::progress`; called from worker threads).
-    pub fn cell(&self, p: &Progress<'_>) {
+    pub fn run(&self, p: &Progress<'_>) {
         if self.verbosity == Verbosity::Quiet {
             return;
         }
@@ -176,7 +176,7 @@ impl Reporter {
                 "[{}/{}] {id}: {} ... {:.1} s",
                 p.done,
                 p.total,
-                one_line(p.cell),
+                one_line(p.run),
                 p.seconds
             ));
         }
@@ -306,10 +306,10 @@ mod tests {
         assert!(r.bar.is_none(), "-q draws no bar, even on a terminal");
         let r = Reporter::with_bar(Verbosity::Normal, 2, true);
         r.start(1, "a/b", "title", 2);
-        r.cell(&Progress {
+        r.run(&Progress {
             done: 1,
             total: 4,
-            cell: "easy on X",
+            run: "easy on X",
             seconds: 0.5,
         });
         let bar = r.bar.as_ref().unwrap();

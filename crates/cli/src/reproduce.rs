@@ -51,7 +51,7 @@ fn run_shard_one(
     } = loaded;
     let identity = Identity::of(&experiment, path, &name);
     let dir = claim_dir(cells, &identity)?;
-    let progress = |p: &Progress<'_>| report.cell(p);
+    let progress = |p: &Progress<'_>| report.run(p);
     let options = RunOptions {
         threads: settings.threads,
         progress: Some(&progress),

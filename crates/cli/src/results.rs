@@ -71,7 +71,7 @@ pub fn run_loaded(
     if std::fs::symlink_metadata(&dir).is_ok_and(|m| !m.is_dir()) {
         output::check_dir_target(&dir, &[])?;
     }
-    let progress = |p: &Progress<'_>| report.cell(p);
+    let progress = |p: &Progress<'_>| report.run(p);
     let options = RunOptions {
         threads: settings.threads,
         progress: Some(&progress),

@@ -38,10 +38,10 @@ pub enum RunError {
         /// What went wrong.
         message: String,
     },
-    /// An error inside one cell, with the cell's description.
-    InCell {
+    /// An error inside one run, with the run's description.
+    InRun {
         /// `easy on SDSC-SP2`, say.
-        cell: String,
+        run: String,
         /// The error.
         error: Box<RunError>,
     },
@@ -68,7 +68,7 @@ impl fmt::Display for RunError {
                 )
             }
             RunError::Kind { message } => f.write_str(message),
-            RunError::InCell { cell, error } => write!(f, "{cell}: {error}"),
+            RunError::InRun { run, error } => write!(f, "{run}: {error}"),
         }
     }
 }

@@ -19,16 +19,16 @@ use crate::par::try_par_map;
 use crate::seed::derive_seed;
 use crate::workload::{Origin, Source, Traces, Workload, WorkloadFacts, prepare};
 
-/// A finished cell, for progress reports.
+/// A finished run, for progress reports.
 #[derive(Debug, Clone, Copy)]
 pub struct Progress<'a> {
-    /// Cells finished so far, this one included.
+    /// Runs finished so far, this one included.
     pub done: usize,
-    /// Cells in the experiment.
+    /// Runs to simulate (in this process: a shard's, less shared ones).
     pub total: usize,
     /// `easy on SDSC-SP2`, say.
-    pub cell: &'a str,
-    /// Wall time of this cell in seconds.
+    pub run: &'a str,
+    /// Wall time of this run in seconds.
     pub seconds: f64,
 }
 
@@ -37,7 +37,7 @@ pub struct Progress<'a> {
 pub struct RunOptions<'a> {
     /// Worker threads (at least 1).
     pub threads: usize,
-    /// Called after every cell, from the worker that ran it.
+    /// Called after every run, from the worker that ran it.
     pub progress: Option<&'a (dyn Fn(&Progress<'_>) + Sync)>,
     /// Runs shared with other experiments of the same batch: a run already
     /// simulated for one of them is not simulated again. `None`: every run
@@ -241,8 +241,8 @@ impl Layout<'_> {
                         if let (Some((cache, key)), Ok(outcome)) = (shared, &r) {
                             cache.keep(key, outcome);
                         }
-                        r.map_err(|e| RunError::InCell {
-                            cell: node.label.clone(),
+                        r.map_err(|e| RunError::InRun {
+                            run: node.label.clone(),
                             error: Box::new(e),
                         })
                     }
@@ -252,7 +252,7 @@ impl Layout<'_> {
                     progress(&Progress {
                         done,
                         total,
-                        cell: &node.label,
+                        run: &node.label,
                         seconds: start.elapsed().as_secs_f64(),
                     });
                 }
