@@ -128,17 +128,20 @@ fn data_points(experiment: &Experiment) -> Vec<(String, String, String, Domain)>
     let series = experiment.series();
     let metrics = (experiment.kind.metrics)();
     let mut keys = Vec::new();
-    for panel in &experiment.spec.panels {
-        let domain = match panel.reference() {
-            Some(_) => Domain::Finite,
-            None => metrics
-                .iter()
-                .find(|m| m.name == panel.metric.get_ref())
-                .map_or(Domain::Finite, Domain::of),
-        };
-        for x in layout.xs() {
-            for s in &series {
-                keys.push((panel.id.clone(), s.clone(), x.to_string(), domain));
+    for facet in experiment.facets() {
+        for panel in &experiment.spec.panels {
+            let domain = match panel.reference() {
+                Some(_) => Domain::Finite,
+                None => metrics
+                    .iter()
+                    .find(|m| m.name == panel.metric.get_ref())
+                    .map_or(Domain::Finite, Domain::of),
+            };
+            let id = experiment.panel_id(&panel.id, facet);
+            for p in layout.points.iter().filter(|p| p.facet == facet) {
+                for s in &series {
+                    keys.push((id.clone(), s.clone(), p.x.clone(), domain));
+                }
             }
         }
     }

@@ -157,6 +157,27 @@ pub(crate) struct SweepSpec {
     pub values: Option<Spanned<Vec<toml::Value>>>,
     /// Axis label with unit.
     pub label: String,
+    /// With several workloads on a numeric axis: each workload its own
+    /// panels (`"panels"`: panel ids `<panel>@<workload label>`) or its own
+    /// lines (`"series"`: series names `<series>@<workload label>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workloads: Option<Spanned<Facet>>,
+}
+
+/// How several workloads share a numeric axis (`[sweep] workloads`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Facet {
+    /// A copy of every panel per workload.
+    Panels,
+    /// A copy of every series per workload.
+    Series,
+}
+
+/// The name of `name` (a panel id or a series name) for workload `label`
+/// when the workloads are facets.
+pub(crate) fn faceted(name: &str, label: &str) -> String {
+    format!("{name}@{label}")
 }
 
 /// One sub-plot.

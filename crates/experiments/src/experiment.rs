@@ -17,6 +17,7 @@ use toml::Spanned;
 
 use crate::claim::Claim;
 use crate::config::*;
+use crate::config::{Facet, faceted};
 use crate::kind::KindEntry;
 use crate::plan::{self, Limits, Plan};
 use crate::registry::{Policies, Registry};
@@ -185,7 +186,14 @@ impl Experiment {
     /// whether it is to be read leniently.
     pub fn traces(&self) -> Vec<TraceRef> {
         let mut out: Vec<TraceRef> = Vec::new();
-        for w in &self.spec.workloads {
+        // The workloads and the variants series make of them (a series may
+        // name another trace).
+        let workloads = if self.plan.variants.is_empty() {
+            &self.spec.workloads
+        } else {
+            &self.plan.variants
+        };
+        for w in workloads {
             if let Some(name) = &w.trace {
                 match out.iter_mut().find(|t| &t.name == name) {
                     Some(t) => t.lenient |= w.lenient,
@@ -449,13 +457,45 @@ impl Experiment {
     fn validate_references(&self) -> Result<(), (Option<Range<usize>>, String)> {
         let s = &self.spec;
         let series = self.series();
-        let panels: Vec<&str> = s.panels.iter().map(|p| p.id.as_str()).collect();
+        let ids = self.panel_ids();
+        let panels: Vec<&str> = ids.iter().map(String::as_str).collect();
         let xs = self.x_values();
         for c in &s.claims {
             c.validate(&panels, &series, &xs)
                 .map_err(|m| (Some(c.span()), m))?;
         }
         Ok(())
+    }
+
+    /// The workloads whose panels are facets (`[sweep] workloads =
+    /// "panels"`), in order; `[None]` without facets.
+    pub(crate) fn facets(&self) -> Vec<Option<usize>> {
+        match self.spec.sweep.workloads.as_ref().map(|f| *f.get_ref()) {
+            Some(Facet::Panels) => (0..self.spec.workloads.len()).map(Some).collect(),
+            _ => vec![None],
+        }
+    }
+
+    /// The id of panel `panel` for facet `facet`, as in data.csv.
+    pub(crate) fn panel_id(&self, panel: &str, facet: Option<usize>) -> String {
+        match facet {
+            Some(w) => faceted(panel, self.spec.workloads[w].label.get_ref()),
+            None => panel.to_string(),
+        }
+    }
+
+    /// Every panel id of data.csv, in order: each panel, or with facets
+    /// each panel of each workload.
+    pub(crate) fn panel_ids(&self) -> Vec<String> {
+        self.facets()
+            .into_iter()
+            .flat_map(|f| {
+                self.spec
+                    .panels
+                    .iter()
+                    .map(move |p| self.panel_id(&p.id, f))
+            })
+            .collect()
     }
 
     /// The x values in plotting order, as they appear in data.csv.

@@ -49,13 +49,18 @@ impl Figure {
     pub(crate) fn of(experiment: &Experiment, workloads: &[WorkloadFacts]) -> Figure {
         let spec = &experiment.spec;
         let metrics = (experiment.kind.metrics)();
-        let panels = spec
-            .panels
-            .iter()
-            .map(|p| {
+        let panels = experiment
+            .facets()
+            .into_iter()
+            .flat_map(|f| spec.panels.iter().map(move |p| (p, f)))
+            .map(|(p, facet)| {
                 let m = metrics.iter().find(|m| m.name == p.metric.get_ref());
+                let on = |title: String| match facet {
+                    Some(w) => format!("{title} ({})", spec.workloads[w].label.get_ref()),
+                    None => title,
+                };
                 PanelInfo {
-                    id: p.id.clone(),
+                    id: experiment.panel_id(&p.id, facet),
                     title: p
                         .title
                         .clone()
@@ -75,6 +80,7 @@ impl Figure {
                                 }
                             })
                         })
+                        .map(on)
                         .unwrap_or_default(),
                     y_label: p
                         .y_label

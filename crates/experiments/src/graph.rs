@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::config::Facet;
 use crate::experiment::Experiment;
 use crate::kind::Resolved;
 use crate::plan::Resolution;
@@ -15,7 +16,13 @@ use crate::plan::Resolution;
 pub(crate) struct Point {
     pub(crate) x: String,
     pub(crate) load: Option<f64>,
+    /// Indices in `[[workloads]]`.
     pub(crate) workloads: Vec<usize>,
+    /// The point of the plan (the sweep value) this point is.
+    pub(crate) plan: usize,
+    /// With `[sweep] workloads = "panels"`: the workload whose panels this
+    /// point belongs to.
+    pub(crate) facet: Option<usize>,
 }
 
 /// Which prepared workload a cell uses.
@@ -30,6 +37,8 @@ pub(crate) struct Key {
 /// repetition, with the node whose samples it is measured against.
 pub(crate) struct Node<'a> {
     pub(crate) point: usize,
+    /// The workloads it runs on: indices in the plan's `variants`.
+    pub(crate) workloads: Vec<usize>,
     pub(crate) rep: u32,
     pub(crate) params: &'a dyn Resolved,
     /// The parameters' canonical text.
@@ -43,27 +52,31 @@ pub(crate) struct Node<'a> {
 #[derive(Default)]
 pub(crate) struct Graph<'a> {
     pub(crate) nodes: Vec<Node<'a>>,
-    pub(crate) index: BTreeMap<(usize, u32, &'a str, Option<usize>), usize>,
+    pub(crate) index: BTreeMap<(usize, Vec<usize>, u32, &'a str, Option<usize>), usize>,
 }
 
 impl<'a> Graph<'a> {
-    /// The node of `params` at (`point`, `rep`); `wpoint` identifies the
-    /// point's workloads (points with the same workloads share runs).
+    /// The node of `params` at (`point`, `rep`) on `workloads`; `wpoint`
+    /// identifies how the point prepares them (points that prepare the same
+    /// workloads share runs).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn node(
         &mut self,
         point: usize,
         wpoint: usize,
+        workloads: Vec<usize>,
         rep: u32,
         r: &'a Resolution,
         reference: Option<usize>,
         label: impl FnOnce() -> String,
     ) -> usize {
-        let key = (wpoint, rep, r.key.as_str(), reference);
+        let key = (wpoint, workloads, rep, r.key.as_str(), reference);
         if let Some(&i) = self.index.get(&key) {
             return i;
         }
         self.nodes.push(Node {
             point,
+            workloads: key.1.clone(),
             rep,
             params: r.params.as_ref(),
             identity: r.key.as_str(),
@@ -111,30 +124,54 @@ impl<'e> Layout<'e> {
                     x: xs[i].clone(),
                     load: None,
                     workloads: vec![i],
+                    plan: i,
+                    facet: None,
                 })
                 .collect()
         } else {
             let values = spec.sweep.values.as_ref().map(|v| v.get_ref().as_slice());
-            xs.iter()
-                .zip(values.unwrap_or_default())
-                .map(|(x, v)| Point {
-                    x: x.clone(),
-                    load: if load_axis {
-                        v.as_float().or(v.as_integer().map(|i| i as f64))
-                    } else {
-                        None
-                    },
-                    workloads: (0..spec.workloads.len()).collect(),
-                })
-                .collect()
+            let point = |pi: usize, x: &String, v: &toml::Value, facet: Option<usize>| Point {
+                x: x.clone(),
+                load: if load_axis {
+                    v.as_float().or(v.as_integer().map(|i| i as f64))
+                } else {
+                    None
+                },
+                workloads: match facet {
+                    Some(w) => vec![w],
+                    None => (0..spec.workloads.len()).collect(),
+                },
+                plan: pi,
+                facet,
+            };
+            let sweep = || xs.iter().zip(values.unwrap_or_default()).enumerate();
+            match spec.sweep.workloads.as_ref().map(|f| *f.get_ref()) {
+                // Each workload its panels: the sweep once per workload.
+                Some(Facet::Panels) => (0..spec.workloads.len())
+                    .flat_map(|w| sweep().map(move |(pi, (x, v))| (pi, x, v, w)))
+                    .map(|(pi, x, v, w)| point(pi, x, v, Some(w)))
+                    .collect(),
+                _ => sweep().map(|(pi, (x, v))| point(pi, x, v, None)).collect(),
+            }
         };
-        // Points that see the same workloads share runs of equal parameters.
+        // Points that prepare workloads alike share runs of equal
+        // parameters on the same workloads.
         let wpoint = |p: usize| {
             if experiment.is_categorical() || load_axis {
-                p
+                points[p].plan
             } else {
                 0
             }
+        };
+        // The workloads (variants) series `si` runs on at point `pi`.
+        let on = |pi: usize, si: usize| -> Vec<usize> {
+            let only = plan.series[si].only;
+            points[pi]
+                .workloads
+                .iter()
+                .filter(|&&w| only.is_none_or(|o| o == w))
+                .map(|&w| plan.series_variants[si][w])
+                .collect()
         };
         let seeds: Vec<u64> = (0..spec.repetitions)
             .map(|r| experiment.repetition_seed(r))
@@ -142,12 +179,11 @@ impl<'e> Layout<'e> {
 
         // The runs: every cell, the runs kinds measure cells against, and the
         // runs relative panels compare with, each once.
-        let label = |what: &str, pi: usize, rep: u32| {
+        let label = |what: &str, pi: usize, si: usize, rep: u32| {
             let p = &points[pi];
-            let on: Vec<&str> = p
-                .workloads
+            let on: Vec<&str> = on(pi, si)
                 .iter()
-                .map(|&wi| spec.workloads[wi].label.get_ref().as_str())
+                .map(|&wi| plan.variants[wi].label.get_ref().as_str())
                 .collect();
             let mut label = format!("{what} on {}", on.join(" + "));
             if !experiment.is_categorical() {
@@ -160,16 +196,17 @@ impl<'e> Layout<'e> {
         };
         let mut graph = Graph::default();
         let mut cell_nodes = vec![vec![Vec::new(); series.len()]; points.len()];
-        for (pi, row) in plan.cells.iter().enumerate() {
-            for (si, cell) in row.iter().enumerate() {
+        for pi in 0..points.len() {
+            let pp = points[pi].plan;
+            for (si, cell) in plan.cells[pp].iter().enumerate() {
                 for rep in 0..spec.repetitions {
-                    let reference = plan.kind_refs[pi][si].as_ref().map(|r| {
-                        graph.node(pi, wpoint(pi), rep, r, None, || {
-                            label(&format!("reference of {}", series[si]), pi, rep)
+                    let reference = plan.kind_refs[pp][si].as_ref().map(|r| {
+                        graph.node(pi, wpoint(pi), on(pi, si), rep, r, None, || {
+                            label(&format!("reference of {}", series[si]), pi, si, rep)
                         })
                     });
-                    let n = graph.node(pi, wpoint(pi), rep, cell, reference, || {
-                        label(&series[si], pi, rep)
+                    let n = graph.node(pi, wpoint(pi), on(pi, si), rep, cell, reference, || {
+                        label(&series[si], pi, si, rep)
                     });
                     cell_nodes[pi][si].push(n);
                 }
@@ -177,15 +214,19 @@ impl<'e> Layout<'e> {
         }
         let mut panel_nodes = Vec::new();
         for (qi, by_point) in plan.panel_refs.iter().enumerate() {
-            let mut out = vec![vec![Vec::new(); series.len()]; by_point.len()];
-            for (pi, row) in by_point.iter().enumerate() {
+            let mut out = vec![vec![Vec::new(); series.len()]; points.len()];
+            for pi in 0..points.len() {
+                let Some(row) = by_point.get(points[pi].plan) else {
+                    continue;
+                };
                 for (si, r) in row.iter().enumerate() {
                     let Some(r) = r else { continue };
                     for rep in 0..spec.repetitions {
-                        let n = graph.node(pi, wpoint(pi), rep, r, None, || {
+                        let n = graph.node(pi, wpoint(pi), on(pi, si), rep, r, None, || {
                             label(
                                 &format!("{} reference of {}", spec.panels[qi].id, series[si]),
                                 pi,
+                                si,
                                 rep,
                             )
                         });
@@ -206,11 +247,6 @@ impl<'e> Layout<'e> {
             panel_nodes,
             cells,
         }
-    }
-
-    /// The x value of each point, in order.
-    pub(crate) fn xs(&self) -> impl Iterator<Item = &str> {
-        self.points.iter().map(|p| p.x.as_str())
     }
 
     /// Describes cell `c`: its first run's label, and how many runs share it.
@@ -237,17 +273,22 @@ impl<'e> Layout<'e> {
             .map(|&n| (n, self.graph.nodes[n].label.as_str()))
     }
 
-    /// Whether workload `wi` is generated anew for every repetition.
+    /// Whether workload variant `wi` is generated anew for every repetition.
     pub(crate) fn generated(&self, wi: usize) -> bool {
-        let w = &self.experiment.spec.workloads[wi];
+        let w = &self.experiment.plan.variants[wi];
         w.trace.is_none() && w.lublin99.is_some()
     }
 
-    /// The prepared workload a run at (`point`, `rep`) uses for `workload`.
+    /// The prepared workload a run at (`point`, `rep`) uses for `workload`
+    /// (a variant).
     pub(crate) fn key(&self, workload: usize, point: usize, rep: u32) -> Key {
         Key {
             workload,
-            point: if self.load_axis { point } else { 0 },
+            point: if self.load_axis {
+                self.points[point].plan
+            } else {
+                0
+            },
             rep: if self.generated(workload) { rep } else { 0 },
         }
     }

@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use crate::config::{ReferenceSpec, x_label};
+use crate::config::{Facet, ReferenceSpec, WorkloadSpec, faceted, x_label};
 use crate::experiment::Experiment;
 use crate::kind::{KindEntry, ParamError, Resolved, Setup, Workloads};
 
@@ -20,6 +20,12 @@ use crate::kind::{KindEntry, ParamError, Resolved, Setup, Workloads};
 pub(crate) struct SeriesDef {
     pub name: String,
     pub overrides: toml::Table,
+    /// Fields of every workload this series changes (`workload = { estimate
+    /// = "actual" }`): its runs see those variants of the workloads.
+    pub workload: toml::Table,
+    /// With `[sweep] workloads = "series"`: the one workload (index in
+    /// `[[workloads]]`) this copy of a series runs on.
+    pub only: Option<usize>,
 }
 
 /// One resolved parameter set.
@@ -34,6 +40,12 @@ pub(crate) struct Resolution {
 /// Every parameter set an experiment runs.
 pub(crate) struct Plan {
     pub series: Vec<SeriesDef>,
+    /// Every workload a run can see: `[[workloads]]` in order, then the
+    /// variants series' `workload` overrides make of them.
+    pub variants: Vec<WorkloadSpec>,
+    /// `[series][workload]`: the variant (index in `variants`) series `s`
+    /// sees in place of workload `w`.
+    pub series_variants: Vec<Vec<usize>>,
     /// `[params]` alone, with defaults (for notes and run.toml).
     pub base: Box<dyn Resolved>,
     /// `[point][series]`.
@@ -181,6 +193,8 @@ impl Plan {
     pub fn empty(kind: &KindEntry) -> Result<Plan, String> {
         Ok(Plan {
             series: Vec::new(),
+            variants: Vec::new(),
+            series_variants: Vec::new(),
             base: (kind.resolve)(toml::Table::new())?,
             cells: Vec::new(),
             kind_refs: Vec::new(),
@@ -200,9 +214,25 @@ impl Plan {
             .unwrap_or_default();
         let params_span = spec.params.as_ref().map(|p| p.span());
         let base = resolve(kind, base_table.clone()).map_err(|m| (params_span.clone(), m))?;
+        let facet = spec.sweep.workloads.as_ref();
+        if let Some(f) = facet
+            && (experiment.is_categorical() || spec.workloads.len() < 2)
+        {
+            return Err((
+                Some(f.span()),
+                "`workloads` in [sweep] makes several workloads facets of a numeric axis: \
+                 it needs a numeric axis and at least two [[workloads]]"
+                    .into(),
+            ));
+        }
         let setup = Setup {
             axis: spec.sweep.axis.get_ref(),
-            workloads: spec.workloads.len(),
+            // Each workload a facet: a run sees one.
+            workloads: if facet.is_some() {
+                1
+            } else {
+                spec.workloads.len()
+            },
             generated: spec.workloads.iter().all(|w| w.generated_by_kind.is_some()),
             policies: &experiment.policies,
         };
@@ -210,9 +240,35 @@ impl Plan {
         let axis = spec.sweep.axis.get_ref().as_str();
         let sets_param = axis != "workload" && axis != "load";
 
-        let series = series_defs(experiment)?;
+        let defs = series_defs(experiment)?;
+        let (variants, def_variants) = workload_variants(&spec.workloads, &defs, &spec.series)?;
+        // With `workloads = "series"`, a copy of each series per workload.
+        let mut series = Vec::new();
+        let mut entries = Vec::new();
+        let mut series_variants = Vec::new();
+        for ((def, entry), vs) in defs.into_iter().zip(&spec.series).zip(def_variants) {
+            match facet.map(|f| *f.get_ref()) {
+                Some(Facet::Series) => {
+                    for (wi, w) in spec.workloads.iter().enumerate() {
+                        series.push(SeriesDef {
+                            name: faceted(&def.name, w.label.get_ref()),
+                            overrides: def.overrides.clone(),
+                            workload: def.workload.clone(),
+                            only: Some(wi),
+                        });
+                        entries.push(entry);
+                        series_variants.push(vs.clone());
+                    }
+                }
+                _ => {
+                    series.push(def);
+                    entries.push(entry);
+                    series_variants.push(vs);
+                }
+            }
+        }
         if sets_param {
-            for (def, entry) in series.iter().zip(&spec.series) {
+            for (def, entry) in series.iter().zip(entries.iter().copied()) {
                 if get_path(&def.overrides, axis).is_some() {
                     return Err((
                         Some(entry.span()),
@@ -266,7 +322,7 @@ impl Plan {
         for (table, value) in &points {
             let mut row = Vec::new();
             let mut refs = Vec::new();
-            for (def, entry) in series.iter().zip(&spec.series) {
+            for (def, entry) in series.iter().zip(entries.iter().copied()) {
                 let fallback = if value.is_some() {
                     values_span.clone()
                 } else {
@@ -367,6 +423,8 @@ impl Plan {
 
         Ok(Plan {
             series,
+            variants,
+            series_variants,
             base: base.params,
             cells,
             kind_refs,
@@ -513,12 +571,19 @@ fn series_defs(experiment: &Experiment) -> Result<Vec<SeriesDef>, Located> {
                 name: name.clone(),
                 overrides: (kind.series)(name)
                     .map_err(|m| (here.clone(), format!("series '{name}': {m}")))?,
+                workload: toml::Table::new(),
+                only: None,
             },
             toml::Value::Table(t) => {
-                if let Some(k) = t.keys().find(|k| *k != "name" && *k != "params") {
+                if let Some(k) = t
+                    .keys()
+                    .find(|k| !["name", "params", "workload"].contains(&k.as_str()))
+                {
                     return Err((
                         here,
-                        format!("unknown key `{k}` in a series, expected `name` and `params`"),
+                        format!(
+                            "unknown key `{k}` in a series, expected `name`, `params` and `workload`"
+                        ),
                     ));
                 }
                 let Some(toml::Value::String(name)) = t.get("name") else {
@@ -535,15 +600,29 @@ fn series_defs(experiment: &Experiment) -> Result<Vec<SeriesDef>, Located> {
                     None => (kind.series)(name)
                         .map_err(|m| (here.clone(), format!("series '{name}': {m}")))?,
                 };
+                let workload = match t.get("workload") {
+                    Some(toml::Value::Table(w)) => w.clone(),
+                    Some(other) => {
+                        return Err((
+                            here,
+                            format!("series '{name}': `workload` is {other}, expected a table"),
+                        ));
+                    }
+                    None => toml::Table::new(),
+                };
                 SeriesDef {
                     name: name.clone(),
                     overrides,
+                    workload,
+                    only: None,
                 }
             }
             other => {
                 return Err((
                     here,
-                    format!("a series is a name or a table {{ name, params }}, got {other}"),
+                    format!(
+                        "a series is a name or a table {{ name, params, workload }}, got {other}"
+                    ),
                 ));
             }
         };
@@ -553,6 +632,79 @@ fn series_defs(experiment: &Experiment) -> Result<Vec<SeriesDef>, Located> {
         out.push(def);
     }
     Ok(out)
+}
+
+/// The workloads runs can see: `workloads` themselves, then each variant a
+/// series' `workload` overrides make (each once); and for each series, the
+/// variant it sees in place of each workload.
+fn workload_variants(
+    workloads: &[WorkloadSpec],
+    defs: &[SeriesDef],
+    entries: &[toml::Spanned<toml::Value>],
+) -> Result<(Vec<WorkloadSpec>, Vec<Vec<usize>>), Located> {
+    let mut variants: Vec<WorkloadSpec> = workloads.to_vec();
+    let mut texts: Vec<String> = variants.iter().map(workload_text).collect();
+    let mut per_series = Vec::new();
+    for (def, entry) in defs.iter().zip(entries) {
+        if def.workload.is_empty() {
+            per_series.push((0..workloads.len()).collect());
+            continue;
+        }
+        let here = Some(entry.span());
+        if def.workload.contains_key("label") {
+            return Err((
+                here,
+                format!(
+                    "series '{}': a series cannot rename a workload (`label`)",
+                    def.name
+                ),
+            ));
+        }
+        let mut mine = Vec::new();
+        for w in workloads {
+            let mut table = toml::Table::try_from(w).map_err(|e| (here.clone(), e.to_string()))?;
+            // A source override replaces the source.
+            if ["trace", "lublin99", "generated_by_kind"]
+                .iter()
+                .any(|k| def.workload.contains_key(*k))
+            {
+                for k in ["trace", "lublin99", "generated_by_kind"] {
+                    table.remove(k);
+                }
+            }
+            merge(&mut table, &def.workload);
+            // Through text: the entry's spans belong to a document.
+            let text = toml::to_string(&table).map_err(|e| (here.clone(), e.to_string()))?;
+            let variant: WorkloadSpec = toml::from_str(&text).map_err(|e: toml::de::Error| {
+                (
+                    here.clone(),
+                    format!(
+                        "series '{}': workload '{}': {}",
+                        def.name,
+                        w.label.get_ref(),
+                        e.message().trim()
+                    ),
+                )
+            })?;
+            let text = workload_text(&variant);
+            let index = match texts.iter().position(|t| *t == text) {
+                Some(i) => i,
+                None => {
+                    variants.push(variant);
+                    texts.push(text);
+                    variants.len() - 1
+                }
+            };
+            mine.push(index);
+        }
+        per_series.push(mine);
+    }
+    Ok((variants, per_series))
+}
+
+/// A workload entry as text, to tell variants apart.
+fn workload_text(w: &WorkloadSpec) -> String {
+    toml::to_string(w).unwrap_or_default()
 }
 
 /// The value at dotted `path` in `table`.

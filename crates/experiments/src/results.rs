@@ -63,7 +63,13 @@ impl Layout<'_> {
         let metrics = (experiment.kind.metrics)();
         let mut rows = Vec::new();
         let mut samples = Samples::new(spec.confidence.unwrap_or(0.95));
-        for (qi, panel) in spec.panels.iter().enumerate() {
+        for (qi, panel, facet) in experiment.facets().into_iter().flat_map(|f| {
+            spec.panels
+                .iter()
+                .enumerate()
+                .map(move |(qi, p)| (qi, p, f))
+        }) {
+            let panel_id = experiment.panel_id(&panel.id, facet);
             let metric = metrics
                 .iter()
                 .find(|m| m.name == panel.metric.get_ref())
@@ -71,6 +77,9 @@ impl Layout<'_> {
                 .name;
             let relative = panel.reference().map(|(_, reduction)| reduction);
             for (pi, p) in self.points.iter().enumerate() {
+                if p.facet != facet {
+                    continue;
+                }
                 for (si, s) in series.iter().enumerate() {
                     let mut ys = Vec::new();
                     for rep in 0..spec.repetitions as usize {
@@ -101,14 +110,14 @@ impl Layout<'_> {
                                     sample,
                                     value,
                                 };
-                                samples.push(&panel.id, s, &p.x, unit);
+                                samples.push(&panel_id, s, &p.x, unit);
                             }
                             ys.push(value);
                         }
                     }
                     let (y, ci) = mean_ci_at(&ys, spec.confidence.unwrap_or(0.95));
                     rows.push(Row {
-                        panel: panel.id.clone(),
+                        panel: panel_id.clone(),
                         series: s.clone(),
                         x: p.x.clone(),
                         y,

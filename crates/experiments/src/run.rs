@@ -71,8 +71,8 @@ pub(crate) struct Measured {
 impl Layout<'_> {
     /// What each workload of the experiment is made from.
     pub(crate) fn inputs<'t>(&'t self, traces: &'t Traces) -> Result<Vec<Origin<'t>>, RunError> {
-        let spec = &self.experiment.spec;
-        spec.workloads
+        let variants = &self.experiment.plan.variants;
+        variants
             .iter()
             .map(|w| match (&w.trace, &w.lublin99) {
                 (Some(name), _) => traces
@@ -103,7 +103,10 @@ impl Layout<'_> {
             }
             _ => derive_seed(
                 self.seeds[k.rep as usize],
-                &format!("workload/{}", spec.workloads[k.workload].label.get_ref()),
+                &format!(
+                    "workload/{}",
+                    self.experiment.plan.variants[k.workload].label.get_ref()
+                ),
             ),
         }
     }
@@ -112,7 +115,7 @@ impl Layout<'_> {
     /// what it is read from (a trace by the checksum of its text), the load
     /// it is scaled to and its seed.
     fn workload_identity(&self, k: Key, inputs: &[Origin<'_>]) -> String {
-        let w = &self.experiment.spec.workloads[k.workload];
+        let w = &self.experiment.plan.variants[k.workload];
         let source = match &inputs[k.workload] {
             Origin::Read(Source::Trace { sha256, .. }) => format!("trace {sha256}"),
             Origin::Read(Source::StandIn { known }) => format!("stand-in {}", known.name),
@@ -137,7 +140,7 @@ impl Layout<'_> {
                 "kind {}\n{}\nseed {}\n",
                 self.experiment.kind.name, node.identity, self.seeds[node.rep as usize]
             );
-            for &wi in &self.points[node.point].workloads {
+            for &wi in &node.workloads {
                 text += &self.workload_identity(self.key(wi, node.point, node.rep), &inputs);
             }
             // A reference is created before the runs measured against it.
@@ -185,14 +188,14 @@ impl Layout<'_> {
         let mut needed: Vec<Key> = firsts.clone();
         for &n in &todo_nodes {
             let node = &nodes[n];
-            for &wi in &self.points[node.point].workloads {
+            for &wi in &node.workloads {
                 needed.push(self.key(wi, node.point, node.rep));
             }
         }
         needed.sort();
         needed.dedup();
         let prepared = try_par_map(&needed, options.threads, |k| {
-            let w = &spec.workloads[k.workload];
+            let w = &self.experiment.plan.variants[k.workload];
             let seed = self.workload_seed(*k, &inputs);
             prepare(w, &inputs[k.workload], self.points[k.point].load, seed)
                 .map(|(w, f)| (Arc::new(w), f))
@@ -221,8 +224,7 @@ impl Layout<'_> {
             let out = try_par_map(&todo, options.threads, |&i| {
                 let start = Instant::now();
                 let node = &nodes[i];
-                let p = &self.points[node.point];
-                let ws: Vec<Arc<Workload>> = p
+                let ws: Vec<Arc<Workload>> = node
                     .workloads
                     .iter()
                     .map(|&wi| prepared[&self.key(wi, node.point, node.rep)].0.clone())

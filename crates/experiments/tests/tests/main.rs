@@ -1171,3 +1171,5 @@ mod hostile_outputs;
 
 #[path = "checks/intermediate.rs"]
 mod intermediate_checks;
+
+mod sweeps;
