@@ -142,22 +142,7 @@ impl<'e> Layout<'e> {
 
         // The runs: every cell, the runs kinds measure cells against, and the
         // runs relative panels compare with, each once.
-        let label = |what: &str, pi: usize, rep: u32| {
-            let p = &points[pi];
-            let on: Vec<&str> = p
-                .workloads
-                .iter()
-                .map(|&wi| spec.workloads[wi].label.get_ref().as_str())
-                .collect();
-            let mut label = format!("{what} on {}", on.join(" + "));
-            if !experiment.is_categorical() {
-                label += &format!(" at {axis} = {}", p.x);
-            }
-            if spec.repetitions > 1 {
-                label += &format!(" (repetition {})", rep + 1);
-            }
-            label
-        };
+        let label = |what: &str, pi: usize, rep: u32| run_label(experiment, &points[pi], what, rep);
         let mut graph = Graph::default();
         let mut cell_nodes = vec![vec![Vec::new(); series.len()]; points.len()];
         for (pi, row) in plan.cells.iter().enumerate() {
@@ -251,6 +236,25 @@ impl<'e> Layout<'e> {
             rep: if self.generated(workload) { rep } else { 0 },
         }
     }
+}
+
+/// A run's description: `what` (a series, say) on the point's workloads, at
+/// its x on a numeric axis, with its repetition when there are several.
+pub(crate) fn run_label(experiment: &Experiment, point: &Point, what: &str, rep: u32) -> String {
+    let spec = &experiment.spec;
+    let on: Vec<&str> = point
+        .workloads
+        .iter()
+        .map(|&wi| spec.workloads[wi].label.get_ref().as_str())
+        .collect();
+    let mut label = format!("{what} on {}", on.join(" + "));
+    if !experiment.is_categorical() {
+        label += &format!(" at {} = {}", spec.sweep.axis.get_ref(), point.x);
+    }
+    if spec.repetitions > 1 {
+        label += &format!(" (repetition {})", rep + 1);
+    }
+    label
 }
 
 /// Groups nodes into cells: a node and the node it is measured against
