@@ -697,6 +697,10 @@ fn fill(tmp: &Path, files: &[(&str, String)]) -> Result<()> {
     let marker = std::iter::once((RESULTS_MARKER, MARKER_TEXT));
     for (name, contents) in files.iter().map(|(n, c)| (*n, c.as_str())).chain(marker) {
         let path = tmp.join(name);
+        // A name may hold one directory (`schedules/<run>.swf`).
+        if let Some(dir) = path.parent().filter(|d| *d != tmp) {
+            fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
         fs::write(&path, contents).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())

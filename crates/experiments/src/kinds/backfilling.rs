@@ -327,3 +327,6 @@ pub fn replay_policy(
     let stats = ScheduleStats::compute(&workload.jobs, &outcomes, workload.capacity, bound);
     Ok((outcomes, stats))
 }
+
+#[cfg(test)]
+mod tests;
