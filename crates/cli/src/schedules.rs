@@ -53,7 +53,11 @@ pub fn jobs_csv(
 /// cell's run, `schedules/<run>.swf` and `schedules/<run>.jobs.csv`, the
 /// run's description encoded as a file name ([`encode::file_name`]).
 pub fn files(id: &str, schedules: &[RunSchedule]) -> Result<Vec<(String, String)>> {
-    let mut files = Vec::with_capacity(2 * schedules.len());
+    if schedules.is_empty() {
+        return Ok(Vec::new());
+    }
+    // The output layer makes a directory of a name ending in `/`.
+    let mut files = vec![(format!("{DIR}/"), String::new())];
     for s in schedules {
         let schedule = &s.schedule;
         let (jobs, outcomes) = (&schedule.jobs, &schedule.outcomes);

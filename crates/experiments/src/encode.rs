@@ -365,6 +365,28 @@ fn visible_unsafe(s: &str) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn file_names_are_safe_and_distinct() {
+        check(
+            file_name,
+            &[
+                ("easy on KTH-SP2", "easy_on_KTH-SP2"),
+                ("a_b", "a%5Fb"),
+                ("a b", "a_b"),
+                ("..", "%2E."),
+                ("x/y\\z", "x%2Fy%5Cz"),
+                ("", "%"),
+                ("é", "%C3%A9"),
+                ("100%", "100%25"),
+            ],
+        );
+        let long = "x".repeat(400);
+        let a = file_name(&long);
+        let b = file_name(&format!("{long}y"));
+        assert_eq!(a.len(), FILE_NAME_MAX);
+        assert_ne!(a, b);
+    }
+
     fn check(f: fn(&str) -> String, cases: &[(&str, &str)]) {
         for (input, expected) in cases {
             assert_eq!(f(input), *expected, "{input:?}");
