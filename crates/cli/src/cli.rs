@@ -145,6 +145,10 @@ pub enum Command {
         /// Configuration files (TOML, `version = 2`)
         #[arg(required = true, value_name = "CONFIG.toml")]
         configs: Vec<PathBuf>,
+        /// Also write every cell's per-job schedule, as SWF and Batsim jobs.csv, into
+        /// <out>/<id>/schedules/ (kinds that simulate one machine: backfilling)
+        #[arg(long, conflicts_with = "shard")]
+        schedules: bool,
         /// Where results go, threads, shards.
         #[command(flatten)]
         run: RunFlags,

@@ -29,7 +29,8 @@
 //! Modules are in layers, bottom to top; a module uses only modules of the
 //! layers below its own, never one of its own layer or above:
 //!
-//! 1. base: `exit`, `files`, `identity`, `isolate`, `progress`, `script`, `catalog`, `options`, `root`
+//! 1. base: `exit`, `files`, `identity`, `isolate`, `progress`, `script`, `catalog`, `options`, `root`,
+//!    `schedules`
 //! 2. storage: `output`, `config`
 //! 3. traces: `traces`
 //! 4. settings: `settings`
@@ -88,6 +89,7 @@ pub mod progress;
 pub mod reproduce;
 pub mod results;
 pub mod root;
+pub mod schedules;
 pub mod script;
 pub mod sensitivity;
 pub mod settings;
@@ -238,8 +240,13 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
             let jobs = settings.select(&ids, sensitivity)?;
             reproduce::run_jobs(settings, &jobs, &run, strict)
         }
-        Command::Run { configs, run } => {
+        Command::Run {
+            configs,
+            schedules,
+            run,
+        } => {
             let strict = run_flags(settings, &run);
+            settings.schedules = schedules;
             let jobs: Vec<_> = configs.into_iter().map(|f| (f, None)).collect();
             reproduce::run_jobs(settings, &jobs, &run, strict)
         }

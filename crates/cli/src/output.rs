@@ -514,7 +514,8 @@ pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
 
 /// Writes `files` into a staging directory, then swaps it in for `dir`
 /// (see the module docs). On error nothing is left behind and a previous
-/// `dir` is in place.
+/// `dir` is in place. A name ending in `/` makes that directory (its
+/// contents are ignored), for the names after it to fill.
 pub fn write_dir(dir: &Path, files: &[(&str, String)]) -> Result<()> {
     DirSwap::stage(dir, files)?.complete()
 }
@@ -697,6 +698,12 @@ fn fill(tmp: &Path, files: &[(&str, String)]) -> Result<()> {
     let marker = std::iter::once((RESULTS_MARKER, MARKER_TEXT));
     for (name, contents) in files.iter().map(|(n, c)| (*n, c.as_str())).chain(marker) {
         let path = tmp.join(name);
+        // A name ending in `/` is a directory the names after it fill
+        // (`schedules/`, then `schedules/<run>.swf`).
+        if name.ends_with('/') {
+            fs::create_dir(&path).with_context(|| format!("cannot create {}", path.display()))?;
+            continue;
+        }
         fs::write(&path, contents).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())

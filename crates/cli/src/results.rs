@@ -12,6 +12,7 @@ use crate::exit::EXIT_CLAIM_FAILED;
 use crate::experiment::{Loaded, provenance, read_experiment};
 use crate::output;
 use crate::progress::{self, Reporter};
+use crate::schedules;
 use crate::settings::Settings;
 
 /// Repairs results that interrupted runs left behind (see [`output`]):
@@ -80,7 +81,28 @@ pub fn run_loaded(
     let results =
         experiments::run(&experiment, &traces, &options).with_context(|| format!("{id} failed"))?;
     let provenance = provenance(&name);
-    write_results(settings, report, &experiment, &results, &provenance, start)
+    let schedules = if settings.schedules {
+        let runs = experiments::schedules(&experiment, &traces, &options)
+            .with_context(|| format!("{id}: schedules failed"))?;
+        if runs.is_empty() {
+            report.warn(&format!(
+                "{id}: --schedules: kind '{}' gives no per-job schedule",
+                experiment.kind()
+            ));
+        }
+        schedules::files(&id, &runs).with_context(|| id.clone())?
+    } else {
+        Vec::new()
+    };
+    write_results_with(
+        settings,
+        report,
+        &experiment,
+        &results,
+        &provenance,
+        schedules,
+        start,
+    )
 }
 
 /// Writes an experiment's results into `<results>/<id>/`, prints its
@@ -93,9 +115,37 @@ pub fn write_results(
     provenance: &Provenance,
     start: Instant,
 ) -> Result<usize> {
+    write_results_with(
+        settings,
+        report,
+        experiment,
+        results,
+        provenance,
+        Vec::new(),
+        start,
+    )
+}
+
+/// [`write_results`] with `extra` files (name inside the results
+/// directory, contents) written beside the usual ones.
+fn write_results_with(
+    settings: &Settings,
+    report: &Reporter,
+    experiment: &Experiment,
+    results: &Results,
+    provenance: &Provenance,
+    extra: Vec<(String, String)>,
+    start: Instant,
+) -> Result<usize> {
     let id = experiment.id();
     let dir = settings.results.join(id);
-    output::write_dir(&dir, &results.files(experiment, provenance))?;
+    let mut files: Vec<(&str, String)> = results.files(experiment, provenance);
+    let (names, texts): (Vec<String>, Vec<String>) = extra.into_iter().unzip();
+    for (name, text) in names.iter().zip(texts) {
+        output::check_name_lengths(&dir.join(name), "--schedules")?;
+        files.push((name.as_str(), text));
+    }
+    output::write_dir(&dir, &files)?;
     // The report is Markdown, already encoded; the terminal pass is the
     // last line of defence for stdout.
     let report_text = experiments::encode::terminal(&results.summary(experiment));

@@ -33,6 +33,10 @@ pub struct Settings {
     /// The kinds and policies configurations can name
     /// ([`Registry::builtin`] unless a front end adds its own).
     pub registry: Registry,
+    /// Write every cell's per-job schedule (SWF and Batsim `jobs.csv`) into
+    /// `<results>/<id>/schedules/` (`run --schedules`), for kinds that give
+    /// one.
+    pub schedules: bool,
 }
 
 impl Settings {
@@ -48,6 +52,7 @@ impl Settings {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             verbosity: Verbosity::Normal,
             registry: Registry::builtin(),
+            schedules: false,
             root,
         }
     }

@@ -12,6 +12,7 @@ use profile::Outcome;
 
 use crate::options::{SimulateOptions, parse_estimate};
 use crate::output;
+use crate::schedules;
 use crate::settings::Settings;
 use crate::traces::{Found, load, resolve};
 
@@ -207,16 +208,13 @@ impl Outputs<'_> {
             } else {
                 self.name.to_string()
             };
-            let mut bytes = Vec::new();
-            swf_io::write_jobs_csv(
-                &mut bytes,
+            let text = schedules::jobs_csv(
                 &workload_name,
                 &self.workload.jobs,
                 self.outcomes,
                 &allocation,
-            )
-            .context("cannot format the schedule as jobs.csv")?;
-            output::write_file(out, &bytes)?;
+            )?;
+            output::write_file(out, text.as_bytes())?;
             println!(
                 "jobs.csv               {} ({} jobs, first-fit processor ids)",
                 out.display(),
@@ -288,7 +286,7 @@ impl Outputs<'_> {
     /// the simulation decides changed.
     fn swf(&self, out: &Path) -> Result<()> {
         let (jobs, facts) = (&self.workload.jobs, self.facts);
-        let (records, mut header) = match self.source {
+        let (records, header) = match self.source {
             Source::Trace { trace, .. } => (
                 swf_io::schedule_records_from(&trace.records, jobs, self.outcomes),
                 trace.header.clone(),
@@ -298,46 +296,37 @@ impl Outputs<'_> {
                 swf_io::SwfHeader::default(),
             ),
         };
-        header.max_records = Some(records.len() as u64);
-        if header.max_procs.is_none() && header.max_nodes.is_none() {
-            header.max_procs = Some(u64::from(self.workload.capacity));
-        }
-        header.notes.push(format!(
+        let mut notes = Vec::new();
+        notes.push(format!(
             "simulated schedule: {} on {} (estimate: {})",
             self.opts.policy.name(),
             facts.source,
             self.opts.estimate
         ));
-        header.notes.push(
+        notes.push(
             "set by the simulation: field 3 (wait time); fields 4 (run time) and 11 (status 0) \
              for jobs killed at their estimate; field 5 (allocated processors) where it was -1"
                 .to_string(),
         );
         if self.source.is_stand_in() {
-            header
-                .notes
-                .push("generated stand-in: fields the generator does not set are -1".to_string());
+            notes.push("generated stand-in: fields the generator does not set are -1".to_string());
         } else {
-            header
-                .notes
-                .push("every other field as in the input log".to_string());
+            notes.push("every other field as in the input log".to_string());
         }
         let left_out = facts.records.saturating_sub(records.len());
-        header.notes.push(format!(
+        notes.push(format!(
             "left out: {left_out} of the {} input records ({} unreplayable: no submit time, \
              run time or processor count; {} wider than the machine)",
             facts.records, facts.unreplayable, facts.too_wide
         ));
         if facts.skipped > 0 {
-            header.notes.push(format!(
+            notes.push(format!(
                 "malformed input lines skipped (--lenient): {}",
                 facts.skipped
             ));
         }
-        let mut bytes = Vec::new();
-        swf_io::write_swf(&mut bytes, &header, &records)
-            .context("cannot format the schedule as SWF")?;
-        output::write_file(out, &bytes)?;
+        let text = schedules::swf(header, &records, self.workload.capacity, &notes)?;
+        output::write_file(out, text.as_bytes())?;
         println!(
             "schedule               {} ({} records, {left_out} input records left out)",
             out.display(),

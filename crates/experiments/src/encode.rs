@@ -31,6 +31,8 @@
 //!   number.
 //! - [`terminal`]: user text printed on stdout or stderr. Line feeds and
 //!   tabs stay; every other control character goes.
+//! - [`file_name`]: user text as one portable file name (no directory part,
+//!   never hidden, at most [`FILE_NAME_MAX`] bytes).
 //!
 //! In every format, the characters that are never safe to write raw are
 //! made visible as `\u{..}` (lower-case hex, Rust's notation): C0 controls
@@ -70,6 +72,48 @@ pub fn is_unsafe(c: char) -> bool {
 /// Appends `c` in the visible notation `\u{1b}`.
 fn push_visible(out: &mut String, c: char) {
     let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+}
+
+/// The longest name [`file_name`] returns, in bytes (with room for an
+/// extension such as `.jobs.csv` under the usual 255-byte limit).
+pub const FILE_NAME_MAX: usize = 160;
+
+/// User text as one file name, the same on every file system: ASCII
+/// letters, digits, `-` and `.` stay, a space becomes `_`, and every other
+/// byte of the UTF-8 text (`_` and `%` too) is written `%XX` (upper-case
+/// hex), as is a leading `.`; so distinct texts give distinct names and
+/// none holds `/`, is hidden or is `..`. A name longer than
+/// [`FILE_NAME_MAX`] bytes is cut and ends in `~` and the first 16 hex
+/// digits of the text's SHA-256, which keeps it distinct. Empty text is `%`.
+///
+/// ```
+/// use experiments::encode::file_name;
+///
+/// assert_eq!(file_name("easy on KTH-SP2 at load = 0.8"), "easy_on_KTH-SP2_at_load_%3D_0.8");
+/// assert_eq!(file_name("../x_y"), "%2E.%2Fx%5Fy");
+/// ```
+pub fn file_name(s: &str) -> String {
+    if s.is_empty() {
+        return "%".to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'.' if i == 0 => out.push_str("%2E"),
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' => out.push(char::from(b)),
+            b' ' => out.push('_'),
+            _ => {
+                let _ = write!(out, "%{b:02X}");
+            }
+        }
+    }
+    if out.len() > FILE_NAME_MAX {
+        let digest = crate::digest::sha256_hex(s.as_bytes());
+        out.truncate(FILE_NAME_MAX - 17);
+        out.push('~');
+        out.push_str(&digest[..16]);
+    }
+    out
 }
 
 /// User text as inline Markdown (see the module documentation): safe in a
@@ -320,6 +364,28 @@ fn visible_unsafe(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_names_are_safe_and_distinct() {
+        check(
+            file_name,
+            &[
+                ("easy on KTH-SP2", "easy_on_KTH-SP2"),
+                ("a_b", "a%5Fb"),
+                ("a b", "a_b"),
+                ("..", "%2E."),
+                ("x/y\\z", "x%2Fy%5Cz"),
+                ("", "%"),
+                ("é", "%C3%A9"),
+                ("100%", "100%25"),
+            ],
+        );
+        let long = "x".repeat(400);
+        let a = file_name(&long);
+        let b = file_name(&format!("{long}y"));
+        assert_eq!(a.len(), FILE_NAME_MAX);
+        assert_ne!(a, b);
+    }
 
     fn check(f: fn(&str) -> String, cases: &[(&str, &str)]) {
         for (input, expected) in cases {

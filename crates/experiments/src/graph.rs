@@ -180,19 +180,7 @@ impl<'e> Layout<'e> {
         // The runs: every cell, the runs kinds measure cells against, and the
         // runs relative panels compare with, each once.
         let label = |what: &str, pi: usize, si: usize, rep: u32| {
-            let p = &points[pi];
-            let on: Vec<&str> = on(pi, si)
-                .iter()
-                .map(|&wi| plan.variants[wi].label.get_ref().as_str())
-                .collect();
-            let mut label = format!("{what} on {}", on.join(" + "));
-            if !experiment.is_categorical() {
-                label += &format!(" at {axis} = {}", p.x);
-            }
-            if spec.repetitions > 1 {
-                label += &format!(" (repetition {})", rep + 1);
-            }
-            label
+            run_label(experiment, &points[pi], &on(pi, si), what, rep)
         };
         let mut graph = Graph::default();
         let mut cell_nodes = vec![vec![Vec::new(); series.len()]; points.len()];
@@ -292,6 +280,31 @@ impl<'e> Layout<'e> {
             rep: if self.generated(workload) { rep } else { 0 },
         }
     }
+}
+
+/// A run's description: `what` (a series, say) on the point's workloads, at
+/// its x on a numeric axis, with its repetition when there are several.
+/// `workloads` are the run's (indices in the plan's variants).
+pub(crate) fn run_label(
+    experiment: &Experiment,
+    point: &Point,
+    workloads: &[usize],
+    what: &str,
+    rep: u32,
+) -> String {
+    let spec = &experiment.spec;
+    let on: Vec<&str> = workloads
+        .iter()
+        .map(|&wi| experiment.plan.variants[wi].label.get_ref().as_str())
+        .collect();
+    let mut label = format!("{what} on {}", on.join(" + "));
+    if !experiment.is_categorical() {
+        label += &format!(" at {} = {}", spec.sweep.axis.get_ref(), point.x);
+    }
+    if spec.repetitions > 1 {
+        label += &format!(" (repetition {})", rep + 1);
+    }
+    label
 }
 
 /// Groups nodes into cells: a node and the node it is measured against

@@ -281,10 +281,49 @@ pub trait Kind: 'static {
         reference: Option<&[Self::Sample]>,
     ) -> Result<Vec<Self::Sample>, RunError>;
 
+    /// The per-job schedule of one run (what `run --schedules` writes as
+    /// SWF and Batsim `jobs.csv`), simulated again on request; `None` by
+    /// default, for a kind that has no single machine's schedule to give.
+    fn schedule(_params: &Self::Params, _input: &Input<'_>) -> Result<Option<Schedule>, RunError> {
+        Ok(None)
+    }
+
     /// Lines for `summary.md` about the prepared workloads (first x and
     /// repetition), such as the statistics a paper reports; none by default.
     fn notes(_params: &Self::Params, _workloads: &[Arc<Workload>]) -> Vec<String> {
         Vec::new()
+    }
+}
+
+/// The per-job schedule of one run ([`Kind::schedule`]): the jobs as the
+/// scheduler saw them and each one's outcome.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Schedule {
+    /// The policy's name.
+    pub policy: String,
+    /// Machine size in processors.
+    pub capacity: u32,
+    /// The jobs simulated, in submit order.
+    pub jobs: Vec<profile::Job>,
+    /// `outcomes[i]` belongs to `jobs[i]`.
+    pub outcomes: Vec<profile::Outcome>,
+}
+
+impl Schedule {
+    /// A schedule of `jobs` on a machine of `capacity` processors under `policy`.
+    pub fn new(
+        policy: impl Into<String>,
+        capacity: u32,
+        jobs: Vec<profile::Job>,
+        outcomes: Vec<profile::Outcome>,
+    ) -> Self {
+        Schedule {
+            policy: policy.into(),
+            capacity,
+            jobs,
+            outcomes,
+        }
     }
 }
 
@@ -318,6 +357,7 @@ pub(crate) trait Resolved: Send + Sync {
     /// The value of metric `metric` in each sample of `outcome`.
     fn values(&self, outcome: &RunSamples, metric: usize) -> Vec<Option<f64>>;
     fn notes(&self, workloads: &[Arc<Workload>]) -> Vec<String>;
+    fn schedule(&self, input: &Input<'_>) -> Result<Option<Schedule>, RunError>;
     /// The parameters with every default filled in.
     fn to_toml(&self) -> toml::Table;
     /// What identifies the run: the parameters after [`Kind::canonical`].
@@ -353,6 +393,9 @@ impl<K: Kind> Resolved for Typed<K> {
     }
     fn notes(&self, workloads: &[Arc<Workload>]) -> Vec<String> {
         K::notes(&self.0, workloads)
+    }
+    fn schedule(&self, input: &Input<'_>) -> Result<Option<Schedule>, RunError> {
+        K::schedule(&self.0, input)
     }
     fn to_toml(&self) -> toml::Table {
         toml::Table::try_from(&self.0).unwrap_or_default()

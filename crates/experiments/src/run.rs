@@ -12,9 +12,10 @@ use std::time::Instant;
 
 use crate::cache::RunCache;
 use crate::error::RunError;
-use crate::graph::{Key, Layout};
-use crate::kind::Input;
+use crate::experiment::Experiment;
+use crate::graph::{Key, Layout, run_label};
 use crate::kind::RunSamples;
+use crate::kind::{Input, Schedule};
 use crate::par::try_par_map;
 use crate::seed::derive_seed;
 use crate::workload::{Origin, Source, Traces, Workload, WorkloadFacts, prepare};
@@ -53,6 +54,40 @@ impl Default for RunOptions<'_> {
             cache: None,
         }
     }
+}
+
+/// Prepared workloads by what determines them.
+type Prepared = BTreeMap<Key, (Arc<Workload>, WorkloadFacts)>;
+
+/// The per-job schedule of one cell's run, for `run --schedules`.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct RunSchedule {
+    /// The run's description (`easy on KTH-SP2 at load = 0.8`), unique in
+    /// the experiment.
+    pub run: String,
+    /// The series.
+    pub series: String,
+    /// The x value.
+    pub x: String,
+    /// The repetition, from 0.
+    pub repetition: u32,
+    /// The label of the workload (or workloads, joined by ` + `) simulated.
+    pub workload: String,
+    /// The schedule; cells whose runs are one simulation share it.
+    pub schedule: Arc<Schedule>,
+}
+
+/// Simulates again every cell's run of `experiment` whose kind gives a
+/// per-job schedule ([`Kind::schedule`](crate::Kind::schedule)) and
+/// returns the schedules in cell order (x, series, repetition); a kind
+/// without one gives none. Runs shared by several cells are simulated once.
+pub fn schedules(
+    experiment: &Experiment,
+    traces: &Traces,
+    options: &RunOptions<'_>,
+) -> Result<Vec<RunSchedule>, RunError> {
+    Layout::new(experiment).schedules(traces, options)
 }
 
 /// What every run of an experiment measured: for each run (graph node),
@@ -152,26 +187,10 @@ impl Layout<'_> {
         Ok(keys)
     }
 
-    /// Runs the cells `selected` says yes to and measures them: every
-    /// metric of every run, plus the workload facts and notes (which every
-    /// selection computes, so any part of a sharded run carries them).
-    pub(crate) fn simulate(
-        &self,
-        traces: &Traces,
-        options: &RunOptions<'_>,
-        selected: &dyn Fn(usize) -> bool,
-    ) -> Result<Measured, RunError> {
+    /// The first prepared workload of each workload (point and repetition
+    /// order), whose facts a summary shows.
+    fn first_keys(&self) -> Vec<Key> {
         let spec = &self.experiment.spec;
-        let inputs = self.inputs(traces)?;
-
-        let nodes = &self.graph.nodes;
-        let todo_nodes: Vec<usize> = (0..self.cells.len())
-            .filter(|&c| selected(c))
-            .flat_map(|c| self.cells[c].iter().copied())
-            .collect();
-
-        // Prepared workloads: the ones the selected runs use, and the first
-        // of each workload (point and repetition order) for the facts.
         let mut keys: Vec<Key> = Vec::new();
         for (pi, p) in self.points.iter().enumerate() {
             for &wi in &p.workloads {
@@ -182,26 +201,138 @@ impl Layout<'_> {
         }
         keys.sort();
         keys.dedup();
-        let firsts: Vec<Key> = (0..spec.workloads.len())
+        (0..spec.workloads.len())
             .filter_map(|wi| keys.iter().find(|k| k.workload == wi).copied())
-            .collect();
-        let mut needed: Vec<Key> = firsts.clone();
-        for &n in &todo_nodes {
-            let node = &nodes[n];
-            for &wi in &node.workloads {
-                needed.push(self.key(wi, node.point, node.rep));
-            }
-        }
+            .collect()
+    }
+
+    /// The prepared workloads run `node` sees.
+    fn node_keys(&self, node: usize) -> impl Iterator<Item = Key> + '_ {
+        let node = &self.graph.nodes[node];
+        node.workloads
+            .iter()
+            .map(|&wi| self.key(wi, node.point, node.rep))
+    }
+
+    /// Prepares the workloads `needed` (each once), in parallel.
+    fn prepare(
+        &self,
+        inputs: &[Origin<'_>],
+        mut needed: Vec<Key>,
+        threads: usize,
+    ) -> Result<Prepared, RunError> {
         needed.sort();
         needed.dedup();
-        let prepared = try_par_map(&needed, options.threads, |k| {
+        let prepared = try_par_map(&needed, threads, |k| {
             let w = &self.experiment.plan.variants[k.workload];
-            let seed = self.workload_seed(*k, &inputs);
+            let seed = self.workload_seed(*k, inputs);
             prepare(w, &inputs[k.workload], self.points[k.point].load, seed)
                 .map(|(w, f)| (Arc::new(w), f))
         })?;
-        let prepared: BTreeMap<Key, (Arc<Workload>, WorkloadFacts)> =
-            needed.iter().copied().zip(prepared).collect();
+        Ok(needed.into_iter().zip(prepared).collect())
+    }
+
+    /// The input of run `node`.
+    fn node_workloads(&self, node: usize, prepared: &Prepared) -> Vec<Arc<Workload>> {
+        self.node_keys(node)
+            .map(|k| prepared[&k].0.clone())
+            .collect()
+    }
+
+    /// The per-job schedule of every run of every cell ([`schedules`]).
+    fn schedules(
+        &self,
+        traces: &Traces,
+        options: &RunOptions<'_>,
+    ) -> Result<Vec<RunSchedule>, RunError> {
+        let inputs = self.inputs(traces)?;
+        let series = self.experiment.series();
+        // (point, series, repetition, node) of every cell's own run.
+        let mut runs: Vec<(usize, usize, u32, usize)> = Vec::new();
+        for (pi, row) in self.cell_nodes.iter().enumerate() {
+            for (si, reps) in row.iter().enumerate() {
+                for (rep, &n) in reps.iter().enumerate() {
+                    runs.push((pi, si, rep as u32, n));
+                }
+            }
+        }
+        let mut nodes: Vec<usize> = runs.iter().map(|r| r.3).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        let needed = nodes.iter().flat_map(|&n| self.node_keys(n)).collect();
+        let prepared = self.prepare(&inputs, needed, options.threads)?;
+        let done = AtomicUsize::new(0);
+        let schedules = try_par_map(&nodes, options.threads, |&n| {
+            let start = Instant::now();
+            let node = &self.graph.nodes[n];
+            let ws = self.node_workloads(n, &prepared);
+            let input = Input::new(
+                &ws,
+                self.seeds[node.rep as usize],
+                &self.experiment.policies,
+            );
+            let schedule = node.params.schedule(&input).map_err(|e| RunError::InRun {
+                run: node.label.clone(),
+                error: Box::new(e),
+            })?;
+            if let Some(progress) = options.progress {
+                let done = done.fetch_add(1, Ordering::Relaxed) + 1;
+                progress(&Progress {
+                    done,
+                    total: nodes.len(),
+                    run: &node.label,
+                    seconds: start.elapsed().as_secs_f64(),
+                });
+            }
+            let on: Vec<String> = ws.iter().map(|w| w.label.clone()).collect();
+            Ok(schedule.map(|s| (Arc::new(s), on.join(" + "))))
+        })?;
+        let by_node: BTreeMap<usize, _> = nodes.into_iter().zip(schedules).collect();
+        Ok(runs
+            .into_iter()
+            .filter_map(|(pi, si, rep, n)| {
+                let (schedule, workload) = by_node[&n].clone()?;
+                Some(RunSchedule {
+                    run: run_label(
+                        self.experiment,
+                        &self.points[pi],
+                        &self.graph.nodes[n].workloads,
+                        &series[si],
+                        rep,
+                    ),
+                    series: series[si].clone(),
+                    x: self.points[pi].x.clone(),
+                    repetition: rep,
+                    workload,
+                    schedule,
+                })
+            })
+            .collect())
+    }
+
+    /// Runs the cells `selected` says yes to and measures them: every
+    /// metric of every run, plus the workload facts and notes (which every
+    /// selection computes, so any part of a sharded run carries them).
+    pub(crate) fn simulate(
+        &self,
+        traces: &Traces,
+        options: &RunOptions<'_>,
+        selected: &dyn Fn(usize) -> bool,
+    ) -> Result<Measured, RunError> {
+        let inputs = self.inputs(traces)?;
+
+        let nodes = &self.graph.nodes;
+        let todo_nodes: Vec<usize> = (0..self.cells.len())
+            .filter(|&c| selected(c))
+            .flat_map(|c| self.cells[c].iter().copied())
+            .collect();
+
+        // Prepared workloads: the ones the selected runs use, and the first
+        // of each workload (point and repetition order) for the facts.
+        let firsts = self.first_keys();
+        let mut needed: Vec<Key> = firsts.clone();
+        needed.extend(todo_nodes.iter().flat_map(|&n| self.node_keys(n)));
+        let prepared = self.prepare(&inputs, needed, options.threads)?;
         let workloads: Vec<WorkloadFacts> = firsts.iter().map(|k| prepared[k].1.clone()).collect();
         let first: Vec<Arc<Workload>> = firsts.iter().map(|k| prepared[k].0.clone()).collect();
         let notes = self.experiment.plan.base.notes(&first);
@@ -224,11 +355,7 @@ impl Layout<'_> {
             let out = try_par_map(&todo, options.threads, |&i| {
                 let start = Instant::now();
                 let node = &nodes[i];
-                let ws: Vec<Arc<Workload>> = node
-                    .workloads
-                    .iter()
-                    .map(|&wi| prepared[&self.key(wi, node.point, node.rep)].0.clone())
-                    .collect();
+                let ws = self.node_workloads(i, &prepared);
                 let input = Input::new(
                     &ws,
                     self.seeds[node.rep as usize],

@@ -186,6 +186,96 @@ impl QueueOrder {
     }
 }
 
+impl QueueOrder {
+    /// The names [`QueueOrder`] parses from, in declaration order.
+    pub const NAMES: [&'static str; 3] = ["arrival", "shortest-estimate", "earliest-deadline"];
+
+    /// Short lower-case name: `arrival`, `shortest-estimate`,
+    /// `earliest-deadline`, or `custom` for [`QueueOrder::Custom`] (which
+    /// does not parse back).
+    pub fn name(&self) -> &'static str {
+        match self {
+            QueueOrder::Arrival => "arrival",
+            QueueOrder::ShortestEstimate => "shortest-estimate",
+            QueueOrder::EarliestDeadline => "earliest-deadline",
+            QueueOrder::Custom(_) => "custom",
+        }
+    }
+}
+
+impl fmt::Display for QueueOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A string that names no [`QueueOrder`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueueOrderParseError {
+    /// The string given.
+    pub name: String,
+}
+
+impl fmt::Display for QueueOrderParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown queue order '{}', expected arrival, shortest-estimate or earliest-deadline",
+            self.name
+        )
+    }
+}
+
+impl std::error::Error for QueueOrderParseError {}
+
+impl std::str::FromStr for QueueOrder {
+    type Err = QueueOrderParseError;
+
+    /// Parses a short name ([`QueueOrder::name`]); `custom` is not one.
+    ///
+    /// ```
+    /// use profile::QueueOrder;
+    ///
+    /// let order: QueueOrder = "shortest-estimate".parse()?;
+    /// assert_eq!(order.name(), "shortest-estimate");
+    /// assert!("custom".parse::<QueueOrder>().is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn from_str(s: &str) -> Result<QueueOrder, QueueOrderParseError> {
+        match s {
+            "arrival" => Ok(QueueOrder::Arrival),
+            "shortest-estimate" => Ok(QueueOrder::ShortestEstimate),
+            "earliest-deadline" => Ok(QueueOrder::EarliestDeadline),
+            _ => Err(QueueOrderParseError {
+                name: s.to_string(),
+            }),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for QueueOrder {
+    /// Writes the short name ([`QueueOrder::name`]); a custom order is an
+    /// error (it has no name to read back).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            QueueOrder::Custom(_) => Err(serde::ser::Error::custom(
+                "a custom queue order has no name to write",
+            )),
+            order => s.serialize_str(order.name()),
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for QueueOrder {
+    /// Reads a short name, failing with the message of `QueueOrderParseError`.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<QueueOrder, D::Error> {
+        let name = String::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// What happens to a job that is still running when its estimate runs out.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -279,7 +369,9 @@ mod serde_names {
     use serde::Serialize;
     use serde::de::DeserializeOwned;
 
-    use crate::{FreeSlot, Job, Outcome, Overrun, Policy, ProcSet, ScheduleStats, Status, Time};
+    use crate::{
+        FreeSlot, Job, Outcome, Overrun, Policy, ProcSet, QueueOrder, ScheduleStats, Status, Time,
+    };
 
     /// `value = <toml>` reads as `expected` and writes back as `toml`.
     fn check<T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug>(
@@ -331,6 +423,19 @@ mod serde_names {
         check("\"dropped\"", Status::Dropped);
         check("\"kill\"", Overrun::Kill);
         check("\"continue\"", Overrun::Continue);
+        for name in QueueOrder::NAMES {
+            let read: BTreeMap<String, QueueOrder> =
+                toml::from_str(&format!("value = \"{name}\"")).unwrap();
+            assert_eq!(read["value"].name(), name);
+            assert_eq!(
+                toml::to_string(&read).unwrap().trim(),
+                format!("value = \"{name}\"")
+            );
+        }
+        check_err::<QueueOrder>(
+            "\"sjf\"",
+            "unknown queue order 'sjf', expected arrival, shortest-estimate or earliest-deadline",
+        );
         check("-42", Time(-42));
         check_err::<Status>("\"Completed\"", "unknown variant `Completed`");
     }

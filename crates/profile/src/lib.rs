@@ -74,7 +74,10 @@ mod validate;
 
 pub use alloc::{AllocError, ProcSet, ProcSetParseError, first_fit};
 pub use avail::{FreeSlot, Profile, ProfileError};
-pub use config::{JobOrdering, Overrun, Policy, PolicyParseError, QueueOrder, SchedulerConfig};
+pub use config::{
+    JobOrdering, Overrun, Policy, PolicyParseError, QueueOrder, QueueOrderParseError,
+    SchedulerConfig,
+};
 pub use context::{Context, Event, Running, Waiting};
 pub use hold::HoldId;
 pub use job::{Job, JobBuilder, JobError, JobField, Outcome, Status};

@@ -340,6 +340,48 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
     }
 
     #[test]
+    fn run_writes_every_cells_schedule_on_request() {
+        let tmp = setup("schedules");
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "res", "--schedules"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let dir = tmp.path().join("res/test/tiny");
+        assert!(entries(&dir).contains(&"schedules".to_string()));
+        let names: Vec<String> = ["fcfs", "easy", "conservative"]
+            .iter()
+            .flat_map(|s| {
+                let stem = format!("{s}_on_tiny");
+                [format!("{stem}.jobs.csv"), format!("{stem}.swf")]
+            })
+            .collect();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(entries(&dir.join("schedules")), sorted);
+        let swf = swf_io::read_trace(
+            &dir.join("schedules/easy_on_tiny.swf"),
+            swf_io::Mode::Strict,
+        )
+        .unwrap();
+        assert_eq!(swf.records.len(), 300);
+        assert!(
+            swf.header
+                .notes
+                .iter()
+                .any(|n| n.contains("simulated schedule of test/tiny: easy on tiny")),
+            "{:?}",
+            swf.header.notes
+        );
+        let csv = std::fs::read_to_string(dir.join("schedules/easy_on_tiny.jobs.csv")).unwrap();
+        assert_eq!(csv.lines().count(), 301);
+        // The metrics are those of a run without schedules; a run without
+        // the flag leaves no schedules behind.
+        let data = std::fs::read(dir.join("data.csv")).unwrap();
+        let plain = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
+        assert!(plain.status.success(), "{}", text(&plain.stderr));
+        assert_eq!(std::fs::read(dir.join("data.csv")).unwrap(), data);
+        assert!(!entries(&dir).contains(&"schedules".to_string()));
+    }
+
+    #[test]
     fn a_bad_trace_line_leaves_no_results() {
         let tmp = setup("bad-trace");
         let good = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);

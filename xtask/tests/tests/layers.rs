@@ -590,8 +590,16 @@ const CLI_LAYERS: &[(&str, &[&str])] = &[
     (
         "base",
         &[
-            "exit", "files", "identity", "isolate", "progress", "script", "catalog", "options",
+            "exit",
+            "files",
+            "identity",
+            "isolate",
+            "progress",
+            "script",
+            "catalog",
+            "options",
             "root",
+            "schedules",
         ],
     ),
     ("storage", &["output", "config"]),

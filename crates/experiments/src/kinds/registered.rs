@@ -4,7 +4,7 @@
 //! and as a pricing baseline (`pricing`).
 
 use pricing::{PolicyError, ProfileBaseline, QosJob, RunConfig, RunStats, run_baseline};
-use profile::{Policy, ScheduleStats, SchedulerConfig};
+use profile::{Policy, SchedulerConfig};
 
 use crate::error::RunError;
 use crate::registry::Policies;
@@ -17,22 +17,21 @@ fn unregistered(name: &str, policies: &Policies) -> RunError {
     }
 }
 
-/// [`replay`](super::replay) under the scheduler registered as `name`: the
-/// same event loop, the same `profile::validate`, the same metrics.
-pub(crate) fn replay(
+/// The outcomes of the scheduler registered as `name` on `workload`, run
+/// by `profile`'s event loop under `config` (its queue order and overrun
+/// rule; the policy field configures the built-in schedulers only). The
+/// caller checks them with `profile::validate`.
+pub(crate) fn simulate(
     workload: &Workload,
     name: &str,
     policies: &Policies,
-    bound: i64,
-) -> Result<(Vec<profile::Outcome>, ScheduleStats), RunError> {
+    config: &SchedulerConfig,
+) -> Result<Vec<profile::Outcome>, RunError> {
     let mut scheduler = policies
         .scheduler(name)
         .ok_or_else(|| unregistered(name, policies))?;
-    // The policy field configures the built-in schedulers only; the rest
-    // (kill at the estimate, arrival order) is the built-ins' default.
-    let config = SchedulerConfig::new(workload.capacity, Policy::Fcfs);
-    let outcomes = profile::simulate_with(
-        &config,
+    profile::simulate_with(
+        config,
         &mut scheduler,
         &workload.jobs,
         &mut profile::NoObserver,
@@ -40,15 +39,7 @@ pub(crate) fn replay(
     .map_err(|error| RunError::Simulation {
         policy: name.to_string(),
         error,
-    })?;
-    profile::validate(workload.capacity, &workload.jobs, &outcomes).map_err(|violation| {
-        RunError::InvalidSchedule {
-            policy: name.to_string(),
-            violation,
-        }
-    })?;
-    let stats = ScheduleStats::compute(&workload.jobs, &outcomes, workload.capacity, bound);
-    Ok((outcomes, stats))
+    })
 }
 
 /// The scheduler registered as `name`, run as a pricing baseline: on the
