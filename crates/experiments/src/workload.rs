@@ -321,6 +321,7 @@ fn generate(procs: u32, jobs: usize, two_class: bool, seed: u64) -> Vec<SwfRecor
         max_jobs: Some(jobs),
         seed,
         two_class,
+        ..Default::default()
     }
     .generate()
 }
@@ -338,6 +339,7 @@ fn stand_in_records(known: &KnownTrace, seed: u64) -> Vec<SwfRecord> {
         max_jobs: None,
         seed,
         two_class: true,
+        ..Default::default()
     }
     .generate()
 }

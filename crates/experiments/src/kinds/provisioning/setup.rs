@@ -47,6 +47,7 @@ fn local_jobs(params: &Params, span: i64, seed: u64) -> Vec<Vec<Job>> {
                 max_jobs: None,
                 seed: derive_seed(seed, &format!("local/{k}")),
                 two_class: false,
+                ..Default::default()
             }
             .jobs()
         })
