@@ -29,6 +29,7 @@ pub(super) fn config(params: &Params) -> Config {
         tolerance: params.tolerance_s,
         horizon: params.horizon_s,
         track_allocations: params.track_allocations,
+        pricing: params.admission.as_ref().map(|a| a.pricing()),
     }
 }
 
