@@ -295,7 +295,11 @@ mod tests {
         let admitted = rich.grid().iter().filter(|g| g.is_some()).count();
         assert!(admitted >= 4, "{admitted} of 8 admitted");
         // Each job pays at least (α + β)·PBase·RE = 660.
-        assert!(rich.revenue() >= admitted as f64 * 660.0, "{}", rich.revenue());
+        assert!(
+            rich.revenue() >= admitted as f64 * 660.0,
+            "{}",
+            rich.revenue()
+        );
     }
 
     #[test]
