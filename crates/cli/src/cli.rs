@@ -201,6 +201,8 @@ pub enum Command {
     Slurm(SlurmArgs),
     /// One trace, one policy: print the usual metrics, optionally write the schedule
     Simulate(SimulateArgs),
+    /// Write a seeded synthetic workload as SWF (lublin99), with a load or arrival rate and an estimate model
+    Generate(GenerateArgs),
     /// Release-build speed and memory benchmarks (medians of fresh processes)
     Bench {
         /// Runs per case
@@ -414,11 +416,75 @@ fn script_path(s: &str) -> Result<PathBuf, String> {
     Ok(PathBuf::from(s))
 }
 
+/// `cargo xtask generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// The workload model
+    #[arg(value_name = "MODEL", value_parser = ["lublin99"])]
+    pub model: String,
+    /// Machine size in processors
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(swf_io::MAX_PROCS)))]
+    pub procs: u32,
+    /// Number of jobs
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=2_500_000))]
+    pub jobs: u64,
+    /// Rescale arrivals to this offered load (sum of run time x size / (procs x span)) [default: the model's]
+    #[arg(long, value_name = "L", value_parser = positive, conflicts_with = "arrival_rate")]
+    pub load: Option<f64>,
+    /// Rescale arrivals to this many jobs per hour [default: the model's]
+    #[arg(long, value_name = "R", value_parser = positive)]
+    pub arrival_rate: Option<f64>,
+    /// The seed of every random stream
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Requested times: none (requested equals exact), f:F (Mu'alem-Feitelson f-model) or modal:F (rounded up to round values)
+    #[arg(long, value_name = "MODEL", default_value = "none", value_parser = clap::value_parser!(swf_io::lublin99::Estimates))]
+    pub estimates: swf_io::lublin99::Estimates,
+    /// The single-class (typeless) model instead of batch and interactive classes
+    #[arg(long)]
+    pub typeless: bool,
+    /// The SWF file to write
+    #[arg(long, value_name = "FILE.swf")]
+    pub out: PathBuf,
+    /// Replace --out even if `generate` did not write it
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl GenerateArgs {
+    /// The generator these flags describe.
+    pub fn model(&self) -> swf_io::lublin99::Lublin99 {
+        use swf_io::lublin99::{Arrivals, Lublin99};
+        Lublin99 {
+            procs: self.procs,
+            duration: i64::MAX,
+            max_jobs: usize::try_from(self.jobs).ok(),
+            seed: self.seed,
+            two_class: !self.typeless,
+            arrivals: match (self.load, self.arrival_rate) {
+                (Some(l), _) => Arrivals::Load(l),
+                (None, Some(r)) => Arrivals::Rate(r),
+                (None, None) => Arrivals::Model,
+            },
+            estimates: self.estimates,
+        }
+    }
+}
+
+/// A finite number above 0.
+fn positive(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err(format!("'{s}' is not a finite number above 0")),
+    }
+}
+
 /// `cargo xtask simulate`.
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
-    /// A known trace name (found like an experiment's) or a path to a .swf or .swf.gz file
-    #[arg(long, value_name = "NAME|PATH")]
+    /// A known trace name (found like an experiment's), a path to a .swf or .swf.gz file, or a
+    /// generated workload: lublin99:procs=128,jobs=10000,seed=1[,load=L|arrival_rate=R][,estimates=f:3]
+    #[arg(long, value_name = "NAME|PATH|lublin99:SPEC")]
     pub trace: String,
     /// fcfs, easy, easy-kN (EASY protecting the first N waiting jobs), easy-kinf or conservative
     #[arg(long, value_name = "POLICY", value_parser = clap::value_parser!(Policy))]

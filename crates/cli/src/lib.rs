@@ -79,6 +79,8 @@ pub mod exit;
 pub mod experiment;
 pub mod explore;
 pub mod files;
+pub mod generate;
+pub mod generated;
 pub mod identity;
 pub mod isolate;
 pub mod list;
@@ -160,7 +162,10 @@ pub fn main_with(args: &[String], settings: Settings) -> ExitCode {
 /// repository's `traces/`).
 pub fn needs_root(command: &Command) -> bool {
     match command {
-        Command::Simulate(args) => !traces::is_path(&args.trace),
+        Command::Simulate(args) => {
+            !traces::is_path(&args.trace) && !args.trace.starts_with(generated::PREFIX)
+        }
+        Command::Generate(_) => false,
         _ => true,
     }
 }
@@ -269,6 +274,9 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
             verify::verify(settings, &ids, doc.as_deref(), strict_claims)
         }
         Command::Simulate(args) => simulate::simulate(settings, &args.options()),
+        Command::Generate(args) => {
+            generate::generate(settings, &args.model(), &args.out, args.force)
+        }
         Command::Bench { runs, ten_million } => bench::bench(settings, runs as usize, ten_million),
         Command::Explore {
             seed,

@@ -10,6 +10,7 @@ use experiments::{
 };
 use profile::Outcome;
 
+use crate::generated;
 use crate::options::{SimulateOptions, parse_estimate};
 use crate::output;
 use crate::schedules;
@@ -39,20 +40,32 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
             output::check_file_target(out, flag)?;
         }
     }
-    let found = resolve(trace, Path::new("."), &settings.traces)?;
-    if let Found::File { path, .. } = &found {
-        for (flag, out) in outputs {
-            if let Some(out) = out {
-                output::refuse_input_file(out, flag, &[path])?;
+    // A generated workload (`lublin99:...`) is made here, as `generate`
+    // would write it; anything else is a trace to find.
+    let source = match generated::source(trace) {
+        Some(source) => source?,
+        None => {
+            let found = resolve(trace, Path::new("."), &settings.traces)?;
+            if let Found::File { path, .. } = &found {
+                for (flag, out) in outputs {
+                    if let Some(out) = out {
+                        output::refuse_input_file(out, flag, &[path])?;
+                    }
+                }
             }
+            load(&found, opts.lenient)?
         }
-    }
-    let source = with_machine_size(load(&found, opts.lenient)?, opts.procs)?;
+    };
+    let source = with_machine_size(source, opts.procs)?;
     // The trace's name, also for a path: it labels jobs.csv and the pictures.
-    let file_name = Path::new(trace)
-        .file_name()
-        .and_then(|f| f.to_str())
-        .unwrap_or(trace);
+    let file_name = if trace.starts_with(generated::PREFIX) {
+        "lublin99"
+    } else {
+        Path::new(trace)
+            .file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or(trace)
+    };
     let name = known_trace(file_name).map_or_else(
         || file_name.trim_end_matches(".gz").trim_end_matches(".swf"),
         |k| k.name,
@@ -99,6 +112,12 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
         "jobs simulated         {} ({} records dropped as unreplayable, {} wider than the machine, {} without a requested time)",
         stats.jobs, facts.unreplayable, facts.too_wide, facts.no_estimate
     );
+    if let (true, Some(note)) = (trace.starts_with(generated::PREFIX), &facts.note) {
+        println!(
+            "note                   {}",
+            experiments::encode::terminal(note)
+        );
+    }
     println!("mean wait              {:.1} s", stats.mean_wait);
     println!(
         "mean bounded slowdown  {:.2} ({BOUND} s bound)",

@@ -129,6 +129,41 @@ pub(crate) struct Lublin99Spec {
     pub jobs: usize,
     /// Batch and interactive classes (the reference program's default).
     pub two_class: bool,
+    /// Rescale arrivals to this offered load (`Σ run × size / (procs ×
+    /// span)`); absent for the model's own arrivals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load: Option<f64>,
+    /// Rescale arrivals to this many jobs per hour; absent for the model's
+    /// own. Not with `load`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arrival_rate: Option<f64>,
+    /// The estimate model writing requested times: `"none"` (the default:
+    /// requested equals exact, and the summary says so), `"f:F"` or
+    /// `"modal:F"` (see `swf_io::lublin99::Estimates`).
+    #[serde(skip_serializing_if = "swf_io::lublin99::Estimates::is_none")]
+    pub estimates: swf_io::lublin99::Estimates,
+}
+
+impl Lublin99Spec {
+    /// The arrivals this spec asks for, or what is wrong with them.
+    pub(crate) fn arrivals(&self) -> Result<swf_io::lublin99::Arrivals, String> {
+        use swf_io::lublin99::Arrivals;
+        let positive = |key: &str, v: f64| {
+            if v.is_finite() && v > 0.0 {
+                Ok(v)
+            } else {
+                Err(format!(
+                    "lublin99 {key} is {v}, expected a finite number above 0"
+                ))
+            }
+        };
+        match (self.load, self.arrival_rate) {
+            (None, None) => Ok(Arrivals::Model),
+            (Some(l), None) => positive("load", l).map(Arrivals::Load),
+            (None, Some(r)) => positive("arrival_rate", r).map(Arrivals::Rate),
+            (Some(_), Some(_)) => Err("lublin99: give `load` or `arrival_rate`, not both".into()),
+        }
+    }
 }
 
 impl Default for Lublin99Spec {
@@ -138,6 +173,9 @@ impl Default for Lublin99Spec {
             procs: 0,
             jobs: 0,
             two_class: true,
+            load: None,
+            arrival_rate: None,
+            estimates: swf_io::lublin99::Estimates::None,
         }
     }
 }

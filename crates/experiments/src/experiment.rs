@@ -343,6 +343,9 @@ impl Experiment {
                     ),
                 ));
             }
+            if let Some(Err(m)) = w.lublin99.as_ref().map(|g| g.arrivals()) {
+                return Err((here, format!("workload '{label}': {m}")));
+            }
             Transform::check_list(&w.transforms)
                 .map_err(|m| (here.clone(), format!("workload '{label}': {m}")))?;
             if let Estimate::UnderEstimate(f) = w.estimate

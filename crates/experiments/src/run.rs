@@ -118,6 +118,10 @@ impl Layout<'_> {
                     procs: g.procs,
                     jobs: g.jobs,
                     two_class: g.two_class,
+                    arrivals: g.arrivals().map_err(|message| RunError::Kind {
+                        message: format!("workload '{}': {message}", w.label.get_ref()),
+                    })?,
+                    estimates: g.estimates,
                 }),
                 (None, None) => match &w.generated_by_kind {
                     Some(text) => Ok(Origin::ByKind(text)),

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use profile::Job;
 use serde::{Deserialize, Serialize};
-use swf_io::lublin99::Lublin99;
+use swf_io::lublin99::{Arrivals, Lublin99};
 use swf_io::{Estimate, SwfRecord, Trace};
 
 use crate::config::{Transform, WorkloadSpec};
@@ -294,10 +294,17 @@ pub(crate) enum Origin<'a> {
         procs: u32,
         jobs: usize,
         two_class: bool,
+        arrivals: swf_io::lublin99::Arrivals,
+        estimates: swf_io::lublin99::Estimates,
     },
     /// No jobs: the kind generates its own (described by the text).
     ByKind(&'a str),
 }
+
+/// The note of a generated workload without an estimate model replayed
+/// with requested estimates.
+pub(crate) const NO_ESTIMATES: &str = "no estimates: requested equals exact (the Lublin99 model has no requested times; give \
+     `estimates = \"f:3\"` or `\"modal:3\"` for an estimate model)";
 
 /// Turns a source into a workload of jobs, dropping unreplayable records and
 /// jobs wider than the machine (both counted). `seed` feeds generators.
@@ -314,17 +321,6 @@ pub fn workload_from(
     convert(&Origin::Read(source), label, estimate, seed, None, &[])
 }
 
-fn generate(procs: u32, jobs: usize, two_class: bool, seed: u64) -> Vec<SwfRecord> {
-    Lublin99 {
-        procs,
-        duration: i64::MAX,
-        max_jobs: Some(jobs),
-        seed,
-        two_class,
-    }
-    .generate()
-}
-
 /// The records of a stand-in for `known`: the two-class Lublin99 model on
 /// the same machine, with arrivals over the same span as the real log
 /// (submit times from 0, the log's `UnixStartTime`, to its last submission).
@@ -338,6 +334,7 @@ fn stand_in_records(known: &KnownTrace, seed: u64) -> Vec<SwfRecord> {
         max_jobs: None,
         seed,
         two_class: true,
+        ..Default::default()
     }
     .generate()
 }
@@ -417,10 +414,34 @@ pub(crate) fn convert(
             procs,
             jobs,
             two_class,
+            arrivals,
+            estimates,
         } => {
-            generated = generate(procs, jobs, two_class, seed);
-            facts.source = format!("Lublin99 generator ({procs} procs, {jobs} jobs)");
+            generated = Lublin99 {
+                procs,
+                duration: i64::MAX,
+                max_jobs: Some(jobs),
+                seed,
+                two_class,
+                arrivals,
+                estimates,
+            }
+            .generate();
+            // The defaults' text is unchanged.
+            let mut extra = String::new();
+            match arrivals {
+                Arrivals::Model => {}
+                Arrivals::Load(l) => extra.push_str(&format!(", load {l}")),
+                Arrivals::Rate(r) => extra.push_str(&format!(", {r} jobs per hour")),
+            }
+            if !estimates.is_none() {
+                extra.push_str(&format!(", estimates {estimates}"));
+            }
+            facts.source = format!("Lublin99 generator ({procs} procs, {jobs} jobs{extra})");
             facts.seed = Some(seed);
+            if estimates.is_none() && matches!(estimate, Estimate::Requested) {
+                facts.note = Some(NO_ESTIMATES.to_string());
+            }
             (&generated, Some(u64::from(procs)))
         }
         Origin::ByKind(text) => {

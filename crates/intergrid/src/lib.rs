@@ -19,6 +19,11 @@
 //!   a warm-up) on a platform ([`Config`]) under one series and returns a
 //!   [`Run`]: every job's start and end, violations, messages.
 //!   [`validate`] is the check every cluster's schedule passes first.
+//! * [`Priced`] puts another paper's policy at the providers: Libra+$
+//!   pricing and admission (`pricing`, Yeo & Buyya) in front of each
+//!   cluster, through [`gateway::Provider`] and [`pricing::Admission`];
+//!   [`Config::pricing`] turns it on ([`ProviderPricing`]), and a run's
+//!   [`Run::revenue`] is what the accepted grid jobs paid.
 //! * [`Scenario::deadlines`] gives a share of grid jobs deadlines from
 //!   their response times in a base run; [`Run::metrics`] measures a run
 //!   against a base run ([`Metrics`]: bounded slowdowns, the improvement
@@ -32,7 +37,8 @@
 //! run measured against itself has R = 0; bad input is an
 //! [`IntergridError`], never a panic. `intergrid` knows nothing about
 //! traces, workload models or experiment configs: callers bring the jobs.
-//! It depends on `profile`, `gateway` and `partitions-forecast` only.
+//! It depends on `profile`, `gateway`, `partitions-forecast` and `pricing`
+//! only; `pricing` stays free of gateways and `gateway` of prices.
 //!
 //! Limits: the clusters take what `partitions-forecast` accepts and the
 //! gateway what `gateway` accepts (their README tables); a deadline
@@ -79,6 +85,7 @@
 
 mod error;
 mod metrics;
+mod priced;
 mod series;
 mod simulate;
 mod site;
@@ -86,6 +93,7 @@ mod validate;
 
 pub use error::{IntergridError, Violation};
 pub use metrics::{Evaluation, Metrics, bsld, evaluate, ratio};
+pub use priced::{Priced, ProviderPricing};
 pub use series::{GatewayKind, Series};
 pub use simulate::{Config, Run, Scenario, simulate};
 pub use site::{Site, refusal};

@@ -37,6 +37,9 @@ pub struct Metrics {
     pub grid_jobs: usize,
     /// Local jobs measured.
     pub local_jobs: usize,
+    /// What accepted grid jobs paid the providers (0 without
+    /// `Config::pricing`).
+    pub revenue: f64,
 }
 
 /// Bounded slowdown of a job submitted at `submit` that ran over
@@ -130,6 +133,7 @@ impl Run {
             held_pct: pct(held as f64),
             grid_jobs: n_grid,
             local_jobs: local_s.len(),
+            revenue: self.revenue,
         })
     }
 }

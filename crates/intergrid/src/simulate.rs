@@ -10,6 +10,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::IntergridError;
+use crate::priced::{Priced, ProviderPricing};
 use crate::series::Series;
 use crate::site::Site;
 use crate::validate::validate;
@@ -31,6 +32,9 @@ pub struct Config {
     /// Whether the gateway books its own placements in its copy of the
     /// slots until the next publication.
     pub track_allocations: bool,
+    /// Libra+$ pricing and admission of grid jobs at every provider
+    /// ([`Priced`]); `None` (the paper's) admits every grid job.
+    pub pricing: Option<ProviderPricing>,
 }
 
 impl Config {
@@ -46,6 +50,7 @@ impl Config {
             tolerance: PAPER_TOLERANCE,
             horizon: None,
             track_allocations: true,
+            pricing: None,
         }
     }
 
@@ -147,6 +152,10 @@ pub struct Run {
     pub(crate) refusals: Vec<u32>,
     /// Messages sent after the warm-up.
     pub(crate) messages: u64,
+    /// What the providers' admission charged accepted grid jobs.
+    pub(crate) revenue: f64,
+    /// Grid-job offers the providers' admission rejected.
+    pub(crate) admission_rejections: u64,
 }
 
 impl Run {
@@ -186,6 +195,18 @@ impl Run {
     /// Messages between the gateway and the providers after the warm-up.
     pub fn messages(&self) -> u64 {
         self.messages
+    }
+
+    /// What accepted grid jobs paid the providers under
+    /// [`Config::pricing`] (0 without it).
+    pub fn revenue(&self) -> f64 {
+        self.revenue
+    }
+
+    /// Offers of grid jobs the providers' admission rejected (a job may be
+    /// offered to several providers).
+    pub fn admission_rejections(&self) -> u64 {
+        self.admission_rejections
     }
 
     /// Whether this run has one entry per job of `scenario`.
@@ -273,8 +294,25 @@ pub fn simulate(
             .collect(),
         None => scenario.grid.clone(),
     };
-    let result = gateway::run(&gateway_config, &mut sites, &grid)
-        .map_err(|error| IntergridError::Gateway { series, error })?;
+    let gateway_error = |error| IntergridError::Gateway { series, error };
+    let (result, sites, revenue, admission_rejections) = match config.pricing {
+        None => {
+            let result = gateway::run(&gateway_config, &mut sites, &grid).map_err(gateway_error)?;
+            (result, sites, 0.0, 0)
+        }
+        Some(pricing) => {
+            let mut priced: Vec<Priced<Site>> = sites
+                .into_iter()
+                .map(|s| Priced::libra_dollar(s, pricing))
+                .collect();
+            let result =
+                gateway::run(&gateway_config, &mut priced, &grid).map_err(gateway_error)?;
+            let revenue = priced.iter().map(Priced::revenue).sum();
+            let rejected = priced.iter().map(Priced::rejected).sum();
+            let sites = priced.into_iter().map(Priced::into_inner).collect();
+            (result, sites, revenue, rejected)
+        }
+    };
     // Every cluster's schedule must be valid before its numbers count.
     let mut local = Vec::with_capacity(sites.len());
     for (k, site) in sites.into_iter().enumerate() {
@@ -340,5 +378,7 @@ pub fn simulate(
         late,
         refusals,
         messages: result.measured.total(),
+        revenue,
+        admission_rejections,
     })
 }

@@ -32,6 +32,7 @@ fn input() -> (PathBuf, bool) {
         max_jobs: Some(60_000),
         seed: 1998,
         two_class: true,
+        ..Default::default()
     };
     let path = std::env::temp_dir().join(format!(
         "swf-io-bench-lublin99-{}.swf.gz",

@@ -22,6 +22,7 @@ fn generator(n: usize) -> Lublin99 {
         max_jobs: Some(n),
         seed: 1,
         two_class: true,
+        ..Default::default()
     }
 }
 

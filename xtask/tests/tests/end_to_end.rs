@@ -13,6 +13,7 @@ pub(crate) fn write_tiny_trace(path: &Path, jobs: usize) {
         max_jobs: Some(jobs),
         seed: 11,
         two_class: true,
+        ..Default::default()
     };
     let mut bytes = Vec::new();
     swf_io::write_swf(&mut bytes, &g.header(), &g.generate()).unwrap();

@@ -38,6 +38,7 @@ fn write_tiny_trace(path: &Path) {
         max_jobs: Some(100),
         seed: 11,
         two_class: true,
+        ..Default::default()
     };
     let mut bytes = Vec::new();
     swf_io::write_swf(&mut bytes, &g.header(), &g.generate()).unwrap();

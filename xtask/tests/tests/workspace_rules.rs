@@ -10,7 +10,7 @@
 //! | --- | --- | --- |
 //! | profile | `profile` | nothing |
 //! | leaf | the policy crates, `swf-io` | `profile` |
-//! | composition | `intergrid` (gateway + partitions-forecast) | `profile`, leaves |
+//! | composition | `intergrid` (gateway + partitions-forecast + pricing) | `profile`, leaves |
 //! | framework | `experiments` | everything above this row |
 //! | front-end library | `usched-cli`, a future Python binding | the framework and below |
 //! | front end | `xtask` (binaries) | front-end libraries and below |
@@ -304,7 +304,7 @@ fn leaf_crates_depend_only_on_profile() {
 fn composition_crates_compose_profile_and_leaves() {
     assert!(
         !with_role(Role::Composition).is_empty(),
-        "`intergrid` composes gateway and partitions-forecast"
+        "`intergrid` composes gateway, partitions-forecast and pricing"
     );
     check_role(Role::Composition);
 }

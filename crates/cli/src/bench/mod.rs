@@ -476,6 +476,7 @@ fn lublin(n: usize) -> Lublin99 {
         max_jobs: Some(n),
         seed: 1,
         two_class: true,
+        ..Default::default()
     }
 }
 

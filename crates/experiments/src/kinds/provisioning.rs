@@ -27,6 +27,7 @@
 //! deadline_share = 0.2                 # grid jobs with a deadline
 //! stringency = 5.0                     # deadline = submit + 5 × base response
 //! base = "areb+least-load"             # for deadlines and the ratio R
+//! admission = { policy = "libra+$", budget_factor = 2.0 }  # Libra+$ at the providers (default: none)
 //! ```
 
 use std::sync::Arc;
@@ -123,6 +124,58 @@ pub(crate) struct Params {
     pub forecast_load: LoadMeasure,
     /// Whether the gateway books its own placements in its copy of the slots.
     pub track_allocations: bool,
+    /// Pricing and admission of grid jobs at the providers (absent, the
+    /// paper's: every grid job is admitted). `admission = { policy =
+    /// "libra+$" }` puts Yeo & Buyya's Libra+$ in front of every cluster.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub admission: Option<AdmissionParams>,
+}
+
+/// `[params.admission]`: Libra+$ at the providers (`intergrid::Priced`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub(crate) struct AdmissionParams {
+    /// The admission rule and price: `"libra+$"` (Algorithm 1 with the
+    /// Libra+$ price), the only one so far.
+    pub policy: String,
+    /// Libra+$'s `α` (static price weight).
+    pub alpha: f64,
+    /// Libra+$'s `β` (utilisation price weight).
+    pub beta: f64,
+    /// Price per second of processor time.
+    pub base_price: f64,
+    /// A grid job's budget in units of estimate × base price.
+    pub budget_factor: f64,
+    /// The deadline of a grid job without one, in estimates.
+    pub deadline_factor: f64,
+}
+
+impl Default for AdmissionParams {
+    /// Libra+$ with `intergrid::ProviderPricing::PAPER`.
+    fn default() -> Self {
+        let p = intergrid::ProviderPricing::PAPER;
+        AdmissionParams {
+            policy: "libra+$".into(),
+            alpha: p.alpha,
+            beta: p.beta,
+            base_price: p.base_price,
+            budget_factor: p.budget_factor,
+            deadline_factor: p.deadline_factor,
+        }
+    }
+}
+
+impl AdmissionParams {
+    /// The providers' pricing.
+    pub(crate) fn pricing(&self) -> intergrid::ProviderPricing {
+        intergrid::ProviderPricing {
+            alpha: self.alpha,
+            beta: self.beta,
+            base_price: self.base_price,
+            budget_factor: self.budget_factor,
+            deadline_factor: self.deadline_factor,
+        }
+    }
 }
 
 /// ArEb + least-load, the paper's base.
@@ -157,6 +210,7 @@ impl Default for Params {
             share_from: ShareFrom::Forecast,
             forecast_load: LoadMeasure::Utilisation,
             track_allocations: true,
+            admission: None,
         }
     }
 }
@@ -197,6 +251,7 @@ impl Kind for Provisioning {
         held_pct: "Grid jobs held at the gateway for want of a slot", "% of grid jobs";
         grid_jobs: "Grid jobs measured", "jobs";
         local_jobs: "Local jobs measured", "jobs";
+        revenue: "Revenue of the providers' admission (0 without `admission`)", "price units";
     };
     const RENAMED: &'static [(&'static str, &'static str)] = &[(
         "series",
@@ -222,6 +277,28 @@ impl Kind for Provisioning {
                     p.procs_per_node, p.clusters
                 ),
             );
+        }
+        if let Some(a) = &p.admission {
+            if a.policy != "libra+$" {
+                return bad(
+                    "admission.policy",
+                    format!("is '{}', expected \"libra+$\"", a.policy),
+                );
+            }
+            let checks = [
+                ("admission.alpha", a.alpha, 0.0),
+                ("admission.beta", a.beta, 0.0),
+                ("admission.base_price", a.base_price, f64::MIN_POSITIVE),
+                ("admission.budget_factor", a.budget_factor, 0.0),
+                ("admission.deadline_factor", a.deadline_factor, 1.0),
+            ];
+            if let Some((key, v, lo)) = checks.iter().find(|(_, v, lo)| !(v.is_finite() && v >= lo))
+            {
+                return bad(
+                    key,
+                    format!("is {v}, expected a finite value of at least {lo}"),
+                );
+            }
         }
         let [first, last] = p.grid_months;
         if !(1..=12).contains(&first) || !(first..=12).contains(&last) {

@@ -1163,6 +1163,9 @@ mod figure_svg;
 #[path = "workload/filters.rs"]
 mod workload_filters;
 
+#[path = "workload/lublin.rs"]
+mod workload_lublin;
+
 #[path = "claims/intervals.rs"]
 mod claim_intervals;
 

@@ -12,6 +12,7 @@ fn model(seed: u64, two_class: bool) -> Lublin99 {
         max_jobs: None,
         seed,
         two_class,
+        ..Default::default()
     }
 }
 

@@ -352,6 +352,6 @@ proptest! {
         procs in 1u32..5000, seed in any::<u64>(), two_class in any::<bool>(),
         max_jobs in 0usize..300, days in 1i64..30,
     ) {
-        check_generated(&Lublin99 { procs, duration: days * 86_400, max_jobs: Some(max_jobs), seed, two_class })?;
+        check_generated(&Lublin99 { procs, duration: days * 86_400, max_jobs: Some(max_jobs), seed, two_class, ..Default::default() })?;
     }
 }

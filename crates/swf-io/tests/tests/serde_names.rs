@@ -56,6 +56,7 @@ fn records_headers_and_conversions_round_trip() {
         max_jobs: Some(20),
         seed: 3,
         two_class: true,
+        ..Default::default()
     }
     .generate();
     let mut record = records[0];
@@ -76,5 +77,6 @@ fn records_headers_and_conversions_round_trip() {
         max_jobs: None,
         seed: 1,
         two_class: false,
+        ..Default::default()
     });
 }

@@ -29,6 +29,7 @@ pub(super) fn config(params: &Params) -> Config {
         tolerance: params.tolerance_s,
         horizon: params.horizon_s,
         track_allocations: params.track_allocations,
+        pricing: params.admission.as_ref().map(|a| a.pricing()),
     }
 }
 
@@ -47,6 +48,7 @@ fn local_jobs(params: &Params, span: i64, seed: u64) -> Vec<Vec<Job>> {
                 max_jobs: None,
                 seed: derive_seed(seed, &format!("local/{k}")),
                 two_class: false,
+                ..Default::default()
             }
             .jobs()
         })

@@ -1,0 +1,48 @@
+//! Generated workloads as SWF text and as sources: what `generate`
+//! writes and what `simulate --trace lublin99:...` replays, the same bytes.
+
+use std::fmt::Write as _;
+
+use anyhow::{Context, Result};
+use experiments::Source;
+use sha2::{Digest, Sha256};
+use swf_io::lublin99::Lublin99;
+
+/// The SWF text of `model`: the reference program's header and the records.
+pub fn swf_text(model: &Lublin99) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    swf_io::write_swf(&mut out, &model.header(), &model.generate())
+        .context("cannot write the generated workload")?;
+    Ok(out)
+}
+
+/// The prefix of a generated workload in `simulate --trace`.
+pub const PREFIX: &str = "lublin99:";
+
+/// `simulate --trace lublin99:procs=128,jobs=10000,seed=1[,load=..]
+/// [,arrival_rate=..][,estimates=..][,two_class=..]`: the workload as a
+/// source read from its SWF text, so it replays exactly as the file
+/// `generate` writes would. `None` if `trace` is not such a spec.
+pub fn source(trace: &str) -> Option<Result<Source>> {
+    let spec = trace.strip_prefix(PREFIX)?;
+    Some((|| {
+        let model: Lublin99 = spec
+            .parse()
+            .map_err(|e| anyhow::anyhow!("--trace {trace}: {e}"))?;
+        let text = swf_text(&model)?;
+        let sha = Sha256::digest(&text)
+            .iter()
+            .fold(String::new(), |mut s, b| {
+                let _ = write!(s, "{b:02x}");
+                s
+            });
+        let parsed = swf_io::SwfReader::new(&text[..], trace, swf_io::Mode::Strict)?
+            .into_trace()
+            .context("cannot read the generated workload back")?;
+        let note = model
+            .estimates
+            .is_none()
+            .then(|| "no estimates: requested equals exact".to_string());
+        Ok(Source::trace(trace.to_string(), sha, parsed, note))
+    })())
+}

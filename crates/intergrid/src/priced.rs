@@ -1,0 +1,324 @@
+//! One paper's policy inside another's setting: Libra+$ pricing and
+//! admission (Yeo & Buyya, the `pricing` crate) at the providers behind the
+//! InterGrid gateway (Assunção & Buyya). `pricing` knows nothing of
+//! gateways and `gateway` nothing of prices; they meet here, through
+//! [`gateway::Provider`] and [`pricing::Admission`].
+
+use std::collections::HashMap;
+
+use gateway::{HoldId, Provider, Refusal, Report};
+use pricing::{
+    Admission, Decision, JobContext, JobSpec, LibraAdmission, LibraDollar, NodeLoad, PriceFunction,
+    Quote,
+};
+use profile::{FreeSlot, Job, Time};
+
+/// How a provider prices and admits the grid jobs offered to it.
+///
+/// A grid job is a Libra job for the provider: `RE` is its estimate,
+/// `PROC` its processors, `D` its deadline from now (or `deadline_factor ×
+/// RE` for a job without one) and `B` its budget, `budget_factor × RE ×
+/// base_price` (what the job would pay on an idle node under the static
+/// price, times the factor). The provider's processors are the nodes; a
+/// node's committed time over `[now, now + D)` is read from the free time
+/// slots the provider publishes, filling processors in index order.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProviderPricing {
+    /// Libra+$'s `α` (weight of the static price).
+    pub alpha: f64,
+    /// Libra+$'s `β` (weight of the utilisation price).
+    pub beta: f64,
+    /// `PBase`: price per second of processor time.
+    pub base_price: f64,
+    /// A grid job's budget in units of `RE × base_price`.
+    pub budget_factor: f64,
+    /// The deadline of a grid job without one, in units of its estimate.
+    pub deadline_factor: f64,
+}
+
+impl ProviderPricing {
+    /// Yeo & Buyya's `α = 1`, `β = 0.1`, a base price of 1, budgets of
+    /// twice the static price and deadlines of four times the estimate.
+    pub const PAPER: ProviderPricing = ProviderPricing {
+        alpha: 1.0,
+        beta: 0.1,
+        base_price: 1.0,
+        budget_factor: 2.0,
+        deadline_factor: 4.0,
+    };
+}
+
+/// A provider that admits grid jobs with a [`pricing::Admission`] rule and
+/// a [`PriceFunction`] before handing them to the provider it wraps; a job
+/// the rule rejects is refused with the rule's reason
+/// ([`Refusal::Rejected`]). What accepted jobs pay is its revenue.
+#[derive(Debug)]
+pub struct Priced<P, A = LibraAdmission, F = LibraDollar> {
+    inner: P,
+    admission: A,
+    price: F,
+    pricing: ProviderPricing,
+    revenue: f64,
+    rejected: u64,
+    holds: HashMap<HoldId, f64>,
+}
+
+impl<P: Provider> Priced<P> {
+    /// `inner` under Libra+$ with `pricing`'s `α` and `β` and Algorithm 1.
+    pub fn libra_dollar(inner: P, pricing: ProviderPricing) -> Self {
+        let price = LibraDollar {
+            alpha: pricing.alpha,
+            beta: pricing.beta,
+        };
+        Priced::new(inner, LibraAdmission, price, pricing)
+    }
+}
+
+impl<P: Provider, A: Admission, F: PriceFunction> Priced<P, A, F> {
+    /// `inner` admitting with `admission`, pricing with `price`.
+    pub fn new(inner: P, admission: A, price: F, pricing: ProviderPricing) -> Self {
+        Priced {
+            inner,
+            admission,
+            price,
+            pricing,
+            revenue: 0.0,
+            rejected: 0,
+            holds: HashMap::new(),
+        }
+    }
+
+    /// What accepted grid jobs paid.
+    pub fn revenue(&self) -> f64 {
+        self.revenue
+    }
+
+    /// Grid jobs the admission rule rejected.
+    pub fn rejected(&self) -> u64 {
+        self.rejected
+    }
+
+    /// The wrapped provider.
+    pub fn into_inner(self) -> P {
+        self.inner
+    }
+
+    /// The rule's decision on `job` at `now`: its cost if accepted.
+    fn decide(&mut self, now: Time, job: &Job) -> Result<f64, Refusal> {
+        let p = self.pricing;
+        let re = job.estimate.max(1);
+        let deadline = job
+            .deadline
+            .map(|d| d - now)
+            .filter(|&d| d > 0)
+            .unwrap_or_else(|| ((re as f64) * p.deadline_factor).ceil() as i64)
+            .max(1);
+        let budget = p.budget_factor * re as f64 * p.base_price;
+        let spec = JobSpec::new(re, job.procs, deadline, budget);
+        let slots = self.inner.free_slots(now, now + deadline);
+        let nodes = snapshot(
+            self.inner.capacity(),
+            &slots,
+            now,
+            deadline,
+            re,
+            p.base_price,
+        );
+        let ctx = JobContext::new(job.id, now, &spec);
+        let rejected = |reason: String| Refusal::Rejected {
+            job: job.id,
+            reason,
+        };
+        match self.admission.admit(&ctx, &nodes, &self.price) {
+            Ok(Decision::Accept(a)) => Ok(a.cost),
+            Ok(Decision::Reject(r)) => {
+                self.rejected += 1;
+                Err(rejected(format!("libra+$ admission: {r}")))
+            }
+            Err(e) => {
+                self.rejected += 1;
+                Err(rejected(format!("libra+$ admission: {e}")))
+            }
+        }
+    }
+}
+
+/// One [`NodeLoad`] per processor: processor `j` is busy at `t` when `j`
+/// is at least the number of processors free at `t` (free processors are
+/// the lowest-numbered), so its committed time in `[now, now + window)` is
+/// the time it is busy there.
+fn snapshot(
+    capacity: u32,
+    slots: &[FreeSlot],
+    now: Time,
+    window: i64,
+    re: i64,
+    base_price: f64,
+) -> Vec<NodeLoad> {
+    let end = now + window;
+    // Free processors as steps: the largest slot count covering each instant.
+    let mut cuts: Vec<Time> = vec![now, end];
+    for s in slots {
+        cuts.extend([s.start.max(now).min(end), s.end.max(now).min(end)]);
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut busy = vec![0i64; capacity as usize];
+    for w in cuts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let free = slots
+            .iter()
+            .filter(|s| s.start <= a && s.end >= b)
+            .map(|s| s.procs)
+            .sum::<u32>()
+            .min(capacity);
+        for c in busy.iter_mut().skip(free as usize) {
+            *c += b - a;
+        }
+    }
+    busy.into_iter()
+        .enumerate()
+        .map(|(node, committed)| NodeLoad {
+            node,
+            memory_mb: 0,
+            disk_mb: 0,
+            free_memory_mb: 0,
+            free_disk_mb: 0,
+            share: committed as f64 / window as f64,
+            quote: Quote {
+                runtime_estimate: re,
+                deadline: window,
+                base_price,
+                res_max: window,
+                committed,
+            },
+        })
+        .collect()
+}
+
+impl<P: Provider, A: Admission, F: PriceFunction> Provider for Priced<P, A, F> {
+    fn capacity(&self) -> u32 {
+        self.inner.capacity()
+    }
+    fn utilisation(&self, now: Time) -> f64 {
+        self.inner.utilisation(now)
+    }
+    fn free_slots(&mut self, now: Time, horizon: Time) -> Vec<FreeSlot> {
+        self.inner.free_slots(now, horizon)
+    }
+    fn publish(&mut self, now: Time, horizon: Time) -> Option<Vec<FreeSlot>> {
+        self.inner.publish(now, horizon)
+    }
+    fn submit(&mut self, now: Time, job: Job) -> Result<(), Refusal> {
+        let cost = self.decide(now, &job)?;
+        self.inner.submit(now, job)?;
+        self.revenue += cost;
+        Ok(())
+    }
+    fn request_reservation(
+        &mut self,
+        now: Time,
+        job: &Job,
+        start: Time,
+    ) -> Result<HoldId, Refusal> {
+        let cost = self.decide(now, job)?;
+        let hold = self.inner.request_reservation(now, job, start)?;
+        self.holds.insert(hold, cost);
+        Ok(hold)
+    }
+    fn commit(&mut self, now: Time, hold: HoldId) -> Result<(), Refusal> {
+        self.inner.commit(now, hold)?;
+        self.revenue += self.holds.remove(&hold).unwrap_or(0.0);
+        Ok(())
+    }
+    fn abort(&mut self, now: Time, hold: HoldId) -> Result<(), Refusal> {
+        self.holds.remove(&hold);
+        self.inner.abort(now, hold)
+    }
+    fn next_event(&self) -> Option<Time> {
+        self.inner.next_event()
+    }
+    fn advance(&mut self, now: Time, reports: &mut Vec<Report>) {
+        self.inner.advance(now, reports);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Config, Scenario, simulate};
+
+    fn scenario() -> Scenario {
+        let local = |first: u64| -> Vec<Job> {
+            (0..6)
+                .map(|i| Job::new(first + i, Time(600 * i as i64), 4, 1800, 1200))
+                .collect()
+        };
+        let grid: Vec<Job> = (0..8)
+            .map(|i| Job::new(1000 + i, Time(300 + 450 * i as i64), 6, 900, 600))
+            .collect();
+        Scenario {
+            grid,
+            local: vec![local(0), local(100)],
+            warmup: Time(0),
+        }
+    }
+
+    /// Without pricing nothing is rejected for its price; a budget below
+    /// the cheapest Libra+$ price (α + β per second) rejects every grid
+    /// job; a generous one admits them and earns revenue.
+    #[test]
+    fn libra_dollar_at_the_providers_admits_by_budget() {
+        let series = "arcb+earliest-ask".parse().unwrap();
+        let run = |pricing| {
+            let config = Config {
+                pricing,
+                ..Config::paper(vec![8, 8], 3600)
+            };
+            simulate(&config, &scenario(), series, None).unwrap()
+        };
+        let free = run(None);
+        assert_eq!((free.revenue(), free.admission_rejections()), (0.0, 0));
+        assert!(free.grid().iter().all(Option::is_some));
+        let poor = run(Some(ProviderPricing {
+            budget_factor: 1.05,
+            ..ProviderPricing::PAPER
+        }));
+        assert!(poor.grid().iter().all(Option::is_none));
+        assert_eq!(poor.revenue(), 0.0);
+        assert!(poor.admission_rejections() >= 8);
+        let rich = run(Some(ProviderPricing {
+            budget_factor: 10.0,
+            ..ProviderPricing::PAPER
+        }));
+        // A generous budget still needs room before the deadline (4 × RE).
+        let admitted = rich.grid().iter().filter(|g| g.is_some()).count();
+        assert!(admitted >= 4, "{admitted} of 8 admitted");
+        // Each job pays at least (α + β)·PBase·RE = 660.
+        assert!(
+            rich.revenue() >= admitted as f64 * 660.0,
+            "{}",
+            rich.revenue()
+        );
+    }
+
+    #[test]
+    fn a_snapshot_fills_processors_in_order() {
+        // 4 processors; 2 free over [0, 100), all 4 over [100, 200).
+        let slots = [
+            FreeSlot {
+                start: Time(0),
+                end: Time(200),
+                procs: 2,
+            },
+            FreeSlot {
+                start: Time(100),
+                end: Time(200),
+                procs: 2,
+            },
+        ];
+        let nodes = snapshot(4, &slots, Time(0), 200, 50, 1.0);
+        let committed: Vec<i64> = nodes.iter().map(|n| n.quote.committed).collect();
+        assert_eq!(committed, [0, 0, 100, 100]);
+    }
+}
