@@ -165,8 +165,13 @@ fn whole(out: &mut Doc, registry: &Registry) {
                 PREDICATES
                     .iter()
                     .map(|p| {
-                        let keys: Vec<String> =
-                            p.keys.split(", ").map(|f| format!("`{f}`")).collect();
+                        // `panel`, [`at`], [`margin` = 0]
+                        let keys: Vec<String> = p
+                            .keys
+                            .split(", ")
+                            .zip(predicate_fields(p.keys))
+                            .map(|(written, name)| written.replacen(name, &format!("`{name}`"), 1))
+                            .collect();
                         vec![
                             Cell::code(p.name),
                             Cell::doc(&keys.join(", ")),
@@ -307,10 +312,9 @@ fn kind_section(out: &mut Doc, entry: &KindEntry, level: usize) {
     };
     out.paragraph(&format!("Workloads: {workloads}."));
     if !entry.series_grammar.is_empty() {
-        out.paragraph(&format!(
-            "Series names: {}",
-            encode::markdown_code(entry.series_grammar)
-        ));
+        // A code span: the grammar's `|` and `<...>` are literal.
+        let grammar = one_line(entry.series_grammar).replace('`', "'");
+        out.paragraph(&format!("Series names: `{grammar}`"));
     }
     out.heading(level + 1, "Parameters");
     let rows = param_rows(entry);
@@ -388,7 +392,7 @@ impl Cell {
     fn render(&self, style: DescribeStyle) -> String {
         match (style, self.code) {
             (DescribeStyle::Markdown, true) => encode::markdown_code(&self.text),
-            (DescribeStyle::Markdown, false) => markdown_doc(&self.text),
+            (DescribeStyle::Markdown, false) => markdown_doc(&self.text, true),
             (DescribeStyle::Text, _) => one_line(&self.text),
         }
     }
@@ -397,7 +401,7 @@ impl Cell {
 /// Documentation text in a Markdown table cell or paragraph: its code
 /// spans kept, `|` escaped, line breaks made spaces. The text is the
 /// code's own (the kinds' and the schema's tables), not a configuration's.
-fn markdown_doc(s: &str) -> String {
+fn markdown_doc(s: &str, in_table: bool) -> String {
     let mut out = String::with_capacity(s.len());
     let mut in_code = false;
     for c in one_line(s).chars() {
@@ -406,7 +410,7 @@ fn markdown_doc(s: &str) -> String {
                 in_code = !in_code;
                 out.push(c);
             }
-            '|' => out.push_str("\\|"),
+            '|' if in_table => out.push_str("\\|"),
             '<' | '>' if !in_code => out.push_str(if c == '<' { "&lt;" } else { "&gt;" }),
             c if encode::is_unsafe(c) => out.push_str(&c.escape_unicode().to_string()),
             c => out.push(c),
@@ -466,7 +470,7 @@ impl Doc {
             // One line per paragraph: a wrapped line could start a list
             // or a heading.
             DescribeStyle::Markdown => {
-                self.text.push_str(&markdown_doc(text));
+                self.text.push_str(&markdown_doc(text, false));
                 self.text.push('\n');
             }
             DescribeStyle::Text => self.text.push_str(&wrap(&one_line(text), 100)),
@@ -541,4 +545,64 @@ fn wrap(text: &str, width: usize) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key of a built-in kind's defaults has a `Param` line, and
+    /// every `Param` names a key the kind reads (one of its defaults, or an
+    /// optional key its `Params` accepts).
+    #[test]
+    fn built_in_kinds_document_every_parameter() {
+        let registry = Registry::builtin();
+        for name in registry.kinds() {
+            let entry = registry.kind(name).unwrap();
+            assert!(!entry.series_grammar.is_empty(), "{name}: no SERIES");
+            let defaults = flat_defaults(entry);
+            for (key, _) in &defaults {
+                assert!(
+                    entry.params.iter().any(|p| p.key == key),
+                    "{name}: [params] key {key} has no Param line in Kind::PARAMS"
+                );
+            }
+            for p in entry.params {
+                assert!(!p.doc.is_empty(), "{name}: {} has no description", p.key);
+                if defaults.iter().any(|(k, _)| k == p.key) {
+                    continue;
+                }
+                // An optional key: the kind must accept it (its type is
+                // the kind's business; a refusal names the field).
+                let mut table = toml::Table::new();
+                table.insert(p.key.to_string(), toml::Value::Integer(1));
+                if let Err(e) = (entry.resolve)(table) {
+                    assert!(
+                        !e.contains("unknown field"),
+                        "{name}: Param {} is no key of the kind: {e}",
+                        p.key
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn predicate_fields_strip_brackets_and_defaults() {
+        let fields: Vec<&str> = predicate_fields("panel, [at], [margin = 0]").collect();
+        assert_eq!(fields, ["panel", "at", "margin"]);
+    }
+
+    #[test]
+    fn text_tables_align_and_markdown_escapes_pipes() {
+        let mut doc = Doc::new(DescribeStyle::Text);
+        doc.table(
+            &["a", "b"],
+            vec![vec![Cell::code("long key"), Cell::doc("x | y")]],
+        );
+        assert_eq!(doc.text, "a         b\nlong key  x | y\n");
+        let mut doc = Doc::new(DescribeStyle::Markdown);
+        doc.table(&["a"], vec![vec![Cell::doc("x | `y|z` <b>")]]);
+        assert_eq!(doc.text, "| a |\n|---|\n| x \\| `y\\|z` &lt;b&gt; |\n");
+    }
 }

@@ -17,7 +17,7 @@ use profile::{Policy, ScheduleStats};
 use serde::{Deserialize, Serialize};
 
 use crate::error::RunError;
-use crate::kind::{Input, Kind, Metric, ParamError, Setup, overrides};
+use crate::kind::{Input, Kind, Metric, Param, ParamError, Setup, overrides};
 use crate::kinds::registered;
 use crate::registry::{Policies, PolicyName};
 use crate::workload::Workload;
@@ -74,6 +74,20 @@ impl Kind for Backfilling {
         "policies",
         "list the policies as top-level `series = [...]`",
     )];
+    const PARAMS: &'static [Param] = &[
+        Param::new(
+            "policy",
+            "",
+            "the scheduling policy (each series sets it): `fcfs`, `easy`, `easy-k<N>` (EASY protecting the first N waiting jobs), `easy-kinf`, `conservative`, or a registered policy's name",
+        ),
+        Param::new(
+            "bsld_bound",
+            "s",
+            "bounded-slowdown threshold: a job's slowdown is (wait + run) / max(run, bound), at least 1",
+        ),
+    ];
+    const SERIES: &'static str =
+        "<policy>: fcfs | easy | easy-k<N> | easy-kinf | conservative | a registered policy";
 
     fn series(name: &str) -> Result<toml::Table, String> {
         // A built-in name canonically; any other is checked against the

@@ -1171,3 +1171,6 @@ mod hostile_outputs;
 
 #[path = "checks/intermediate.rs"]
 mod intermediate_checks;
+
+/// The schema described: `configs/README.md` and every shipped key.
+mod describe;
