@@ -77,8 +77,11 @@ pub fn run_loaded(
         progress: Some(&progress),
         cache,
     };
-    let results =
+    let mut results =
         experiments::run(&experiment, &traces, &options).with_context(|| format!("{id} failed"))?;
+    if settings.no_claims {
+        results = results.without_claims();
+    }
     let provenance = provenance(&name);
     write_results(settings, report, &experiment, &results, &provenance, start)
 }

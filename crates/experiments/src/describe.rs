@@ -456,7 +456,7 @@ impl Doc {
                 let title = title.replace('`', "");
                 self.text.push_str(&title);
                 self.text.push('\n');
-                let rule = if level <= 2 { '=' } else { '-' };
+                let rule = if level <= 1 { '=' } else { '-' };
                 self.text
                     .push_str(&rule.to_string().repeat(title.chars().count()));
                 self.text.push('\n');

@@ -605,6 +605,7 @@ const CLI_LAYERS: &[(&str, &[&str])] = &[
         "commands",
         &[
             "list",
+            "describe",
             "reproduce",
             "merge",
             "verify",
