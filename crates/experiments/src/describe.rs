@@ -10,7 +10,7 @@
 use crate::encode;
 use crate::kind::{KindEntry, Param, Workloads};
 use crate::registry::Registry;
-use crate::schema_doc::{FOLDERS, PREDICATES, TABLES, TRANSFORMS_DOC, TableDoc};
+use crate::schema_doc::{FOLDERS, PREDICATES, TABLES, TRANSFORMS_DOC, TableDoc, predicate_fields};
 
 /// How [`describe`] writes: plain text for a terminal, or Markdown (the
 /// text of `configs/README.md`).
@@ -85,15 +85,6 @@ pub fn documented_keys(registry: &Registry, kind: &str) -> Option<Vec<String>> {
         keys.push(format!("params.{}", row.key));
     }
     Some(keys)
-}
-
-/// The field names of a predicate's key list: `panel, [at], [margin = 0]`
-/// gives `panel`, `at`, `margin`.
-pub(crate) fn predicate_fields(keys: &str) -> impl Iterator<Item = &str> {
-    keys.split(',').map(|f| {
-        let f = f.trim().trim_start_matches('[').trim_end_matches(']');
-        f.split('=').next().unwrap_or(f).trim()
-    })
 }
 
 fn join(prefix: &str, key: &str) -> String {
@@ -585,12 +576,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn predicate_fields_strip_brackets_and_defaults() {
-        let fields: Vec<&str> = predicate_fields("panel, [at], [margin = 0]").collect();
-        assert_eq!(fields, ["panel", "at", "margin"]);
     }
 
     #[test]

@@ -509,6 +509,15 @@ pub(crate) const PREDICATES: &[PredicateDoc] = &[
     },
 ];
 
+/// The field names of a predicate's key list: `panel, [at], [margin = 0]`
+/// gives `panel`, `at`, `margin`.
+pub(crate) fn predicate_fields(keys: &str) -> impl Iterator<Item = &str> {
+    keys.split(',').map(|f| {
+        let f = f.trim().trim_start_matches('[').trim_end_matches(']');
+        f.split('=').next().unwrap_or(f).trim()
+    })
+}
+
 /// The opening of `configs/README.md`: what the folders hold.
 pub(crate) const FOLDERS: &[(&str, &str, &str)] = &[
     (
@@ -604,12 +613,16 @@ mod tests {
         for p in PREDICATES {
             check(
                 &format!("[[claims]]\ncheck.{} = {{ zzz = 1 }}", p.name),
-                crate::describe::predicate_fields(p.keys)
-                    .map(str::to_string)
-                    .collect(),
+                predicate_fields(p.keys).map(str::to_string).collect(),
             );
         }
         check("[reading]\nzzz = 1", keys_of(table("reading"), ""));
+    }
+
+    #[test]
+    fn predicate_fields_strip_brackets_and_defaults() {
+        let fields: Vec<&str> = predicate_fields("panel, [at], [margin = 0]").collect();
+        assert_eq!(fields, ["panel", "at", "margin"]);
     }
 
     /// Every predicate's example is a claim the schema reads.
