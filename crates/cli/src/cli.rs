@@ -212,6 +212,22 @@ pub enum Command {
         #[arg(long)]
         ten_million: bool,
     },
+    /// The configuration schema: every kind's parameters, series and metrics, the common keys
+    #[command(
+        long_about = "Print the configuration schema, generated from the code: each kind's \
+                      parameters (type, default, unit), series names and metrics (with units), \
+                      and the common keys (workloads and transforms, sweep, panels, claims with \
+                      every predicate and an example). With KIND, that kind only. \
+                      `--markdown` prints the text of configs/README.md."
+    )]
+    Describe {
+        /// A kind (`backfilling`, `pricing`, ...) [default: everything]
+        #[arg(value_name = "KIND")]
+        kind: Option<String>,
+        /// Markdown (configs/README.md is `describe --markdown`)
+        #[arg(long)]
+        markdown: bool,
+    },
     /// Run the property suites with a fresh seed and many more cases (not part of the gate)
     #[command(
         long_about = "Run the workspace's tests with every property suite on a fresh seed and \
@@ -252,6 +268,9 @@ pub struct RunFlags {
     /// Exit with status 3 if a claim does not pass
     #[arg(long)]
     pub strict_claims: bool,
+    /// Leave the claims unchecked: no verdicts, no claims section in summary.md
+    #[arg(long, conflicts_with = "strict_claims")]
+    pub no_claims: bool,
     /// Worker threads, at most 4096 [default: the number of CPUs]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub threads: Option<u32>,

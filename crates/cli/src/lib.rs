@@ -6,7 +6,7 @@
 //! [`files`]), writing results atomically ([`output`]). The logic lives in
 //! the `experiments` crate.
 //!
-//! Commands: `list`, `reproduce <id>...`, `run <config.toml>...`,
+//! Commands: `list`, `describe [kind]`, `reproduce <id>...`, `run <config.toml>...`,
 //! `verify [id]...`, `merge DIR`, `slurm <id>...`, `simulate --trace T
 //! --policy P`, `bench`, `explore`; the command line is declared in
 //! [`cli`] (`cargo xtask --help`, `cargo xtask <command> --help`). Exit
@@ -38,7 +38,7 @@
 //! 6. results: `results`
 //! 7. batch: `batch`
 //! 8. declarations: `cli`
-//! 9. commands: `list`, `reproduce`, `merge`, `verify`, `slurm`, `simulate`, `bench`, `explore`
+//! 9. commands: `list`, `describe`, `reproduce`, `merge`, `verify`, `slurm`, `simulate`, `bench`, `explore`
 //! 10. entry: `lib.rs` (the crate root: [`main`], [`main_with`], [`main_with_root`])
 //!
 //! No module imports a command module; only the crate root dispatches to
@@ -75,6 +75,7 @@ pub mod catalog;
 pub mod cells;
 pub mod cli;
 pub mod config;
+pub mod describe;
 pub mod exit;
 pub mod experiment;
 pub mod explore;
@@ -157,15 +158,16 @@ pub fn main_with(args: &[String], settings: Settings) -> ExitCode {
     })
 }
 
-/// Whether `command` needs the repository root: all do but `simulate`
-/// given a trace file's path (a known trace's name is looked up in the
-/// repository's `traces/`).
+/// Whether `command` needs the repository root: all do but `describe` and
+/// `simulate` given a trace file's path (a known trace's name is looked up
+/// in the repository's `traces/`).
 pub fn needs_root(command: &Command) -> bool {
     match command {
         Command::Simulate(args) => {
             !traces::is_path(&args.trace) && !args.trace.starts_with(generated::PREFIX)
         }
         Command::Generate(_) => false,
+        Command::Describe { .. } => false,
         _ => true,
     }
 }
@@ -219,6 +221,7 @@ fn run_flags(settings: &mut Settings, run: &RunFlags) -> bool {
     if let Some(n) = run.threads {
         settings.threads = n as usize;
     }
+    settings.no_claims = run.no_claims;
     run.strict_claims
 }
 
@@ -236,6 +239,9 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
     }
     match cli.command {
         Command::List => list::list(settings),
+        Command::Describe { kind, markdown } => {
+            describe::describe(settings, kind.as_deref(), markdown)
+        }
         Command::Reproduce {
             ids,
             sensitivity,

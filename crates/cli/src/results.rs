@@ -78,8 +78,11 @@ pub fn run_loaded(
         progress: Some(&progress),
         cache,
     };
-    let results =
+    let mut results =
         experiments::run(&experiment, &traces, &options).with_context(|| format!("{id} failed"))?;
+    if settings.no_claims {
+        results = results.without_claims();
+    }
     let provenance = provenance(&name);
     let schedules = if settings.schedules {
         let runs = experiments::schedules(&experiment, &traces, &options)

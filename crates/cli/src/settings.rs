@@ -37,6 +37,9 @@ pub struct Settings {
     /// `<results>/<id>/schedules/` (`run --schedules`), for kinds that give
     /// one.
     pub schedules: bool,
+    /// Leave the claims unchecked (`--no-claims`): no verdicts, no claims
+    /// section in `summary.md`.
+    pub no_claims: bool,
 }
 
 impl Settings {
@@ -53,6 +56,7 @@ impl Settings {
             verbosity: Verbosity::Normal,
             registry: Registry::builtin(),
             schedules: false,
+            no_claims: false,
             root,
         }
     }

@@ -60,6 +60,27 @@ impl<S> Metric<S> {
     }
 }
 
+/// One documented `[params]` key of a kind: its (dotted) key, unit and a
+/// one-line description. The type and default are not written here: they
+/// come from serialising the kind's `Params::default()`, so they cannot
+/// drift from the code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Param {
+    /// The key, dotted for nested tables (`table1.preemptive_share`).
+    pub key: &'static str,
+    /// The unit (`s`, `%`, `$ per processor-second`); empty for none.
+    pub unit: &'static str,
+    /// One line: what the key sets and the values it takes.
+    pub doc: &'static str,
+}
+
+impl Param {
+    /// A documented key.
+    pub const fn new(key: &'static str, unit: &'static str, doc: &'static str) -> Self {
+        Param { key, unit, doc }
+    }
+}
+
 /// A metric without its extractor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct MetricInfo {
@@ -251,6 +272,15 @@ pub trait Kind: 'static {
     const RENAMED: &'static [(&'static str, &'static str)] = &[];
     /// What workloads the kind takes (checked by the pipeline).
     const WORKLOADS: Workloads = Workloads::PerPoint;
+    /// Every `[params]` key documented, for `cargo xtask describe` and
+    /// `configs/README.md`: key, unit, one line (types and defaults come
+    /// from `Params::default()`). Empty by default; a key missing here is
+    /// listed with its type and default only.
+    const PARAMS: &'static [Param] = &[];
+    /// The series names [`Kind::series`] accepts, as a one-line grammar
+    /// (`"<policy>: fcfs | easy | easy-k<N> | conservative"`); empty by
+    /// default.
+    const SERIES: &'static str = "";
 
     /// The parameter overrides a short series name stands for
     /// (`"libra+$-b0.5"` is `{ policy = "libra+$", beta = 0.5 }`).
@@ -338,6 +368,12 @@ pub(crate) struct KindEntry {
     pub metrics: fn() -> Vec<MetricInfo>,
     pub renamed: &'static [(&'static str, &'static str)],
     pub series: fn(&str) -> Result<toml::Table, String>,
+    /// The documented `[params]` keys ([`Kind::PARAMS`]).
+    pub params: &'static [Param],
+    /// The series grammar ([`Kind::SERIES`]).
+    pub series_grammar: &'static str,
+    /// `Params::default()` as a TOML table.
+    pub defaults: fn() -> toml::Table,
     /// Deserialises a whole document with this kind's typed `[params]`, so
     /// errors in the base table carry the document's line and column.
     pub parse_document: fn(&str) -> Result<(), toml::de::Error>,
@@ -418,6 +454,10 @@ fn resolve<K: Kind>(table: toml::Table) -> Result<Box<dyn Resolved>, String> {
     Ok(Box::new(Typed::<K>(params)))
 }
 
+fn defaults<K: Kind>() -> toml::Table {
+    toml::Table::try_from(K::Params::default()).unwrap_or_default()
+}
+
 fn metrics<K: Kind>() -> Vec<MetricInfo> {
     K::METRICS.iter().map(Metric::info).collect()
 }
@@ -430,6 +470,9 @@ pub(crate) const fn entry<K: Kind>() -> KindEntry {
         metrics: metrics::<K>,
         renamed: K::RENAMED,
         series: K::series,
+        params: K::PARAMS,
+        series_grammar: K::SERIES,
+        defaults: defaults::<K>,
         parse_document: parse_document::<K>,
         resolve: resolve::<K>,
     }

@@ -306,6 +306,11 @@ impl Results {
             self.panel_table(&mut out, &p.id);
             out.push('\n');
         }
+        if !self.claims_checked {
+            out.truncate(out.trim_end().len());
+            out.push('\n');
+            return out;
+        }
         let _ = writeln!(out, "## Claims\n");
         if self.verdicts.is_empty() {
             let _ = writeln!(out, "No claims.");

@@ -30,8 +30,12 @@ pub struct Results {
     pub rows: Vec<Row>,
     /// The units behind every point (`samples.csv`).
     pub samples: Samples,
-    /// One verdict per claim.
+    /// One verdict per claim (none once [`Results::without_claims`]).
     pub verdicts: Vec<Verdict>,
+    /// Whether the claims were checked: `false` after
+    /// [`Results::without_claims`] (`--no-claims`), when `summary.md` has
+    /// no claims section.
+    pub claims_checked: bool,
     /// One entry per workload (first x and repetition).
     pub workloads: Vec<WorkloadFacts>,
     /// The derived seed of each repetition.
@@ -134,11 +138,25 @@ impl Layout<'_> {
             rows,
             samples,
             verdicts,
+            claims_checked: true,
             workloads: measured.workloads,
             seeds: self.seeds.clone(),
             figure,
             notes: measured.notes,
         }
+    }
+}
+
+impl Results {
+    /// These results with the claims left unchecked: no verdicts, and no
+    /// claims section in `summary.md` (a study's own run that does not
+    /// want a paper's claims judged, `--no-claims`). Every other output is
+    /// unchanged; `run.toml` still records the configuration as written.
+    #[must_use]
+    pub fn without_claims(mut self) -> Results {
+        self.verdicts.clear();
+        self.claims_checked = false;
+        self
     }
 }
 

@@ -266,6 +266,59 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         tmp
     }
 
+    /// `--no-claims`: the same data and figure, no verdicts and no claims
+    /// section; `--strict-claims` with it is a usage error.
+    #[test]
+    fn no_claims_skips_the_claims_only() {
+        let tmp = setup("no-claims");
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "a"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "b", "--no-claims"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stdout = text(&out.stdout);
+        assert!(
+            !stdout.contains("PASS") && !stdout.contains("## Claims"),
+            "{stdout}"
+        );
+        let read =
+            |d: &str, f: &str| std::fs::read(tmp.path().join(d).join("test/tiny").join(f)).unwrap();
+        for f in ["data.csv", "samples.csv", "figure.svg"] {
+            assert_eq!(read("a", f), read("b", f), "{f}");
+        }
+        let summary = text(&read("b", "summary.md"));
+        assert!(
+            !summary.contains("Claims") && summary.ends_with("|\n"),
+            "{summary}"
+        );
+        let out = xtask(&tmp, &["run", "exp.toml", "--no-claims", "--strict-claims"]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    }
+
+    /// `describe` needs no repository; `--markdown` is configs/README.md.
+    #[test]
+    fn describe_prints_the_schema() {
+        let tmp = setup("describe");
+        let out = xtask(&tmp, &["describe", "--markdown"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let readme = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/README.md"),
+        )
+        .unwrap();
+        assert!(
+            text(&out.stdout) == readme,
+            "describe --markdown differs from configs/README.md"
+        );
+        let out = xtask(&tmp, &["describe", "utility"]);
+        let stdout = text(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains("mean_interarrival"),
+            "{stdout}"
+        );
+        let out = xtask(&tmp, &["describe", "nope"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(text(&out.stderr).contains("unknown kind 'nope'"));
+    }
+
     #[test]
     fn run_end_to_end_is_deterministic() {
         let tmp = setup("e2e");

@@ -572,7 +572,7 @@ const EXPERIMENTS_LAYERS: &[(&str, &[&str])] = &[
             "encode", "error", "par", "stats", "seed", "numfmt", "digest",
         ],
     ),
-    ("schema", &["config", "transform", "claim"]),
+    ("schema", &["config", "transform", "claim", "schema_doc"]),
     ("workloads", &["workload"]),
     ("kind", &["kind", "registry", "domain"]),
     ("paper kinds", &["kinds"]),
@@ -582,7 +582,7 @@ const EXPERIMENTS_LAYERS: &[(&str, &[&str])] = &[
         "aggregation",
         &["samples", "csv", "claims", "check", "results", "cells"],
     ),
-    ("rendering", &["svg", "schedule_svg", "report"]),
+    ("rendering", &["svg", "schedule_svg", "report", "describe"]),
 ];
 
 /// The command line's layers, bottom to top (`crates/cli/src/lib.rs`).
@@ -613,6 +613,7 @@ const CLI_LAYERS: &[(&str, &[&str])] = &[
         "commands",
         &[
             "list",
+            "describe",
             "reproduce",
             "merge",
             "verify",

@@ -32,7 +32,7 @@ use profile::{Overrun, Policy, QueueOrder, ScheduleStats, SchedulerConfig};
 use serde::{Deserialize, Serialize};
 
 use crate::error::RunError;
-use crate::kind::{Input, Kind, Metric, ParamError, Schedule, Setup, overrides};
+use crate::kind::{Input, Kind, Metric, Param, ParamError, Schedule, Setup, overrides};
 use crate::kinds::registered;
 use crate::registry::{Policies, PolicyName};
 use crate::workload::Workload;
@@ -197,6 +197,45 @@ impl Kind for Backfilling {
         "policies",
         "list the policies as top-level `series = [...]`",
     )];
+    const PARAMS: &'static [Param] = &[
+        Param::new(
+            "policy",
+            "",
+            "the scheduling policy (each series sets it): `fcfs`, `easy`, `easy-k<N>` (EASY protecting the first N waiting jobs), `easy-kinf`, `conservative`, or a registered policy's name",
+        ),
+        Param::new(
+            "bsld_bound",
+            "s",
+            "bounded-slowdown threshold: a job's slowdown is (wait + run) / max(run, bound), at least 1",
+        ),
+        Param::new(
+            "order",
+            "",
+            "waiting-queue order: `arrival` (the default) or `shortest-estimate` (ties in arrival order)",
+        ),
+        Param::new(
+            "overrun",
+            "",
+            "a job still running at its estimate: `kill` (the default) or `continue` (runs to completion)",
+        ),
+        Param::new(
+            "warmup",
+            "jobs",
+            "the first N jobs (submit order) are simulated but left out of the job metrics",
+        ),
+        Param::new(
+            "cooldown",
+            "jobs",
+            "the last N jobs (submit order) are simulated but left out of the job metrics",
+        ),
+        Param::new(
+            "narrow_procs",
+            "processors",
+            "a job of at most this many processors is narrow (the `_narrow` metrics), a wider one wide",
+        ),
+    ];
+    const SERIES: &'static str =
+        "<policy>: fcfs | easy | easy-k<N> | easy-kinf | conservative | a registered policy";
 
     fn series(name: &str) -> Result<toml::Table, String> {
         // A built-in name canonically; any other is checked against the

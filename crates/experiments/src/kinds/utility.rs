@@ -31,7 +31,7 @@
 use utility_match::{GridError, Settings, SystemMetrics, UtilityKind, simulate, validate};
 
 use crate::error::RunError;
-use crate::kind::{Input, Kind, Metric, ParamError, Setup, Workloads, overrides};
+use crate::kind::{Input, Kind, Metric, Param, ParamError, Setup, Workloads, overrides};
 
 /// The utility-scheduling runner.
 pub(crate) struct Utility;
@@ -125,6 +125,108 @@ impl Kind for Utility {
         "schedulers",
         "list the schedulers as top-level `series = [...]`",
     )];
+    const PARAMS: &'static [Param] = &[
+        Param::new(
+            "scheduler",
+            "",
+            "the local schedulers' utility function (each series sets it): `pu` (partial), `bu` (binary) or `mm` (matchmaking)",
+        ),
+        Param::new("sites", "sites", "virtual organisations"),
+        Param::new("resources_per_site", "resources", "per site"),
+        Param::new("users", "users", "each placed at a site drawn uniformly"),
+        Param::new("jobs_per_user", "jobs", "each user submits"),
+        Param::new(
+            "mean_interarrival",
+            "s",
+            "mean time between one user's submissions (exponential); sweep it to change the load",
+        ),
+        Param::new("max_options", "options", "most options per requirement"),
+        Param::new("os", "", "operating systems"),
+        Param::new("arch", "bits", "architectures (word sizes)"),
+        Param::new(
+            "speeds",
+            "MIPS",
+            "core speeds; a job's option is a minimum speed",
+        ),
+        Param::new(
+            "exec_times",
+            "s",
+            "execution-time options, from submission to completion; a job's option is a maximum",
+        ),
+        Param::new("cores", "cores", "per resource"),
+        Param::new(
+            "memory",
+            "MB",
+            "per resource (reported in the site summary)",
+        ),
+        Param::new(
+            "length",
+            "million instructions",
+            "job length range `[low, high]`, both included",
+        ),
+        Param::new(
+            "jobs_per_core",
+            "jobs",
+            "a resource holds per core (running plus queued); 0 for unbounded queues (the paper's)",
+        ),
+        Param::new(
+            "weights",
+            "",
+            "weight β of each requirement type, in order: OS, architecture, execution time, speed",
+        ),
+        Param::new(
+            "max_ttl",
+            "forwards",
+            "how many times a job may be forwarded, at most 64",
+        ),
+        Param::new(
+            "delay",
+            "s",
+            "message delay between any two sites, unless `delays` is given",
+        ),
+        Param::new(
+            "delays",
+            "s",
+            "`delays[from][to]`, one row per site; absent for `delay` between every two sites",
+        ),
+        Param::new("status_period", "s", "between periodic status messages"),
+        Param::new(
+            "l_max",
+            "utilisation, 0 to 1",
+            "the load limit lMax that makes a status message due",
+        ),
+        Param::new(
+            "n_max",
+            "jobs",
+            "more jobs than this submitted to one resource since the last message make one due",
+        ),
+        Param::new(
+            "load_trigger",
+            "",
+            "how lMax is read: `above` (as printed: load > lMax) or `drift` (moved by more than lMax)",
+        ),
+        Param::new(
+            "remote_view",
+            "",
+            "what a site learns from the others' messages: `full` tables or a `summary`",
+        ),
+        Param::new(
+            "tie_break",
+            "",
+            "how equal utilities are ordered: `table-order`, `local-first` or `local-least-loaded`",
+        ),
+        Param::new(
+            "local_fallback",
+            "",
+            "whether a job whose TTL ran out goes to the best local resource instead of failing",
+        ),
+        Param::new(
+            "exec_estimate",
+            "",
+            "how the execution-time requirement is read: `turnaround` (load-aware) or `run-time`",
+        ),
+    ];
+    const SERIES: &'static str = "pu | bu | mm (the scheduler's utility function)";
 
     fn series(name: &str) -> Result<toml::Table, String> {
         let kind: UtilityKind = name.parse()?;

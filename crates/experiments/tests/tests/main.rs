@@ -1176,3 +1176,6 @@ mod hostile_outputs;
 mod intermediate_checks;
 
 mod sweeps;
+
+/// The schema described: `configs/README.md` and every shipped key.
+mod describe;
