@@ -47,12 +47,16 @@ pub(crate) struct Node<'a> {
     pub(crate) label: String,
 }
 
+/// What makes two runs one: how the point prepares its workloads, the
+/// workloads, the repetition, the parameters' text and the reference.
+pub(crate) type NodeKey<'a> = (usize, Vec<usize>, u32, &'a str, Option<usize>);
+
 /// The simulations of an experiment, each once: runs with equal
 /// parameters, workloads and references are one node.
 #[derive(Default)]
 pub(crate) struct Graph<'a> {
     pub(crate) nodes: Vec<Node<'a>>,
-    pub(crate) index: BTreeMap<(usize, Vec<usize>, u32, &'a str, Option<usize>), usize>,
+    pub(crate) index: BTreeMap<NodeKey<'a>, usize>,
 }
 
 impl<'a> Graph<'a> {
