@@ -180,6 +180,24 @@ const WORKLOADS: &[KeyDoc] = &[
         "batch and interactive classes (the reference program's default)",
     ),
     k(
+        "lublin99.load",
+        "number",
+        "none (the model's own arrivals)",
+        "scale the arrivals to this offered load (sum of run x size over procs x span); not with `arrival_rate`",
+    ),
+    k(
+        "lublin99.arrival_rate",
+        "number",
+        "none",
+        "scale the arrivals to this many jobs per hour; not with `load`",
+    ),
+    k(
+        "lublin99.estimates",
+        "string",
+        "`\"none\"` (requested equals exact)",
+        "requested times: `\"f:F\"` (run x U[1, F]) or `\"modal:F\"` (the same, rounded up to a round value)",
+    ),
+    k(
         "generated_by_kind",
         "string",
         "none",

@@ -362,26 +362,9 @@ impl Kind for Provisioning {
             "whether the gateway books its own placements in its copy of the slots",
         ),
         Param::new(
-            "admission.policy",
+            "admission",
             "",
-            "pricing and admission of grid jobs at the providers: `libra+$` (absent: every grid job admitted)",
-        ),
-        Param::new("admission.alpha", "", "Libra+$'s static price weight"),
-        Param::new("admission.beta", "", "Libra+$'s utilisation price weight"),
-        Param::new(
-            "admission.base_price",
-            "price units/s",
-            "price per second of processor time",
-        ),
-        Param::new(
-            "admission.budget_factor",
-            "estimate x base price",
-            "a grid job's budget",
-        ),
-        Param::new(
-            "admission.deadline_factor",
-            "estimates",
-            "the deadline of a grid job without one",
+            "Libra+$ pricing and admission of grid jobs at the providers: a table of `policy` (`libra+$`), `alpha`, `beta`, `base_price` (price units/s), `budget_factor` (estimate x base price) and `deadline_factor` (estimates); absent, every grid job is admitted",
         ),
     ];
     const SERIES: &'static str = "<provider>+<gateway>: provider ArCb | ArEb | ArCbM | ArEbM | ArEbMf (any case), gateway least-load | earliest-ask | earliest-partial (e.g. arcb+earliest-ask)";
