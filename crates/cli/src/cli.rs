@@ -146,7 +146,7 @@ pub enum Command {
         #[arg(required = true, value_name = "CONFIG.toml")]
         configs: Vec<PathBuf>,
         /// Also write every cell's per-job schedule, as SWF and Batsim jobs.csv, into
-        /// <out>/<id>/schedules/ (kinds that simulate one machine: backfilling)
+        /// `<out>/<id>/schedules/` (kinds that simulate one machine: backfilling)
         #[arg(long, conflicts_with = "shard")]
         schedules: bool,
         /// Where results go, threads, shards.
@@ -502,7 +502,7 @@ fn positive(s: &str) -> Result<f64, String> {
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// A known trace name (found like an experiment's), a path to a .swf or .swf.gz file, or a
-    /// generated workload: lublin99:procs=128,jobs=10000,seed=1[,load=L|arrival_rate=R][,estimates=f:3]
+    /// generated workload: `lublin99:procs=128,jobs=10000,seed=1[,load=L|arrival_rate=R][,estimates=f:3]`
     #[arg(long, value_name = "NAME|PATH|lublin99:SPEC")]
     pub trace: String,
     /// fcfs, easy, easy-kN (EASY protecting the first N waiting jobs), easy-kinf or conservative
