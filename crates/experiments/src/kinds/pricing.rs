@@ -54,6 +54,7 @@ use crate::seed::derive_seed;
 use crate::workload::Workload;
 
 mod notes;
+mod params;
 
 /// The pricing runner.
 pub(crate) struct Pricing;
@@ -263,79 +264,7 @@ impl Kind for Pricing {
         "policies",
         "list the policies as top-level `series = [...]`",
     )];
-    const PARAMS: &'static [Param] = &[
-        Param::new(
-            "policy",
-            "",
-            "the policy (each series sets it): `fcfs-bf`, `sjf-bf`, `edf-bf` (EASY with that queue order, space-shared), `libra`, `libra+$` (time-shared), or a registered policy's name (run as a backfilling baseline)",
-        ),
-        Param::new("alpha", "", "Libra+$'s static pricing factor α, >= 0"),
-        Param::new("beta", "", "Libra+$'s dynamic pricing factor β, >= 0"),
-        Param::new("gamma", "", "Libra's static cost factor γ, >= 0"),
-        Param::new("delta", "", "Libra's dynamic cost factor δ, >= 0"),
-        Param::new(
-            "base_price",
-            "$ per processor-second",
-            "`PBase`, on any node; a job's base cost is f(R) = R · PBase",
-        ),
-        Param::new(
-            "arrival_delay",
-            "factor",
-            "the trace's inter-arrival times are multiplied by this (0.5 doubles the load); > 0",
-        ),
-        Param::new(
-            "high_urgency",
-            "% of jobs",
-            "jobs in the high-urgency class, 0 to 100",
-        ),
-        Param::new(
-            "inaccuracy",
-            "%",
-            "runtime under-estimation: the estimate is RE = R · (1 − x/100)",
-        ),
-        Param::new(
-            "deadline_low_mean",
-            "× run time",
-            "mean of the low deadline factor D/R (the high-urgency class)",
-        ),
-        Param::new("deadline_ratio", "", "high:low ratio of the D/R means"),
-        Param::new(
-            "budget_low_mean",
-            "× f(R)",
-            "mean of the low budget factor B/f(R) (the low-urgency class)",
-        ),
-        Param::new("budget_ratio", "", "high:low ratio of the B/f(R) means"),
-        Param::new(
-            "spread",
-            "fraction of the mean",
-            "standard deviation of a factor within its class",
-        ),
-        Param::new(
-            "rating",
-            "SPEC rating",
-            "of every node (and of the trace's run times)",
-        ),
-        Param::new(
-            "spare",
-            "",
-            "Algorithm 2's unclaimed processor time: `proportional` (partitions as weights), `equal` (split equally) or `idle` (lost)",
-        ),
-        Param::new(
-            "late",
-            "",
-            "a late job's partition: `full` (the whole processor) or `zero` (only time no other job claims)",
-        ),
-        Param::new(
-            "committed",
-            "",
-            "eq. 6's committed processor time: `estimate` (as printed), `remaining` or `window`",
-        ),
-        Param::new(
-            "drop",
-            "",
-            "when the backfilling baselines drop a waiting job: `hopeless` (once it cannot finish by its deadline) or `lapsed` (once its deadline has passed)",
-        ),
-    ];
+    const PARAMS: &'static [Param] = params::PARAMS;
     const SERIES: &'static str = "fcfs-bf | sjf-bf | edf-bf | libra | libra+$ | libra+$-b<beta> (libra+$ with beta fixed) | a registered policy";
 
     fn series(name: &str) -> Result<toml::Table, String> {
