@@ -27,7 +27,6 @@
 //! deadline_share = 0.2                 # grid jobs with a deadline
 //! stringency = 5.0                     # deadline = submit + 5 × base response
 //! base = "areb+least-load"             # for deadlines and the ratio R
-//! admission = { policy = "libra+$", budget_factor = 2.0 }  # Libra+$ at the providers (default: none)
 //! ```
 
 use std::sync::Arc;
