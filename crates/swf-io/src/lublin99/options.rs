@@ -1,0 +1,354 @@
+//! The options of a [`Lublin99`] workload beyond the model: arrivals
+//! rescaled to a load or a rate, estimate models, and `key=value` specs.
+
+use super::Lublin99;
+use crate::record::SwfRecord;
+
+/// How a [`Lublin99`] workload's arrivals are paced.
+///
+/// The model's arrival process sets the offered load (about 0.6–0.8 of a
+/// 128-node machine for the typeless fit, less on bigger machines). To
+/// change it, the generated submit times are multiplied by one factor
+/// around the first submission (the model authors' "scale the
+/// inter-arrival times"; sizes, run times and the order of jobs are kept,
+/// and so is the daily cycle's shape, stretched). `duration` bounds the
+/// model's clock before rescaling; `max_jobs` is kept exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Arrivals {
+    /// The model's own arrivals, unscaled (the default).
+    #[default]
+    Model,
+    /// Rescaled so the offered load, `Σ run time × size / (procs × span)`
+    /// with `span` from the first to the last submission, is this value
+    /// (finite and positive; 0.7 = 70 % of the machine).
+    Load(f64),
+    /// Rescaled so the mean arrival rate over the span is this many jobs
+    /// per hour (finite and positive).
+    Rate(f64),
+}
+
+/// How a [`Lublin99`] workload's requested times (SWF field 9) are made.
+/// The model describes demand only (no estimates); these models add them,
+/// each from a ChaCha stream of its own, so the jobs themselves (arrival,
+/// size, run time) are the same with or without estimates.
+///
+/// * `none` (the default): field 9 is -1, so a scheduler told to use the
+///   requested time falls back to the run time ("requested" equals
+///   "exact", and summaries say so).
+/// * `f:F`, the f-model of Mu'alem and Feitelson (IEEE TPDS 12(6), 2001):
+///   requested = ⌈run time × u⌉ with u uniform on [1, F], F ≥ 1 (F = 1 is
+///   exact estimates written into the file).
+/// * `modal:F`: the f-model's value rounded up to the next of a few round
+///   values ([`MODAL_ESTIMATES`]: 1, 5, 10, 15, 20, 30 min, 1, 2, 4, 8, 12,
+///   18, 24, 36, 48 h), at most 48 h (as a queue's limit caps what users
+///   ask). Tsafrir, Etsion and Feitelson ("Modeling user
+///   runtime estimates", JSSPP 2005) observed that estimates are modal, a
+///   handful of round values covering most jobs; this is a simple model
+///   of that observation, not their fitted model.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "String", into = "String"))]
+pub enum Estimates {
+    /// No requested times.
+    #[default]
+    None,
+    /// The f-model with this F.
+    Factor(f64),
+    /// The f-model rounded up to the next round value.
+    Modal(f64),
+}
+
+/// The round values, in seconds, `modal:F` estimates are rounded up to
+/// (the last, 48 h, is above the model's longest run time, e^12 s ≈ 45 h).
+pub const MODAL_ESTIMATES: [i64; 15] = [
+    60, 300, 600, 900, 1200, 1800, 3600, 7200, 14_400, 28_800, 43_200, 64_800, 86_400, 129_600,
+    172_800,
+];
+
+impl Estimates {
+    /// Whether requested times are written.
+    pub fn is_none(&self) -> bool {
+        matches!(self, Estimates::None)
+    }
+
+    /// The requested time for a run time of `run` seconds from the uniform
+    /// `u` on [0, 1).
+    pub(super) fn requested(&self, run: i64, u: f64) -> Option<i64> {
+        let f = match *self {
+            Estimates::None => return None,
+            Estimates::Factor(f) | Estimates::Modal(f) => f,
+        };
+        let run_f = run as f64;
+        let est = ((run_f * (1.0 + u * (f - 1.0))).ceil() as i64)
+            .max(run)
+            .max(1);
+        match self {
+            Estimates::Modal(_) => Some(
+                MODAL_ESTIMATES
+                    .iter()
+                    .copied()
+                    .find(|&m| m >= est)
+                    .unwrap_or(MODAL_ESTIMATES[MODAL_ESTIMATES.len() - 1].max(run)),
+            ),
+            _ => Some(est),
+        }
+    }
+}
+
+impl std::fmt::Display for Estimates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Estimates::None => f.write_str("none"),
+            Estimates::Factor(x) => write!(f, "f:{x}"),
+            Estimates::Modal(x) => write!(f, "modal:{x}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Estimates {
+    type Err = String;
+
+    /// `none`, `f:F` or `modal:F`, F finite and at least 1.
+    fn from_str(s: &str) -> Result<Estimates, String> {
+        let expected = "expected `none`, `f:F` or `modal:F` with F >= 1 (e.g. `f:3`)";
+        let factor = |v: &str| match v.trim().parse::<f64>() {
+            Ok(f) if f.is_finite() && f >= 1.0 => Ok(f),
+            _ => Err(format!("estimate model '{s}': F is '{v}', {expected}")),
+        };
+        match s.trim().split_once(':') {
+            None if s.trim() == "none" => Ok(Estimates::None),
+            Some(("f", v)) => factor(v).map(Estimates::Factor),
+            Some(("modal", v)) => factor(v).map(Estimates::Modal),
+            _ => Err(format!("unknown estimate model '{s}', {expected}")),
+        }
+    }
+}
+
+impl TryFrom<String> for Estimates {
+    type Error = String;
+    fn try_from(s: String) -> Result<Estimates, String> {
+        s.parse()
+    }
+}
+
+impl From<Estimates> for String {
+    fn from(e: Estimates) -> String {
+        e.to_string()
+    }
+}
+
+/// Multiplies the submit times of `recs` around the first one so that
+/// `arrivals` holds; unchanged for the model's arrivals, fewer than two
+/// records or a zero span.
+pub(super) fn rescale(mut recs: Vec<SwfRecord>, arrivals: Arrivals, procs: u32) -> Vec<SwfRecord> {
+    let submits = || recs.iter().filter_map(|r| r.submit);
+    let (Some(first), Some(last)) = (submits().min(), submits().max()) else {
+        return recs;
+    };
+    let span = (last - first) as f64;
+    if recs.len() < 2 || span <= 0.0 {
+        return recs;
+    }
+    let factor = match arrivals {
+        Arrivals::Model => return recs,
+        Arrivals::Load(target) => {
+            let work: f64 = recs
+                .iter()
+                .map(|r| r.run_time.unwrap_or(0) as f64 * r.allocated_procs.unwrap_or(0) as f64)
+                .sum();
+            work / (f64::from(procs.max(1)) * span) / target
+        }
+        Arrivals::Rate(per_hour) => (recs.len() - 1) as f64 * 3600.0 / per_hour / span,
+    };
+    if !(factor.is_finite() && factor > 0.0) {
+        return recs;
+    }
+    for r in &mut recs {
+        if let Some(s) = r.submit.as_mut() {
+            // `as` saturates; rounding is monotone, so the order is kept.
+            *s = first + ((*s - first) as f64 * factor).round() as i64;
+        }
+    }
+    recs
+}
+
+/// A [`Lublin99`] setting written as `key=value` pairs, or a bad value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseSpecError {
+    /// What is wrong and what to give.
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseSpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseSpecError {}
+
+impl std::str::FromStr for Lublin99 {
+    type Err = ParseSpecError;
+
+    /// `procs=128,jobs=10000,seed=1` with optional `two_class=false`
+    /// (default true, the reference program's), `load=L` or
+    /// `arrival_rate=R` (jobs per hour), `estimates=f:3`: the form
+    /// `simulate --trace lublin99:...` takes. `procs` and `jobs` are
+    /// required; `seed` defaults to 1.
+    fn from_str(s: &str) -> Result<Lublin99, ParseSpecError> {
+        let err = |message: String| ParseSpecError { message };
+        let keys = "procs, jobs, seed, two_class, load, arrival_rate, estimates";
+        let mut g = Lublin99 {
+            seed: 1,
+            two_class: true,
+            ..Lublin99::default()
+        };
+        let (mut jobs, mut procs) = (None, None);
+        for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = pair
+                .split_once('=')
+                .ok_or_else(|| err(format!("'{pair}' is not key=value; keys: {keys}")))?;
+            let bad = |what: &str| err(format!("{k} is '{v}', expected {what}"));
+            let positive = || match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
+                _ => Err(bad("a finite number above 0")),
+            };
+            match k.trim() {
+                "procs" => {
+                    procs = Some(
+                        v.parse::<u32>()
+                            .ok()
+                            .filter(|&p| p >= 1)
+                            .ok_or_else(|| bad("an integer of at least 1"))?,
+                    )
+                }
+                "jobs" => {
+                    jobs = Some(
+                        v.parse::<usize>()
+                            .ok()
+                            .filter(|&n| n >= 1)
+                            .ok_or_else(|| bad("an integer of at least 1"))?,
+                    )
+                }
+                "seed" => g.seed = v.parse().map_err(|_| bad("an unsigned integer"))?,
+                "two_class" => g.two_class = v.parse().map_err(|_| bad("true or false"))?,
+                "load" => g.arrivals = Arrivals::Load(positive()?),
+                "arrival_rate" => g.arrivals = Arrivals::Rate(positive()?),
+                "estimates" => g.estimates = v.parse().map_err(err)?,
+                other => return Err(err(format!("unknown key '{other}'; keys: {keys}"))),
+            }
+        }
+        if s.contains("load=") && s.contains("arrival_rate=") {
+            return Err(err("give `load` or `arrival_rate`, not both".into()));
+        }
+        g.procs = procs.ok_or_else(|| {
+            err(format!(
+                "procs is missing; e.g. procs=128,jobs=10000,seed=1 (keys: {keys})"
+            ))
+        })?;
+        g.max_jobs = Some(jobs.ok_or_else(|| {
+            err(format!(
+                "jobs is missing; e.g. procs=128,jobs=10000,seed=1 (keys: {keys})"
+            ))
+        })?);
+        Ok(g)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(s: &str) -> Lublin99 {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn estimates_add_field_9_and_change_nothing_else() {
+        let plain = spec("procs=128,jobs=3000,seed=5");
+        let with = Lublin99 {
+            estimates: Estimates::Factor(3.0),
+            ..plain.clone()
+        };
+        let (a, b) = (plain.generate(), with.generate());
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.requested_time, None);
+            let (run, req) = (y.run_time.unwrap(), y.requested_time.unwrap());
+            assert!(
+                run <= req && req as f64 <= (run as f64 * 3.0).ceil(),
+                "{run} {req}"
+            );
+            assert_eq!(
+                SwfRecord {
+                    requested_time: None,
+                    ..*y
+                },
+                *x
+            );
+        }
+        let modal = Lublin99 {
+            estimates: Estimates::Modal(2.0),
+            ..plain
+        };
+        for r in modal.generate() {
+            let req = r.requested_time.unwrap();
+            assert!(MODAL_ESTIMATES.contains(&req) && req >= r.run_time.unwrap());
+        }
+    }
+
+    /// Σ run × size / (procs × span from first to last submission).
+    fn offered_load(recs: &[SwfRecord], procs: u32) -> f64 {
+        let work: f64 = recs
+            .iter()
+            .map(|r| (r.run_time.unwrap() * r.allocated_procs.unwrap()) as f64)
+            .sum();
+        let span = recs.last().unwrap().submit.unwrap() - recs[0].submit.unwrap();
+        work / (f64::from(procs) * span as f64)
+    }
+
+    #[test]
+    fn load_and_arrival_rate_rescale_the_arrivals() {
+        for target in [0.3, 0.7, 1.2] {
+            let recs = spec(&format!("procs=64,jobs=2000,seed=3,load={target}")).generate();
+            assert_eq!(recs.len(), 2000);
+            assert!(recs.windows(2).all(|w| w[0].submit <= w[1].submit));
+            let load = offered_load(&recs, 64);
+            assert!(
+                (load / target - 1.0).abs() < 0.01,
+                "load {load}, asked {target}"
+            );
+        }
+        let recs = spec("procs=64,jobs=1001,seed=3,arrival_rate=20").generate();
+        let span = recs.last().unwrap().submit.unwrap() - recs[0].submit.unwrap();
+        assert!((span as f64 - 1000.0 * 180.0).abs() < 2.0, "span {span}");
+        // Sizes and run times are the model's.
+        let model = spec("procs=64,jobs=1001,seed=3").generate();
+        assert!(
+            model
+                .iter()
+                .zip(&recs)
+                .all(|(a, b)| (a.run_time, a.allocated_procs) == (b.run_time, b.allocated_procs))
+        );
+    }
+
+    #[test]
+    fn specs_parse_or_say_what_to_give() {
+        let g = spec("procs=128, jobs=10, seed=9, two_class=false, estimates=modal:2");
+        assert_eq!(
+            (g.procs, g.max_jobs, g.seed, g.two_class, g.estimates),
+            (128, Some(10), 9, false, Estimates::Modal(2.0))
+        );
+        let err = |s: &str| s.parse::<Lublin99>().unwrap_err().message;
+        assert!(err("jobs=10").contains("procs is missing"));
+        assert!(err("procs=8,jobs=10,load=0").contains("load is '0'"));
+        assert!(err("procs=8,jobs=10,load=1,arrival_rate=2").contains("not both"));
+        assert!(err("procs=8,jobs=10,estimates=f:0.5").contains("F >= 1"));
+        assert!(err("procs=8,jobs=10,colour=red").contains("unknown key 'colour'"));
+        for e in ["none", "f:3", "modal:1.5"] {
+            assert_eq!(e.parse::<Estimates>().unwrap().to_string(), e);
+        }
+    }
+}
