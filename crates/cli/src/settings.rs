@@ -33,6 +33,9 @@ pub struct Settings {
     /// The kinds and policies configurations can name
     /// ([`Registry::builtin`] unless a front end adds its own).
     pub registry: Registry,
+    /// `--replace`: results of another configuration or other data in
+    /// `--out` may be replaced (else that is an error).
+    pub replace: bool,
 }
 
 impl Settings {
@@ -48,6 +51,7 @@ impl Settings {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             verbosity: Verbosity::Normal,
             registry: Registry::builtin(),
+            replace: false,
             root,
         }
     }

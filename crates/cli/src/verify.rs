@@ -141,7 +141,7 @@ pub fn verify(
         docs.push(DocEntry {
             id: e.id.clone(),
             title: experiment.title().to_string(),
-            paper: experiment.paper().to_string(),
+            paper: experiment.paper().map(str::to_string),
             figure: relative(doc_dir, &figure),
             verdicts,
             stand_in: stand_in(&dir.join("run.toml")),

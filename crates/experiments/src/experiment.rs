@@ -151,7 +151,7 @@ impl Registry {
 }
 
 impl Experiment {
-    /// `<paper>/<figure>`.
+    /// `<group>/<name>` (`<paper>/<figure>` for a paper's figure).
     pub fn id(&self) -> &str {
         self.spec.id.get_ref()
     }
@@ -161,9 +161,9 @@ impl Experiment {
         &self.spec.title
     }
 
-    /// The paper citation.
-    pub fn paper(&self) -> &str {
-        &self.spec.paper
+    /// The paper citation, if the configuration gives one.
+    pub fn paper(&self) -> Option<&str> {
+        self.spec.paper.as_deref()
     }
 
     /// The runner's name.
@@ -188,10 +188,14 @@ impl Experiment {
         for w in &self.spec.workloads {
             if let Some(name) = &w.trace {
                 match out.iter_mut().find(|t| &t.name == name) {
-                    Some(t) => t.lenient |= w.lenient,
+                    Some(t) => {
+                        t.lenient |= w.lenient;
+                        t.stand_in |= w.stand_in;
+                    }
                     None => out.push(TraceRef {
                         name: name.clone(),
                         lenient: w.lenient,
+                        stand_in: w.stand_in,
                     }),
                 }
             }
@@ -278,8 +282,9 @@ impl Experiment {
             return Err((
                 Some(s.id.span()),
                 format!(
-                    "id '{}' must look like '<paper>/<figure>' or '<paper>/sensitivity/<name>' \
-                     (letters, digits, '-', '_', '.')",
+                    "id '{}' must look like '<group>/<name>' (a paper's figure, or your own: \
+                     'study/load-sweep') or '<paper>/sensitivity/<name>' (letters, digits, '-', \
+                     '_', '.'); results go to <out>/<group>/<name>/",
                     s.id.get_ref()
                 ),
             ));
