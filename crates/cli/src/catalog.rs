@@ -192,8 +192,11 @@ pub fn setting(settings: &Settings, experiment: &Experiment, stand_in: bool) -> 
     else {
         return own();
     };
-    let Ok(committed) = read_config(&settings.registry, &entry.path, &settings.shown(&entry.path))
-    else {
+    let Ok(committed) = read_config(
+        &settings.registry,
+        &entry.path,
+        &settings.shown(&entry.path),
+    ) else {
         return own();
     };
     let traces: Vec<String> = committed.traces().into_iter().map(|t| t.name).collect();

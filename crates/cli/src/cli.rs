@@ -265,6 +265,10 @@ pub struct RunFlags {
     /// Where --shard writes its cells (one folder per experiment)
     #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["out", "strict_claims"])]
     pub cells: Option<PathBuf>,
+    /// Also write one CSV of every experiment this invocation ran: data.csv's
+    /// rows with an `experiment` column first
+    #[arg(long, value_name = "FILE", conflicts_with = "cells")]
+    pub combined: Option<PathBuf>,
 }
 
 /// `cargo xtask slurm`.

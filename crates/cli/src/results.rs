@@ -97,6 +97,10 @@ pub fn write_results(
 ) -> Result<usize> {
     let id = experiment.id();
     let dir = settings.results.join(id);
+    WRITTEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(id.to_string());
     if let Some(note) = check_replacement(settings, &dir, experiment, Some(&results.workloads))? {
         report.info(&note);
     }
@@ -104,8 +108,7 @@ pub fn write_results(
     output::write_dir(&dir, &results.files_in(experiment, provenance, &setting))?;
     // The report is Markdown, already encoded; the terminal pass is the
     // last line of defence for stdout.
-    let report_text =
-        experiments::encode::terminal(&results.summary_in(experiment, &setting));
+    let report_text = experiments::encode::terminal(&results.summary_in(experiment, &setting));
     report.suspend(|| println!("{report_text}"));
     report.info(&format!(
         "{id}: wrote {} in {}",
@@ -156,7 +159,10 @@ pub fn check_replacement(
         .and_then(toml::Value::as_table)
     else {
         return if settings.replace {
-            Ok(Some(format!("{id}: replaced unreadable results in {}", dir.display())))
+            Ok(Some(format!(
+                "{id}: replaced unreadable results in {}",
+                dir.display()
+            )))
         } else {
             anyhow::bail!(
                 "{id}: {} holds results whose run.toml cannot be read; nothing written. Pass \
@@ -235,6 +241,60 @@ pub fn check_replacement(
         dir.display(),
         differences.join("; and ")
     )
+}
+
+/// The ids whose results this process wrote, in order (for `--combined`).
+static WRITTEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// The records of a CSV text (a quoted field may hold a line break).
+fn csv_records(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '\n' if !quoted => {
+                out.push(text[start..i].trim_end_matches('\r'));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// `--combined FILE`: the data.csv of every experiment this process wrote
+/// (in the order they ran), one table with an `experiment` column first.
+pub fn write_combined(settings: &Settings, file: &Path) -> Result<()> {
+    let ids = WRITTEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    let mut out = format!("experiment,{}\n", experiments::CSV_HEADER);
+    for id in &ids {
+        let path = settings.results.join(id).join("data.csv");
+        let text = crate::files::read_to_string(&path, crate::files::RESULTS)
+            .with_context(|| format!("--combined: cannot read {}", path.display()))?;
+        for record in csv_records(&text).into_iter().skip(1) {
+            if !record.is_empty() {
+                out.push_str(&experiments::encode::csv_text(id));
+                out.push(',');
+                out.push_str(record);
+                out.push('\n');
+            }
+        }
+    }
+    output::write_file(file, out.as_bytes())
+        .with_context(|| format!("--combined: cannot write {}", file.display()))?;
+    eprintln!(
+        "wrote {} ({} experiment(s), an `experiment` column first)",
+        file.display(),
+        ids.len()
+    );
+    Ok(())
 }
 
 /// The exit status of a command whose claims `failed_claims` did not pass:

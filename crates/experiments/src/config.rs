@@ -165,6 +165,10 @@ pub(crate) struct SweepSpec {
     pub values: Option<Spanned<Vec<toml::Value>>>,
     /// Axis label with unit.
     pub label: String,
+    /// A logarithmic x axis (numeric sweeps of positive values only),
+    /// ticked at the swept values (or at powers of ten when there are many).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub log_x: bool,
 }
 
 /// One sub-plot.

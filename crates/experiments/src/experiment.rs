@@ -30,6 +30,8 @@ pub struct Experiment {
     pub(crate) policies: Policies,
     pub(crate) plan: Plan,
     pub(crate) file: String,
+    /// Notes on claims left out (see [`Experiment::skipped_claims`]).
+    pub(crate) skipped_claims: Vec<String>,
 }
 
 /// The first pass: the format version and the kind.
@@ -135,6 +137,7 @@ impl Registry {
             policies: self.policies().clone(),
             plan: Plan::empty(&entry).map_err(|m| at(None, m))?,
             file: file.to_string(),
+            skipped_claims: Vec::new(),
         };
         // Sizes first, so nothing grows with them before.
         plan::check_caps(&experiment, text, limits).map_err(|(span, message)| at(span, message))?;
@@ -303,6 +306,24 @@ impl Experiment {
         if s.repetitions == 0 {
             return Err((None, "repetitions must be at least 1".into()));
         }
+        if s.sweep.log_x {
+            let values = s.sweep.values.as_ref();
+            let bad = values.and_then(|v| {
+                v.get_ref()
+                    .iter()
+                    .find(|x| !matches!(x.as_float().or(x.as_integer().map(|i| i as f64)), Some(f) if f > 0.0))
+            });
+            if self.is_categorical() || values.is_none() || bad.is_some() {
+                return Err((
+                    values.map(Spanned::span).or(Some(s.sweep.axis.span())),
+                    format!(
+                        "sweep.log_x needs a numeric sweep of positive values{}; drop log_x or \
+                         sweep other values",
+                        bad.map_or(String::new(), |b| format!(", not {b}"))
+                    ),
+                ));
+            }
+        }
         if let Some(c) = s.confidence.filter(|c| *c != 0.90 && *c != 0.95) {
             return Err((None, format!("confidence is {c}, expected 0.90 or 0.95")));
         }
@@ -451,16 +472,44 @@ impl Experiment {
 
     /// Checks that need the resolved series: claims name real series,
     /// panels and x values.
-    fn validate_references(&self) -> Result<(), (Option<Range<usize>>, String)> {
+    /// A claim naming an x value the sweep does not have (values dropped
+    /// from a copied configuration) is left out with a note
+    /// ([`Experiment::skipped_claims`]); its other references are checked.
+    fn validate_references(&mut self) -> Result<(), (Option<Range<usize>>, String)> {
         let s = &self.spec;
         let series = self.series();
         let panels: Vec<&str> = s.panels.iter().map(|p| p.id.as_str()).collect();
         let xs = self.x_values();
-        for c in &s.claims {
-            c.validate(&panels, &series, &xs)
+        let mut skipped = Vec::new();
+        for (i, c) in s.claims.iter().enumerate() {
+            let missing = c.missing_xs(&xs);
+            let mut known = xs.clone();
+            known.extend(missing.iter().cloned());
+            c.validate(&panels, &series, &known)
                 .map_err(|m| (Some(c.span()), m))?;
+            if !missing.is_empty() {
+                skipped.push((
+                    i,
+                    format!(
+                        "Claim \"{}\" was not checked: it names x = {}, which the sweep does not have (it has {}).",
+                        c.text,
+                        missing.join(", "),
+                        xs.join(", ")
+                    ),
+                ));
+            }
         }
+        for (i, _) in skipped.iter().rev() {
+            self.spec.claims.remove(*i);
+        }
+        self.skipped_claims = skipped.into_iter().map(|(_, note)| note).collect();
         Ok(())
+    }
+
+    /// The claims left out because they name an x value the sweep does not
+    /// have: one note each, for summary.md.
+    pub fn skipped_claims(&self) -> &[String] {
+        &self.skipped_claims
     }
 
     /// The x values in plotting order, as they appear in data.csv.

@@ -389,6 +389,9 @@ impl Results {
             out.push('\n');
         }
         let _ = writeln!(out, "## Claims\n");
+        for note in experiment.skipped_claims() {
+            let _ = writeln!(out, "{}\n", md(note));
+        }
         if self.verdicts.is_empty() {
             let _ = writeln!(out, "No claims.");
         } else {

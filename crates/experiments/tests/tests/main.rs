@@ -498,6 +498,7 @@ mod outputs {
                 title: "T & <t>".into(),
                 x_label: "load (%)".into(),
                 categorical,
+                log_x: false,
                 series: vec!["a".into(), "b".into()],
                 panels: vec![PanelInfo {
                     id: "p".into(),
