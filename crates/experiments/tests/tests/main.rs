@@ -717,7 +717,7 @@ mod pipeline {
             git_revision: "unknown".into(),
             config_file: "t.toml".into(),
         };
-        assert!(r.summary(&e).contains("NOT comparable to the paper"));
+        assert!(r.summary(&e).contains("NOT comparable to a paper"));
         let svg = r.svg();
         assert!(
             svg.contains("STAND-IN WORKLOAD: not comparable to the paper"),
@@ -793,6 +793,12 @@ mod every_config {
             };
             if let Some(want) = want {
                 assert_eq!(e.id(), want, "{shown}: id and path disagree");
+                // A paper's claim naming a missing x is a typo, not a drop.
+                assert!(
+                    e.skipped_claims().is_empty(),
+                    "{shown}: {:?}",
+                    e.skipped_claims()
+                );
             }
             assert!(!e.series().is_empty());
             kinds.insert(e.kind().to_string());
@@ -1160,6 +1166,9 @@ mod pricing_kind;
 
 #[path = "svg/figure.rs"]
 mod figure_svg;
+
+/// A paper's words only in its setting, equal values, skipped claims, log_x.
+mod honest;
 
 #[path = "workload/filters.rs"]
 mod workload_filters;
