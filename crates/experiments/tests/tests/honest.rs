@@ -34,7 +34,10 @@ fn a_papers_words_are_printed_only_in_its_setting() {
     assert!(paper.contains("13.0% vs 12.7%"), "{paper}");
     assert!(paper.contains("the paper's own trace"), "{paper}");
     for (setting, written_for) in [
-        (Setting::Own, "another setting"),
+        (
+            Setting::Own,
+            "another setting (the configuration this claim was copied from)",
+        ),
         (
             Setting::Copied("test/tiny on SDSC-SP2-1998-4.2-cln".into()),
             "test/tiny on SDSC-SP2-1998-4.2-cln",
