@@ -12,10 +12,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use experiments::{Experiment, Setting};
-
-use crate::config::read_config;
-use crate::settings::Settings;
 
 /// Whether the folder `configs/<name>/` holds a paper's figures.
 pub fn is_paper(name: &str) -> bool {
@@ -169,65 +165,6 @@ pub fn select<'a>(
         .filter(|(_, c)| *c)
         .map(|(e, _)| e)
         .collect())
-}
-
-/// Whether the words a paper's configuration carries (its claims'
-/// explanations and causes, "Reproduces:", a kind's paper statistics)
-/// apply to a run of `experiment` whose results came from a stand-in or
-/// not (`stand_in`): only when it is the committed configuration of a
-/// paper's figure or sensitivity run, unmodified. That is, `configs/<id>.toml`
-/// exists, resolves to the same configuration (same config sha256: same
-/// workloads, traces, sweep, series and claims), git does not report the
-/// file changed (when the repository is a git work tree), and no workload
-/// is a stand-in. Known traces are verified by checksum when found, so the
-/// same name means the same data.
-pub fn setting(settings: &Settings, experiment: &Experiment, stand_in: bool) -> Setting {
-    let own = || Setting::Own;
-    let Ok(entries) = settings.catalog() else {
-        return own();
-    };
-    let Some(entry) = entries
-        .iter()
-        .find(|e| e.id == experiment.id() && (e.is_figure() || e.is_sensitivity()))
-    else {
-        return own();
-    };
-    let Ok(committed) = read_config(
-        &settings.registry,
-        &entry.path,
-        &settings.shown(&entry.path),
-    ) else {
-        return own();
-    };
-    let traces: Vec<String> = committed.traces().into_iter().map(|t| t.name).collect();
-    let copied = || {
-        Setting::Copied(if traces.is_empty() {
-            format!("{} on its own generated workload", committed.id())
-        } else {
-            format!("{} on {}", committed.id(), traces.join(", "))
-        })
-    };
-    if stand_in || committed.config_sha256() != experiment.config_sha256() {
-        return copied();
-    }
-    if modified_in_git(&settings.root, &entry.path) {
-        return copied();
-    }
-    Setting::Paper
-}
-
-/// Whether git says `path` differs from the committed `HEAD` (false when
-/// git or the repository is not there).
-fn modified_in_git(root: &Path, path: &Path) -> bool {
-    std::process::Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["diff", "--quiet", "HEAD", "--"])
-        .arg(path)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.code() == Some(1))
 }
 
 #[cfg(test)]

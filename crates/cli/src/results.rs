@@ -6,8 +6,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use experiments::{Experiment, Progress, Provenance, Results, RunCache, RunOptions, Verdict};
+use experiments::{
+    Experiment, Progress, Provenance, Results, RunCache, RunOptions, Setting, Verdict,
+};
 
+use crate::config::read_config;
 use crate::exit::EXIT_CLAIM_FAILED;
 use crate::experiment::{Loaded, provenance, read_experiment};
 use crate::output;
@@ -104,7 +107,7 @@ pub fn write_results(
     if let Some(note) = check_replacement(settings, &dir, experiment, Some(&results.workloads))? {
         report.info(&note);
     }
-    let setting = crate::catalog::setting(settings, experiment, results.stand_in());
+    let setting = setting(settings, experiment, results.stand_in());
     output::write_dir(&dir, &results.files_in(experiment, provenance, &setting))?;
     // The report is Markdown, already encoded; the terminal pass is the
     // last line of defence for stdout.
@@ -121,6 +124,65 @@ pub fn write_results(
         ));
     }
     Ok(results.verdicts.iter().filter(|v| !v.passed()).count())
+}
+
+/// Whether the words a paper's configuration carries (its claims'
+/// explanations and causes, "Reproduces:", a kind's paper statistics)
+/// apply to a run of `experiment` whose results came from a stand-in or
+/// not (`stand_in`): only when it is the committed configuration of a
+/// paper's figure or sensitivity run, unmodified. That is, `configs/<id>.toml`
+/// exists, resolves to the same configuration (same config sha256: same
+/// workloads, traces, sweep, series and claims), git does not report the
+/// file changed (when the repository is a git work tree), and no workload
+/// is a stand-in. Known traces are verified by checksum when found, so the
+/// same name means the same data.
+pub fn setting(settings: &Settings, experiment: &Experiment, stand_in: bool) -> Setting {
+    let own = || Setting::Own;
+    let Ok(entries) = settings.catalog() else {
+        return own();
+    };
+    let Some(entry) = entries
+        .iter()
+        .find(|e| e.id == experiment.id() && (e.is_figure() || e.is_sensitivity()))
+    else {
+        return own();
+    };
+    let Ok(committed) = read_config(
+        &settings.registry,
+        &entry.path,
+        &settings.shown(&entry.path),
+    ) else {
+        return own();
+    };
+    let traces: Vec<String> = committed.traces().into_iter().map(|t| t.name).collect();
+    let copied = || {
+        Setting::Copied(if traces.is_empty() {
+            format!("{} on its own generated workload", committed.id())
+        } else {
+            format!("{} on {}", committed.id(), traces.join(", "))
+        })
+    };
+    if stand_in || committed.config_sha256() != experiment.config_sha256() {
+        return copied();
+    }
+    if modified_in_git(&settings.root, &entry.path) {
+        return copied();
+    }
+    Setting::Paper
+}
+
+/// Whether git says `path` differs from the committed `HEAD` (false when
+/// git or the repository is not there).
+fn modified_in_git(root: &Path, path: &Path) -> bool {
+    std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["diff", "--quiet", "HEAD", "--"])
+        .arg(path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.code() == Some(1))
 }
 
 /// What a workload's data is, as run.toml records it: its label and its
