@@ -143,12 +143,18 @@ pub fn run_batch(
             .iter()
             .map(|(name, why)| format!("  {name}: {why}"))
             .collect();
-        bail!(
-            "{} of {} experiments failed (the others ran and wrote their results):\n{}",
-            failed.len(),
-            jobs.len(),
-            list.join("\n")
-        );
+        let others = match jobs.len() - failed.len() {
+            0 if jobs.len() == 1 => String::new(),
+            0 => " (none ran to the end)".to_string(),
+            1 => " (the other ran and wrote its results)".to_string(),
+            _ => " (the others ran and wrote their results)".to_string(),
+        };
+        let what = if jobs.len() == 1 {
+            "the experiment failed".to_string()
+        } else {
+            format!("{} of {} experiments failed", failed.len(), jobs.len())
+        };
+        bail!("{what}{others}:\n{}", list.join("\n"));
     }
     claims_status(failed_claims, strict)
 }

@@ -55,10 +55,19 @@ pub struct Cli {
     /// More output: -v prints one line per finished run
     #[arg(short, long, global = true, action = ArgAction::Count, help_heading = GLOBAL)]
     pub verbose: u8,
-    /// Fail instead of replacing a missing trace by a synthetic stand-in
-    /// (also: TRACES_NO_STAND_IN=1)
-    #[arg(long, global = true, help_heading = GLOBAL)]
+    /// A missing trace is an error (the default; kept for scripts, as is
+    /// TRACES_NO_STAND_IN=1)
+    #[arg(long, global = true, help_heading = GLOBAL, conflicts_with = "stand_in")]
     pub no_stand_in: bool,
+    /// Replace results in --out computed from another configuration or on
+    /// other data (different config sha256 or trace checksums) instead of
+    /// refusing to
+    #[arg(long, global = true, help_heading = GLOBAL)]
+    pub replace: bool,
+    /// Replace a trace found nowhere by a seeded Lublin99 stand-in of its
+    /// machine size, announced loudly (per workload: `stand_in = true`)
+    #[arg(long, global = true, help_heading = GLOBAL)]
+    pub stand_in: bool,
     /// The repository root (a directory holding Cargo.toml and configs/)
     /// [default: USCHED_ROOT, else found from the current directory up]
     #[arg(long, global = true, value_name = "DIR", help_heading = GLOBAL)]
@@ -281,6 +290,10 @@ pub struct RunFlags {
     /// Where --shard writes its cells (one folder per experiment)
     #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["out", "strict_claims"])]
     pub cells: Option<PathBuf>,
+    /// Also write one CSV of every experiment this invocation ran: data.csv's
+    /// rows with an `experiment` column first
+    #[arg(long, value_name = "FILE", conflicts_with = "cells")]
+    pub combined: Option<PathBuf>,
 }
 
 /// `cargo xtask slurm`.

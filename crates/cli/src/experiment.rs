@@ -50,7 +50,10 @@ pub fn read_experiment(
     let mut resolve_all = || -> Result<Traces> {
         let mut traces = Traces::new();
         for t in experiment.traces() {
-            let found = resolve(&t.name, base, &settings.traces)
+            // A workload's `stand_in = true` allows one for its trace.
+            let mut trace_settings = settings.traces.clone();
+            trace_settings.no_stand_in &= !t.stand_in;
+            let found = resolve(&t.name, base, &trace_settings)
                 .with_context(|| format!("{id}: cannot find trace '{}'", t.name))?;
             if let Found::File { path, .. } = &found {
                 inputs.push(path.clone());

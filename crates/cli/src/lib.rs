@@ -234,9 +234,10 @@ fn results_in(settings: &mut Settings, out: Option<PathBuf>) {
 
 fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
     settings.verbosity = Verbosity::from_counts(cli.quiet, cli.verbose);
-    if cli.no_stand_in {
-        settings.traces.no_stand_in = true;
+    if cli.stand_in {
+        settings.traces.no_stand_in = false;
     }
+    settings.replace |= cli.replace;
     match cli.command {
         Command::List => list::list(settings),
         Command::Describe { kind, markdown } => {

@@ -15,7 +15,12 @@ pub fn list(settings: &Settings) -> Result<ExitCode> {
     for e in &entries {
         match read_config(&settings.registry, &e.path, &settings.shown(&e.path)) {
             Ok(x) => {
-                let line = format!("{:width$}  {}  [{}]", e.id, x.title(), x.paper());
+                let line = format!(
+                    "{:width$}  {}  [{}]",
+                    e.id,
+                    x.title(),
+                    x.paper().unwrap_or("own study")
+                );
                 println!("{}", one_line(&line));
             }
             Err(err) => {

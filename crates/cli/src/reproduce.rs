@@ -26,7 +26,13 @@ pub fn run_jobs(
 ) -> Result<ExitCode> {
     match (run.shard, &run.cells) {
         (Some(shard), Some(cells)) => run_shards(settings, jobs, shard, cells),
-        _ => run_all(settings, jobs, strict),
+        _ => {
+            let status = run_all(settings, jobs, strict);
+            if let Some(file) = &run.combined {
+                crate::results::write_combined(settings, file)?;
+            }
+            status
+        }
     }
 }
 

@@ -6,8 +6,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use experiments::{Experiment, Progress, Provenance, Results, RunCache, RunOptions, Verdict};
+use experiments::{
+    Experiment, Progress, Provenance, Results, RunCache, RunOptions, Setting, Verdict,
+};
 
+use crate::config::read_config;
 use crate::exit::EXIT_CLAIM_FAILED;
 use crate::experiment::{Loaded, provenance, read_experiment};
 use crate::output;
@@ -72,6 +75,8 @@ pub fn run_loaded(
     if std::fs::symlink_metadata(&dir).is_ok_and(|m| !m.is_dir()) {
         output::check_dir_target(&dir, &[])?;
     }
+    // Results of another configuration are refused before any work.
+    check_replacement(settings, &dir, &experiment, None)?;
     let progress = |p: &Progress<'_>| report.run(p);
     let options = RunOptions {
         threads: settings.threads,
@@ -142,7 +147,15 @@ fn write_results_with(
 ) -> Result<usize> {
     let id = experiment.id();
     let dir = settings.results.join(id);
-    let mut files: Vec<(&str, String)> = results.files(experiment, provenance);
+    WRITTEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .push(id.to_string());
+    if let Some(note) = check_replacement(settings, &dir, experiment, Some(&results.workloads))? {
+        report.info(&note);
+    }
+    let setting = setting(settings, experiment, results.stand_in());
+    let mut files: Vec<(&str, String)> = results.files_in(experiment, provenance, &setting);
     let (names, texts): (Vec<String>, Vec<String>) = extra.into_iter().unzip();
     for (name, text) in names.iter().zip(texts) {
         output::check_name_lengths(&dir.join(name), "--schedules")?;
@@ -151,7 +164,7 @@ fn write_results_with(
     output::write_dir(&dir, &files)?;
     // The report is Markdown, already encoded; the terminal pass is the
     // last line of defence for stdout.
-    let report_text = experiments::encode::terminal(&results.summary(experiment));
+    let report_text = experiments::encode::terminal(&results.summary_in(experiment, &setting));
     report.suspend(|| println!("{report_text}"));
     report.info(&format!(
         "{id}: wrote {} in {}",
@@ -164,6 +177,239 @@ fn write_results_with(
         ));
     }
     Ok(results.verdicts.iter().filter(|v| !v.passed()).count())
+}
+
+/// Whether the words a paper's configuration carries (its claims'
+/// explanations and causes, "Reproduces:", a kind's paper statistics)
+/// apply to a run of `experiment` whose results came from a stand-in or
+/// not (`stand_in`): only when it is the committed configuration of a
+/// paper's figure or sensitivity run, unmodified. That is, `configs/<id>.toml`
+/// exists, resolves to the same configuration (same config sha256: same
+/// workloads, traces, sweep, series and claims), git does not report the
+/// file changed (when the repository is a git work tree), and no workload
+/// is a stand-in. Known traces are verified by checksum when found, so the
+/// same name means the same data.
+pub fn setting(settings: &Settings, experiment: &Experiment, stand_in: bool) -> Setting {
+    let own = || Setting::Own;
+    let Ok(entries) = settings.catalog() else {
+        return own();
+    };
+    let Some(entry) = entries
+        .iter()
+        .find(|e| e.id == experiment.id() && (e.is_figure() || e.is_sensitivity()))
+    else {
+        return own();
+    };
+    let Ok(committed) = read_config(
+        &settings.registry,
+        &entry.path,
+        &settings.shown(&entry.path),
+    ) else {
+        return own();
+    };
+    let traces: Vec<String> = committed.traces().into_iter().map(|t| t.name).collect();
+    let copied = || {
+        Setting::Copied(if traces.is_empty() {
+            format!("{} on its own generated workload", committed.id())
+        } else {
+            format!("{} on {}", committed.id(), traces.join(", "))
+        })
+    };
+    if stand_in || committed.config_sha256() != experiment.config_sha256() {
+        return copied();
+    }
+    if modified_in_git(&settings.root, &entry.path) {
+        return copied();
+    }
+    Setting::Paper
+}
+
+/// Whether git says `path` differs from the committed `HEAD` (false when
+/// git or the repository is not there).
+fn modified_in_git(root: &Path, path: &Path) -> bool {
+    std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["diff", "--quiet", "HEAD", "--"])
+        .arg(path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.code() == Some(1))
+}
+
+/// What a workload's data is, as run.toml records it: its label and its
+/// SWF text's sha256, or the seed it was generated from.
+fn data_of(label: &str, sha256: Option<&str>, seed: Option<String>, stand_in: bool) -> String {
+    match (sha256, seed) {
+        (Some(sha), _) => format!("'{label}' sha256 {sha}"),
+        (None, Some(seed)) if stand_in => format!("'{label}' a stand-in, seed {seed}"),
+        (None, Some(seed)) => format!("'{label}' generated, seed {seed}"),
+        (None, None) => format!("'{label}' generated by the kind"),
+    }
+}
+
+/// Whether the results already in `dir` may be replaced by this run of
+/// `experiment` (on `workloads`, once known): an error naming both when
+/// they were computed from another configuration (config sha256) or on
+/// other data (trace checksums, stand-in seeds), unless `--replace`; else
+/// the note to print when they are replaced (`None` when there are none).
+pub fn check_replacement(
+    settings: &Settings,
+    dir: &Path,
+    experiment: &Experiment,
+    workloads: Option<&[experiments::WorkloadFacts]>,
+) -> Result<Option<String>> {
+    let run_toml = dir.join("run.toml");
+    if std::fs::symlink_metadata(&run_toml).is_err() {
+        return Ok(None);
+    }
+    let id = experiment.id();
+    let old: Option<toml::Table> = crate::files::read_to_string(&run_toml, crate::files::RESULTS)
+        .ok()
+        .and_then(|t| t.parse().ok());
+    let Some(prov) = old
+        .as_ref()
+        .and_then(|t| t.get("provenance"))
+        .and_then(toml::Value::as_table)
+    else {
+        return if settings.replace {
+            Ok(Some(format!(
+                "{id}: replaced unreadable results in {}",
+                dir.display()
+            )))
+        } else {
+            anyhow::bail!(
+                "{id}: {} holds results whose run.toml cannot be read; nothing written. Pass \
+                 --replace to replace them, or choose another --out",
+                dir.display()
+            )
+        };
+    };
+    let text = |k: &str| prov.get(k).and_then(toml::Value::as_str).unwrap_or("?");
+    let (old_sha, old_file) = (text("config_sha256"), text("config_file"));
+    let new_sha = experiment.config_sha256();
+    let mut differences = Vec::new();
+    if old_sha != new_sha {
+        differences.push(format!(
+            "another configuration: config sha256 {old_sha} (from {old_file}) there, {new_sha} \
+             (from {}) here",
+            experiment.file()
+        ));
+    }
+    if let Some(workloads) = workloads {
+        let old_data: Vec<String> = prov
+            .get("workloads")
+            .and_then(toml::Value::as_array)
+            .map(|ws| {
+                ws.iter()
+                    .filter_map(toml::Value::as_table)
+                    .map(|w| {
+                        data_of(
+                            w.get("label").and_then(toml::Value::as_str).unwrap_or("?"),
+                            w.get("sha256").and_then(toml::Value::as_str),
+                            w.get("seed").map(|s| match s {
+                                toml::Value::String(s) => s.clone(),
+                                other => other.to_string(),
+                            }),
+                            w.get("stand_in").and_then(toml::Value::as_bool) == Some(true),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let new_data: Vec<String> = workloads
+            .iter()
+            .map(|w| {
+                data_of(
+                    &w.label,
+                    w.sha256.as_deref(),
+                    w.seed.map(|s| s.to_string()),
+                    w.stand_in,
+                )
+            })
+            .collect();
+        if old_data != new_data {
+            differences.push(format!(
+                "other data: {} there, {} here",
+                old_data.join(", "),
+                new_data.join(", ")
+            ));
+        }
+    }
+    if differences.is_empty() {
+        return Ok(Some(format!(
+            "{id}: replaced the results of the same configuration and data in {}",
+            dir.display()
+        )));
+    }
+    if settings.replace {
+        return Ok(Some(format!(
+            "{id}: --replace: replaced results in {} computed from {}",
+            dir.display(),
+            differences.join("; and ")
+        )));
+    }
+    anyhow::bail!(
+        "{id}: {} holds results computed from {}; nothing written. Pass --replace to replace \
+         them, or choose another --out",
+        dir.display(),
+        differences.join("; and ")
+    )
+}
+
+/// The ids whose results this process wrote, in order (for `--combined`).
+static WRITTEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// The records of a CSV text (a quoted field may hold a line break).
+fn csv_records(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, c) in text.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '\n' if !quoted => {
+                out.push(text[start..i].trim_end_matches('\r'));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// `--combined FILE`: the data.csv of every experiment this process wrote
+/// (in the order they ran), one table with an `experiment` column first.
+pub fn write_combined(settings: &Settings, file: &Path) -> Result<()> {
+    let ids = WRITTEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    let mut out = format!("experiment,{}\n", experiments::CSV_HEADER);
+    for id in &ids {
+        let path = settings.results.join(id).join("data.csv");
+        let text = crate::files::read_to_string(&path, crate::files::RESULTS)
+            .with_context(|| format!("--combined: cannot read {}", path.display()))?;
+        for record in csv_records(&text).into_iter().skip(1) {
+            if !record.is_empty() {
+                out.push_str(&experiments::encode::csv_text(id));
+                out.push(',');
+                out.push_str(record);
+                out.push('\n');
+            }
+        }
+    }
+    output::write_file(file, out.as_bytes())
+        .with_context(|| format!("--combined: cannot write {}", file.display()))?;
+    eprintln!(
+        "wrote {} ({} experiment(s), an `experiment` column first)",
+        file.display(),
+        ids.len()
+    );
+    Ok(())
 }
 
 /// The exit status of a command whose claims `failed_claims` did not pass:

@@ -40,6 +40,9 @@ pub struct Settings {
     /// Leave the claims unchecked (`--no-claims`): no verdicts, no claims
     /// section in `summary.md`.
     pub no_claims: bool,
+    /// `--replace`: results of another configuration or other data in
+    /// `--out` may be replaced (else that is an error).
+    pub replace: bool,
 }
 
 impl Settings {
@@ -57,6 +60,7 @@ impl Settings {
             registry: Registry::builtin(),
             schedules: false,
             no_claims: false,
+            replace: false,
             root,
         }
     }

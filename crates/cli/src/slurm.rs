@@ -71,8 +71,8 @@ fn scripts(
         common += &format!("#SBATCH {}\n", sbatch_word(a));
     }
     let mut globals = String::new();
-    if settings.traces.no_stand_in {
-        globals += " --no-stand-in";
+    if !settings.traces.no_stand_in {
+        globals += " --stand-in";
     }
     if settings.verbosity == Verbosity::Quiet {
         globals += " --quiet";

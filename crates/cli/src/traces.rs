@@ -14,9 +14,12 @@
 //!    tried at most once per trace per process, with connect and total
 //!    timeouts, at most [`download_cap`] bytes, staged and verified before
 //!    it enters the cache (crate::output);
-//! 6. a seeded Lublin99 stand-in of the same machine size over the log's
-//!    span, announced loudly as NOT comparable to the paper, unless
-//!    stand-ins are refused (`TRACES_NO_STAND_IN=1`).
+//! 6. only when asked for (`--stand-in`, or `stand_in = true` on the
+//!    workload), a seeded Lublin99 stand-in of the same machine size over
+//!    the log's span, announced loudly as NOT the trace; otherwise a
+//!    missing trace is an error that names every place looked at (the
+//!    default; `--no-stand-in` and `TRACES_NO_STAND_IN=1` are still
+//!    accepted and say the same).
 //!
 //! A known trace is verified by the SHA-256 of its SWF text (after
 //! decompression), so the archive's `.swf.gz`, a recompressed copy and a
@@ -57,9 +60,9 @@ pub struct TraceSettings {
     pub cache: PathBuf,
     /// `$TRACES_MIRROR`: base URL replacing the archive (flat layout).
     pub mirror: Option<String>,
-    /// The user refuses stand-ins (`--no-stand-in`, or
-    /// `TRACES_NO_STAND_IN=1`): a missing known trace is an error that
-    /// lists where it was looked for.
+    /// Stand-ins are refused (the default; `--stand-in`, or a workload's
+    /// `stand_in = true`, allows them): a missing known trace is an error
+    /// that lists where it was looked for.
     pub no_stand_in: bool,
 }
 
@@ -73,7 +76,9 @@ impl TraceSettings {
             cache: var("TRACES_CACHE")
                 .map_or_else(|| root.join("traces").join("cache"), PathBuf::from),
             mirror: var("TRACES_MIRROR"),
-            no_stand_in: var("TRACES_NO_STAND_IN").is_some_and(|v| v != "0"),
+            // Refused unless `--stand-in` or a workload asks for one;
+            // TRACES_NO_STAND_IN is accepted and changes nothing.
+            no_stand_in: true,
         }
     }
 
@@ -317,11 +322,7 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         Err(e) => looked.push(format!("download from {url}: {e}")),
     }
     if settings.no_stand_in {
-        let why = if settings.no_stand_in {
-            "stand-ins are refused (--no-stand-in or TRACES_NO_STAND_IN)"
-        } else {
-            "this command needs the real log"
-        };
+        let why = "stand-ins are refused unless asked for (`--stand-in`, or `stand_in = true` on the workload, gives a Lublin99 stand-in)";
         bail!(
             "trace {} is not available and {why}. Looked in:\n  {}\nset TRACES_DIR to a directory holding {} (or .swf), or run from a clone whose traces/ has it",
             known.name,
@@ -334,7 +335,7 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         eprintln!("looked in:\n  {}", looked.join("\n  "));
     } else {
         eprintln!(
-            "STAND-IN for {} (NOT comparable to the paper; see the warning above)",
+            "STAND-IN for {} (NOT the trace; see the warning above)",
             known.name
         );
     }
@@ -348,7 +349,7 @@ static ANNOUNCED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
 pub fn stand_in_banner(known: &KnownTrace) -> String {
     let line = "!".repeat(78);
     format!(
-        "{line}\n!! STAND-IN: {} not found (TRACES_DIR, traces/, cache, download all failed).\n!! Using a seeded Lublin99 workload of {} procs over the log's {} days instead.\n!! Results are NOT comparable to the paper. Set TRACES_DIR to the real traces,\n!! or set TRACES_NO_STAND_IN=1 to make a missing trace an error.\n{line}",
+        "{line}\n!! STAND-IN: {} not found (TRACES_DIR, traces/, cache, download all failed).\n!! Using a seeded Lublin99 workload of {} procs over the log's {} days instead.\n!! Results are NOT those of the trace (nor comparable to a paper). Set TRACES_DIR\n!! to the real traces, or drop --stand-in / `stand_in = true` to make it an error.\n{line}",
         known.file_name(),
         known.procs,
         known.span_days()

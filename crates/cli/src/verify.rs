@@ -45,10 +45,19 @@ pub fn verify(
 ) -> Result<ExitCode> {
     recover_results(settings);
     let entries = settings.catalog()?;
+    // Ids of results of your own configurations (`cargo xtask run`) are
+    // accepted beside the catalog's.
+    let own = own_results(&settings.results, &entries);
+    let (own_ids, catalog_ids): (Vec<String>, Vec<String>) = ids
+        .iter()
+        .cloned()
+        .partition(|id| own.iter().any(|(o, _)| o == id));
     let selected: Vec<&Entry> = if ids.is_empty() {
         entries.iter().collect()
+    } else if catalog_ids.is_empty() {
+        Vec::new()
     } else {
-        catalog::select(ids, &entries, false)?
+        catalog::select(&catalog_ids, &entries, false)?
     };
     let csv_of = |e: &Entry| settings.results.join(&e.id).join("data.csv");
     let figures = entries.iter().filter(|e| e.is_figure()).count();
@@ -141,7 +150,7 @@ pub fn verify(
         docs.push(DocEntry {
             id: e.id.clone(),
             title: experiment.title().to_string(),
-            paper: experiment.paper().to_string(),
+            paper: experiment.paper().map(str::to_string),
             figure: relative(doc_dir, &figure),
             verdicts,
             stand_in: stand_in(&dir.join("run.toml")),
@@ -150,8 +159,11 @@ pub fn verify(
     }
     // Results of configurations outside configs/ (`cargo xtask run`): checked
     // against the configuration their run.toml records, never skipped silently.
-    if ids.is_empty() {
-        for (id, dir) in own_results(&settings.results, &entries) {
+    {
+        let wanted = own
+            .into_iter()
+            .filter(|(id, _)| ids.is_empty() || own_ids.contains(id));
+        for (id, dir) in wanted {
             let experiment = match recorded_config(&settings.registry, &dir) {
                 Ok(experiment) => experiment,
                 Err(why) => {

@@ -179,6 +179,27 @@ impl Claim {
         self.check.span()
     }
 
+    /// The x values the claim names (`at`, `from`, `to`) that are not among
+    /// `xs`, as data.csv writes them.
+    pub(crate) fn missing_xs(&self, xs: &[String]) -> Vec<String> {
+        let named: Vec<&XKey> = match self.check.get_ref() {
+            Check::Above(Compare { at, .. })
+            | Check::Within(Within { at, .. })
+            | Check::Ratio(Ratio { at, .. })
+            | Check::Ordering(Ordering { at, .. }) => at.iter().collect(),
+            Check::Rise(Rise { from, to, .. }) | Check::RisesMore(RisesMore { from, to, .. }) => {
+                vec![from, to]
+            }
+            Check::Below(Compare { at, .. }) => at.iter().collect(),
+            Check::Monotone(_) => Vec::new(),
+        };
+        named
+            .into_iter()
+            .map(XKey::key)
+            .filter(|k| !xs.contains(k))
+            .collect()
+    }
+
     /// Checks that the claim refers to existing panels, series and x values.
     pub(crate) fn validate(
         &self,

@@ -32,7 +32,9 @@
 //! when it lies on the other side, and is INCONCLUSIVE when it straddles
 //! the bound; a claim is the worst of its inequalities (FAIL, then
 //! INCONCLUSIVE). A point with a single unit has no interval: its verdict
-//! is PASS or FAIL by the values, and says "single run".
+//! is PASS or FAIL by the values, and says "single run". A difference that
+//! is exactly 0 in every run is reported as equal: `above`/`below` FAIL
+//! ("equal"), a range holding the value PASSes.
 //!
 //! A claim that does not PASS names its `cause` in the configuration:
 //! `cause.paper` (the paper is inconsistent: quote it), `cause.data` (what
@@ -110,6 +112,12 @@ fn judge(e: &Estimate, strict: bool) -> Outcome {
     } else {
         Outcome::Inconclusive
     }
+}
+
+/// Whether a difference is exactly zero in every unit (mean 0, interval
+/// `[0, 0]` or none): the two sides are equal.
+fn exactly_zero(e: &Estimate) -> bool {
+    e.mean == 0.0 && e.ci.is_none_or(|(lo, hi)| lo == 0.0 && hi == 0.0)
 }
 
 /// `v [lo, hi]`, or `v` without an interval.
@@ -260,6 +268,19 @@ impl Claim {
                         }
                         .shift(c.margin)
                     };
+                    // Every unit identical: equal, not "about the same".
+                    if exactly_zero(&diff) {
+                        return Ok((
+                            judge(&signed, true),
+                            format!(
+                                "{} {} vs {} {} (equal: difference exactly 0 in every run)",
+                                c.series,
+                                short(a),
+                                c.than,
+                                short(b)
+                            ),
+                        ));
+                    }
                     Ok((
                         judge(&signed, true),
                         format!(

@@ -24,12 +24,15 @@ pub(crate) type RawSpec = Spec<Option<Spanned<toml::Table>>>;
 pub(crate) struct Spec<P> {
     /// The config format (see [`CONFIG_VERSION`]).
     pub version: Spanned<u32>,
-    /// `<paper>/<figure>`, e.g. `baseline/backfilling`.
+    /// `<group>/<name>`, e.g. `baseline/backfilling` (a paper's figure)
+    /// or `study/utility-status-period` (a user's own study).
     pub id: Spanned<String>,
     /// One-line title, used on the figure and in summaries.
     pub title: String,
-    /// Citation of the paper (or "baseline" literature) the figure reproduces.
-    pub paper: String,
+    /// Citation of the paper (or "baseline" literature) the figure
+    /// reproduces; optional for a user's own study.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paper: Option<String>,
     /// Which runner executes this experiment.
     pub kind: String,
     /// Base seed; every random component derives its own stream from it.
@@ -109,6 +112,11 @@ pub(crate) struct WorkloadSpec {
     /// Skip malformed trace lines (counted) instead of failing.
     #[serde(default)]
     pub lenient: bool,
+    /// When the trace is found nowhere, use a seeded Lublin99 stand-in of
+    /// its machine size instead of failing (as `--stand-in` does for every
+    /// trace). Absent: a missing trace is an error.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stand_in: bool,
     /// The machine size in processors for a trace whose header gives none
     /// (`MaxProcs` and `MaxNodes` missing, -1 or 0), or to replace the
     /// header's; 1 to `swf_io::MAX_PROCS`.
@@ -200,6 +208,10 @@ pub(crate) struct SweepSpec {
     /// lines (`"series"`: series names `<series>@<workload label>`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workloads: Option<Spanned<Facet>>,
+    /// A logarithmic x axis (numeric sweeps of positive values only),
+    /// ticked at the swept values (or at powers of ten when there are many).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub log_x: bool,
 }
 
 /// How several workloads share a numeric axis (`[sweep] workloads`).
@@ -366,6 +378,9 @@ pub struct TraceRef {
     pub name: String,
     /// Whether any workload reads it leniently.
     pub lenient: bool,
+    /// Whether any workload asks for a stand-in when it is missing
+    /// (`stand_in = true`).
+    pub stand_in: bool,
 }
 
 #[cfg(test)]

@@ -31,6 +31,8 @@ pub struct Experiment {
     pub(crate) policies: Policies,
     pub(crate) plan: Plan,
     pub(crate) file: String,
+    /// Notes on claims left out (see [`Experiment::skipped_claims`]).
+    pub(crate) skipped_claims: Vec<String>,
 }
 
 /// The first pass: the format version and the kind.
@@ -136,6 +138,7 @@ impl Registry {
             policies: self.policies().clone(),
             plan: Plan::empty(&entry).map_err(|m| at(None, m))?,
             file: file.to_string(),
+            skipped_claims: Vec::new(),
         };
         // Sizes first, so nothing grows with them before.
         plan::check_caps(&experiment, text, limits).map_err(|(span, message)| at(span, message))?;
@@ -152,7 +155,7 @@ impl Registry {
 }
 
 impl Experiment {
-    /// `<paper>/<figure>`.
+    /// `<group>/<name>` (`<paper>/<figure>` for a paper's figure).
     pub fn id(&self) -> &str {
         self.spec.id.get_ref()
     }
@@ -162,9 +165,9 @@ impl Experiment {
         &self.spec.title
     }
 
-    /// The paper citation.
-    pub fn paper(&self) -> &str {
-        &self.spec.paper
+    /// The paper citation, if the configuration gives one.
+    pub fn paper(&self) -> Option<&str> {
+        self.spec.paper.as_deref()
     }
 
     /// The runner's name.
@@ -196,10 +199,14 @@ impl Experiment {
         for w in workloads {
             if let Some(name) = &w.trace {
                 match out.iter_mut().find(|t| &t.name == name) {
-                    Some(t) => t.lenient |= w.lenient,
+                    Some(t) => {
+                        t.lenient |= w.lenient;
+                        t.stand_in |= w.stand_in;
+                    }
                     None => out.push(TraceRef {
                         name: name.clone(),
                         lenient: w.lenient,
+                        stand_in: w.stand_in,
                     }),
                 }
             }
@@ -286,8 +293,9 @@ impl Experiment {
             return Err((
                 Some(s.id.span()),
                 format!(
-                    "id '{}' must look like '<paper>/<figure>' or '<paper>/sensitivity/<name>' \
-                     (letters, digits, '-', '_', '.')",
+                    "id '{}' must look like '<group>/<name>' (a paper's figure, or your own: \
+                     'study/load-sweep') or '<paper>/sensitivity/<name>' (letters, digits, '-', \
+                     '_', '.'); results go to <out>/<group>/<name>/",
                     s.id.get_ref()
                 ),
             ));
@@ -305,6 +313,24 @@ impl Experiment {
         }
         if s.repetitions == 0 {
             return Err((None, "repetitions must be at least 1".into()));
+        }
+        if s.sweep.log_x {
+            let values = s.sweep.values.as_ref();
+            let bad = values.and_then(|v| {
+                v.get_ref()
+                    .iter()
+                    .find(|x| !matches!(x.as_float().or(x.as_integer().map(|i| i as f64)), Some(f) if f > 0.0))
+            });
+            if self.is_categorical() || values.is_none() || bad.is_some() {
+                return Err((
+                    values.map(Spanned::span).or(Some(s.sweep.axis.span())),
+                    format!(
+                        "sweep.log_x needs a numeric sweep of positive values{}; drop log_x or \
+                         sweep other values",
+                        bad.map_or(String::new(), |b| format!(", not {b}"))
+                    ),
+                ));
+            }
         }
         if let Some(c) = s.confidence.filter(|c| *c != 0.90 && *c != 0.95) {
             return Err((None, format!("confidence is {c}, expected 0.90 or 0.95")));
@@ -457,16 +483,38 @@ impl Experiment {
 
     /// Checks that need the resolved series: claims name real series,
     /// panels and x values.
-    fn validate_references(&self) -> Result<(), (Option<Range<usize>>, String)> {
+    /// A claim naming an x value the sweep does not have (values dropped
+    /// from a copied configuration) is left out with a note
+    /// ([`Experiment::skipped_claims`]); its other references are checked.
+    fn validate_references(&mut self) -> Result<(), (Option<Range<usize>>, String)> {
         let s = &self.spec;
         let series = self.series();
         let ids = self.panel_ids();
         let panels: Vec<&str> = ids.iter().map(String::as_str).collect();
         let xs = self.x_values();
-        for c in &s.claims {
-            c.validate(&panels, &series, &xs)
+        let mut skipped = Vec::new();
+        for (i, c) in s.claims.iter().enumerate() {
+            let missing = c.missing_xs(&xs);
+            let mut known = xs.clone();
+            known.extend(missing.iter().cloned());
+            c.validate(&panels, &series, &known)
                 .map_err(|m| (Some(c.span()), m))?;
+            if !missing.is_empty() {
+                skipped.push((
+                    i,
+                    format!(
+                        "Claim \"{}\" was not checked: it names x = {}, which the sweep does not have (it has {}).",
+                        c.text,
+                        missing.join(", "),
+                        xs.join(", ")
+                    ),
+                ));
+            }
         }
+        for (i, _) in skipped.iter().rev() {
+            self.spec.claims.remove(*i);
+        }
+        self.skipped_claims = skipped.into_iter().map(|(_, note)| note).collect();
         Ok(())
     }
 
@@ -499,6 +547,12 @@ impl Experiment {
                     .map(move |p| self.panel_id(&p.id, f))
             })
             .collect()
+    }
+
+    /// The claims left out because they name an x value the sweep does not
+    /// have: one note each, for summary.md.
+    pub fn skipped_claims(&self) -> &[String] {
+        &self.skipped_claims
     }
 
     /// The x values in plotting order, as they appear in data.csv.

@@ -16,6 +16,8 @@ pub struct Figure {
     pub x_label: String,
     /// Grouped bars (categorical x) instead of lines.
     pub categorical: bool,
+    /// A logarithmic x axis (`log_x = true` in `[sweep]`; numeric x only).
+    pub log_x: bool,
     /// Legend entries in order (colours, markers and dashes follow this order).
     pub series: Vec<String>,
     /// Sub-plots in order.
@@ -95,6 +97,7 @@ impl Figure {
             title: spec.title.clone(),
             x_label: spec.sweep.label.clone(),
             categorical: experiment.is_categorical(),
+            log_x: spec.sweep.log_x,
             series: experiment.series(),
             panels,
             confidence: spec.confidence.unwrap_or(0.95),

@@ -106,7 +106,7 @@ pub use kinds::{replay, replay_policy};
 pub use numfmt::{fmt_num, fmt_short};
 pub use plan::Limits;
 pub use registry::{Policies, PolicyName, Registry};
-pub use report::{DocEntry, reproduction_doc, tally};
+pub use report::{DocEntry, PAPER_ONLY, Setting, reproduction_doc, tally};
 pub use results::{Provenance, Results, run};
 pub use run::{Progress, RunOptions, RunSchedule, schedules};
 pub use samples::{SAMPLES_HEADER, Samples, Unit};

@@ -15,6 +15,46 @@ use crate::results::{Provenance, Results};
 use crate::samples::Samples;
 use crate::workload::WorkloadFacts;
 
+/// Whom an experiment's words from a paper apply to: its claims'
+/// `explanation` and `cause`, "Reproduces: <paper>" and a kind's paper
+/// statistics were written for one setting (the committed paper
+/// configuration, on its traces). They are printed as written only there.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Setting {
+    /// The committed paper configuration, unmodified, on its traces (no
+    /// stand-in): everything is printed as written.
+    Paper,
+    /// Anything else (a user's own study, a copied or edited paper
+    /// configuration, a stand-in): the summary opens with "Study:", a
+    /// claim's explanation and cause are not shown as if they applied, and
+    /// a kind's paper statistics are left out.
+    #[default]
+    Own,
+    /// Like [`Setting::Own`], for a configuration that shares its id with a
+    /// committed paper configuration it differs from: what that one was
+    /// written for (`"<id> on <traces>"`), named where explanations are left out.
+    Copied(String),
+}
+
+impl Setting {
+    /// Whether words written for the paper's setting apply.
+    pub fn is_paper(&self) -> bool {
+        matches!(self, Setting::Paper)
+    }
+
+    /// What the explanations were written for, in a sentence's middle.
+    fn written_for(&self) -> String {
+        match self {
+            Setting::Copied(what) => md(what),
+            _ => "another setting (the configuration this claim was copied from)".into(),
+        }
+    }
+}
+
+/// Where a kind's note turns to the paper's own numbers: the rest of the
+/// note is printed only in the paper's [`Setting`].
+pub const PAPER_ONLY: &str = " The paper's ";
+
 /// User text as Markdown ([`encode::markdown`]).
 fn md(s: &str) -> String {
     encode::markdown(s)
@@ -31,9 +71,15 @@ fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
 }
 
 /// The cause cell of a verdict: `–` for a PASS.
-fn cause_cell(v: &Verdict, notes: Option<&str>) -> String {
+fn cause_cell(v: &Verdict, notes: Option<&str>, setting: &Setting) -> String {
     if v.passed() {
         return "–".into();
+    }
+    if !setting.is_paper() && v.cause.is_some() {
+        return format!(
+            "(a cause was written for {}; not shown, it may not apply here)",
+            setting.written_for()
+        );
     }
     match &v.cause {
         None => "(none given)".into(),
@@ -61,7 +107,7 @@ pub fn tally(verdicts: &[Verdict]) -> String {
     )
 }
 
-fn claims_table(out: &mut String, verdicts: &[Verdict], notes: Option<&str>) {
+fn claims_table(out: &mut String, verdicts: &[Verdict], notes: Option<&str>, setting: &Setting) {
     let header = ["#", "claim", "paper value", "our value", "verdict", "cause"].map(String::from);
     let rows: Vec<Vec<String>> = verdicts
         .iter()
@@ -73,7 +119,7 @@ fn claims_table(out: &mut String, verdicts: &[Verdict], notes: Option<&str>) {
                 v.paper_value.as_deref().map_or_else(|| "–".into(), md),
                 md(&v.ours),
                 format!("**{}**", v.label()),
-                cause_cell(v, notes),
+                cause_cell(v, notes, setting),
             ]
         })
         .collect();
@@ -85,12 +131,12 @@ fn claims_table(out: &mut String, verdicts: &[Verdict], notes: Option<&str>) {
         tally(verdicts),
         verdicts.len()
     );
-    fail_explanations(out, verdicts);
+    fail_explanations(out, verdicts, setting);
 }
 
 /// The explanations the configuration gives for the claims that do not
 /// PASS (nothing when there are none).
-fn fail_explanations(out: &mut String, verdicts: &[Verdict]) {
+fn fail_explanations(out: &mut String, verdicts: &[Verdict], setting: &Setting) {
     let failed: Vec<(usize, &Verdict, &String)> = verdicts
         .iter()
         .enumerate()
@@ -102,6 +148,17 @@ fn fail_explanations(out: &mut String, verdicts: &[Verdict]) {
         })
         .collect();
     if failed.is_empty() {
+        return;
+    }
+    if !setting.is_paper() {
+        let numbers: Vec<String> = failed.iter().map(|(i, _, _)| (i + 1).to_string()).collect();
+        let _ = writeln!(
+            out,
+            "\nClaim(s) {}: an explanation was written for {}; it may not apply here, so it is \
+             not shown.",
+            numbers.join(", "),
+            setting.written_for()
+        );
         return;
     }
     let _ = writeln!(out, "\nWhy claims do not PASS (after a search for bugs):\n");
@@ -144,7 +201,7 @@ fn stand_in_warning(out: &mut String, facts: &[WorkloadFacts]) {
     for f in facts.iter().filter(|f| f.stand_in) {
         let _ = writeln!(
             out,
-            "> **WARNING: stand-in workload.** {}. Every number for '{}' below is NOT comparable to the paper.\n",
+            "> **WARNING: stand-in workload.** {}. Every number for '{}' below comes from a synthetic workload, NOT from the trace it stands in for (and NOT comparable to a paper).\n",
             md(f.note
                 .as_deref()
                 .unwrap_or("a trace was replaced by a synthetic workload")),
@@ -202,12 +259,33 @@ impl Results {
         table(out, &header, &rows);
     }
 
-    /// `summary.md`: workload facts, one table per panel, claim verdicts.
+    /// `summary.md` of a user's own study ([`Setting::Own`]); see
+    /// [`Results::summary_in`].
     pub fn summary(&self, experiment: &Experiment) -> String {
+        self.summary_in(experiment, &Setting::Own)
+    }
+
+    /// `summary.md`: workload facts, one table per panel, claim verdicts;
+    /// words written for a paper only in its `setting`.
+    pub fn summary_in(&self, experiment: &Experiment, setting: &Setting) -> String {
         let spec = &experiment.spec;
         let mut out = String::new();
         let _ = writeln!(out, "# {}: {}\n", md(spec.id.get_ref()), md(&spec.title));
-        let _ = writeln!(out, "Reproduces: {}\n", md(&spec.paper));
+        match (&spec.paper, setting.is_paper()) {
+            (Some(paper), true) => {
+                let _ = writeln!(out, "Reproduces: {}\n", md(paper));
+            }
+            (paper, _) => {
+                let _ = writeln!(out, "Study: {}\n", md(&spec.title));
+                if let Some(paper) = paper {
+                    let _ = writeln!(
+                        out,
+                        "The configuration cites: {} (this is not the committed reproduction of it).\n",
+                        md(paper)
+                    );
+                }
+            }
+        }
         let reps = spec.repetitions;
         let units = self.samples.max_units();
         let ci = if units > 1 {
@@ -292,6 +370,10 @@ impl Results {
             }
         }
         for n in &self.notes {
+            let n = match n.find(PAPER_ONLY) {
+                Some(at) if !setting.is_paper() => &n[..at],
+                _ => n.as_str(),
+            };
             let _ = writeln!(out, "\n{}", md(n));
         }
         let _ = writeln!(out, "\n## Results\n");
@@ -312,11 +394,14 @@ impl Results {
             return out;
         }
         let _ = writeln!(out, "## Claims\n");
+        for note in experiment.skipped_claims() {
+            let _ = writeln!(out, "{}\n", md(note));
+        }
         if self.verdicts.is_empty() {
             let _ = writeln!(out, "No claims.");
         } else {
             let _ = writeln!(out, "{}\n", brackets(&self.samples));
-            claims_table(&mut out, &self.verdicts, None);
+            claims_table(&mut out, &self.verdicts, None, setting);
         }
         out
     }
@@ -363,17 +448,28 @@ impl Results {
         )
     }
 
-    /// Every output file of a run: `(name, contents)`.
+    /// Every output file of a run of a user's own study: `(name, contents)`;
+    /// see [`Results::files_in`].
     pub fn files(
         &self,
         experiment: &Experiment,
         provenance: &Provenance,
     ) -> Vec<(&'static str, String)> {
+        self.files_in(experiment, provenance, &Setting::Own)
+    }
+
+    /// Every output file of a run in `setting`: `(name, contents)`.
+    pub fn files_in(
+        &self,
+        experiment: &Experiment,
+        provenance: &Provenance,
+        setting: &Setting,
+    ) -> Vec<(&'static str, String)> {
         vec![
             ("data.csv", self.csv()),
             ("samples.csv", self.samples.csv()),
             ("figure.svg", self.svg()),
-            ("summary.md", self.summary(experiment)),
+            ("summary.md", self.summary_in(experiment, setting)),
             ("run.toml", self.run_toml(experiment, provenance)),
         ]
     }
@@ -386,8 +482,8 @@ pub struct DocEntry {
     pub id: String,
     /// Title.
     pub title: String,
-    /// Paper citation.
-    pub paper: String,
+    /// Paper citation, if the configuration gives one.
+    pub paper: Option<String>,
     /// Link to the figure, relative to the document.
     pub figure: String,
     /// Claim verdicts.
@@ -445,7 +541,7 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
         let _ = writeln!(
             out,
             "Paper: {}. Figure: [{}]({}).\n",
-            md(&e.paper),
+            md(e.paper.as_deref().unwrap_or("–")),
             md(e.figure.rsplit('/').next().unwrap_or("figure.svg")),
             encode::markdown_url(&e.figure)
         );
@@ -473,12 +569,12 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
                     v.paper_value.as_deref().map_or_else(|| "–".into(), md),
                     md(&v.ours),
                     format!("**{}**", v.label()),
-                    cause_cell(v, e.notes.as_deref()),
+                    cause_cell(v, e.notes.as_deref(), &Setting::Paper),
                 ]
             })
             .collect();
         table(&mut out, &header, &rows);
-        fail_explanations(&mut out, &e.verdicts);
+        fail_explanations(&mut out, &e.verdicts, &Setting::Paper);
     }
     out
 }

@@ -78,6 +78,46 @@ pub(super) fn tick_labels(ticks: &[f64]) -> Vec<String> {
         .collect()
 }
 
+/// A logarithmic x axis over the positive values `xs`: its ends in
+/// decades (`log10`) and its labelled ticks. A geometric sweep of up to
+/// [`MAX_VALUE_TICKS`] values is labelled at the swept values themselves
+/// (so 15, 30, ..., 3840 each get a tick); more values get a tick per
+/// power of ten, and the ends where fewer than two powers fall inside.
+pub(super) fn log_x_axis(xs: &[f64]) -> (f64, f64, Vec<(f64, String)>) {
+    let mut values: Vec<f64> = xs.iter().copied().filter(|v| *v > 0.0).collect();
+    values.sort_by(f64::total_cmp);
+    values.dedup();
+    let (Some(&lo), Some(&hi)) = (values.first(), values.last()) else {
+        return (0.0, 1.0, vec![(1.0, "1".into())]);
+    };
+    let (mut d0, mut d1) = (lo.log10(), hi.log10());
+    if d1 - d0 < 1e-9 {
+        d0 -= 0.5;
+        d1 += 0.5;
+    }
+    let ticks = if values.len() <= MAX_VALUE_TICKS {
+        values
+            .iter()
+            .map(|v| (*v, crate::numfmt::fmt_num(*v)))
+            .collect()
+    } else {
+        let mut t: Vec<(f64, String)> = (d0.ceil() as i32..=d1.floor() as i32)
+            .map(|k| (10f64.powi(k), decade_label(k)))
+            .collect();
+        if t.len() < 2 {
+            t = vec![
+                (lo, crate::numfmt::fmt_num(lo)),
+                (hi, crate::numfmt::fmt_num(hi)),
+            ];
+        }
+        t
+    };
+    (d0, d1, ticks)
+}
+
+/// The most swept values a log x axis labels one by one.
+pub(super) const MAX_VALUE_TICKS: usize = 12;
+
 /// A power of ten as a label: 0.01, 1, 100, 10k, 1M.
 fn decade_label(k: i32) -> String {
     match k {

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::axis::{Scale, fit, tick_labels};
+use super::axis::{Scale, fit, log_x_axis, tick_labels};
 use super::text::text;
 use super::{Area, Figure, PALETTE, whisker};
 use crate::csv::Row;
@@ -82,19 +82,25 @@ impl Figure {
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
                 (a.min(*v), b.max(*v))
             });
-        let (d0, d1, xt) = if xv.is_empty() {
-            fit(0.0, 1.0, 0.0, 0.0)
+        let (d0, d1, ticks) = if self.log_x {
+            log_x_axis(&xv)
         } else {
-            fit(x_lo, x_hi, 0.0, 0.0)
+            let (d0, d1, xt) = if xv.is_empty() {
+                fit(0.0, 1.0, 0.0, 0.0)
+            } else {
+                fit(x_lo, x_hi, 0.0, 0.0)
+            };
+            let labels = tick_labels(&xt);
+            (d0, d1, xt.into_iter().zip(labels).collect())
         };
         let xs = Scale {
             d0,
             d1,
             p0: area.left + 14.0,
             p1: area.right - 14.0,
-            log: false,
+            log: self.log_x,
         };
-        for (t, label) in xt.iter().zip(tick_labels(&xt)) {
+        for (t, label) in &ticks {
             let x = xs.at(*t);
             let _ = writeln!(
                 out,
@@ -102,7 +108,7 @@ impl Figure {
                 area.bottom,
                 area.bottom + 4.0
             );
-            text(out, x, area.bottom + 17.0, 11, "middle", "", &label);
+            text(out, x, area.bottom + 17.0, 11, "middle", "", label);
         }
         // Series at one x move apart by up to DODGE px (less where the
         // points are close), centred on the true x.

@@ -220,7 +220,7 @@ fn reproduction_doc_keeps_its_structure() {
         DocEntry {
             id: text.to_string(),
             title: text.to_string(),
-            paper: text.to_string(),
+            paper: Some(text.to_string()),
             figure: format!("../results/{text}/figure.svg"),
             verdicts: results.verdicts,
             stand_in: false,

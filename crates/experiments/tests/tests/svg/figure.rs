@@ -21,6 +21,7 @@ fn figure(categorical: bool, series: &[&str]) -> Figure {
         title: "Profit gain according to cluster load".into(),
         x_label: "policy".into(),
         categorical,
+        log_x: false,
         series: series.iter().map(|s| s.to_string()).collect(),
         panels: vec![PanelInfo {
             id: "p".into(),
