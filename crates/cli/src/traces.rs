@@ -438,7 +438,7 @@ fn download(known: &KnownTrace, url: &str, cache: &Path) -> Result<PathBuf> {
     *lock(&ATTEMPTS).entry(url.to_string()).or_insert(0) += 1;
     let cap = download_cap(known);
     eprintln!(
-        "downloading {url} (timeouts: connect {CONNECT_TIMEOUT_S} s, total {MAX_TIME_S} s; at          most {}) ...",
+        "downloading {url} (timeouts: connect {CONNECT_TIMEOUT_S} s, total {MAX_TIME_S} s; at most {}) ...",
         files::human(cap.bytes)
     );
     output::write_file_with(&dest, |tmp| {

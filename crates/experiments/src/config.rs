@@ -212,6 +212,27 @@ pub(crate) struct SweepSpec {
     /// ticked at the swept values (or at powers of ten when there are many).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub log_x: bool,
+    /// Keys that move with the axis (a coupled sweep): each key (a
+    /// `[params]` key, `load` or `workload.<field>`) takes the value at the
+    /// same position in its list, one per x value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with: Option<Spanned<toml::Table>>,
+    /// A second dimension: every x value at every grid value, a copy of
+    /// every panel per grid value (ids `<panel>@<value>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<GridSpec>,
+}
+
+/// `[sweep.grid]`: the sweep's second dimension.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GridSpec {
+    /// `load`, `workload.<field>` or any key of `[params]`.
+    pub axis: Spanned<String>,
+    /// Its values: numbers, strings or booleans.
+    pub values: Spanned<Vec<toml::Value>>,
+    /// What the values are, with unit (panel titles say `<label> = <value>`).
+    pub label: String,
 }
 
 /// How several workloads share a numeric axis (`[sweep] workloads`).

@@ -19,7 +19,8 @@ use crate::claim::Claim;
 use crate::config::*;
 use crate::config::{Facet, faceted};
 use crate::kind::KindEntry;
-use crate::plan::{self, Limits, Plan};
+use crate::limits::{self, Limits};
+use crate::plan::Plan;
 use crate::registry::{Policies, Registry};
 use crate::seed::derive_seed;
 
@@ -141,7 +142,8 @@ impl Registry {
             skipped_claims: Vec::new(),
         };
         // Sizes first, so nothing grows with them before.
-        plan::check_caps(&experiment, text, limits).map_err(|(span, message)| at(span, message))?;
+        limits::check_caps(&experiment, text, limits)
+            .map_err(|(span, message)| at(span, message))?;
         experiment
             .validate_common()
             .map_err(|(span, message)| at(span, message))?;
@@ -518,21 +520,73 @@ impl Experiment {
         Ok(())
     }
 
-    /// The workloads whose panels are facets (`[sweep] workloads =
-    /// "panels"`), in order; `[None]` without facets.
+    /// The facets of the figure, in order: each a copy of every panel, for
+    /// one workload (`[sweep] workloads = "panels"`) and one grid value
+    /// (`[sweep.grid]`), workload by workload, grid values within;
+    /// `[None]` without either.
     pub(crate) fn facets(&self) -> Vec<Option<usize>> {
-        match self.spec.sweep.workloads.as_ref().map(|f| *f.get_ref()) {
-            Some(Facet::Panels) => (0..self.spec.workloads.len()).map(Some).collect(),
-            _ => vec![None],
+        let (workloads, grid) = self.facet_counts();
+        if workloads.is_none() && grid.is_none() {
+            return vec![None];
         }
+        (0..workloads.unwrap_or(1) * grid.unwrap_or(1))
+            .map(Some)
+            .collect()
     }
 
-    /// The id of panel `panel` for facet `facet`, as in data.csv.
+    /// The number of workload facets and of grid facets, when there are.
+    fn facet_counts(&self) -> (Option<usize>, Option<usize>) {
+        let sweep = &self.spec.sweep;
+        let workloads = (sweep.workloads.as_ref().map(|f| *f.get_ref()) == Some(Facet::Panels))
+            .then_some(self.spec.workloads.len());
+        let grid = sweep.grid.as_ref().map(|g| g.values.get_ref().len());
+        (workloads, grid)
+    }
+
+    /// The workload (index in `[[workloads]]`) and grid value (index in
+    /// `[sweep.grid] values`) of `facet`.
+    pub(crate) fn facet_parts(&self, facet: Option<usize>) -> (Option<usize>, Option<usize>) {
+        let Some(f) = facet else {
+            return (None, None);
+        };
+        let (workloads, grid) = self.facet_counts();
+        let per_workload = grid.unwrap_or(1);
+        (
+            workloads.map(|_| f / per_workload),
+            grid.map(|_| f % per_workload),
+        )
+    }
+
+    /// The id of panel `panel` for facet `facet`, as in data.csv:
+    /// `<panel>@<workload label>@<grid value>` (each part when there is).
     pub(crate) fn panel_id(&self, panel: &str, facet: Option<usize>) -> String {
-        match facet {
-            Some(w) => faceted(panel, self.spec.workloads[w].label.get_ref()),
-            None => panel.to_string(),
+        let (workload, grid) = self.facet_parts(facet);
+        let mut id = panel.to_string();
+        if let Some(w) = workload {
+            id = faceted(&id, self.spec.workloads[w].label.get_ref());
         }
+        if let (Some(g), Some(spec)) = (grid, &self.spec.sweep.grid) {
+            id = faceted(&id, &x_label(&spec.values.get_ref()[g]));
+        }
+        id
+    }
+
+    /// What a facet's panels show, for their titles: the workload's label
+    /// and `<grid label> = <value>`.
+    pub(crate) fn facet_title(&self, facet: Option<usize>) -> Option<String> {
+        let (workload, grid) = self.facet_parts(facet);
+        let mut parts = Vec::new();
+        if let Some(w) = workload {
+            parts.push(self.spec.workloads[w].label.get_ref().clone());
+        }
+        if let (Some(g), Some(spec)) = (grid, &self.spec.sweep.grid) {
+            parts.push(format!(
+                "{} = {}",
+                spec.label,
+                x_label(&spec.values.get_ref()[g])
+            ));
+        }
+        (!parts.is_empty()).then(|| parts.join(", "))
     }
 
     /// Every panel id of data.csv, in order: each panel, or with facets

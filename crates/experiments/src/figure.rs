@@ -57,8 +57,8 @@ impl Figure {
             .flat_map(|f| spec.panels.iter().map(move |p| (p, f)))
             .map(|(p, facet)| {
                 let m = metrics.iter().find(|m| m.name == p.metric.get_ref());
-                let on = |title: String| match facet {
-                    Some(w) => format!("{title} ({})", spec.workloads[w].label.get_ref()),
+                let on = |title: String| match experiment.facet_title(facet) {
+                    Some(what) => format!("{title} ({what})"),
                     None => title,
                 };
                 PanelInfo {

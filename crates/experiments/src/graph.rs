@@ -15,13 +15,12 @@ use crate::plan::Resolution;
 /// A point on the x axis and the workloads its cells see.
 pub(crate) struct Point {
     pub(crate) x: String,
-    pub(crate) load: Option<f64>,
     /// Indices in `[[workloads]]`.
     pub(crate) workloads: Vec<usize>,
     /// The point of the plan (the sweep value) this point is.
     pub(crate) plan: usize,
-    /// With `[sweep] workloads = "panels"`: the workload whose panels this
-    /// point belongs to.
+    /// The facet (see [`Experiment::facets`]) whose panels this point
+    /// belongs to.
     pub(crate) facet: Option<usize>,
 }
 
@@ -29,6 +28,8 @@ pub(crate) struct Point {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Key {
     pub(crate) workload: usize,
+    /// The plan point whose load it is scaled to (0 when no point scales
+    /// the load).
     pub(crate) point: usize,
     pub(crate) rep: u32,
 }
@@ -102,7 +103,8 @@ impl<'a> Graph<'a> {
 pub(crate) struct Layout<'e> {
     pub(crate) experiment: &'e Experiment,
     pub(crate) points: Vec<Point>,
-    pub(crate) load_axis: bool,
+    /// Whether the sweep scales the load (workloads prepared per point).
+    pub(crate) scales_load: bool,
     pub(crate) seeds: Vec<u64>,
     pub(crate) graph: Graph<'e>,
     /// `[point][series][rep]`.
@@ -119,49 +121,40 @@ impl<'e> Layout<'e> {
         let spec = &experiment.spec;
         let plan = &experiment.plan;
         let series = experiment.series();
-        let axis = spec.sweep.axis.get_ref().as_str();
-        let load_axis = axis == "load";
+        let scales_load = crate::sweep::sets_load(experiment);
         let xs = experiment.x_values();
-        let points: Vec<Point> = if experiment.is_categorical() {
-            (0..spec.workloads.len())
-                .map(|i| Point {
-                    x: xs[i].clone(),
-                    load: None,
-                    workloads: vec![i],
-                    plan: i,
-                    facet: None,
-                })
-                .collect()
-        } else {
-            let values = spec.sweep.values.as_ref().map(|v| v.get_ref().as_slice());
-            let point = |pi: usize, x: &String, v: &toml::Value, facet: Option<usize>| Point {
-                x: x.clone(),
-                load: if load_axis {
-                    v.as_float().or(v.as_integer().map(|i| i as f64))
+        let panels = spec.sweep.workloads.as_ref().map(|f| *f.get_ref()) == Some(Facet::Panels);
+        // Each facet (workload and grid value its panels show) runs the
+        // points of its grid value on its workload.
+        let points: Vec<Point> = experiment
+            .facets()
+            .into_iter()
+            .flat_map(|facet| {
+                let (workload, grid) = experiment.facet_parts(facet);
+                plan.points
+                    .iter()
+                    .enumerate()
+                    .filter(move |(_, p)| grid.is_none() || p.grid == grid)
+                    .map(move |(pp, p)| (pp, p, workload, facet))
+            })
+            .map(|(pp, p, workload, facet)| Point {
+                x: xs[p.x].clone(),
+                workloads: if experiment.is_categorical() {
+                    vec![p.x]
                 } else {
-                    None
+                    match workload {
+                        Some(w) if panels => vec![w],
+                        _ => (0..spec.workloads.len()).collect(),
+                    }
                 },
-                workloads: match facet {
-                    Some(w) => vec![w],
-                    None => (0..spec.workloads.len()).collect(),
-                },
-                plan: pi,
+                plan: pp,
                 facet,
-            };
-            let sweep = || xs.iter().zip(values.unwrap_or_default()).enumerate();
-            match spec.sweep.workloads.as_ref().map(|f| *f.get_ref()) {
-                // Each workload its panels: the sweep once per workload.
-                Some(Facet::Panels) => (0..spec.workloads.len())
-                    .flat_map(|w| sweep().map(move |(pi, (x, v))| (pi, x, v, w)))
-                    .map(|(pi, x, v, w)| point(pi, x, v, Some(w)))
-                    .collect(),
-                _ => sweep().map(|(pi, (x, v))| point(pi, x, v, None)).collect(),
-            }
-        };
+            })
+            .collect();
         // Points that prepare workloads alike share runs of equal
         // parameters on the same workloads.
         let wpoint = |p: usize| {
-            if experiment.is_categorical() || load_axis {
+            if experiment.is_categorical() || scales_load {
                 points[p].plan
             } else {
                 0
@@ -174,7 +167,7 @@ impl<'e> Layout<'e> {
                 .workloads
                 .iter()
                 .filter(|&&w| only.is_none_or(|o| o == w))
-                .map(|&w| plan.series_variants[si][w])
+                .map(|&w| plan.point_variants[points[pi].plan][si][w])
                 .collect()
         };
         let seeds: Vec<u64> = (0..spec.repetitions)
@@ -232,7 +225,7 @@ impl<'e> Layout<'e> {
         Layout {
             experiment,
             points,
-            load_axis,
+            scales_load,
             seeds,
             graph,
             cell_nodes,
@@ -276,7 +269,7 @@ impl<'e> Layout<'e> {
     pub(crate) fn key(&self, workload: usize, point: usize, rep: u32) -> Key {
         Key {
             workload,
-            point: if self.load_axis {
+            point: if self.scales_load {
                 self.points[point].plan
             } else {
                 0
@@ -302,9 +295,7 @@ pub(crate) fn run_label(
         .map(|&wi| experiment.plan.variants[wi].label.get_ref().as_str())
         .collect();
     let mut label = format!("{what} on {}", on.join(" + "));
-    if !experiment.is_categorical() {
-        label += &format!(" at {} = {}", spec.sweep.axis.get_ref(), point.x);
-    }
+    label += &experiment.plan.points[point.plan].at;
     if spec.repetitions > 1 {
         label += &format!(" (repetition {})", rep + 1);
     }

@@ -216,6 +216,12 @@ const WORKLOADS: &[KeyDoc] = &[
         "skip malformed trace lines (counted in the summary) instead of failing",
     ),
     k(
+        "stand_in",
+        "boolean",
+        "`false`",
+        "when the trace is found nowhere, use a seeded Lublin99 stand-in (announced in the output) instead of failing; `--stand-in` asks the same for every trace",
+    ),
+    k(
         "procs",
         "integer",
         "the trace header's",
@@ -293,7 +299,7 @@ const SWEEP: &[KeyDoc] = &[
         "axis",
         "string",
         "required",
-        "`workload` (one x per workload), `load` (scale every workload's load by each value) or any key of `[params]`, dotted for nested tables (`table1.preemptive_share`)",
+        "`workload` (one x per workload), `load` (scale every workload's load by each value), `workload.<field>` (any workload field but `label`, on every workload: `workload.estimate`, `workload.lublin99.load`) or any key of `[params]`, dotted for nested tables (`table1.preemptive_share`)",
     ),
     k(
         "values",
@@ -307,6 +313,42 @@ const SWEEP: &[KeyDoc] = &[
         "string",
         "none (a numeric axis takes one workload)",
         "several workloads on a numeric axis: `\"panels\"` (a copy of every panel per workload, ids `<panel>@<label>`) or `\"series\"` (a line per workload, names `<series>@<label>`); claims name those ids",
+    ),
+    k(
+        "log_x",
+        "boolean",
+        "`false`",
+        "a logarithmic x axis (numeric sweeps of positive values), ticked at the swept values (or at powers of ten when there are many)",
+    ),
+    k(
+        "with",
+        "table",
+        "none",
+        "a coupled sweep: keys that move with the axis, each a list with one value per x value (`with = { sites = [2, 4, 8] }`); keys as for `axis`",
+    ),
+    k(
+        "grid",
+        "table",
+        "none",
+        "a second dimension: every x value at every grid value, a copy of every panel per grid value (ids `<panel>@<value>`, titles `<label> = <value>`): `grid = { axis = \"workload.estimate\", values = [\"requested\", \"actual\"], label = \"estimates\" }`",
+    ),
+    k(
+        "grid.axis",
+        "string",
+        "required",
+        "the key the grid sets: `load`, `workload.<field>` or a `[params]` key (not the axis nor a `with` key)",
+    ),
+    k(
+        "grid.values",
+        "array",
+        "required",
+        "its values: numbers, strings or booleans",
+    ),
+    k(
+        "grid.label",
+        "string",
+        "required",
+        "what the values are, with unit",
     ),
 ];
 
@@ -624,6 +666,10 @@ mod tests {
             TRANSFORMS.iter().map(|k| k.key.to_string()).collect(),
         );
         check("[sweep]\nzzz = 1", keys_of(table("sweep"), ""));
+        check(
+            "[sweep]\ngrid = { zzz = 1 }",
+            keys_of(table("sweep"), "grid"),
+        );
         check("[[panels]]\nzzz = 1", keys_of(table("panels"), ""));
         check("[[claims]]\nzzz = 1", keys_of(table("claims"), ""));
         check(

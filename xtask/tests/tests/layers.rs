@@ -576,7 +576,10 @@ const EXPERIMENTS_LAYERS: &[(&str, &[&str])] = &[
     ("workloads", &["workload"]),
     ("kind", &["kind", "registry", "domain"]),
     ("paper kinds", &["kinds"]),
-    ("plan", &["experiment", "plan", "graph", "figure"]),
+    (
+        "plan",
+        &["experiment", "limits", "plan", "sweep", "graph", "figure"],
+    ),
     ("execution", &["run", "cache"]),
     (
         "aggregation",

@@ -260,7 +260,7 @@ impl Kind for Adaptive {
         ensure(t.r_min_percent <= 100, "table1.r_min_percent", || {
             format!("is {}, expected a percentage <= 100", t.r_min_percent)
         })?;
-        if setup.axis == "load" {
+        if setup.load {
             return Err(ParamError::general(
                 "the adaptive kind compresses inter-arrival times within each interval: \
                  sweep `load_increase` (in %) instead of `load`",

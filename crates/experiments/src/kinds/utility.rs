@@ -234,9 +234,9 @@ impl Kind for Utility {
     }
 
     fn check(params: &Settings, setup: &Setup<'_>) -> Result<(), ParamError> {
-        if setup.axis == "load" {
+        if setup.load {
             return Err(ParamError::general(
-                "the utility kind generates its own workload, which the `load` axis cannot \
+                "the utility kind generates its own workload, which a swept `load` cannot \
                  scale: sweep `mean_interarrival` instead",
             ));
         }

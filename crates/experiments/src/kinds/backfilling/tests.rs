@@ -79,6 +79,7 @@ fn knobs_parse_by_name_and_default_to_todays_behaviour() {
         axis: "workload",
         workloads: 1,
         generated: false,
+        load: false,
         policies: &policies,
     };
     let edf = params("order = \"earliest-deadline\"").unwrap();
