@@ -26,7 +26,7 @@ Environment:
   TRACES_CACHE        download cache (default traces/cache)
   TRACES_MIRROR       download base URL: http(s):// or file:// (default the Parallel
                       Workloads Archive)
-  TRACES_NO_STAND_IN  set to 1 to refuse stand-in workloads, as --no-stand-in does
+  TRACES_NO_STAND_IN  accepted; refusing stand-ins is the default (--stand-in asks for one)
   USCHED_MAX_<KEY>    raise a per-process cap: REPETITIONS (100), SWEEP_VALUES (100),
                       WORKLOADS (20), RUNS (5000), GENERATED_JOBS (2500000)
 

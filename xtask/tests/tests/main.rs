@@ -11,5 +11,6 @@ mod layers;
 mod root;
 mod schedules;
 mod slurm;
+mod studies;
 mod traces;
 mod workspace_rules;

@@ -77,7 +77,7 @@ fn bad_values_and_old_keys_are_named() {
         "axis = \"spread\"",
         "axis = \"beta\"",
         7,
-        "series 'libra+$-b1.0' sets `beta`, the sweep axis",
+        "series 'libra+$-b1.0' sets `beta`, which the sweep sets",
     );
     check(
         "policy = \"libra+$\", beta = 1.0",
