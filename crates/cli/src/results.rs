@@ -173,7 +173,7 @@ fn write_results_with(
     ));
     if results.stand_in() {
         report.warn(&format!(
-            "{id}: WARNING: stand-in workload used; results are NOT comparable to the paper"
+            "{id}: WARNING: stand-in workload used; results come from a synthetic workload, NOT from the trace (nor comparable to a paper)"
         ));
     }
     Ok(results.verdicts.iter().filter(|v| !v.passed()).count())

@@ -117,7 +117,7 @@ fn stand_in_notice(workloads: &[WorkloadFacts]) -> Option<String> {
     }
     (!labels.is_empty()).then(|| {
         format!(
-            "STAND-IN WORKLOAD: not comparable to the paper ({} replaced by a synthetic workload)",
+            "STAND-IN WORKLOAD: {} replaced by a synthetic workload; NOT the trace's results, nor comparable to a paper",
             labels.join(", ")
         )
     })

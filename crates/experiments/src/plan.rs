@@ -15,7 +15,7 @@ use std::ops::Range;
 use crate::config::{Facet, ReferenceSpec, WorkloadSpec, faceted};
 use crate::experiment::Experiment;
 use crate::kind::{KindEntry, ParamError, Resolved, Setup, Workloads};
-use crate::sweep::{self, PointSpec, Target, get_path, merge, target};
+use crate::sweep::{self, PointSpec, PointVariants, Target, get_path, merge, target};
 
 /// A legend entry and the parameter overrides it stands for.
 pub(crate) struct SeriesDef {
@@ -48,7 +48,7 @@ pub(crate) struct Plan {
     pub points: Vec<PointSpec>,
     /// `[point][series][workload]`: the variant (index in `variants`)
     /// series `s` sees at point `p` in place of workload `w`.
-    pub point_variants: Vec<Vec<Vec<usize>>>,
+    pub point_variants: PointVariants,
     /// `[params]` alone, with defaults (for notes and run.toml).
     pub base: Box<dyn Resolved>,
     /// `[point][series]`.

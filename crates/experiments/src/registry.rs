@@ -41,10 +41,7 @@ impl Policies {
 
     /// A fresh scheduler of the policy registered as `name`.
     pub fn scheduler(&self, name: &str) -> Option<Box<dyn Scheduler>> {
-        self.custom
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, make)| make())
+        self.factory(name).map(|make| make())
     }
 
     /// The builder of the policy registered as `name`.

@@ -16,7 +16,7 @@ use crate::samples::Samples;
 use crate::workload::WorkloadFacts;
 
 /// Whom an experiment's words from a paper apply to: its claims'
-/// `explanation` and `cause`, "Reproduces: <paper>" and a kind's paper
+/// `explanation` and `cause`, `Reproduces: <paper>` and a kind's paper
 /// statistics were written for one setting (the committed paper
 /// configuration, on its traces). They are printed as written only there.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -438,7 +438,7 @@ impl Results {
         };
         let body = toml::to_string(&doc).unwrap_or_else(|e| format!("# cannot serialise: {e}\n"));
         let warning = if self.stand_in() {
-            "# WARNING: a stand-in workload replaced a missing trace; NOT comparable to the paper.\n"
+            "# WARNING: a stand-in workload replaced a missing trace; NOT comparable to the trace or a paper.\n"
         } else {
             ""
         };

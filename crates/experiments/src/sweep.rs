@@ -23,6 +23,10 @@ use crate::plan::SeriesDef;
 
 type Located = (Option<Range<usize>>, String);
 
+/// `[point][series][workload]`: the variant (index) a series sees at a
+/// point in place of a workload.
+pub(crate) type PointVariants = Vec<Vec<Vec<usize>>>;
+
 /// One point of the sweep.
 pub(crate) struct PointSpec {
     /// `[params]` with every swept parameter key written in.
@@ -122,7 +126,7 @@ pub(crate) fn validate(experiment: &Experiment) -> Result<(), Located> {
             Target::Workload(f) if f == "label" || f.starts_with("label.") => {
                 Some("a sweep cannot rename workloads (`workload.label`)".into())
             }
-            _ if seen.iter().any(|s| *s == key) => Some(format!(
+            _ if seen.contains(&key) => Some(format!(
                 "`{key}` is swept twice (axis, `with` and grid set different keys)"
             )),
             _ if target(key) == Target::Load && seen.iter().any(|s| target(s) == Target::Load) => {
@@ -289,7 +293,7 @@ pub(crate) fn variants(
     points: &[PointSpec],
     defs: &[SeriesDef],
     entries: &[&Spanned<toml::Value>],
-) -> Result<(Vec<WorkloadSpec>, Vec<Vec<Vec<usize>>>), Located> {
+) -> Result<(Vec<WorkloadSpec>, PointVariants), Located> {
     let mut variants: Vec<WorkloadSpec> = workloads.to_vec();
     let mut texts: Vec<String> = variants.iter().map(workload_text).collect();
     let mut out = Vec::new();

@@ -715,7 +715,7 @@ mod pipeline {
         assert!(r.summary(&e).contains("NOT comparable to a paper"));
         let svg = r.svg();
         assert!(
-            svg.contains("STAND-IN WORKLOAD: not comparable to the paper"),
+            svg.contains("STAND-IN WORKLOAD: gen replaced by a synthetic"),
             "{svg}"
         );
         let run_toml = r.run_toml(&e, &prov);
