@@ -105,6 +105,14 @@ impl Stepper {
         &self.engine.ctx
     }
 
+    /// The state at the last decision, to decide through (as the context
+    /// [`next_decision`](Stepper::next_decision) returns): for a caller
+    /// that cannot keep that borrow between calls, a binding to another
+    /// language say.
+    pub fn context_mut(&mut self) -> &mut Context<'static> {
+        &mut self.engine.ctx
+    }
+
     /// Whether the run has ended (no event is left).
     pub fn is_done(&self) -> bool {
         self.done

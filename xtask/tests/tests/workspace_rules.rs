@@ -12,8 +12,8 @@
 //! | leaf | the policy crates, `swf-io` | `profile` |
 //! | composition | `intergrid` (gateway + partitions-forecast + pricing) | `profile`, leaves |
 //! | framework | `experiments` | everything above this row |
-//! | front-end library | `usched-cli`, a future Python binding | the framework and below |
-//! | front end | `xtask` (binaries) | front-end libraries and below |
+//! | front-end library | `usched-cli` | the framework and below |
+//! | front end | `xtask` (binaries), `usched-python` (the Python package's extension module) | front-end libraries and below |
 //!
 //! Nothing depends on a front end; leaves never know their siblings. The
 //! front-end libraries are the only crates that touch the file system
@@ -91,6 +91,7 @@ const ROLES: &[(&str, Role)] = &[
     ("usched-intergrid", Role::Composition),
     ("usched-experiments", Role::Framework),
     ("usched-cli", Role::FrontEndLibrary),
+    ("usched-python", Role::FrontEnd),
     ("xtask", Role::FrontEnd),
 ];
 
@@ -736,7 +737,12 @@ fn readme_dependency_lines_name_the_packages() {
     for (dir, package) in &ours {
         let readme = crates_dir.join(dir).join("README.md");
         let text = std::fs::read_to_string(&readme).unwrap_or_default();
-        let mut own_line = false;
+        // A crate that is never published (the Python package, installed
+        // with pip) has no dependency line to show.
+        let manifest =
+            std::fs::read_to_string(crates_dir.join(dir).join("Cargo.toml")).unwrap_or_default();
+        let unpublished = manifest.lines().any(|l| l.trim() == "publish = false");
+        let mut own_line = unpublished;
         let mut in_toml = false;
         for (i, line) in text.lines().enumerate() {
             let trimmed = line.trim();

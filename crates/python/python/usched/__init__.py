@@ -1,0 +1,206 @@
+"""usched: utility-driven cluster and grid scheduling research from Python.
+
+The Rust core (``usched._usched``) reads traces, simulates and runs
+experiments; this layer gives its columns as numpy arrays (a dict of
+equal-length arrays, which ``pandas.DataFrame`` takes directly) and
+registers the Gymnasium environments.
+
+    >>> import usched
+    >>> w = usched.load("KTH-SP2-1996-2.1-cln")            # doctest: +SKIP
+    >>> s = usched.simulate(w, "easy")                      # doctest: +SKIP
+    >>> s.stats()["mean_bsld"]                              # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from typing import Callable, Dict, List, Optional, Union
+
+import numpy as np
+
+from . import _usched
+from ._usched import Schedule, Stepper, UschedError, Workload, __version__
+
+__all__ = [
+    "Experiment",
+    "Schedule",
+    "Stepper",
+    "UschedError",
+    "Workload",
+    "__version__",
+    "columns",
+    "jobs",
+    "load",
+    "reproduce",
+    "run",
+    "simulate",
+    "simulate_with",
+]
+
+Columns = Dict[str, np.ndarray]
+
+# Column types: integers stay integers, so pandas keeps them exact.
+_INT_COLUMNS = ("id", "submit", "procs", "run_time", "estimate", "start", "end", "wait")
+
+
+def _arrays(d: Dict[str, List[object]]) -> Columns:
+    out: Columns = {}
+    for name, values in d.items():
+        if name in _INT_COLUMNS:
+            out[name] = np.asarray(values, dtype=np.int64)
+        elif name == "bsld":
+            out[name] = np.asarray(values, dtype=np.float64)
+        else:
+            out[name] = np.asarray(values, dtype=object)
+    return out
+
+
+def load(
+    trace: Union[str, "os.PathLike[str]"],
+    *,
+    estimate: str = "requested",
+    lenient: bool = False,
+    procs: Optional[int] = None,
+    root: Optional[str] = None,
+    stand_in: bool = False,
+    seed: int = 1,
+) -> Workload:
+    """Reads a workload.
+
+    ``trace`` is a Parallel Workloads Archive name (``"SDSC-SP2-1998-4.2-cln"``,
+    looked up in ``TRACES_DIR``, the repository's ``traces/``, the cache, then
+    downloaded), a path to a ``.swf`` or ``.swf.gz`` file, or a generated
+    workload ``"lublin99:procs=128,jobs=10000,seed=1[,load=0.8][,estimates=f:3]"``.
+    ``estimate`` is ``"requested"``, ``"actual"`` or ``"under-estimate:F"``.
+    Raises :class:`UschedError` naming the file, line and field of bad input.
+    """
+    return _usched.load(
+        os.fspath(trace),
+        estimate=estimate,
+        lenient=lenient,
+        procs=procs,
+        root=root,
+        stand_in=stand_in,
+        seed=seed,
+    )
+
+
+def jobs(workload: Workload) -> Columns:
+    """The workload's jobs as columns: id, submit, procs, run_time, estimate."""
+    return _arrays(workload.columns())
+
+
+def columns(schedule: Schedule) -> Columns:
+    """A schedule's per-job outcomes as columns: the job's, then start, end,
+    wait, bsld (bounded slowdown) and status."""
+    return _arrays(schedule.columns())
+
+
+def simulate(
+    workload: Workload,
+    policy: str = "easy",
+    *,
+    order: str = "arrival",
+    overrun: str = "kill",
+    bsld_bound: int = 10,
+) -> Schedule:
+    """Simulates a built-in policy: ``fcfs``, ``easy``, ``easy-kN``,
+    ``easy-kinf`` or ``conservative``; ``order`` is the queue order
+    (``arrival``, ``shortest-estimate``, ...), ``overrun`` ``kill`` or
+    ``continue`` (what happens to a job at its estimate)."""
+    return _usched.simulate(
+        workload, policy, order=order, overrun=overrun, bsld_bound=bsld_bound
+    )
+
+
+def simulate_with(
+    workload: Workload,
+    scheduler: Callable[[Stepper], None],
+    *,
+    order: str = "arrival",
+    overrun: str = "kill",
+    bsld_bound: int = 10,
+) -> Schedule:
+    """Simulates ``workload`` with ``scheduler``, a Python function called at
+    every decision (after each submission, termination, expired prediction or
+    wake-up) with the :class:`Stepper`: it reads ``queue()``, ``running()``,
+    ``free`` and ``now`` and calls ``start(position)`` (or ``reserve``,
+    ``wake_at``). The schedule is checked by the same ``validate`` as the
+    built-in policies'; an invalid one raises :class:`UschedError`."""
+    sim = Stepper(workload, order=order, overrun=overrun, bsld_bound=bsld_bound)
+    while sim.next_decision():
+        scheduler(sim)
+    return sim.finish()
+
+
+class Experiment:
+    """The outputs of one experiment: ``data`` (data.csv as columns),
+    ``samples`` (samples.csv as columns), ``summary`` (Markdown),
+    ``figure`` (SVG) and ``run_toml``."""
+
+    def __init__(self, id: str, files: Dict[str, str]) -> None:
+        self.id = id
+        self.files = files
+        self.data: Dict[str, List[object]] = _csv(files.get("data.csv", ""))
+        self.samples: Dict[str, List[object]] = _csv(files.get("samples.csv", ""))
+        self.summary: str = files.get("summary.md", "")
+        self.figure: str = files.get("figure.svg", "")
+        self.run_toml: str = files.get("run.toml", "")
+
+    def __repr__(self) -> str:
+        rows = len(next(iter(self.data.values()), []))
+        return f"Experiment({self.id!r}, {rows} rows)"
+
+
+def _csv(text: str) -> Dict[str, List[object]]:
+    """CSV text as columns: numbers where every value of a column parses."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return {}
+    header, body = rows[0], rows[1:]
+    out: Dict[str, List[object]] = {}
+    for i, name in enumerate(header):
+        values = [r[i] if i < len(r) else "" for r in body]
+        out[name] = _numbers(values)
+    return out
+
+
+def _numbers(values: List[str]) -> List[object]:
+    # A column is numeric when every non-empty value is; empty cells
+    # (no interval) become NaN there.
+    try:
+        return [float(v) if v != "" else float("nan") for v in values]
+    except ValueError:
+        return list(values)
+
+
+def run(
+    config: Union[str, "os.PathLike[str]"],
+    *,
+    threads: Optional[int] = None,
+    root: Optional[str] = None,
+    stand_in: bool = False,
+) -> Experiment:
+    """Runs a configuration file as ``cargo xtask run`` does (nothing is
+    written to disk) and returns its outputs."""
+    id, files = _usched.run_config(
+        os.fspath(config), threads=threads, root=root, stand_in=stand_in
+    )
+    return Experiment(id, dict(files))
+
+
+def reproduce(
+    id: str,
+    *,
+    threads: Optional[int] = None,
+    root: Optional[str] = None,
+) -> Experiment:
+    """Runs a committed paper configuration by id (``"pricing/fig4"``)."""
+    return run(_usched.config_of(id, root=root), threads=threads, root=root)
+
+
+from . import envs as _envs  # noqa: E402  (registers the environments)
+
+_envs.register_all()

@@ -1,0 +1,623 @@
+//! The core of `usched/BatchScheduling-v0`: pick-a-job scheduling on a
+//! window of a trace, with SchedGym's dynamics so that results compare
+//! (docs/PYTHON.md, "The scheduling environment", says what each step does
+//! and where we differ on purpose).
+//!
+//! The trace is read as SchedGym reads it: processors are the larger of
+//! the allocated and requested counts, a missing requested time is the run
+//! time, a missing run time is 10 s and a run time of 0 drops the job,
+//! jobs in job-number order. An episode is `episode` consecutive jobs from
+//! a start the seed draws (uniform in `[episode, n − episode − 2]`). The
+//! agent sees up to `window` waiting jobs, `FEATURES` numbers each, and
+//! picks one; if it does not fit, time runs event by event (arrivals of
+//! the episode's jobs first, then ends) until it does — with backfilling
+//! on, waiting jobs that fit now and would end by their estimates before
+//! the picked job's reservation start meanwhile, in submit order. An
+//! action on an empty row skips up to 360 s. When nothing waits, time runs
+//! to the next arrival and one job is admitted. The episode ends when
+//! every job of the window has started.
+
+use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::convert::error;
+use crate::workload::Workload;
+
+/// Numbers per visible job.
+pub(crate) const FEATURES: usize = 8;
+/// Waits are normalised by 12 hours (SchedGym's `MAX_WAIT_TIME`).
+const MAX_WAIT: f64 = 12.0 * 3600.0;
+/// The largest normalised value (SchedGym keeps features below 1).
+const TOP: f64 = 1.0 - 1e-5;
+
+/// One job as the environment sees it.
+#[derive(Clone, Copy, Debug)]
+struct EnvJob {
+    submit: i64,
+    run: i64,
+    /// The requested time: what the agent sees and backfilling trusts
+    /// (−1 where the trace gives neither it nor a run time).
+    request: i64,
+    procs: u32,
+    /// Requested memory, user, group and executable (−1: missing).
+    extra: [i64; 4],
+}
+
+/// SchedGym's skip: an action on an empty row moves time this far at most.
+const SKIP: i64 = 360;
+
+/// The jobs as SchedGym reads a trace, and the maxima it normalises by
+/// (over every record, before repairs): run time, then the four extras.
+fn schedgym_jobs(records: &[swf_io::SwfRecord]) -> (Vec<(i64, EnvJob)>, [f64; 5]) {
+    let mut max = [0f64; 5];
+    let mut jobs = Vec::new();
+    for r in records {
+        let v = |x: Option<i64>| x.unwrap_or(-1);
+        let raw_run = v(r.run_time);
+        let extra = [
+            r.requested_memory.map_or(-1, |m| m as i64),
+            v(r.user),
+            v(r.group),
+            v(r.executable),
+        ];
+        max[0] = max[0].max(raw_run as f64);
+        for (m, e) in max[1..].iter_mut().zip(extra) {
+            *m = m.max(e as f64);
+        }
+        let request = match v(r.requested_time) {
+            -1 => raw_run,
+            t => t,
+        };
+        let run = if raw_run < 0 { 10 } else { raw_run };
+        if run <= 0 {
+            continue;
+        }
+        let procs = v(r.allocated_procs).max(v(r.requested_procs)).max(0);
+        jobs.push((
+            v(r.job),
+            EnvJob {
+                submit: v(r.submit),
+                run,
+                request,
+                procs: u32::try_from(procs).unwrap_or(u32::MAX),
+                extra,
+            },
+        ));
+    }
+    jobs.sort_by_key(|(id, _)| *id);
+    (jobs, max)
+}
+
+/// What the reward measures at the episode's end (or per step).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reward {
+    /// Minus the mean bounded slowdown (SchedGym's default).
+    Bsld,
+    /// Minus the mean wait (s).
+    Wait,
+    /// Minus the mean turnaround (s).
+    Turnaround,
+    /// Utilisation of the machine over the episode (0 to 1).
+    Utilization,
+}
+
+/// The scheduling environment's state; Python wraps it in a
+/// `gymnasium.Env`.
+#[pyclass(module = "usched._usched")]
+pub(crate) struct BatchCore {
+    jobs: Vec<EnvJob>,
+    capacity: u32,
+    /// Run time, memory, user, group and executable maxima.
+    max: [f64; 5],
+    window: usize,
+    episode: usize,
+    backfill: bool,
+    reward: Reward,
+    shaping: bool,
+    bound: i64,
+    rng: ChaCha8Rng,
+    // The episode.
+    start: usize,
+    end: usize,
+    next: usize,
+    now: i64,
+    free: u32,
+    /// Waiting jobs (indices), in the order SchedGym's list holds them.
+    queue: Vec<usize>,
+    /// Running jobs (indices), in the order SchedGym's list holds them.
+    running: Vec<usize>,
+    /// Start times of the window's jobs.
+    started: Vec<Option<i64>>,
+    /// The episode's score so far, each job's term added as it starts.
+    total: f64,
+    /// The visible jobs of the last observation.
+    visible: Vec<usize>,
+    /// Sum of the per-step rewards handed out (shaping).
+    shaped: f64,
+}
+
+impl BatchCore {
+    fn fits(&self, j: usize) -> bool {
+        self.jobs[j].procs <= self.free
+    }
+
+    fn end_of(&self, r: usize) -> i64 {
+        self.started[r - self.start].unwrap_or(self.now) + self.jobs[r].run
+    }
+
+    /// Starts waiting job `j` now.
+    fn start_job(&mut self, j: usize) {
+        let job = self.jobs[j];
+        self.free -= job.procs;
+        self.started[j - self.start] = Some(self.now);
+        self.running.push(j);
+        if let Some(p) = self.queue.iter().position(|&q| q == j) {
+            self.queue.remove(p);
+        }
+        self.total += self.term(j, self.now) / self.episode as f64;
+    }
+
+    /// Job `j`'s term of the score, started at `at`.
+    fn term(&self, j: usize, at: i64) -> f64 {
+        let job = self.jobs[j];
+        let wait = at - job.submit;
+        match self.reward {
+            Reward::Bsld => {
+                let r = (wait + job.run) as f64 / job.run.max(self.bound) as f64;
+                -r.max(1.0)
+            }
+            Reward::Wait => -(wait as f64),
+            Reward::Turnaround => -((wait + job.run) as f64),
+            // Utilisation is computed at the end.
+            Reward::Utilization => 0.0,
+        }
+    }
+
+    /// The earliest actual end among the running jobs (their list sorted
+    /// by it, stably, as SchedGym sorts it).
+    fn next_release(&mut self) -> Option<i64> {
+        let mut running = std::mem::take(&mut self.running);
+        running.sort_by_key(|&r| self.end_of(r));
+        self.running = running;
+        self.running.first().map(|&r| self.end_of(r))
+    }
+
+    /// One event: the next arrival of the window if it comes no later than
+    /// the next end, else that end.
+    fn advance(&mut self) {
+        let release = self.next_release();
+        let arrival = (self.next < self.end).then(|| self.jobs[self.next].submit);
+        let arrives_first = match (arrival, release) {
+            (Some(a), Some(r)) => a <= r,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if let (true, Some(a)) = (arrives_first, arrival) {
+            self.now = self.now.max(a);
+            self.queue.push(self.next);
+            self.next += 1;
+        } else if let Some(r) = release {
+            self.now = self.now.max(r);
+            let j = self.running.remove(0);
+            self.free += self.jobs[j].procs;
+        }
+    }
+
+    /// Runs time until job `j` fits, backfilling meanwhile if asked.
+    fn wait_for(&mut self, j: usize) {
+        if self.fits(j) {
+            return;
+        }
+        // The reservation of `j`: when enough processors come free if the
+        // running jobs end at their estimates. Computed once.
+        let shadow = self.backfill.then(|| {
+            let mut ends: Vec<(i64, u32)> = self
+                .running
+                .iter()
+                .map(|&r| {
+                    (
+                        self.started[r - self.start].unwrap_or(self.now) + self.jobs[r].request,
+                        self.jobs[r].procs,
+                    )
+                })
+                .collect();
+            ends.sort_by_key(|e| e.0);
+            let mut free = self.free;
+            let mut at = self.now;
+            for (t, p) in ends {
+                free += p;
+                at = t;
+                if free >= self.jobs[j].procs {
+                    break;
+                }
+            }
+            at
+        });
+        while !self.fits(j) {
+            if let Some(shadow) = shadow {
+                self.sort_queue_by_submit();
+                for q in self.queue.clone() {
+                    if self.fits(q) && self.now + self.jobs[q].request < shadow {
+                        self.start_job(q);
+                    }
+                }
+            }
+            if self.running.is_empty() && self.next >= self.end {
+                break;
+            }
+            self.advance();
+        }
+    }
+
+    fn sort_queue_by_submit(&mut self) {
+        let jobs = &self.jobs;
+        self.queue.sort_by_key(|&q| jobs[q].submit);
+    }
+
+    /// Brings one job into the queue if none waits: `false` once the
+    /// episode has no job left to start.
+    fn fill(&mut self) -> bool {
+        if !self.queue.is_empty() {
+            return true;
+        }
+        if self.next >= self.end {
+            return false;
+        }
+        loop {
+            let release = self.next_release();
+            let a = self.jobs[self.next].submit;
+            match release {
+                Some(r) if a > r => {
+                    self.now = self.now.max(r);
+                    let j = self.running.remove(0);
+                    self.free += self.jobs[j].procs;
+                }
+                _ => {
+                    self.now = self.now.max(a);
+                    self.queue.push(self.next);
+                    self.next += 1;
+                    return true;
+                }
+            }
+        }
+    }
+
+    /// An action on an empty row: time moves up to `SKIP` seconds, or by
+    /// one event if one comes sooner.
+    fn skip(&mut self) {
+        let release = self.next_release();
+        if self.next >= self.end && release.is_none() {
+            return;
+        }
+        let t = self.now + SKIP;
+        // SchedGym reads the next job's submit time even past the window.
+        let arrival = self.jobs.get(self.next).map_or(i64::MAX, |j| j.submit);
+        if t < arrival.min(release.unwrap_or(i64::MAX)) {
+            self.now = t;
+        } else {
+            self.advance();
+        }
+    }
+
+    /// Which jobs are visible, in row order (SchedGym's rule: the queue in
+    /// submit order, or past `window` jobs an interleave of the shortest
+    /// and the smallest).
+    fn choose_visible(&mut self) {
+        self.sort_queue_by_submit();
+        self.visible.clear();
+        if self.queue.len() <= self.window {
+            self.visible.extend_from_slice(&self.queue);
+            return;
+        }
+        let jobs = &self.jobs;
+        let log = |x: i64| {
+            if x > 0 {
+                (x as f64).log10()
+            } else {
+                (0.1f64).log10()
+            }
+        };
+        let f1 = |q: usize| {
+            let j = jobs[q];
+            log(j.request) * f64::from(j.procs) + 870.0 * log(j.submit)
+        };
+        let f2 = |q: usize| {
+            let j = jobs[q];
+            let submit = if j.submit > 0 {
+                (j.submit as f64).log10()
+            } else if j.submit == 0 {
+                f64::NEG_INFINITY
+            } else {
+                f64::NAN
+            };
+            (j.request as f64).sqrt() * f64::from(j.procs) + 25600.0 * submit
+        };
+        self.queue.sort_by(|&a, &b| f1(a).total_cmp(&f1(b)));
+        self.queue.sort_by(|&a, &b| f2(a).total_cmp(&f2(b)));
+        self.queue
+            .sort_by_key(|&q| (jobs[q].request, jobs[q].submit));
+        let shortest: Vec<usize> = self.queue[..self.window].to_vec();
+        self.queue.sort_by_key(|&q| (jobs[q].procs, jobs[q].submit));
+        let smallest: Vec<usize> = self.queue[..self.window].to_vec();
+        let mut i = 0;
+        while self.visible.len() < self.window {
+            for q in [shortest[i], smallest[i]] {
+                if self.visible.len() < self.window && !self.visible.contains(&q) {
+                    self.visible.push(q);
+                }
+            }
+            i += 1;
+        }
+    }
+
+    /// The observation and the action mask, as fresh byte arrays.
+    fn observe<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> (Bound<'py, PyByteArray>, Bound<'py, PyByteArray>) {
+        self.choose_visible();
+        let mut obs = vec![0f32; self.window * FEATURES];
+        let mut mask = vec![0u8; self.window];
+        let norm = |value: f64, max: f64| (value / max).min(TOP);
+        for (row, &j) in self.visible.iter().enumerate() {
+            let job = self.jobs[j];
+            let f = &mut obs[row * FEATURES..(row + 1) * FEATURES];
+            f[0] = norm((self.now - job.submit) as f64, MAX_WAIT) as f32;
+            // Non-negative for the Box (SchedGym lets −1 through).
+            f[1] = norm(job.request as f64, self.max[0]).max(0.0) as f32;
+            f[2] = norm(f64::from(job.procs), f64::from(self.capacity)) as f32;
+            for (k, &e) in job.extra.iter().enumerate() {
+                f[3 + k] = if e == -1 || self.max[1 + k] <= 0.0 {
+                    1.0
+                } else {
+                    norm(e as f64, self.max[1 + k]).max(0.0) as f32
+                };
+            }
+            f[7] = if self.fits(j) { TOP as f32 } else { 1e-5 };
+            mask[row] = 1;
+        }
+        for row in self.visible.len()..self.window {
+            obs[row * FEATURES..(row + 1) * FEATURES]
+                .copy_from_slice(&[0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]);
+        }
+        let bytes: Vec<u8> = obs.iter().flat_map(|v| v.to_le_bytes()).collect();
+        (PyByteArray::new(py, &bytes), PyByteArray::new(py, &mask))
+    }
+
+    /// The episode's score so far: the sum of the started jobs' terms (in
+    /// start order), or the utilisation.
+    fn score(&self) -> f64 {
+        if self.reward != Reward::Utilization {
+            return self.total;
+        }
+        let first = self.jobs[self.start].submit;
+        let (mut busy, mut last) = (0f64, first);
+        for (k, s) in self.started.iter().enumerate() {
+            if let Some(s) = s {
+                let job = self.jobs[self.start + k];
+                busy += job.run as f64 * f64::from(job.procs);
+                last = last.max(s + job.run);
+            }
+        }
+        if last > first {
+            busy / (f64::from(self.capacity) * (last - first) as f64)
+        } else {
+            0.0
+        }
+    }
+}
+
+type Step<'py> = (Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, f64, bool);
+
+#[pymethods]
+impl BatchCore {
+    #[new]
+    #[pyo3(signature = (workload, *, window = 128, episode = 256, backfill = false, reward = "bsld", shaping = false, bsld_bound = 10))]
+    fn new(
+        workload: &Workload,
+        window: usize,
+        episode: usize,
+        backfill: bool,
+        reward: &str,
+        shaping: bool,
+        bsld_bound: i64,
+    ) -> PyResult<Self> {
+        let reward = match reward {
+            "bsld" => Reward::Bsld,
+            "wait" => Reward::Wait,
+            "turnaround" => Reward::Turnaround,
+            "utilization" => Reward::Utilization,
+            other => {
+                return Err(error(format!(
+                    "reward is '{other}', expected bsld, wait, turnaround or utilization"
+                )));
+            }
+        };
+        if window == 0 || episode == 0 {
+            return Err(error("window and episode must be at least 1"));
+        }
+        let capacity = workload.jobs.capacity;
+        let (jobs, max) = match &workload.records {
+            Some(records) => {
+                let (jobs, max) = schedgym_jobs(records);
+                (jobs.into_iter().map(|(_, j)| j).collect::<Vec<_>>(), max)
+            }
+            // A stand-in: its jobs, with no extras.
+            None => {
+                let jobs: Vec<EnvJob> = workload
+                    .jobs
+                    .jobs
+                    .iter()
+                    .map(|j| EnvJob {
+                        submit: j.submit.0,
+                        run: j.run_time.max(1),
+                        request: j.estimate,
+                        procs: j.procs,
+                        extra: [-1; 4],
+                    })
+                    .collect();
+                let max_run = jobs.iter().map(|j| j.run).max().unwrap_or(1) as f64;
+                (jobs, [max_run, 0.0, 0.0, 0.0, 0.0])
+            }
+        };
+        if let Some(wide) = jobs.iter().find(|j| j.procs > capacity) {
+            return Err(error(format!(
+                "a job asks for {} processors, more than the machine's {capacity}",
+                wide.procs
+            )));
+        }
+        // SchedGym's range of starts: [episode, n − episode − 2].
+        if jobs.len() < 2 * episode + 2 {
+            return Err(error(format!(
+                "the workload has {} jobs; episodes of {episode} need at least {}",
+                jobs.len(),
+                2 * episode + 2
+            )));
+        }
+        Ok(BatchCore {
+            capacity,
+            max,
+            window,
+            episode,
+            backfill,
+            reward,
+            shaping,
+            bound: bsld_bound,
+            rng: ChaCha8Rng::seed_from_u64(0),
+            start: 0,
+            end: 0,
+            next: 0,
+            now: 0,
+            free: capacity,
+            queue: Vec::with_capacity(episode),
+            running: Vec::with_capacity(episode),
+            started: vec![None; episode],
+            total: 0.0,
+            visible: Vec::with_capacity(window),
+            shaped: 0.0,
+            jobs,
+        })
+    }
+
+    /// Starts an episode: `seed` reseeds the draws (else they go on), or
+    /// `start` names the first job (its index in the job list). Returns
+    /// the observation (little-endian f32 bytes) and the action mask.
+    #[pyo3(signature = (seed = None, start = None))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+        start: Option<usize>,
+    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
+        if let Some(seed) = seed {
+            self.rng = ChaCha8Rng::seed_from_u64(seed);
+        }
+        let (low, high) = (self.episode, self.jobs.len() - self.episode - 2);
+        let start = match start {
+            Some(s) if s + self.episode >= self.jobs.len() => {
+                return Err(error(format!(
+                    "start is {s}, but an episode of {} jobs must start below {}",
+                    self.episode,
+                    self.jobs.len() - self.episode
+                )));
+            }
+            Some(s) => s,
+            None => self.rng.random_range(low..=high),
+        };
+        self.start = start;
+        self.end = start + self.episode;
+        self.next = start + 1;
+        self.now = self.jobs[start].submit;
+        self.free = self.capacity;
+        self.queue.clear();
+        self.queue.push(start);
+        self.running.clear();
+        self.started.iter_mut().for_each(|s| *s = None);
+        self.total = 0.0;
+        self.shaped = 0.0;
+        Ok(self.observe(py))
+    }
+
+    /// Acts on row `action`: picks its job, or skips if the row is empty.
+    /// Returns the observation, the mask, the reward and whether the
+    /// episode ended.
+    fn step<'py>(&mut self, py: Python<'py>, action: usize) -> PyResult<Step<'py>> {
+        if action >= self.window {
+            return Err(error(format!(
+                "action {action} is outside the {} rows",
+                self.window
+            )));
+        }
+        let before = self.score();
+        let done = match self.visible.get(action).copied() {
+            Some(j) => {
+                self.wait_for(j);
+                self.start_job(j);
+                !self.fill()
+            }
+            None => {
+                self.skip();
+                false
+            }
+        };
+        let (obs, mask) = self.observe(py);
+        let reward = if done {
+            let total = self.score();
+            if self.shaping {
+                total - self.shaped
+            } else {
+                total
+            }
+        } else if self.shaping {
+            let r = self.score() - before;
+            self.shaped += r;
+            r
+        } else {
+            0.0
+        };
+        Ok((obs, mask, reward, done))
+    }
+
+    /// The index of the episode's first job.
+    #[getter]
+    fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The current time (s).
+    #[getter]
+    fn now(&self) -> i64 {
+        self.now
+    }
+
+    /// Jobs waiting.
+    #[getter]
+    fn waiting(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Jobs in the environment's job list.
+    fn __len__(&self) -> usize {
+        self.jobs.len()
+    }
+
+    /// The visible jobs' `(submit, request, procs, run)`, for heuristic
+    /// agents (SJF and F1 read them).
+    fn visible_jobs(&self) -> Vec<(i64, i64, u32, i64)> {
+        self.visible
+            .iter()
+            .map(|&j| {
+                let job = self.jobs[j];
+                (job.submit, job.request, job.procs, job.run)
+            })
+            .collect()
+    }
+
+    /// The episode's score so far (minus the mean bounded slowdown of the
+    /// jobs started, over the episode's length, with the default reward).
+    fn score_now(&self) -> f64 {
+        self.score()
+    }
+}

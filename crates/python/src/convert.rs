@@ -1,0 +1,120 @@
+//! Names and columns: the policy, order, overrun and estimate names the
+//! command line takes, errors as Python exceptions, and job columns.
+
+use profile::{Job, Outcome, Overrun, Policy, QueueOrder, Status};
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use swf_io::Estimate;
+
+create_exception!(
+    _usched,
+    UschedError,
+    PyException,
+    "A bad input or a failed run; the message names the file, line and field as the command line does."
+);
+
+/// `e` with its chain of causes, as the command line prints it.
+pub(crate) fn error(e: impl std::fmt::Display) -> PyErr {
+    UschedError::new_err(format!("{e:#}"))
+}
+
+/// An [`anyhow::Error`] with its causes.
+pub(crate) fn anyhow_error(e: anyhow::Error) -> PyErr {
+    UschedError::new_err(format!("{e:#}"))
+}
+
+/// A policy name: `fcfs`, `easy`, `easy-kN`, `easy-kinf`, `conservative`.
+pub(crate) fn policy(name: &str) -> PyResult<Policy> {
+    name.parse::<Policy>().map_err(error)
+}
+
+/// A queue order name: `arrival`, `shortest-estimate`, ...
+pub(crate) fn order(name: &str) -> PyResult<QueueOrder> {
+    name.parse::<QueueOrder>().map_err(error)
+}
+
+/// `kill` or `continue`.
+pub(crate) fn overrun(name: &str) -> PyResult<Overrun> {
+    match name {
+        "kill" => Ok(Overrun::Kill),
+        "continue" => Ok(Overrun::Continue),
+        other => Err(error(format!(
+            "overrun is '{other}', expected kill or continue"
+        ))),
+    }
+}
+
+/// `requested`, `actual` or `under-estimate:F`, as `simulate --estimate`.
+pub(crate) fn estimate(name: &str) -> PyResult<Estimate> {
+    cli::options::parse_estimate(name).map_err(anyhow_error)
+}
+
+/// A status as a word.
+pub(crate) fn status(s: Status) -> &'static str {
+    match s {
+        Status::Completed => "completed",
+        Status::Killed => "killed",
+        Status::Dropped => "dropped",
+        _ => "other",
+    }
+}
+
+/// The jobs' columns: `id`, `submit`, `procs`, `run_time`, `estimate`.
+pub(crate) fn job_columns<'py>(py: Python<'py>, jobs: &[Job]) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("id", jobs.iter().map(|j| j.id).collect::<Vec<_>>())?;
+    d.set_item(
+        "submit",
+        jobs.iter().map(|j| j.submit.0).collect::<Vec<_>>(),
+    )?;
+    d.set_item("procs", jobs.iter().map(|j| j.procs).collect::<Vec<_>>())?;
+    d.set_item(
+        "run_time",
+        jobs.iter().map(|j| j.run_time).collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "estimate",
+        jobs.iter().map(|j| j.estimate).collect::<Vec<_>>(),
+    )?;
+    Ok(d)
+}
+
+/// The jobs' columns with their outcomes: also `start`, `end`, `wait`,
+/// `bsld` (bounded slowdown with `bound` seconds) and `status`.
+pub(crate) fn outcome_columns<'py>(
+    py: Python<'py>,
+    jobs: &[Job],
+    outcomes: &[Outcome],
+    bound: i64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = job_columns(py, jobs)?;
+    d.set_item(
+        "start",
+        outcomes.iter().map(|o| o.start.0).collect::<Vec<_>>(),
+    )?;
+    d.set_item("end", outcomes.iter().map(|o| o.end.0).collect::<Vec<_>>())?;
+    d.set_item(
+        "wait",
+        jobs.iter()
+            .zip(outcomes)
+            .map(|(j, o)| o.wait(j))
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "bsld",
+        jobs.iter()
+            .zip(outcomes)
+            .map(|(j, o)| o.bounded_slowdown(j, bound))
+            .collect::<Vec<_>>(),
+    )?;
+    d.set_item(
+        "status",
+        outcomes
+            .iter()
+            .map(|o| status(o.status))
+            .collect::<Vec<_>>(),
+    )?;
+    Ok(d)
+}

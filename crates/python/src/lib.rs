@@ -1,0 +1,38 @@
+//! `usched._usched`: the Rust side of the `usched` Python package.
+//!
+//! A front end like `xtask`: it reads traces as the command line does
+//! (`cli::traces`, generated workloads as `cli::generated`), simulates with
+//! `profile`, checks schedules with `profile::validate`, and runs
+//! experiments with `experiments` — returning plain columns (lists) and
+//! text that the Python layer (`python/usched/`) turns into numpy arrays
+//! and tables. Errors become Python exceptions carrying the same text as
+//! the command line's (file, line and field).
+//!
+//! Layers, bottom up: `convert` (names and columns), `workload` (traces),
+//! `schedule` (simulations and the stepping API), `study` (experiments),
+//! `batch_env` (the scheduling environment's core); this file registers
+//! them.
+
+use pyo3::prelude::*;
+
+mod batch_env;
+mod convert;
+mod schedule;
+mod study;
+mod workload;
+
+/// The extension module.
+#[pymodule]
+fn _usched(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("UschedError", m.py().get_type::<convert::UschedError>())?;
+    m.add_class::<workload::Workload>()?;
+    m.add_class::<schedule::Schedule>()?;
+    m.add_class::<schedule::Stepper>()?;
+    m.add_class::<batch_env::BatchCore>()?;
+    m.add_function(wrap_pyfunction!(workload::load, m)?)?;
+    m.add_function(wrap_pyfunction!(schedule::simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(study::run_config, m)?)?;
+    m.add_function(wrap_pyfunction!(study::config_of, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,343 @@
+//! Simulations from Python: a built-in policy in one call, or a scheduler
+//! written in Python driving the stepping API decision by decision; either
+//! way the schedule is checked by `profile::validate` and can be written
+//! as SWF or as Batsim's `jobs.csv`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use profile::{Event, Job, Outcome, ScheduleStats, SchedulerConfig, Time};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::convert::{anyhow_error, error, order, outcome_columns, overrun, policy};
+use crate::workload::Workload;
+
+/// A waiting job as Python sees it: `(index, id, submit, procs, estimate,
+/// reserved)`.
+type QueuedRow = (usize, u64, i64, u32, i64, Option<i64>);
+
+/// A running job as Python sees it: `(index, id, procs, start,
+/// predicted_end)`.
+type RunningRow = (usize, u64, u32, i64, i64);
+
+/// A simulated schedule: the workload's jobs and their outcomes.
+#[pyclass(frozen, module = "usched._usched")]
+pub(crate) struct Schedule {
+    jobs: Arc<experiments::Workload>,
+    outcomes: Vec<Outcome>,
+    /// The policy's name, or `python` for a scheduler written in Python.
+    policy: String,
+    bound: i64,
+}
+
+#[pymethods]
+impl Schedule {
+    /// The policy that made it.
+    #[getter]
+    fn policy(&self) -> &str {
+        &self.policy
+    }
+
+    /// Per-job outcomes as columns: `id`, `submit`, `procs`, `run_time`,
+    /// `estimate`, `start`, `end`, `wait`, `bsld`, `status`.
+    fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        outcome_columns(py, &self.jobs.jobs, &self.outcomes, self.bound)
+    }
+
+    /// The schedule's statistics: `jobs`, `completed`, `killed`, `dropped`,
+    /// `mean_wait`, `mean_bsld`, `utilization` (0 to 1), `makespan`.
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let s = ScheduleStats::compute(
+            &self.jobs.jobs,
+            &self.outcomes,
+            self.jobs.capacity,
+            self.bound,
+        );
+        let d = PyDict::new(py);
+        d.set_item("jobs", s.jobs)?;
+        d.set_item("completed", s.completed)?;
+        d.set_item("killed", s.killed)?;
+        d.set_item("dropped", s.dropped)?;
+        d.set_item("mean_wait", s.mean_wait)?;
+        d.set_item("mean_bsld", s.mean_bounded_slowdown)?;
+        d.set_item("utilization", s.utilization)?;
+        d.set_item("makespan", s.makespan)?;
+        Ok(d)
+    }
+
+    /// Writes the schedule as SWF (submit, wait, run time, processors and
+    /// requested time of every job; status 1 completed, 0 killed).
+    fn write_swf(&self, path: &str) -> PyResult<()> {
+        let records = swf_io::schedule_records(&self.jobs.jobs, &self.outcomes);
+        let header = swf_io::SwfHeader::default();
+        let text = cli::schedules::swf(
+            header,
+            &records,
+            self.jobs.capacity,
+            &[format!("{} on {}", self.policy, self.jobs.label)],
+        )
+        .map_err(anyhow_error)?;
+        write(path, &text)
+    }
+
+    /// Writes the schedule as Batsim's `jobs.csv`, with processor
+    /// allocations (first fit).
+    fn write_jobs_csv(&self, path: &str) -> PyResult<()> {
+        let allocation = profile::first_fit(self.jobs.capacity, &self.jobs.jobs, &self.outcomes)
+            .map_err(error)?;
+        let text = cli::schedules::jobs_csv(
+            &self.jobs.label,
+            &self.jobs.jobs,
+            &self.outcomes,
+            &allocation,
+        )
+        .map_err(anyhow_error)?;
+        write(path, &text)
+    }
+
+    fn __len__(&self) -> usize {
+        self.outcomes.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Schedule({} on {:?}, {} jobs)",
+            self.policy,
+            self.jobs.label,
+            self.outcomes.len()
+        )
+    }
+}
+
+/// Writes `text` to `path` atomically (a temporary file renamed over it),
+/// as the command line writes its outputs.
+fn write(path: &str, text: &str) -> PyResult<()> {
+    cli::output::write_file(Path::new(path), text.as_bytes()).map_err(anyhow_error)
+}
+
+/// Simulates `workload` under a built-in policy.
+#[pyfunction]
+#[pyo3(signature = (workload, policy = "easy", *, order = "arrival", overrun = "kill", bsld_bound = 10))]
+pub(crate) fn simulate(
+    py: Python<'_>,
+    workload: &Workload,
+    policy: &str,
+    order: &str,
+    overrun: &str,
+    bsld_bound: i64,
+) -> PyResult<Schedule> {
+    let config = SchedulerConfig::new(workload.jobs.capacity, self::policy(policy)?)
+        .order(self::order(order)?)
+        .overrun(self::overrun(overrun)?);
+    let jobs = Arc::clone(&workload.jobs);
+    let outcomes = py
+        .detach(|| profile::simulate(&config, &jobs.jobs))
+        .map_err(error)?;
+    Ok(Schedule {
+        jobs,
+        outcomes,
+        policy: policy.to_string(),
+        bound: bsld_bound,
+    })
+}
+
+/// The stepping API: a simulation that stops at every decision (after
+/// every submission, termination, expired prediction or wake-up) and lets
+/// Python decide what starts. `usched.simulate_with` drives it with a
+/// scheduler function.
+#[pyclass(unsendable, module = "usched._usched")]
+pub(crate) struct Stepper {
+    inner: Option<profile::Stepper>,
+    jobs: Arc<experiments::Workload>,
+    bound: i64,
+}
+
+impl Stepper {
+    fn sim(&self) -> PyResult<&profile::Stepper> {
+        self.inner
+            .as_ref()
+            .ok_or_else(|| error("the simulation was finished"))
+    }
+
+    fn sim_mut(&mut self) -> PyResult<&mut profile::Stepper> {
+        self.inner
+            .as_mut()
+            .ok_or_else(|| error("the simulation was finished"))
+    }
+
+    fn context_mut(&mut self) -> PyResult<&mut profile::Context<'static>> {
+        Ok(self.sim_mut()?.context_mut())
+    }
+}
+
+#[pymethods]
+impl Stepper {
+    #[new]
+    #[pyo3(signature = (workload, *, order = "arrival", overrun = "kill", bsld_bound = 10))]
+    fn new(workload: &Workload, order: &str, overrun: &str, bsld_bound: i64) -> PyResult<Self> {
+        // The policy is not used: the caller decides.
+        let config = SchedulerConfig::new(workload.jobs.capacity, profile::Policy::Fcfs)
+            .order(self::order(order)?)
+            .overrun(self::overrun(overrun)?);
+        let inner = profile::Stepper::new(&config, workload.jobs.jobs.clone()).map_err(error)?;
+        Ok(Stepper {
+            inner: Some(inner),
+            jobs: Arc::clone(&workload.jobs),
+            bound: bsld_bound,
+        })
+    }
+
+    /// Runs to the next decision; `False` once nothing is left to happen.
+    fn next_decision(&mut self) -> PyResult<bool> {
+        Ok(self.sim_mut()?.next_decision().map_err(error)?.is_some())
+    }
+
+    /// The current time (s).
+    #[getter]
+    fn now(&self) -> PyResult<i64> {
+        Ok(self.sim()?.context().now().0)
+    }
+
+    /// Processors free now.
+    #[getter]
+    fn free(&self) -> PyResult<u32> {
+        Ok(self.sim()?.context().free_now())
+    }
+
+    /// Machine size.
+    #[getter]
+    fn capacity(&self) -> u32 {
+        self.jobs.capacity
+    }
+
+    /// What woke the scheduler: `submitted`, `ended`, `extended` or `wake`.
+    #[getter]
+    fn event(&self) -> PyResult<&'static str> {
+        Ok(match self.sim()?.context().event() {
+            Event::Submitted => "submitted",
+            Event::Ended => "ended",
+            Event::Extended => "extended",
+            Event::Wake => "wake",
+            _ => "other",
+        })
+    }
+
+    /// The waiting jobs in queue order: `(index, id, submit, procs,
+    /// estimate, reserved)`, `index` the job's position in the workload,
+    /// `reserved` the start of its reservation or `None`.
+    fn queue(&self) -> PyResult<Vec<QueuedRow>> {
+        Ok(self
+            .sim()?
+            .context()
+            .queue()
+            .map(|w| {
+                (
+                    w.index,
+                    w.job.id,
+                    w.job.submit.0,
+                    w.job.procs,
+                    w.job.estimate,
+                    w.reserved.map(|t| t.0),
+                )
+            })
+            .collect())
+    }
+
+    /// Jobs waiting.
+    #[getter]
+    fn queue_len(&self) -> PyResult<usize> {
+        Ok(self.sim()?.context().queue_len())
+    }
+
+    /// The waiting job at queue `position` as in [`queue`](Stepper::queue),
+    /// or `None`: one job without building the whole queue.
+    fn waiting(&self, position: usize) -> PyResult<Option<QueuedRow>> {
+        Ok(self.sim()?.context().waiting(position).map(|w| {
+            (
+                w.index,
+                w.job.id,
+                w.job.submit.0,
+                w.job.procs,
+                w.job.estimate,
+                w.reserved.map(|t| t.0),
+            )
+        }))
+    }
+
+    /// The running jobs: `(index, id, procs, start, predicted_end)`.
+    fn running(&self) -> PyResult<Vec<RunningRow>> {
+        Ok(self
+            .sim()?
+            .context()
+            .running()
+            .map(|r| (r.index, r.job.id, r.job.procs, r.start.0, r.predicted_end.0))
+            .collect())
+    }
+
+    /// The earliest time from now at which `procs` processors are free for
+    /// `duration` seconds, around the reservations held; `None` if never.
+    fn earliest_start(&self, procs: u32, duration: i64) -> PyResult<Option<i64>> {
+        let ctx = self.sim()?.context();
+        Ok(ctx
+            .profile()
+            .earliest_start(ctx.now(), procs, duration)
+            .map(|t| t.0))
+    }
+
+    /// Starts the waiting job at queue position `position` now.
+    fn start(&mut self, position: usize) -> PyResult<()> {
+        self.context_mut()?.start(position).map_err(error)
+    }
+
+    /// Reserves processors for the job at `position` from time `at`.
+    fn reserve(&mut self, position: usize, at: i64) -> PyResult<()> {
+        self.context_mut()?
+            .reserve(position, Time(at))
+            .map_err(error)
+    }
+
+    /// Reserves the earliest slot for the job at `position`; returns its start.
+    fn reserve_earliest(&mut self, position: usize) -> PyResult<i64> {
+        Ok(self
+            .context_mut()?
+            .reserve_earliest(position)
+            .map_err(error)?
+            .0)
+    }
+
+    /// Lifts the reservation of the job at `position`.
+    fn unreserve(&mut self, position: usize) -> PyResult<()> {
+        self.context_mut()?.unreserve(position).map_err(error)
+    }
+
+    /// Asks for a decision at time `at` (or none, with `None`).
+    #[pyo3(signature = (at))]
+    fn wake_at(&mut self, at: Option<i64>) -> PyResult<()> {
+        self.context_mut()?.wake_at(at.map(Time));
+        Ok(())
+    }
+
+    /// Runs to the end (no further decisions) and returns the schedule,
+    /// checked by `profile::validate`.
+    fn finish(&mut self) -> PyResult<Schedule> {
+        let sim = self
+            .inner
+            .take()
+            .ok_or_else(|| error("the simulation was finished"))?;
+        let outcomes = sim.into_outcomes().map_err(error)?;
+        checked(&self.jobs.jobs, self.jobs.capacity, &outcomes)?;
+        Ok(Schedule {
+            jobs: Arc::clone(&self.jobs),
+            outcomes,
+            policy: "python".to_string(),
+            bound: self.bound,
+        })
+    }
+}
+
+/// The schedule `outcomes` of `jobs`, checked as any other.
+fn checked(jobs: &[Job], capacity: u32, outcomes: &[Outcome]) -> PyResult<()> {
+    profile::validate(capacity, jobs, outcomes)
+        .map_err(|v| error(format!("the schedule is invalid: {v}")))
+}

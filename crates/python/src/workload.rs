@@ -1,0 +1,194 @@
+//! Workloads from Python: a Parallel Workloads Archive trace by name (found
+//! as the command line finds it), a file's path, or a generated Lublin99
+//! workload (`lublin99:procs=..,jobs=..,seed=..`).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use cli::traces::{TraceSettings, load as load_found, resolve};
+use experiments::{Source, Workload as Jobs, WorkloadFacts, workload_from};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::convert::{anyhow_error, error, estimate as parse_estimate, job_columns};
+
+/// A workload: its jobs (in submit order, none wider than the machine),
+/// the machine and where it came from.
+#[pyclass(frozen, module = "usched._usched")]
+pub(crate) struct Workload {
+    pub(crate) jobs: Arc<Jobs>,
+    pub(crate) facts: WorkloadFacts,
+    /// The trace's records, every one in file order (the scheduling
+    /// environment reads them as SchedGym does); `None` for a stand-in.
+    pub(crate) records: Option<Arc<Vec<swf_io::SwfRecord>>>,
+}
+
+#[pymethods]
+impl Workload {
+    /// Display name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.jobs.label
+    }
+
+    /// Machine size in processors.
+    #[getter]
+    fn capacity(&self) -> u32 {
+        self.jobs.capacity
+    }
+
+    /// Number of jobs.
+    fn __len__(&self) -> usize {
+        self.jobs.jobs.len()
+    }
+
+    /// SHA-256 of the trace's SWF text, if it is a trace.
+    #[getter]
+    fn sha256(&self) -> Option<&str> {
+        self.facts.sha256.as_deref()
+    }
+
+    /// What was read and dropped, as in `summary.md`.
+    fn facts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let f = &self.facts;
+        let d = PyDict::new(py);
+        d.set_item("source", &f.source)?;
+        d.set_item("sha256", f.sha256.as_deref())?;
+        d.set_item("stand_in", f.stand_in)?;
+        d.set_item("records", f.records)?;
+        d.set_item("unreplayable", f.unreplayable)?;
+        d.set_item("too_wide", f.too_wide)?;
+        d.set_item("no_estimate", f.no_estimate)?;
+        d.set_item("jobs", f.jobs)?;
+        d.set_item("note", f.note.as_deref())?;
+        Ok(d)
+    }
+
+    /// The jobs as columns: `id`, `submit`, `procs`, `run_time`, `estimate`.
+    fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        job_columns(py, &self.jobs.jobs)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Workload({:?}, {} jobs on {} processors)",
+            self.jobs.label,
+            self.jobs.jobs.len(),
+            self.jobs.capacity
+        )
+    }
+}
+
+/// Where traces are looked for: as the command line does, from the
+/// repository at `root` (or found from the current directory), else
+/// `TRACES_DIR`, the cache (`TRACES_CACHE`, default
+/// `~/.cache/usched/traces`) and a download.
+fn trace_settings(root: Option<&str>, stand_in: bool) -> TraceSettings {
+    let root = cli::root::discover(root.map(Path::new)).ok();
+    let mut settings = match &root {
+        Some(root) => TraceSettings::from_env(root),
+        None => {
+            let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+            let home = var("XDG_CACHE_HOME")
+                .map(PathBuf::from)
+                .or_else(|| var("HOME").map(|h| Path::new(&h).join(".cache")))
+                .unwrap_or_else(|| PathBuf::from("."));
+            TraceSettings {
+                traces_dir: var("TRACES_DIR").map(PathBuf::from),
+                repo_traces: None,
+                cache: var("TRACES_CACHE")
+                    .map_or_else(|| home.join("usched").join("traces"), PathBuf::from),
+                mirror: var("TRACES_MIRROR"),
+                no_stand_in: true,
+            }
+        }
+    };
+    settings.no_stand_in = !stand_in;
+    settings
+}
+
+/// Reads a workload: a trace name, a path to a `.swf`/`.swf.gz` file, or
+/// `lublin99:procs=..,jobs=..,seed=..[,load=..][,estimates=..]`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)] // keyword arguments in Python
+#[pyo3(signature = (trace, *, estimate = "requested", lenient = false, procs = None, root = None, stand_in = false, seed = 1))]
+pub(crate) fn load(
+    py: Python<'_>,
+    trace: &str,
+    estimate: &str,
+    lenient: bool,
+    procs: Option<u32>,
+    root: Option<&str>,
+    stand_in: bool,
+    seed: u64,
+) -> PyResult<Workload> {
+    let estimate = parse_estimate(estimate)?;
+    let trace = trace.to_string();
+    let root = root.map(str::to_string);
+    py.detach(move || {
+        let source = match cli::generated::source(&trace) {
+            Some(source) => source.map_err(anyhow_error)?,
+            None => {
+                let settings = trace_settings(root.as_deref(), stand_in);
+                let found = resolve(&trace, Path::new("."), &settings).map_err(anyhow_error)?;
+                load_found(&found, lenient).map_err(anyhow_error)?
+            }
+        };
+        let source = with_procs(source, procs)?;
+        let file_name = if trace.starts_with(cli::generated::PREFIX) {
+            "lublin99"
+        } else {
+            Path::new(&trace)
+                .file_name()
+                .and_then(|f| f.to_str())
+                .unwrap_or(&trace)
+        };
+        let name = experiments::known_trace(file_name).map_or_else(
+            || {
+                file_name
+                    .trim_end_matches(".gz")
+                    .trim_end_matches(".swf")
+                    .to_string()
+            },
+            |k| k.name.to_string(),
+        );
+        if let (Source::Trace { file, .. }, None) = (&source, source.machine_size()) {
+            return Err(error(format!(
+                "{file}: the header gives no machine size (MaxProcs and MaxNodes are missing, \
+                 -1 or 0); give it with procs=N"
+            )));
+        }
+        let records = match &source {
+            Source::Trace { trace, .. } => Some(Arc::new(trace.records.clone())),
+            _ => None,
+        };
+        let (jobs, facts) = workload_from(
+            &source,
+            &name,
+            estimate,
+            experiments::derive_seed(seed, &format!("stand-in/{name}")),
+        );
+        Ok(Workload {
+            jobs: Arc::new(jobs),
+            facts,
+            records,
+        })
+    })
+}
+
+/// The source with the machine size `procs` written into a trace's header.
+fn with_procs(mut source: Source, procs: Option<u32>) -> PyResult<Source> {
+    match (&mut source, procs) {
+        (Source::Trace { trace, .. }, Some(procs)) => trace.header.max_procs = Some(procs.into()),
+        (Source::StandIn { known }, Some(_)) => {
+            return Err(error(format!(
+                "procs sets the machine of a trace file, but {} was not found and a stand-in \
+                 on its {}-processor machine replaces it",
+                known.file_name(),
+                known.procs
+            )));
+        }
+        _ => {}
+    }
+    Ok(source)
+}

@@ -1,0 +1,139 @@
+"""usched/BatchScheduling-v0: Gymnasium's checker, determinism, fresh
+arrays, the options, and conformance with SchedGym's own numbers."""
+
+import json
+import pathlib
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import usched
+from usched.envs import BatchSchedulingEnv, f1, sjf
+
+DATA = pathlib.Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture(scope="module")
+def env(sdsc):
+    return BatchSchedulingEnv(sdsc)
+
+
+def test_registered_on_import_with_schedgyms_defaults(root):
+    e = gymnasium.make("usched/BatchScheduling-v0", root=root)
+    assert e.observation_space.shape == (128 * 8,)
+    assert e.observation_space.dtype == np.float32
+    assert e.action_space == gymnasium.spaces.Discrete(128)
+    obs, info = e.reset(seed=3)
+    assert obs.shape == (1024,) and info["action_mask"].shape == (128,)
+
+
+def test_gymnasiums_checker_passes(sdsc):
+    check_env(BatchSchedulingEnv(sdsc), skip_render_check=True)
+    check_env(BatchSchedulingEnv(sdsc, backfill=True, reward="wait", shaping=True), skip_render_check=True)
+
+
+def episode(e, seed, pick):
+    obs, info = e.reset(seed=seed)
+    trace = [obs.copy()]
+    done, total, steps = False, 0.0, 0
+    while not done:
+        obs, r, done, trunc, info = e.step(pick(e, info))
+        trace.append(obs.copy())
+        total += r
+        steps += 1
+    return trace, total, steps
+
+
+def first_valid(e, info):
+    return int(np.flatnonzero(info["action_mask"])[0])
+
+
+def test_the_same_seed_gives_the_same_episode(sdsc):
+    a, ta, na = episode(BatchSchedulingEnv(sdsc), 11, first_valid)
+    b, tb, nb = episode(BatchSchedulingEnv(sdsc), 11, first_valid)
+    assert (ta, na) == (tb, nb)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    c, tc, _ = episode(BatchSchedulingEnv(sdsc), 12, first_valid)
+    assert tc != ta
+
+
+def test_observations_are_fresh_arrays(env):
+    o1, _ = env.reset(seed=1)
+    kept = o1.copy()
+    o2, *_ = env.step(0)
+    assert not np.shares_memory(o1, o2)
+    assert np.array_equal(o1, kept), "an old observation was overwritten"
+    o1[:] = -1  # writing into one never changes the next
+    o3, *_ = env.step(0)
+    assert (o3 >= 0).all()
+
+
+def test_the_mask_marks_the_rows_with_jobs_and_empty_rows_skip(env):
+    obs, info = env.reset(seed=2, options={"start": 1000})
+    mask = info["action_mask"]
+    rows = obs.reshape(128, 8)
+    assert mask.sum() >= 1
+    for i in np.flatnonzero(mask == 0):
+        assert list(rows[i]) == [0, 1, 1, 1, 1, 1, 1, 0]
+    empty = int(np.flatnonzero(mask == 0)[0])
+    before = env.unwrapped._core.now
+    obs, r, done, trunc, info = env.step(empty)
+    assert info["skipped"] and r == 0 and not done
+    assert 0 < env.unwrapped._core.now - before <= 360
+
+
+@pytest.mark.parametrize("backfill", [False, True])
+def test_a_random_masked_agent_finishes_256_job_episodes(sdsc, backfill):
+    e = BatchSchedulingEnv(sdsc, backfill=backfill)
+    rng = np.random.default_rng(0)
+    _, total, steps = episode(
+        e, 5, lambda e, info: int(rng.choice(np.flatnonzero(info["action_mask"])))
+    )
+    assert total <= -1.0  # minus a mean bounded slowdown
+    assert steps == 256 if not backfill else steps <= 256
+
+
+def test_the_options(sdsc):
+    small = BatchSchedulingEnv(sdsc, window=16, episode=32, reward="turnaround", shaping=True)
+    assert small.observation_space.shape == (16 * 8,)
+    obs, info = small.reset(seed=4)
+    rewards, done = [], False
+    while not done:
+        obs, r, done, _, info = small.step(first_valid(small, info))
+        rewards.append(r)
+    # Shaped rewards sum to the episode's score.
+    assert np.isclose(sum(rewards), small.unwrapped._core.score_now())
+    util = BatchSchedulingEnv(sdsc, reward="utilization", episode=64)
+    _, total, _ = episode(util, 4, first_valid)
+    assert 0 < total <= 1
+    with pytest.raises(usched.UschedError, match="reward"):
+        BatchSchedulingEnv(sdsc, reward="profit")
+    lublin = BatchSchedulingEnv("lublin99:procs=256,jobs=2000,seed=3")
+    assert lublin.reset(seed=0)[0].shape == (1024,)
+
+
+CONFORMANCE = json.loads((DATA / "schedgym_sdsc_sp2.json").read_text())
+
+
+def test_conformance_data_is_for_our_trace(sdsc):
+    assert CONFORMANCE["trace_sha256"] == sdsc.sha256
+    assert len(CONFORMANCE["cases"]) >= 80
+
+
+@pytest.mark.parametrize("backfill", [False, True])
+def test_sjf_and_f1_give_schedgyms_mean_bounded_slowdown(sdsc, backfill):
+    """Each window of SchedGym's own reset, driven by its SJF and F1
+    heuristics, ends with SchedGym's reward (recorded by running SchedGym;
+    numbers only)."""
+    e = BatchSchedulingEnv(sdsc, backfill=backfill)
+    cases = [c for c in CONFORMANCE["cases"] if c["backfill"] == backfill]
+    assert len(cases) >= 40
+    for c in cases:
+        pick = sjf if c["heuristic"] == "sjf" else f1
+        e.reset(seed=0, options={"start": c["start"]})
+        done = False
+        while not done:
+            _, r, done, _, _ = e.step(pick(e))
+        assert -r == pytest.approx(c["mean_bsld"], rel=1e-9, abs=0), c
