@@ -414,7 +414,8 @@ type Step<'py> = (Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, f64, bool);
 #[pymethods]
 impl BatchCore {
     #[new]
-    #[pyo3(signature = (workload, *, window = 128, episode = 256, backfill = false, reward = "bsld", shaping = false, bsld_bound = 10))]
+    #[pyo3(signature = (workload, *, window = 128, episode = 256, backfill = false, reward = "bsld", shaping = false, bsld_bound = 10, estimate = "requested"))]
+    #[allow(clippy::too_many_arguments)] // keyword arguments in Python
     fn new(
         workload: &Workload,
         window: usize,
@@ -423,7 +424,19 @@ impl BatchCore {
         reward: &str,
         shaping: bool,
         bsld_bound: i64,
+        estimate: &str,
     ) -> PyResult<Self> {
+        // What the agent sees and backfilling trusts: the trace's requested
+        // times (SchedGym's), or the run times.
+        let exact = match estimate {
+            "requested" => false,
+            "actual" => true,
+            other => {
+                return Err(error(format!(
+                    "estimate is '{other}', expected requested or actual"
+                )));
+            }
+        };
         let reward = match reward {
             "bsld" => Reward::Bsld,
             "wait" => Reward::Wait,
@@ -462,6 +475,10 @@ impl BatchCore {
                 (jobs, [max_run, 0.0, 0.0, 0.0, 0.0])
             }
         };
+        let mut jobs = jobs;
+        if exact {
+            jobs.iter_mut().for_each(|j| j.request = j.run);
+        }
         if let Some(wide) = jobs.iter().find(|j| j.procs > capacity) {
             return Err(error(format!(
                 "a job asks for {} processors, more than the machine's {capacity}",

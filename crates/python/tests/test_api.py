@@ -163,3 +163,29 @@ def test_unknown_ids_and_bad_configs_are_errors(root, tmp_path):
     bad.write_text('version = 2\nid = "study/x"\ntitle = "x"\nkind = "backfilling"\nseed = 1\nrepetitions = 0\n')
     with pytest.raises(usched.UschedError):
         usched.run(str(bad), root=root)
+
+
+def test_the_default_environment_needs_no_repository_and_no_network(tmp_path):
+    """Outside any checkout, with an empty cache and an unreachable
+    mirror, the default workload (the log the package carries) loads."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("USCHED_ROOT", "TRACES_DIR", "TRACES_CACHE", "TRACES_MIRROR")
+    }
+    env["TRACES_CACHE"] = str(tmp_path / "cache")
+    env["TRACES_MIRROR"] = f"file://{tmp_path}/no-mirror"
+    code = (
+        "import usched, gymnasium\n"
+        "e = gymnasium.make('usched/BatchScheduling-v0')\n"
+        "obs, info = e.reset(seed=0)\n"
+        "print(obs.shape, len(usched.load('SDSC-SP2-1998-4.2-cln')))\n"
+    )
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "(1024,) 54044", out.stdout  # replayable jobs
+    assert "download" not in out.stderr

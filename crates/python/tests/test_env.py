@@ -110,6 +110,14 @@ def test_the_options(sdsc):
     assert 0 < total <= 1
     with pytest.raises(usched.UschedError, match="reward"):
         BatchSchedulingEnv(sdsc, reward="profit")
+    # Exact estimates change what backfilling may start.
+    totals = []
+    for estimate in ("requested", "actual"):
+        e = BatchSchedulingEnv(sdsc, backfill=True, estimate=estimate)
+        totals.append(episode(e, 9, first_valid)[1])
+    assert totals[0] != totals[1]
+    with pytest.raises(usched.UschedError, match="estimate"):
+        BatchSchedulingEnv(sdsc, estimate="under-estimate:0.2")
     lublin = BatchSchedulingEnv("lublin99:procs=256,jobs=2000,seed=3")
     assert lublin.reset(seed=0)[0].shape == (1024,)
 

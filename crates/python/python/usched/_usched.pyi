@@ -85,6 +85,7 @@ class BatchCore:
         reward: str = "bsld",
         shaping: bool = False,
         bsld_bound: int = 10,
+        estimate: str = "requested",
     ) -> "BatchCore": ...
     def reset(
         self, seed: Optional[int] = None, start: Optional[int] = None

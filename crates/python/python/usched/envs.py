@@ -33,7 +33,9 @@ class BatchSchedulingEnv(gymnasium.Env):
     ``episode`` (jobs per episode, 256), ``backfill`` (EASY-like backfilling
     while the picked job waits, False), ``reward`` (``bsld``, ``wait``,
     ``turnaround`` or ``utilization``), ``shaping`` (per-step rewards that
-    sum to the episode's), ``estimate`` (``requested`` or ``actual``),
+    sum to the episode's), ``estimate`` (``requested``: the trace's requested
+    times, SchedGym's; ``actual``: the run times; what the agent sees and
+    backfilling trusts),
     ``bsld_bound`` (10 s).
     """
 
@@ -56,7 +58,7 @@ class BatchSchedulingEnv(gymnasium.Env):
         if isinstance(trace, _usched.Workload):
             workload = trace
         else:
-            workload = _usched.load(trace, estimate=estimate, root=root)
+            workload = _usched.load(trace, root=root)
         self.workload = workload
         self._core = _usched.BatchCore(
             workload,
@@ -66,6 +68,7 @@ class BatchSchedulingEnv(gymnasium.Env):
             reward=reward,
             shaping=shaping,
             bsld_bound=bsld_bound,
+            estimate=estimate,
         )
         self.window = window
         self.observation_space = spaces.Box(
