@@ -106,8 +106,9 @@ enum Reward {
 /// The scheduling environment's state; Python wraps it in a
 /// `gymnasium.Env`.
 #[pyclass(module = "usched._usched")]
+#[derive(Clone)]
 pub(crate) struct BatchCore {
-    jobs: Vec<EnvJob>,
+    jobs: std::sync::Arc<Vec<EnvJob>>,
     capacity: u32,
     /// Run time, memory, user, group and executable maxima.
     max: [f64; 5],
@@ -352,38 +353,129 @@ impl BatchCore {
         }
     }
 
-    /// The observation and the action mask, as fresh byte arrays.
+    /// Writes the observation (little-endian f32, `window × FEATURES`) and
+    /// the action mask (one byte per row) of the current state.
+    pub(crate) fn write_obs(&mut self, obs: &mut [u8], mask: &mut [u8]) {
+        self.choose_visible();
+        let norm = |value: f64, max: f64| (value / max).min(TOP);
+        let mut row_values = [0f32; FEATURES];
+        for row in 0..self.window {
+            match self.visible.get(row) {
+                Some(&j) => {
+                    let job = self.jobs[j];
+                    let f = &mut row_values;
+                    f[0] = norm((self.now - job.submit) as f64, MAX_WAIT) as f32;
+                    // Non-negative for the Box (SchedGym lets −1 through).
+                    f[1] = norm(job.request as f64, self.max[0]).max(0.0) as f32;
+                    f[2] = norm(f64::from(job.procs), f64::from(self.capacity)) as f32;
+                    for (k, &e) in job.extra.iter().enumerate() {
+                        f[3 + k] = if e == -1 || self.max[1 + k] <= 0.0 {
+                            1.0
+                        } else {
+                            norm(e as f64, self.max[1 + k]).max(0.0) as f32
+                        };
+                    }
+                    f[7] = if self.fits(j) { TOP as f32 } else { 1e-5 };
+                    mask[row] = 1;
+                }
+                None => {
+                    row_values = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
+                    mask[row] = 0;
+                }
+            }
+            let out = &mut obs[row * FEATURES * 4..(row + 1) * FEATURES * 4];
+            for (chunk, v) in out.chunks_exact_mut(4).zip(row_values) {
+                chunk.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+
+    /// The observation and the action mask, as new byte arrays written in
+    /// place.
     fn observe<'py>(
         &mut self,
         py: Python<'py>,
-    ) -> (Bound<'py, PyByteArray>, Bound<'py, PyByteArray>) {
-        self.choose_visible();
-        let mut obs = vec![0f32; self.window * FEATURES];
+    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
         let mut mask = vec![0u8; self.window];
-        let norm = |value: f64, max: f64| (value / max).min(TOP);
-        for (row, &j) in self.visible.iter().enumerate() {
-            let job = self.jobs[j];
-            let f = &mut obs[row * FEATURES..(row + 1) * FEATURES];
-            f[0] = norm((self.now - job.submit) as f64, MAX_WAIT) as f32;
-            // Non-negative for the Box (SchedGym lets −1 through).
-            f[1] = norm(job.request as f64, self.max[0]).max(0.0) as f32;
-            f[2] = norm(f64::from(job.procs), f64::from(self.capacity)) as f32;
-            for (k, &e) in job.extra.iter().enumerate() {
-                f[3 + k] = if e == -1 || self.max[1 + k] <= 0.0 {
-                    1.0
-                } else {
-                    norm(e as f64, self.max[1 + k]).max(0.0) as f32
-                };
+        let obs = PyByteArray::new_with(py, self.window * FEATURES * 4, |buf| {
+            self.write_obs(buf, &mut mask);
+            Ok(())
+        })?;
+        Ok((obs, PyByteArray::new(py, &mask)))
+    }
+
+    /// Starts an episode (see `reset`).
+    pub(crate) fn begin(&mut self, seed: Option<u64>, start: Option<usize>) -> Result<(), String> {
+        if let Some(seed) = seed {
+            self.rng = ChaCha8Rng::seed_from_u64(seed);
+        }
+        let (low, high) = (self.episode, self.jobs.len() - self.episode - 2);
+        let start = match start {
+            Some(s) if s + self.episode >= self.jobs.len() => {
+                return Err(format!(
+                    "start is {s}, but an episode of {} jobs must start below {}",
+                    self.episode,
+                    self.jobs.len() - self.episode
+                ));
             }
-            f[7] = if self.fits(j) { TOP as f32 } else { 1e-5 };
-            mask[row] = 1;
+            Some(s) => s,
+            None => self.rng.random_range(low..=high),
+        };
+        self.start = start;
+        self.end = start + self.episode;
+        self.next = start + 1;
+        self.now = self.jobs[start].submit;
+        self.free = self.capacity;
+        self.queue.clear();
+        self.queue.push(start);
+        self.running.clear();
+        self.started.iter_mut().for_each(|s| *s = None);
+        self.total = 0.0;
+        self.shaped = 0.0;
+        Ok(())
+    }
+
+    /// Acts on row `action` (see `step`): the reward and whether the
+    /// episode ended.
+    pub(crate) fn act(&mut self, action: usize) -> Result<(f64, bool), String> {
+        if action >= self.window {
+            return Err(format!(
+                "action {action} is outside the {} rows",
+                self.window
+            ));
         }
-        for row in self.visible.len()..self.window {
-            obs[row * FEATURES..(row + 1) * FEATURES]
-                .copy_from_slice(&[0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0]);
-        }
-        let bytes: Vec<u8> = obs.iter().flat_map(|v| v.to_le_bytes()).collect();
-        (PyByteArray::new(py, &bytes), PyByteArray::new(py, &mask))
+        let before = self.score();
+        let done = match self.visible.get(action).copied() {
+            Some(j) => {
+                self.wait_for(j);
+                self.start_job(j);
+                !self.fill()
+            }
+            None => {
+                self.skip();
+                false
+            }
+        };
+        let reward = if done {
+            let total = self.score();
+            if self.shaping {
+                total - self.shaped
+            } else {
+                total
+            }
+        } else if self.shaping {
+            let r = self.score() - before;
+            self.shaped += r;
+            r
+        } else {
+            0.0
+        };
+        Ok((reward, done))
+    }
+
+    /// Rows the observation has.
+    pub(crate) fn window(&self) -> usize {
+        self.window
     }
 
     /// The episode's score so far: the sum of the started jobs' terms (in
@@ -514,7 +606,7 @@ impl BatchCore {
             total: 0.0,
             visible: Vec::with_capacity(window),
             shaped: 0.0,
-            jobs,
+            jobs: std::sync::Arc::new(jobs),
         })
     }
 
@@ -528,72 +620,16 @@ impl BatchCore {
         seed: Option<u64>,
         start: Option<usize>,
     ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
-        if let Some(seed) = seed {
-            self.rng = ChaCha8Rng::seed_from_u64(seed);
-        }
-        let (low, high) = (self.episode, self.jobs.len() - self.episode - 2);
-        let start = match start {
-            Some(s) if s + self.episode >= self.jobs.len() => {
-                return Err(error(format!(
-                    "start is {s}, but an episode of {} jobs must start below {}",
-                    self.episode,
-                    self.jobs.len() - self.episode
-                )));
-            }
-            Some(s) => s,
-            None => self.rng.random_range(low..=high),
-        };
-        self.start = start;
-        self.end = start + self.episode;
-        self.next = start + 1;
-        self.now = self.jobs[start].submit;
-        self.free = self.capacity;
-        self.queue.clear();
-        self.queue.push(start);
-        self.running.clear();
-        self.started.iter_mut().for_each(|s| *s = None);
-        self.total = 0.0;
-        self.shaped = 0.0;
-        Ok(self.observe(py))
+        self.begin(seed, start).map_err(error)?;
+        self.observe(py)
     }
 
     /// Acts on row `action`: picks its job, or skips if the row is empty.
     /// Returns the observation, the mask, the reward and whether the
     /// episode ended.
     fn step<'py>(&mut self, py: Python<'py>, action: usize) -> PyResult<Step<'py>> {
-        if action >= self.window {
-            return Err(error(format!(
-                "action {action} is outside the {} rows",
-                self.window
-            )));
-        }
-        let before = self.score();
-        let done = match self.visible.get(action).copied() {
-            Some(j) => {
-                self.wait_for(j);
-                self.start_job(j);
-                !self.fill()
-            }
-            None => {
-                self.skip();
-                false
-            }
-        };
-        let (obs, mask) = self.observe(py);
-        let reward = if done {
-            let total = self.score();
-            if self.shaping {
-                total - self.shaped
-            } else {
-                total
-            }
-        } else if self.shaping {
-            let r = self.score() - before;
-            self.shaped += r;
-            r
-        } else {
-            0.0
-        };
+        let (reward, done) = self.act(action).map_err(error)?;
+        let (obs, mask) = self.observe(py)?;
         Ok((obs, mask, reward, done))
     }
 

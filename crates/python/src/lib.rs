@@ -10,8 +10,8 @@
 //!
 //! Layers, bottom up: `convert` (names and columns), `workload` (traces),
 //! `schedule` (simulations and the stepping API), `study` (experiments),
-//! `batch_env` (the scheduling environment's core); this file registers
-//! them.
+//! `batch_env` (the scheduling environment's core), `vec_env` (its vector
+//! form); this file registers them.
 
 use pyo3::prelude::*;
 
@@ -19,6 +19,7 @@ mod batch_env;
 mod convert;
 mod schedule;
 mod study;
+mod vec_env;
 mod workload;
 
 /// The extension module.
@@ -29,6 +30,7 @@ fn _usched(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<schedule::Schedule>()?;
     m.add_class::<schedule::Stepper>()?;
     m.add_class::<batch_env::BatchCore>()?;
+    m.add_class::<vec_env::BatchVec>()?;
     m.add_function(wrap_pyfunction!(workload::load, m)?)?;
     m.add_function(wrap_pyfunction!(schedule::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(study::run_config, m)?)?;

@@ -145,3 +145,29 @@ def test_sjf_and_f1_give_schedgyms_mean_bounded_slowdown(sdsc, backfill):
         while not done:
             _, r, done, _, _ = e.step(pick(e))
         assert -r == pytest.approx(c["mean_bsld"], rel=1e-9, abs=0), c
+
+
+def test_the_vector_environment(root):
+    """make_vec gives the Rust vector environment; NEXT_STEP autoreset; the
+    same seed gives the same steps on any thread count."""
+    v = gymnasium.make_vec("usched/BatchScheduling-v0", num_envs=4, root=root)
+    assert type(v).__name__ == "BatchSchedulingVecEnv"
+    assert v.observation_space.shape == (4, 1024)
+    assert v.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+
+    def run(threads):
+        e = gymnasium.make_vec("usched/BatchScheduling-v0", num_envs=4, threads=threads, root=root)
+        obs, info = e.reset(seed=3)
+        out, ended = [], 0
+        for _ in range(700):
+            acts = np.argmax(info["action_mask"], axis=1)
+            obs, r, term, trunc, info = e.step(acts)
+            out.append((obs.copy(), r.copy(), term.copy()))
+            ended += int(term.sum())
+        return out, ended
+
+    a, ended = run(1)
+    b, _ = run(2)
+    assert ended >= 4, "episodes ended and were reset"
+    for (oa, ra, ta), (ob, rb, tb) in zip(a, b):
+        assert np.array_equal(oa, ob) and np.array_equal(ra, rb) and np.array_equal(ta, tb)

@@ -142,10 +142,66 @@ def f1(env: gymnasium.Env) -> int:
     return int(np.argmin(score))
 
 
+class BatchSchedulingVecEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` copies of :class:`BatchSchedulingEnv` stepped together in
+    Rust (one call per step for all copies, on up to ``threads`` threads).
+
+    Autoreset is Gymnasium's ``NEXT_STEP`` mode: a copy whose episode ended
+    is reset by the next ``step`` (its action ignored, reward 0). Copy ``i``
+    of a ``reset(seed=s)`` draws its windows from seed ``base + i``, ``base``
+    drawn from ``s``. ``infos["action_mask"]`` is ``(num_envs, window)``.
+    The other keyword arguments are :class:`BatchSchedulingEnv`'s.
+    """
+
+    metadata: Dict[str, Any] = {"autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int = 1, *, threads: int = 1, **kwargs: Any) -> None:
+        single = BatchSchedulingEnv(**kwargs)
+        self.num_envs = num_envs
+        self._vec = _usched.BatchVec(single._core, num_envs, threads=threads)
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            single.observation_space, num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(single.action_space, num_envs)
+        self.window = single.window
+        self._np_random_seed: Optional[int] = None
+
+    def _arrays(self, obs: bytearray, mask: bytearray) -> Tuple[np.ndarray, np.ndarray]:
+        o = np.frombuffer(obs, dtype="<f4").reshape(self.num_envs, -1)
+        m = np.frombuffer(mask, dtype=np.int8).reshape(self.num_envs, -1)
+        return o, m
+
+    def reset(
+        self,
+        *,
+        seed: Optional[int] = None,
+        options: Optional[Dict[str, Any]] = None,
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        if seed is not None or not hasattr(self, "_rng"):
+            self._rng = np.random.default_rng(seed)
+        base = int(self._rng.integers(0, 2**62))
+        obs, mask = self._vec.reset(seed=base)
+        o, m = self._arrays(obs, mask)
+        return o, {"action_mask": m}
+
+    def step(
+        self, actions: Any
+    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        a = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        obs, mask, rewards, done = self._vec.step(a.tolist())
+        o, m = self._arrays(obs, mask)
+        terminated = np.asarray(done, dtype=bool)
+        truncated = np.zeros(self.num_envs, dtype=bool)
+        return o, np.asarray(rewards, dtype=np.float64), terminated, truncated, {"action_mask": m}
+
+
 def register_all() -> None:
     """Registers the environments with Gymnasium (on import)."""
     if "usched/BatchScheduling-v0" not in gymnasium.registry:
         gymnasium.register(
             id="usched/BatchScheduling-v0",
             entry_point="usched.envs:BatchSchedulingEnv",
+            vector_entry_point="usched.envs:BatchSchedulingVecEnv",
         )
