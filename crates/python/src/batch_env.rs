@@ -153,7 +153,11 @@ impl BatchCore {
         let job = self.jobs[j];
         self.free -= job.procs;
         self.started[j - self.start] = Some(self.now);
-        self.running.push(j);
+        // Kept in order of actual end, a new job after those ending at the
+        // same time: the order SchedGym's stable sorts give its list.
+        let end = self.now + job.run;
+        let at = self.running.partition_point(|&r| self.end_of(r) <= end);
+        self.running.insert(at, j);
         if let Some(p) = self.queue.iter().position(|&q| q == j) {
             self.queue.remove(p);
         }
@@ -176,12 +180,8 @@ impl BatchCore {
         }
     }
 
-    /// The earliest actual end among the running jobs (their list sorted
-    /// by it, stably, as SchedGym sorts it).
-    fn next_release(&mut self) -> Option<i64> {
-        let mut running = std::mem::take(&mut self.running);
-        running.sort_by_key(|&r| self.end_of(r));
-        self.running = running;
+    /// The earliest actual end among the running jobs (kept in that order).
+    fn next_release(&self) -> Option<i64> {
         self.running.first().map(|&r| self.end_of(r))
     }
 

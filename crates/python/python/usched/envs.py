@@ -23,6 +23,10 @@ from . import _usched
 
 FEATURES = 8
 DEFAULT_TRACE = "SDSC-SP2-1998-4.2-cln"
+# Looked up once: the step is a handful of calls.
+_frombuffer = np.frombuffer
+_F32 = np.dtype("<f4")
+_INT8 = np.dtype(np.int8)
 
 
 class BatchSchedulingEnv(gymnasium.Env):
@@ -105,15 +109,15 @@ class BatchSchedulingEnv(gymnasium.Env):
         self, action: Any
     ) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         a = int(action)
-        if not (0 <= a < self.window):
+        if not 0 <= a < self.window:
             raise ValueError(f"action {a} is outside Discrete({self.window})")
         # An empty row is SchedGym's skip: time moves up to 360 s (or to the
         # next arrival or end); no job starts and the reward is 0.
         skipped = not self._mask[a]
         obs, mask, reward, done = self._core.step(a)
-        o, m = self._arrays(obs, mask)
-        info = {"action_mask": m, "skipped": bool(skipped)}
-        return o, float(reward), bool(done), False, info
+        m = _frombuffer(mask, _INT8)
+        self._mask = m
+        return _frombuffer(obs, _F32), reward, done, False, {"action_mask": m, "skipped": skipped}
 
     def action_masks(self) -> np.ndarray:
         """The valid actions (for maskable-policy libraries)."""
