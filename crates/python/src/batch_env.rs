@@ -45,6 +45,22 @@ struct EnvJob {
     extra: [i64; 4],
 }
 
+/// An empty row: `[0, 1, 1, 1, 1, 1, 1, 0]` as little-endian f32.
+const PADDING: [u8; FEATURES * 4] = {
+    let values = [0f32, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
+    let mut out = [0u8; FEATURES * 4];
+    let mut i = 0;
+    while i < FEATURES {
+        let b = values[i].to_le_bytes();
+        out[4 * i] = b[0];
+        out[4 * i + 1] = b[1];
+        out[4 * i + 2] = b[2];
+        out[4 * i + 3] = b[3];
+        i += 1;
+    }
+    out
+};
+
 /// SchedGym's skip: an action on an empty row moves time this far at most.
 const SKIP: i64 = 360;
 
@@ -358,35 +374,32 @@ impl BatchCore {
     pub(crate) fn write_obs(&mut self, obs: &mut [u8], mask: &mut [u8]) {
         self.choose_visible();
         let norm = |value: f64, max: f64| (value / max).min(TOP);
-        let mut row_values = [0f32; FEATURES];
-        for row in 0..self.window {
-            match self.visible.get(row) {
-                Some(&j) => {
-                    let job = self.jobs[j];
-                    let f = &mut row_values;
-                    f[0] = norm((self.now - job.submit) as f64, MAX_WAIT) as f32;
-                    // Non-negative for the Box (SchedGym lets −1 through).
-                    f[1] = norm(job.request as f64, self.max[0]).max(0.0) as f32;
-                    f[2] = norm(f64::from(job.procs), f64::from(self.capacity)) as f32;
-                    for (k, &e) in job.extra.iter().enumerate() {
-                        f[3 + k] = if e == -1 || self.max[1 + k] <= 0.0 {
-                            1.0
-                        } else {
-                            norm(e as f64, self.max[1 + k]).max(0.0) as f32
-                        };
-                    }
-                    f[7] = if self.fits(j) { TOP as f32 } else { 1e-5 };
-                    mask[row] = 1;
-                }
-                None => {
-                    row_values = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
-                    mask[row] = 0;
-                }
+        let rows = self.visible.len();
+        for (row, &j) in self.visible.iter().enumerate() {
+            let job = self.jobs[j];
+            let mut f = [0f32; FEATURES];
+            f[0] = norm((self.now - job.submit) as f64, MAX_WAIT) as f32;
+            // Non-negative for the Box (SchedGym lets −1 through).
+            f[1] = norm(job.request as f64, self.max[0]).max(0.0) as f32;
+            f[2] = norm(f64::from(job.procs), f64::from(self.capacity)) as f32;
+            for (k, &e) in job.extra.iter().enumerate() {
+                f[3 + k] = if e == -1 || self.max[1 + k] <= 0.0 {
+                    1.0
+                } else {
+                    norm(e as f64, self.max[1 + k]).max(0.0) as f32
+                };
             }
+            f[7] = if self.fits(j) { TOP as f32 } else { 1e-5 };
             let out = &mut obs[row * FEATURES * 4..(row + 1) * FEATURES * 4];
-            for (chunk, v) in out.chunks_exact_mut(4).zip(row_values) {
+            for (chunk, v) in out.chunks_exact_mut(4).zip(f) {
                 chunk.copy_from_slice(&v.to_le_bytes());
             }
+        }
+        mask[..rows].fill(1);
+        mask[rows..].fill(0);
+        // Empty rows: SchedGym's padding pattern, copied.
+        for out in obs[rows * FEATURES * 4..].chunks_exact_mut(FEATURES * 4) {
+            out.copy_from_slice(&PADDING);
         }
     }
 
