@@ -43,6 +43,33 @@ struct EnvJob {
     procs: u32,
     /// Requested memory, user, group and executable (−1: missing).
     extra: [i64; 4],
+    /// SchedGym's F1 and F2 scores (they order ties when more jobs wait
+    /// than rows show), computed once.
+    f1: f64,
+    f2: f64,
+}
+
+impl EnvJob {
+    /// Fills in the scores from the other fields.
+    fn scored(mut self) -> EnvJob {
+        let log = |x: i64| {
+            if x > 0 {
+                (x as f64).log10()
+            } else {
+                0.1f64.log10()
+            }
+        };
+        self.f1 = log(self.request) * f64::from(self.procs) + 870.0 * log(self.submit);
+        let submit = if self.submit > 0 {
+            (self.submit as f64).log10()
+        } else if self.submit == 0 {
+            f64::NEG_INFINITY
+        } else {
+            f64::NAN
+        };
+        self.f2 = (self.request as f64).sqrt() * f64::from(self.procs) + 25600.0 * submit;
+        self
+    }
 }
 
 /// An empty row: `[0, 1, 1, 1, 1, 1, 1, 0]` as little-endian f32.
@@ -99,6 +126,8 @@ fn schedgym_jobs(records: &[swf_io::SwfRecord]) -> (Vec<(i64, EnvJob)>, [f64; 5]
                 request,
                 procs: u32::try_from(procs).unwrap_or(u32::MAX),
                 extra,
+                f1: 0.0,
+                f2: 0.0,
             },
         ));
     }
@@ -151,6 +180,10 @@ pub(crate) struct BatchCore {
     total: f64,
     /// The visible jobs of the last observation.
     visible: Vec<usize>,
+    /// Scratch for choosing them: the shortest jobs, and which of the
+    /// window's jobs are already visible.
+    shortest: Vec<usize>,
+    seen: Vec<bool>,
     /// Sum of the per-step rewards handed out (shaping).
     shaped: f64,
 }
@@ -328,44 +361,34 @@ impl BatchCore {
             self.visible.extend_from_slice(&self.queue);
             return;
         }
+        // SchedGym sorts the queue (stably) by F1, then F2, then the SJF key
+        // (requested time, submit): one stable sort by the SJF key, ties by
+        // F2, then by F1, gives the same order.
         let jobs = &self.jobs;
-        let log = |x: i64| {
-            if x > 0 {
-                (x as f64).log10()
-            } else {
-                (0.1f64).log10()
-            }
-        };
-        let f1 = |q: usize| {
-            let j = jobs[q];
-            log(j.request) * f64::from(j.procs) + 870.0 * log(j.submit)
-        };
-        let f2 = |q: usize| {
-            let j = jobs[q];
-            let submit = if j.submit > 0 {
-                (j.submit as f64).log10()
-            } else if j.submit == 0 {
-                f64::NEG_INFINITY
-            } else {
-                f64::NAN
-            };
-            (j.request as f64).sqrt() * f64::from(j.procs) + 25600.0 * submit
-        };
-        self.queue.sort_by(|&a, &b| f1(a).total_cmp(&f1(b)));
-        self.queue.sort_by(|&a, &b| f2(a).total_cmp(&f2(b)));
-        self.queue
-            .sort_by_key(|&q| (jobs[q].request, jobs[q].submit));
-        let shortest: Vec<usize> = self.queue[..self.window].to_vec();
+        self.queue.sort_by(|&a, &b| {
+            let (x, y) = (&jobs[a], &jobs[b]);
+            (x.request, x.submit)
+                .cmp(&(y.request, y.submit))
+                .then(x.f2.total_cmp(&y.f2))
+                .then(x.f1.total_cmp(&y.f1))
+        });
+        self.shortest.clear();
+        self.shortest.extend_from_slice(&self.queue[..self.window]);
+        // Then by (processors, submit), which leaves the queue in that order.
         self.queue.sort_by_key(|&q| (jobs[q].procs, jobs[q].submit));
-        let smallest: Vec<usize> = self.queue[..self.window].to_vec();
         let mut i = 0;
         while self.visible.len() < self.window {
-            for q in [shortest[i], smallest[i]] {
-                if self.visible.len() < self.window && !self.visible.contains(&q) {
+            for q in [self.shortest[i], self.queue[i]] {
+                let seen = &mut self.seen[q - self.start];
+                if self.visible.len() < self.window && !*seen {
+                    *seen = true;
                     self.visible.push(q);
                 }
             }
             i += 1;
+        }
+        for &q in &self.visible {
+            self.seen[q - self.start] = false;
         }
     }
 
@@ -574,6 +597,8 @@ impl BatchCore {
                         request: j.estimate,
                         procs: j.procs,
                         extra: [-1; 4],
+                        f1: 0.0,
+                        f2: 0.0,
                     })
                     .collect();
                 let max_run = jobs.iter().map(|j| j.run).max().unwrap_or(1) as f64;
@@ -584,6 +609,7 @@ impl BatchCore {
         if exact {
             jobs.iter_mut().for_each(|j| j.request = j.run);
         }
+        let jobs: Vec<EnvJob> = jobs.into_iter().map(EnvJob::scored).collect();
         if let Some(wide) = jobs.iter().find(|j| j.procs > capacity) {
             return Err(error(format!(
                 "a job asks for {} processors, more than the machine's {capacity}",
@@ -618,6 +644,8 @@ impl BatchCore {
             started: vec![None; episode],
             total: 0.0,
             visible: Vec::with_capacity(window),
+            shortest: Vec::with_capacity(window),
+            seen: vec![false; episode],
             shaped: 0.0,
             jobs: std::sync::Arc::new(jobs),
         })
