@@ -135,18 +135,7 @@ fn whole(out: &mut Doc, registry: &Registry) {
             out.paragraph(TRANSFORMS_DOC.intro);
             out.table(
                 &["transform", "value", "acts as", "effect"],
-                TRANSFORMS_DOC
-                    .keys
-                    .iter()
-                    .map(|k| {
-                        vec![
-                            Cell::code(k.key),
-                            Cell::doc(k.ty),
-                            Cell::doc(k.default),
-                            Cell::doc(k.doc),
-                        ]
-                    })
-                    .collect(),
+                key_rows(TRANSFORMS_DOC.keys),
             );
         }
         if table.path == "claims" {
@@ -190,19 +179,22 @@ fn schema_table(out: &mut Doc, table: &TableDoc) {
     out.paragraph(table.intro);
     out.table(
         &["key", "type", "default", "description"],
-        table
-            .keys
-            .iter()
-            .map(|k| {
-                vec![
-                    Cell::code(k.key),
-                    Cell::doc(k.ty),
-                    Cell::doc(k.default),
-                    Cell::doc(k.doc),
-                ]
-            })
-            .collect(),
+        key_rows(table.keys),
     );
+}
+
+/// One row per key: the key, its type, default and description.
+fn key_rows(keys: &[crate::schema_doc::KeyDoc]) -> Vec<Vec<Cell>> {
+    keys.iter()
+        .map(|k| {
+            vec![
+                Cell::code(k.key),
+                Cell::doc(k.ty),
+                Cell::doc(k.default),
+                Cell::doc(k.doc),
+            ]
+        })
+        .collect()
 }
 
 /// One `[params]` key as described: from the defaults and the kind's table.

@@ -227,21 +227,7 @@ impl Stepper {
     /// estimate, reserved)`, `index` the job's position in the workload,
     /// `reserved` the start of its reservation or `None`.
     fn queue(&self) -> PyResult<Vec<QueuedRow>> {
-        Ok(self
-            .sim()?
-            .context()
-            .queue()
-            .map(|w| {
-                (
-                    w.index,
-                    w.job.id,
-                    w.job.submit.0,
-                    w.job.procs,
-                    w.job.estimate,
-                    w.reserved.map(|t| t.0),
-                )
-            })
-            .collect())
+        Ok(self.sim()?.context().queue().map(queued_row).collect())
     }
 
     /// Jobs waiting.
@@ -253,16 +239,7 @@ impl Stepper {
     /// The waiting job at queue `position` as in [`queue`](Stepper::queue),
     /// or `None`: one job without building the whole queue.
     fn waiting(&self, position: usize) -> PyResult<Option<QueuedRow>> {
-        Ok(self.sim()?.context().waiting(position).map(|w| {
-            (
-                w.index,
-                w.job.id,
-                w.job.submit.0,
-                w.job.procs,
-                w.job.estimate,
-                w.reserved.map(|t| t.0),
-            )
-        }))
+        Ok(self.sim()?.context().waiting(position).map(queued_row))
     }
 
     /// The running jobs: `(index, id, procs, start, predicted_end)`.
@@ -334,6 +311,18 @@ impl Stepper {
             bound: self.bound,
         })
     }
+}
+
+/// A waiting job as Python sees it.
+fn queued_row(w: profile::Waiting<'_>) -> QueuedRow {
+    (
+        w.index,
+        w.job.id,
+        w.job.submit.0,
+        w.job.procs,
+        w.job.estimate,
+        w.reserved.map(|t| t.0),
+    )
 }
 
 /// The schedule `outcomes` of `jobs`, checked as any other.
