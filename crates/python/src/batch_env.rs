@@ -17,8 +17,11 @@
 //! to the next arrival and one job is admitted. The episode ends when
 //! every job of the window has started.
 
+use numpy::PyArray1;
+use pyo3::exceptions::PyValueError;
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::PyByteArray;
+use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -47,6 +50,10 @@ struct EnvJob {
     /// than rows show), computed once.
     f1: f64,
     f2: f64,
+    /// The observation's features that do not change while the job waits
+    /// (requested time, processors and the four extras), computed once: a
+    /// row is the wait, these, and whether the job fits now.
+    fixed: [f32; 6],
 }
 
 impl EnvJob {
@@ -70,23 +77,32 @@ impl EnvJob {
         self.f2 = (self.request as f64).sqrt() * f64::from(self.procs) + 25600.0 * submit;
         self
     }
+
+    /// Fills in [`EnvJob::fixed`]: features 1 to 6 of the job's row,
+    /// normalised by the trace's maxima `max` and the machine's `capacity`.
+    fn fixed_features(mut self, max: &[f64; 5], capacity: u32) -> EnvJob {
+        let f = &mut self.fixed;
+        // Non-negative for the Box (SchedGym lets −1 through).
+        f[0] = norm(self.request as f64, max[0]).max(0.0) as f32;
+        f[1] = norm(f64::from(self.procs), f64::from(capacity)) as f32;
+        for (k, &e) in self.extra.iter().enumerate() {
+            f[2 + k] = if e == -1 || max[1 + k] <= 0.0 {
+                1.0
+            } else {
+                norm(e as f64, max[1 + k]).max(0.0) as f32
+            };
+        }
+        self
+    }
 }
 
-/// An empty row: `[0, 1, 1, 1, 1, 1, 1, 0]` as little-endian f32.
-const PADDING: [u8; FEATURES * 4] = {
-    let values = [0f32, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
-    let mut out = [0u8; FEATURES * 4];
-    let mut i = 0;
-    while i < FEATURES {
-        let b = values[i].to_le_bytes();
-        out[4 * i] = b[0];
-        out[4 * i + 1] = b[1];
-        out[4 * i + 2] = b[2];
-        out[4 * i + 3] = b[3];
-        i += 1;
-    }
-    out
-};
+/// `value / max`, kept below 1 (SchedGym's normalisation).
+fn norm(value: f64, max: f64) -> f64 {
+    (value / max).min(TOP)
+}
+
+/// An empty row (SchedGym's padding).
+const PADDING: [f32; FEATURES] = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
 
 /// SchedGym's skip: an action on an empty row moves time this far at most.
 const SKIP: i64 = 360;
@@ -128,6 +144,7 @@ fn schedgym_jobs(records: &[swf_io::SwfRecord]) -> (Vec<(i64, EnvJob)>, [f64; 5]
                 extra,
                 f1: 0.0,
                 f2: 0.0,
+                fixed: [0.0; 6],
             },
         ));
     }
@@ -155,8 +172,6 @@ enum Reward {
 pub(crate) struct BatchCore {
     jobs: std::sync::Arc<Vec<EnvJob>>,
     capacity: u32,
-    /// Run time, memory, user, group and executable maxima.
-    max: [f64; 5],
     window: usize,
     episode: usize,
     backfill: bool,
@@ -186,6 +201,9 @@ pub(crate) struct BatchCore {
     seen: Vec<bool>,
     /// Sum of the per-step rewards handed out (shaping).
     shaped: f64,
+    /// Scratch for the observation and the mask.
+    obs: Vec<f32>,
+    mask: Vec<i8>,
 }
 
 impl BatchCore {
@@ -392,52 +410,41 @@ impl BatchCore {
         }
     }
 
-    /// Writes the observation (little-endian f32, `window × FEATURES`) and
-    /// the action mask (one byte per row) of the current state.
-    pub(crate) fn write_obs(&mut self, obs: &mut [u8], mask: &mut [u8]) {
+    /// Writes the observation (`window × FEATURES` values) and the action
+    /// mask (one flag per row) of the current state.
+    pub(crate) fn write_obs(&mut self, obs: &mut [f32], mask: &mut [i8]) {
         self.choose_visible();
-        let norm = |value: f64, max: f64| (value / max).min(TOP);
         let rows = self.visible.len();
-        for (row, &j) in self.visible.iter().enumerate() {
-            let job = self.jobs[j];
-            let mut f = [0f32; FEATURES];
-            f[0] = norm((self.now - job.submit) as f64, MAX_WAIT) as f32;
-            // Non-negative for the Box (SchedGym lets −1 through).
-            f[1] = norm(job.request as f64, self.max[0]).max(0.0) as f32;
-            f[2] = norm(f64::from(job.procs), f64::from(self.capacity)) as f32;
-            for (k, &e) in job.extra.iter().enumerate() {
-                f[3 + k] = if e == -1 || self.max[1 + k] <= 0.0 {
-                    1.0
-                } else {
-                    norm(e as f64, self.max[1 + k]).max(0.0) as f32
-                };
-            }
-            f[7] = if self.fits(j) { TOP as f32 } else { 1e-5 };
-            let out = &mut obs[row * FEATURES * 4..(row + 1) * FEATURES * 4];
-            for (chunk, v) in out.chunks_exact_mut(4).zip(f) {
-                chunk.copy_from_slice(&v.to_le_bytes());
-            }
+        for (out, &j) in obs.chunks_exact_mut(FEATURES).zip(&self.visible) {
+            let job = &self.jobs[j];
+            out[0] = norm((self.now - job.submit) as f64, MAX_WAIT) as f32;
+            out[1..7].copy_from_slice(&job.fixed);
+            out[7] = if job.procs <= self.free {
+                TOP as f32
+            } else {
+                1e-5
+            };
         }
         mask[..rows].fill(1);
         mask[rows..].fill(0);
-        // Empty rows: SchedGym's padding pattern, copied.
-        for out in obs[rows * FEATURES * 4..].chunks_exact_mut(FEATURES * 4) {
+        for out in obs[rows * FEATURES..].chunks_exact_mut(FEATURES) {
             out.copy_from_slice(&PADDING);
         }
     }
 
-    /// The observation and the action mask, as new byte arrays written in
-    /// place.
-    fn observe<'py>(
-        &mut self,
-        py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
-        let mut mask = vec![0u8; self.window];
-        let obs = PyByteArray::new_with(py, self.window * FEATURES * 4, |buf| {
-            self.write_obs(buf, &mut mask);
-            Ok(())
-        })?;
-        Ok((obs, PyByteArray::new(py, &mask)))
+    /// The observation and the action mask, as new numpy arrays (copied
+    /// from the core's scratch rows, which nothing else sees).
+    fn observe<'py>(&mut self, py: Python<'py>) -> Observed<'py> {
+        let mut obs = std::mem::take(&mut self.obs);
+        let mut mask = std::mem::take(&mut self.mask);
+        self.write_obs(&mut obs, &mut mask);
+        let out = (
+            PyArray1::from_slice(py, &obs),
+            PyArray1::from_slice(py, &mask),
+        );
+        self.obs = obs;
+        self.mask = mask;
+        out
     }
 
     /// Starts an episode (see `reset`).
@@ -537,7 +544,42 @@ impl BatchCore {
     }
 }
 
-type Step<'py> = (Bound<'py, PyByteArray>, Bound<'py, PyByteArray>, f64, bool);
+/// A new observation and action mask.
+type Observed<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
+
+type Step<'py> = (
+    Bound<'py, PyArray1<f32>>,
+    Bound<'py, PyArray1<i8>>,
+    f64,
+    bool,
+);
+
+/// Gymnasium's step: observation, reward, terminated, truncated, info.
+type EnvStep<'py> = (
+    Bound<'py, PyArray1<f32>>,
+    f64,
+    bool,
+    bool,
+    Bound<'py, PyDict>,
+);
+
+/// An action as an integer: Python and numpy integers, or anything
+/// `int()` takes.
+fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult<usize> {
+    let a: i64 = match action.extract() {
+        Ok(a) => a,
+        Err(_) => action
+            .py()
+            .import("builtins")?
+            .getattr("int")?
+            .call1((action,))?
+            .extract()?,
+    };
+    usize::try_from(a)
+        .ok()
+        .filter(|&a| a < window)
+        .ok_or_else(|| PyValueError::new_err(format!("action {a} is outside Discrete({window})")))
+}
 
 #[pymethods]
 impl BatchCore {
@@ -599,6 +641,7 @@ impl BatchCore {
                         extra: [-1; 4],
                         f1: 0.0,
                         f2: 0.0,
+                        fixed: [0.0; 6],
                     })
                     .collect();
                 let max_run = jobs.iter().map(|j| j.run).max().unwrap_or(1) as f64;
@@ -609,7 +652,10 @@ impl BatchCore {
         if exact {
             jobs.iter_mut().for_each(|j| j.request = j.run);
         }
-        let jobs: Vec<EnvJob> = jobs.into_iter().map(EnvJob::scored).collect();
+        let jobs: Vec<EnvJob> = jobs
+            .into_iter()
+            .map(|j| j.scored().fixed_features(&max, capacity))
+            .collect();
         if let Some(wide) = jobs.iter().find(|j| j.procs > capacity) {
             return Err(error(format!(
                 "a job asks for {} processors, more than the machine's {capacity}",
@@ -626,7 +672,6 @@ impl BatchCore {
         }
         Ok(BatchCore {
             capacity,
-            max,
             window,
             episode,
             backfill,
@@ -647,6 +692,8 @@ impl BatchCore {
             shortest: Vec::with_capacity(window),
             seen: vec![false; episode],
             shaped: 0.0,
+            obs: vec![0.0; window * FEATURES],
+            mask: vec![0; window],
             jobs: std::sync::Arc::new(jobs),
         })
     }
@@ -660,9 +707,9 @@ impl BatchCore {
         py: Python<'py>,
         seed: Option<u64>,
         start: Option<usize>,
-    ) -> PyResult<(Bound<'py, PyByteArray>, Bound<'py, PyByteArray>)> {
+    ) -> PyResult<Observed<'py>> {
         self.begin(seed, start).map_err(error)?;
-        self.observe(py)
+        Ok(self.observe(py))
     }
 
     /// Acts on row `action`: picks its job, or skips if the row is empty.
@@ -670,8 +717,49 @@ impl BatchCore {
     /// episode ended.
     fn step<'py>(&mut self, py: Python<'py>, action: usize) -> PyResult<Step<'py>> {
         let (reward, done) = self.act(action).map_err(error)?;
-        let (obs, mask) = self.observe(py)?;
+        let (obs, mask) = self.observe(py);
         Ok((obs, mask, reward, done))
+    }
+
+    /// Gymnasium's `step` in one call: acts on row `action` (an empty row
+    /// skips) and returns the observation and action mask as fresh numpy
+    /// arrays, the reward, whether the episode ended, `False` (never
+    /// truncated) and the info dict (`action_mask`, `skipped`). An action
+    /// outside the rows raises `ValueError`.
+    fn step_env<'py>(
+        &mut self,
+        py: Python<'py>,
+        action: &Bound<'py, PyAny>,
+    ) -> PyResult<EnvStep<'py>> {
+        let a = action_index(action, self.window)?;
+        let skipped = a >= self.visible.len();
+        let (reward, done) = self.act(a).map_err(error)?;
+        let (obs, mask) = self.observe(py);
+        let info = PyDict::new(py);
+        info.set_item(intern!(py, "action_mask"), mask)?;
+        info.set_item(intern!(py, "skipped"), skipped)?;
+        Ok((obs, reward, done, false, info))
+    }
+
+    /// Gymnasium's `reset` after the seeding: starts an episode (as
+    /// `reset`) and returns the observation and the action mask as numpy
+    /// arrays.
+    #[pyo3(signature = (seed = None, start = None))]
+    fn reset_env<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+        start: Option<usize>,
+    ) -> PyResult<Observed<'py>> {
+        self.begin(seed, start).map_err(error)?;
+        Ok(self.observe(py))
+    }
+
+    /// Rows of the last observation that hold a job (the valid actions
+    /// are `0..valid`).
+    #[getter]
+    fn valid(&self) -> usize {
+        self.visible.len()
     }
 
     /// The index of the episode's first job.

@@ -171,3 +171,73 @@ def test_the_vector_environment(root):
     assert ended >= 4, "episodes ended and were reset"
     for (oa, ra, ta), (ob, rb, tb) in zip(a, b):
         assert np.array_equal(oa, ob) and np.array_equal(ra, rb) and np.array_equal(ta, tb)
+
+
+def test_each_copy_of_the_vector_steps_as_a_single_environment(sdsc):
+    """Copy i of a vector reset with seed s is the single core reset with
+    s + i: the same observations, masks and rewards, bit for bit, through
+    episode ends (NEXT_STEP: the step after an end resets the copy)."""
+    n, rng = 3, np.random.default_rng(5)
+    singles = [usched._usched.BatchCore(sdsc, window=16, episode=40) for _ in range(n)]
+    vec = usched._usched.BatchVec(singles[0], n, threads=2)
+    assert vec.threads == 2 and len(vec) == n
+    obs, mask = vec.reset(seed=10)
+    ended = [False] * n
+    for i, c in enumerate(singles):
+        o, m = c.reset_env(seed=10 + i)
+        assert np.array_equal(obs[i], o) and np.array_equal(mask[i], m)
+    episodes = 0
+    for _ in range(300):
+        acts = (rng.random(n) * np.maximum(mask.sum(axis=1), 1)).astype(np.int64)
+        obs, rewards, term, trunc, info = vec.step(acts)
+        mask = info["action_mask"]
+        assert not trunc.any()
+        for i, c in enumerate(singles):
+            if ended[i]:
+                o, m = c.reset_env()
+                r, d = 0.0, False
+            else:
+                o, r, d, _, inf = c.step_env(int(acts[i]))
+                m = inf["action_mask"]
+            assert np.array_equal(obs[i], o) and np.array_equal(mask[i], m)
+            assert rewards[i] == r and term[i] == d
+            ended[i] = d
+            episodes += d
+    assert episodes >= n
+
+
+def test_bad_actions_raise_and_name_the_copy(sdsc, root):
+    v = gymnasium.make_vec("usched/BatchScheduling-v0", num_envs=2, root=root)
+    v.reset(seed=0)
+    with pytest.raises(ValueError, match="action 128 of environment 1 is outside Discrete"):
+        v.step(np.array([0, 128]))
+    with pytest.raises(ValueError, match="action -1 of environment 0"):
+        v.step(np.array([-1, 0]))
+    with pytest.raises(ValueError):
+        v.step(np.array([0, 0, 0]))
+    with pytest.raises(usched.UschedError, match="threads must be at least 1"):
+        gymnasium.make_vec("usched/BatchScheduling-v0", num_envs=2, threads=0, root=root)
+    e = BatchSchedulingEnv(sdsc)
+    e.reset(seed=0)
+    with pytest.raises(ValueError, match="action 128 is outside Discrete"):
+        e.step(128)
+    assert e.step(np.int64(0))[0].shape == (1024,)  # numpy integers are actions
+
+
+def test_a_subclass_keeps_its_own_step(sdsc):
+    """The Rust step is bound on the instance only when `step` is not
+    overridden."""
+
+    class Counting(BatchSchedulingEnv):
+        calls = 0
+
+        def step(self, action):
+            Counting.calls += 1
+            return super().step(action)
+
+    e = gymnasium.make("usched/BatchScheduling-v0", trace=sdsc)
+    assert e.unwrapped.step == e.unwrapped._core.step_env
+    c = Counting(sdsc)
+    c.reset(seed=0)
+    c.step(0)
+    assert Counting.calls == 1
