@@ -96,6 +96,21 @@ impl EnvJob {
     }
 }
 
+/// Sorts `queue` stably by `cmp`, as `sort_by` does, without its
+/// allocation: an unstable sort of `(position, job)` pairs in `order`,
+/// ties broken by position.
+fn sort_stably(
+    queue: &mut Vec<usize>,
+    order: &mut Vec<(usize, usize)>,
+    cmp: impl Fn(usize, usize) -> std::cmp::Ordering,
+) {
+    order.clear();
+    order.extend(queue.iter().copied().enumerate());
+    order.sort_unstable_by(|&(i, a), &(k, b)| cmp(a, b).then(i.cmp(&k)));
+    queue.clear();
+    queue.extend(order.iter().map(|&(_, j)| j));
+}
+
 /// `value / max`, kept below 1 (SchedGym's normalisation).
 fn norm(value: f64, max: f64) -> f64 {
     (value / max).min(TOP)
@@ -201,9 +216,15 @@ pub(crate) struct BatchCore {
     seen: Vec<bool>,
     /// Sum of the per-step rewards handed out (shaping).
     shaped: f64,
-    /// Scratch for the observation and the mask.
+    /// Scratch for the observation and the mask, the waiting jobs
+    /// (backfilling) and the running jobs' estimated ends (reservations):
+    /// a decision allocates nothing.
     obs: Vec<f32>,
     mask: Vec<i8>,
+    scratch: Vec<usize>,
+    ends: Vec<(i64, u32)>,
+    /// Scratch for sorting the queue (see [`sort_stably`]).
+    order: Vec<(usize, usize)>,
 }
 
 impl BatchCore {
@@ -278,39 +299,20 @@ impl BatchCore {
         if self.fits(j) {
             return;
         }
-        // The reservation of `j`: when enough processors come free if the
-        // running jobs end at their estimates. Computed once.
-        let shadow = self.backfill.then(|| {
-            let mut ends: Vec<(i64, u32)> = self
-                .running
-                .iter()
-                .map(|&r| {
-                    (
-                        self.started[r - self.start].unwrap_or(self.now) + self.jobs[r].request,
-                        self.jobs[r].procs,
-                    )
-                })
-                .collect();
-            ends.sort_by_key(|e| e.0);
-            let mut free = self.free;
-            let mut at = self.now;
-            for (t, p) in ends {
-                free += p;
-                at = t;
-                if free >= self.jobs[j].procs {
-                    break;
-                }
-            }
-            at
-        });
+        // The reservation of `j`, computed once.
+        let shadow = self.backfill.then(|| self.shadow(j));
         while !self.fits(j) {
             if let Some(shadow) = shadow {
                 self.sort_queue_by_submit();
-                for q in self.queue.clone() {
+                let mut waiting = std::mem::take(&mut self.scratch);
+                waiting.clear();
+                waiting.extend_from_slice(&self.queue);
+                for &q in &waiting {
                     if self.fits(q) && self.now + self.jobs[q].request < shadow {
                         self.start_job(q);
                     }
                 }
+                self.scratch = waiting;
             }
             if self.running.is_empty() && self.next >= self.end {
                 break;
@@ -319,9 +321,39 @@ impl BatchCore {
         }
     }
 
+    /// Job `j`'s reservation: when enough processors come free if the
+    /// running jobs end at their estimates.
+    fn shadow(&mut self, j: usize) -> i64 {
+        let mut ends = std::mem::take(&mut self.ends);
+        ends.clear();
+        ends.extend(self.running.iter().map(|&r| {
+            (
+                self.started[r - self.start].unwrap_or(self.now) + self.jobs[r].request,
+                self.jobs[r].procs,
+            )
+        }));
+        // Stable among equal ends, without the stable sort's buffer.
+        ends.sort_unstable_by_key(|&(t, p)| (t, p));
+        let mut free = self.free;
+        let mut at = self.now;
+        for &(t, p) in &ends {
+            free += p;
+            at = t;
+            if free >= self.jobs[j].procs {
+                break;
+            }
+        }
+        self.ends = ends;
+        at
+    }
+
     fn sort_queue_by_submit(&mut self) {
         let jobs = &self.jobs;
-        self.queue.sort_by_key(|&q| jobs[q].submit);
+        if !self.queue.is_sorted_by_key(|&q| jobs[q].submit) {
+            sort_stably(&mut self.queue, &mut self.order, |a, b| {
+                jobs[a].submit.cmp(&jobs[b].submit)
+            });
+        }
     }
 
     /// Brings one job into the queue if none waits: `false` once the
@@ -383,7 +415,7 @@ impl BatchCore {
         // (requested time, submit): one stable sort by the SJF key, ties by
         // F2, then by F1, gives the same order.
         let jobs = &self.jobs;
-        self.queue.sort_by(|&a, &b| {
+        sort_stably(&mut self.queue, &mut self.order, |a, b| {
             let (x, y) = (&jobs[a], &jobs[b]);
             (x.request, x.submit)
                 .cmp(&(y.request, y.submit))
@@ -393,7 +425,9 @@ impl BatchCore {
         self.shortest.clear();
         self.shortest.extend_from_slice(&self.queue[..self.window]);
         // Then by (processors, submit), which leaves the queue in that order.
-        self.queue.sort_by_key(|&q| (jobs[q].procs, jobs[q].submit));
+        sort_stably(&mut self.queue, &mut self.order, |a, b| {
+            (jobs[a].procs, jobs[a].submit).cmp(&(jobs[b].procs, jobs[b].submit))
+        });
         let mut i = 0;
         while self.visible.len() < self.window {
             for q in [self.shortest[i], self.queue[i]] {
@@ -694,6 +728,9 @@ impl BatchCore {
             shaped: 0.0,
             obs: vec![0.0; window * FEATURES],
             mask: vec![0; window],
+            scratch: Vec::with_capacity(episode),
+            ends: Vec::with_capacity(episode),
+            order: Vec::with_capacity(episode),
             jobs: std::sync::Arc::new(jobs),
         })
     }
