@@ -11,12 +11,14 @@
 //! Layers, bottom up: `convert` (names and columns), `workload` (traces),
 //! `schedule` (simulations and the stepping API), `study` (experiments),
 //! `batch_env` (the scheduling environment's core), `vec_env` (its vector
-//! form); this file registers them.
+//! form), `market_env` (the market environment's core, over the `pricing`
+//! crate); this file registers them.
 
 use pyo3::prelude::*;
 
 mod batch_env;
 mod convert;
+mod market_env;
 mod schedule;
 mod study;
 mod vec_env;
@@ -31,6 +33,7 @@ fn _usched(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<schedule::Stepper>()?;
     m.add_class::<batch_env::BatchCore>()?;
     m.add_class::<vec_env::BatchVec>()?;
+    m.add_class::<market_env::MarketCore>()?;
     m.add_function(wrap_pyfunction!(workload::load, m)?)?;
     m.add_function(wrap_pyfunction!(schedule::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(study::run_config, m)?)?;

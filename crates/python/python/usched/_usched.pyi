@@ -7,6 +7,7 @@ import numpy as np
 __all__ = [
     "BatchCore",
     "BatchVec",
+    "MarketCore",
     "Schedule",
     "Stepper",
     "UschedError",
@@ -121,6 +122,57 @@ class BatchVec:
     def step(
         self, actions: np.ndarray
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]: ...
+
+@final
+class MarketCore:
+    def __new__(
+        cls,
+        workload: Workload,
+        *,
+        episode: int = 256,
+        nodes: Optional[int] = None,
+        price: str = "libra+$",
+        alpha: float = 1.0,
+        beta: float = 0.1,
+        weight: float = 0.5,
+        action: str = "admit",
+        factors: Optional[List[float]] = None,
+        arrival_delay: float = 0.5,
+        high_urgency: float = 20.0,
+        inaccuracy: float = 0.0,
+        shaping: bool = False,
+    ) -> "MarketCore": ...
+    def reset(
+        self,
+        seed: Optional[int] = None,
+        start: Optional[int] = None,
+        qos_seed: Optional[int] = None,
+    ) -> bytearray: ...
+    def step(
+        self, action: int
+    ) -> Tuple[bytearray, float, bool, str, str, Optional[float], Optional[float]]: ...
+    @staticmethod
+    def feature_names() -> List[str]: ...
+    @property
+    def factors(self) -> List[float]: ...
+    @property
+    def action(self) -> str: ...
+    @property
+    def price(self) -> str: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def episode(self) -> int: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def qos_seed(self) -> int: ...
+    @property
+    def decided(self) -> int: ...
+    def __len__(self) -> int: ...
+    def jobs(self) -> Dict[str, List[object]]: ...
+    def score(self) -> Dict[str, float]: ...
+    def reference(self, policy: Optional[str] = None) -> Dict[str, float]: ...
 
 def load(
     trace: str,

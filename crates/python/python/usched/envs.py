@@ -9,11 +9,18 @@ backfilling. ``info["action_mask"]`` marks the rows that hold a job; an
 action on an empty row is SchedGym's skip (time moves up to 360 s, nothing
 starts, reward 0, ``info["skipped"]``); agents mask it, as SchedGym's do.
 Observations are fresh arrays at every step.
+
+``usched/MarketAdmission-v0``: the agent is the market of Yeo & Buyya's
+utility-driven cluster (the ``pricing`` crate, Libra and Libra+$). Each step
+is one arriving job of a window of a trace, given a deadline and a budget by
+the paper's urgency classes; the agent rejects it or admits it, and the
+time-shared cluster runs what it admits. See :class:`MarketAdmissionEnv`
+for the observation, the two action spaces and the reward.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
 import gymnasium
 import numpy as np
@@ -181,6 +188,228 @@ class BatchSchedulingVecEnv(gymnasium.vector.VectorEnv):
         return self._vec.step(a)
 
 
+MARKET_FEATURES: Tuple[str, ...] = tuple(_usched.MarketCore.feature_names())
+# The price mode's factors unless given (actions 1, 2, ...; action 0 rejects).
+MARKET_FACTORS: Tuple[float, ...] = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0)
+
+
+class MarketAdmissionEnv(gymnasium.Env):
+    """The utility-driven cluster's market (``usched/MarketAdmission-v0``).
+
+    An episode is ``episode`` consecutive jobs of the workload, from a start
+    the seed draws (uniform over every start; ``options={"start": i}`` names
+    it). The jobs get deadlines and budgets as the ``pricing`` experiments
+    give them: the window's arrivals are scaled by ``arrival_delay``, then
+    ``pricing::QosWorkload::jobs`` draws the urgency classes, deadlines and
+    budgets (Table I, ``high_urgency`` percent high urgency, ``inaccuracy``
+    percent under-estimation) from the episode's QoS seed, drawn by the seed
+    too (``info["qos_seed"]``; ``options={"qos_seed": s}`` gives it). The
+    cluster is the one ``pricing::run_policy`` uses: ``nodes``
+    single-processor nodes (default: the trace's processors), Table I's
+    settings, and the price ``"libra"`` (Libra's static cost, γ = δ = 1) or
+    ``"libra+$"`` (Libra+$, ``alpha`` and ``beta``).
+
+    Each step decides the arriving job:
+
+    * ``action="admit"``: ``Discrete(2)``. 0 rejects the job, 1 admits it on
+      the allocation Algorithm 1 (Libra's admission, ``pricing::admit``)
+      chooses, at its cost.
+    * ``action="price"``: ``Discrete(1 + len(factors))``. 0 rejects, ``k``
+      offers the job at ``factors[k - 1]`` times the run's price:
+      Algorithm 1 decides under the scaled price, so the job is accepted
+      only if the scaled cost stays within its budget (default factors
+      ``MARKET_FACTORS``; a factor of 1 is the admit mode's action 1).
+
+    A job Algorithm 1 cannot fit (no ``PROC_i`` nodes can finish it by its
+    deadline, or none within its budget) is rejected whatever the agent
+    says: ``info["algorithm1"]`` is Algorithm 1's answer at factor 1
+    (``accept`` or its reason), ``info["decision"]`` what happened
+    (``accept``, ``cannot_meet_deadline``, ``cannot_meet_budget``,
+    ``agent_rejected``, ...), ``info["overruled"]`` is true when the agent
+    admitted and the job was rejected; ``info["cost"]`` is the cost charged
+    (None if rejected), ``info["factor"]`` the factor offered.
+
+    The observation is a ``Box`` of ``len(MARKET_FEATURES)`` float32 in
+    [0, 1] (``RE`` the estimate, ``D`` the relative deadline, ``B`` the
+    budget, ``PBase`` the base price, ``C`` Algorithm 1's cost at factor 1):
+
+    ==================  ==========================================================
+    ``procs``           ``PROC_i / nodes``
+    ``estimate``        ``ln(1 + RE) / ln(1 + the workload's longest run time)``
+    ``deadline``        ``ln(1 + D) / ln(16 · (1 + the longest run time))``
+    ``share``           ``RE / D``: the processor share it needs on each node
+    ``budget``          ``x / (1 + x)`` with ``x = B / (RE · PBase)``
+    ``urgency``         1 for a high-urgency job, 0 for a low-urgency one
+    ``interarrival``    ``ln(1 + seconds since the previous job) / ln(1 + 86400)``
+    ``load``            mean processor share committed on the nodes
+    ``idle``            fraction of nodes with no share committed
+    ``in_time``         fraction of nodes that can finish the job by its deadline
+    ``committed``       mean of ``committed / RESMax`` (eq. 6) over the nodes
+    ``feasible``        1 if Algorithm 1 accepts the job at factor 1
+    ``cost_to_budget``  ``C / B`` (1 if Algorithm 1 rejects)
+    ``rate``            ``x / (1 + x)`` with ``x = C / (RE · PBase)`` (0 if rejected)
+    ``no_deadline``     1 if Algorithm 1 rejects: cannot meet deadline (or resources)
+    ``no_budget``       1 if Algorithm 1 rejects: cannot meet budget
+    ``progress``        jobs decided / ``episode``
+    ``accepted``        jobs accepted / jobs decided (0 at the first)
+    ==================  ==========================================================
+
+    Values are clamped into [0, 1]. The observation after the last job is
+    all zeros.
+
+    Reward: at the episode's end (after the cluster has run every admitted
+    job to completion), ``weight * profitability + (1 - weight) *
+    qos_satisfaction`` with the ``pricing`` crate's Cluster Profitability
+    (eq. 8) and Job QoS Satisfaction (eq. 7); 0 before. With
+    ``shaping=True`` each step instead returns the change of that sum over
+    the jobs finished so far (against the whole episode's budgets and job
+    count), the last step the rest: the rewards sum to the episode's (up to
+    rounding). ``score()`` gives the episode's numbers once it has ended;
+    ``reference(policy)`` what ``pricing::run_policy`` gives on the same
+    jobs (``libra``, ``libra+$``, ``libra+$-b<β>`` or a backfilling
+    baseline); the agents :func:`libra` and :func:`libra_dollar` score
+    exactly the crate's Libra and Libra+$.
+    """
+
+    metadata: Dict[str, Any] = {"render_modes": []}
+
+    def __init__(
+        self,
+        trace: Union[str, "_usched.Workload"] = DEFAULT_TRACE,
+        *,
+        episode: int = 256,
+        nodes: Optional[int] = None,
+        price: str = "libra+$",
+        alpha: float = 1.0,
+        beta: float = 0.1,
+        weight: float = 0.5,
+        action: str = "admit",
+        factors: Optional[Sequence[float]] = None,
+        arrival_delay: float = 0.5,
+        high_urgency: float = 20.0,
+        inaccuracy: float = 0.0,
+        shaping: bool = False,
+        root: Optional[str] = None,
+    ) -> None:
+        super().__init__()
+        if isinstance(trace, _usched.Workload):
+            workload = trace
+        else:
+            workload = _usched.load(trace, estimate="actual", root=root)
+        self.workload = workload
+        self._core = _usched.MarketCore(
+            workload,
+            episode=episode,
+            nodes=nodes,
+            price=price,
+            alpha=alpha,
+            beta=beta,
+            weight=weight,
+            action=action,
+            factors=None if factors is None else [float(f) for f in factors],
+            arrival_delay=arrival_delay,
+            high_urgency=high_urgency,
+            inaccuracy=inaccuracy,
+            shaping=shaping,
+        )
+        self.factors: Tuple[float, ...] = tuple(self._core.factors)
+        self.observation_space = spaces.Box(
+            low=0.0, high=1.0, shape=(len(MARKET_FEATURES),), dtype=np.float32
+        )
+        self.action_space = spaces.Discrete(1 + len(self.factors))
+
+    @property
+    def price(self) -> str:
+        """``libra`` or ``libra+$``."""
+        return self._core.price
+
+    @property
+    def admit_action(self) -> Optional[int]:
+        """The action that admits at factor 1 (Algorithm 1's own answer), or
+        None if the price mode's factors lack 1."""
+        return 1 + self.factors.index(1.0) if 1.0 in self.factors else None
+
+    def reset(
+        self,
+        *,
+        seed: Optional[int] = None,
+        options: Optional[Dict[str, Any]] = None,
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        start = options.pop("start", None)
+        qos_seed = options.pop("qos_seed", None)
+        if options:
+            raise ValueError(
+                f"unknown reset options {sorted(options)}, expected start and qos_seed"
+            )
+        # Start and QoS seed come from the environment's own generator, so
+        # `seed` reproduces them and later resets draw new episodes.
+        draw = int(self.np_random.integers(0, 2**63 - 1))
+        obs = self._core.reset(
+            seed=draw,
+            start=None if start is None else int(start),
+            qos_seed=None if qos_seed is None else int(qos_seed),
+        )
+        return _frombuffer(obs, _F32), {"start": self._core.start, "qos_seed": self._core.qos_seed}
+
+    def step(
+        self, action: Any
+    ) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        obs, reward, done, decision, algorithm1, cost, factor = self._core.step(int(action))
+        info = {
+            "decision": decision,
+            "algorithm1": algorithm1,
+            "overruled": factor is not None and decision != "accept",
+            "cost": cost,
+            "factor": factor,
+        }
+        return _frombuffer(obs, _F32), reward, done, False, info
+
+    def score(self) -> Dict[str, float]:
+        """The ended episode's numbers: ``qos_satisfaction``, ``profitability``,
+        ``submitted``, ``accepted``, ``rejected``, ``qos_met``, ``earned``,
+        ``budgets``, ``late`` and ``rejected_<reason>``."""
+        return dict(self._core.score())
+
+    def reference(self, policy: Optional[str] = None) -> Dict[str, float]:
+        """What ``pricing::run_policy`` gives for this episode's jobs on the
+        same cluster: ``policy`` is a series name (``libra``, ``libra+$``,
+        ``libra+$-b<β>``, ``fcfs-bf``, ``sjf-bf``, ``edf-bf``), by default the
+        environment's price. The keys of :meth:`score`."""
+        return dict(self._core.reference(policy))
+
+    def jobs(self) -> Dict[str, np.ndarray]:
+        """The episode's jobs as columns: ``id``, ``submit`` (scaled),
+        ``procs``, ``run_time``, ``estimate``, ``deadline``, ``budget``,
+        ``urgency``."""
+        return {k: np.asarray(v) for k, v in self._core.jobs().items()}
+
+
+def _admit_at_one(env: gymnasium.Env, price: str, name: str) -> int:
+    e = env.unwrapped
+    if not isinstance(e, MarketAdmissionEnv):
+        raise TypeError(f"{name} acts on usched/MarketAdmission-v0, not {type(e).__name__}")
+    if e.price != price:
+        raise ValueError(f"{name} is the policy of price={price!r}; this environment has price={e.price!r}")
+    a = e.admit_action
+    if a is None:
+        raise ValueError(f"{name} admits at factor 1, which the factors {e.factors} lack")
+    return a
+
+
+def libra(env: gymnasium.Env) -> int:
+    """Libra: always admit at factor 1, i.e. Algorithm 1's decision under
+    Libra's static cost (for ``price="libra"``)."""
+    return _admit_at_one(env, "libra", "libra")
+
+
+def libra_dollar(env: gymnasium.Env) -> int:
+    """Libra+$: always admit at factor 1, i.e. Algorithm 1's decision under
+    the Libra+$ price (for ``price="libra+$"``)."""
+    return _admit_at_one(env, "libra+$", "libra_dollar")
+
+
 def register_all() -> None:
     """Registers the environments with Gymnasium (on import)."""
     if "usched/BatchScheduling-v0" not in gymnasium.registry:
@@ -188,4 +417,9 @@ def register_all() -> None:
             id="usched/BatchScheduling-v0",
             entry_point="usched.envs:BatchSchedulingEnv",
             vector_entry_point="usched.envs:BatchSchedulingVecEnv",
+        )
+    if "usched/MarketAdmission-v0" not in gymnasium.registry:
+        gymnasium.register(
+            id="usched/MarketAdmission-v0",
+            entry_point="usched.envs:MarketAdmissionEnv",
         )
