@@ -10,15 +10,19 @@
 //!
 //! Layers, bottom up: `convert` (names and columns), `workload` (traces),
 //! `schedule` (simulations and the stepping API), `study` (experiments),
-//! `batch_env` (the scheduling environment's core), `vec_env` (its vector
-//! form), `market_env` (the market environment's core, over the `pricing`
-//! crate); this file registers them.
+//! `env_jobs` (the scheduling environment's jobs) under `batch_env` (its
+//! core) under `vec_env` (its vector form), `market_rule` (the market's
+//! admission rule, a `pricing::Admission`) under `market_env` (the market
+//! environment's core); this file registers them. Environments return
+//! numpy arrays made in Rust (`numpy`).
 
 use pyo3::prelude::*;
 
 mod batch_env;
 mod convert;
+mod env_jobs;
 mod market_env;
+mod market_rule;
 mod schedule;
 mod study;
 mod vec_env;

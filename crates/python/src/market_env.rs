@@ -23,18 +23,20 @@
 
 use std::sync::Arc;
 
+use numpy::PyArray1;
 use pricing::{
-    Admission, Cluster, Decision, JobContext, LibraDollar, LibraStatic, MAX_NODES, Metrics,
-    NodeLoad, Policy, PriceFunction, PricingError, QosJob, QosWorkload, Quote, Rejection,
-    RunConfig, RunStats, Series, Submission, Urgency, UrgencyModel, admit, run_policy,
+    Cluster, Decision, JobContext, LibraDollar, LibraStatic, MAX_NODES, Metrics, Policy, QosJob,
+    QosWorkload, Rejection, RunConfig, RunStats, Series, Submission, Urgency, UrgencyModel, admit,
+    run_policy,
 };
 use profile::Job;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyDict};
+use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::convert::error;
+use crate::market_rule::{DEFAULT_FACTORS, MarketAdmission, Offer, Price, squash, unit, word};
 use crate::workload::Workload;
 
 /// The observation's features, in order (docs/PYTHON.md and envs.py say
@@ -63,82 +65,8 @@ pub(crate) const FEATURE_NAMES: [&str; 18] = [
 /// Numbers in an observation.
 pub(crate) const FEATURES: usize = FEATURE_NAMES.len();
 
-/// The reason a job the agent rejected (and Algorithm 1 would have
-/// accepted) carries: a [`Rejection::Custom`].
-pub(crate) const AGENT_REJECTED: &str = "agent_rejected";
-
 /// Inter-arrival times are normalised on a log scale up to one day.
 const DAY: f64 = 86_400.0;
-
-/// The agent's answer to the arriving job.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub(crate) enum Offer {
-    /// No: the job is rejected ([`AGENT_REJECTED`], or Algorithm 1's own
-    /// reason if it would not have fitted either).
-    Reject,
-    /// Yes on Algorithm 1's terms, with the run's price scaled by this
-    /// factor (1: Libra's or Libra+$'s own answer).
-    Admit(f64),
-}
-
-/// The market's admission rule: the agent's [`Offer`] for the arriving job,
-/// then Algorithm 1 ([`pricing::admit`]) under the run's price scaled by
-/// its factor, so a job is accepted only on nodes that can finish it by its
-/// deadline and at a cost within its budget.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub(crate) struct MarketAdmission {
-    /// What the agent answered for the job being submitted.
-    pub(crate) offer: Offer,
-}
-
-impl Admission for MarketAdmission {
-    fn admit(
-        &mut self,
-        job: &JobContext<'_>,
-        nodes: &[NodeLoad],
-        price: &dyn PriceFunction,
-    ) -> Result<Decision, PricingError> {
-        match self.offer {
-            // Factor 1: the run's own price, as Libra and Libra+$ quote it.
-            Offer::Admit(1.0) => admit(job, nodes, price),
-            Offer::Admit(factor) => admit(job, nodes, &Scaled { price, factor }),
-            // Algorithm 1's rejection stands: the job could not fit anyway.
-            Offer::Reject => Ok(match admit(job, nodes, price)? {
-                Decision::Accept(_) => Decision::Reject(Rejection::Custom(AGENT_REJECTED.into())),
-                rejected => rejected,
-            }),
-        }
-    }
-}
-
-/// A price function scaled by the agent's factor: `factor · C_ij`.
-struct Scaled<'a> {
-    price: &'a dyn PriceFunction,
-    factor: f64,
-}
-
-impl PriceFunction for Scaled<'_> {
-    fn cost(&self, job: &JobContext<'_>, quote: &Quote) -> Result<f64, PricingError> {
-        Ok(self.price.cost(job, quote)? * self.factor)
-    }
-}
-
-/// The run's price function, as `RunConfig::price` builds it for Libra and
-/// Libra+$ (kept concrete so the core is `Send`).
-#[derive(Copy, Clone, Debug)]
-enum Price {
-    Libra(LibraStatic),
-    LibraDollar(LibraDollar),
-}
-
-impl Price {
-    fn function(&self) -> &dyn PriceFunction {
-        match self {
-            Price::Libra(p) => p,
-            Price::LibraDollar(p) => p,
-        }
-    }
-}
 
 /// A loaded job's answer from Algorithm 1 at factor 1, and what the
 /// observation shows of the nodes.
@@ -197,22 +125,6 @@ pub(crate) struct MarketCore {
     episode: Option<Episode>,
 }
 
-/// `v` clamped into `[0, 1]` (NaN to 0).
-fn unit(v: f64) -> f64 {
-    if v >= 1.0 {
-        1.0
-    } else if v > 0.0 {
-        v
-    } else {
-        0.0
-    }
-}
-
-/// `x / (1 + x)` for `x >= 0`: a ratio squashed into `[0, 1)`.
-fn squash(x: f64) -> f64 {
-    unit(x / (1.0 + x))
-}
-
 fn stats_dict<'py>(py: Python<'py>, s: &RunStats) -> PyResult<Bound<'py, PyDict>> {
     let m = &s.metrics;
     let d = PyDict::new(py);
@@ -230,14 +142,6 @@ fn stats_dict<'py>(py: Python<'py>, s: &RunStats) -> PyResult<Bound<'py, PyDict>
     d.set_item("rejected_budget", s.rejected.budget)?;
     d.set_item("rejected_custom", s.rejected.custom)?;
     Ok(d)
-}
-
-/// A decision as a word: `accept`, or the rejection's reason.
-fn word(d: &Decision) -> String {
-    match d {
-        Decision::Accept(_) => "accept".to_string(),
-        Decision::Reject(r) => r.reason().to_string(),
-    }
 }
 
 impl MarketCore {
@@ -422,18 +326,9 @@ impl MarketCore {
         f
     }
 
-    /// Writes the observation as little-endian f32.
-    fn write_obs(&self, out: &mut [u8]) {
-        for (chunk, v) in out.chunks_exact_mut(4).zip(self.features()) {
-            chunk.copy_from_slice(&v.to_le_bytes());
-        }
-    }
-
-    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyByteArray>> {
-        PyByteArray::new_with(py, FEATURES * 4, |buf| {
-            self.write_obs(buf);
-            Ok(())
-        })
+    /// The observation, as a new numpy array.
+    fn observe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        Ok(PyArray1::from_slice(py, &self.features()))
     }
 
     /// The episode's run so far as the crate's `time_shared_with` reports
@@ -556,7 +451,7 @@ pub(crate) struct Outcome {
 }
 
 type Step<'py> = (
-    Bound<'py, PyByteArray>,
+    Bound<'py, PyArray1<f32>>,
     f64,
     bool,
     String,
@@ -718,7 +613,7 @@ impl MarketCore {
         seed: Option<u64>,
         start: Option<usize>,
         qos_seed: Option<u64>,
-    ) -> PyResult<Bound<'py, PyByteArray>> {
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         self.begin(seed, start, qos_seed).map_err(error)?;
         self.observe(py)
     }
@@ -879,6 +774,3 @@ impl MarketCore {
         stats_dict(py, &stats)
     }
 }
-
-/// The price mode's factors unless given.
-pub(crate) const DEFAULT_FACTORS: [f64; 8] = [0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0];

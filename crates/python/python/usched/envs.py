@@ -351,7 +351,7 @@ class MarketAdmissionEnv(gymnasium.Env):
             start=None if start is None else int(start),
             qos_seed=None if qos_seed is None else int(qos_seed),
         )
-        return _frombuffer(obs, _F32), {"start": self._core.start, "qos_seed": self._core.qos_seed}
+        return obs, {"start": self._core.start, "qos_seed": self._core.qos_seed}
 
     def step(
         self, action: Any
@@ -364,7 +364,7 @@ class MarketAdmissionEnv(gymnasium.Env):
             "cost": cost,
             "factor": factor,
         }
-        return _frombuffer(obs, _F32), reward, done, False, info
+        return obs, reward, done, False, info
 
     def score(self) -> Dict[str, float]:
         """The ended episode's numbers: ``qos_satisfaction``, ``profitability``,
