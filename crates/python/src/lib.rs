@@ -11,12 +11,14 @@
 //! Layers, bottom up: `convert` (names and columns), `workload` (traces),
 //! `schedule` (simulations and the stepping API), `study` (experiments),
 //! `batch_env` (the scheduling environment's core), `vec_env` (its vector
-//! form); this file registers them.
+//! form), `papers` (one run of each paper crate as tables, over `workload`
+//! and `convert`); this file registers them.
 
 use pyo3::prelude::*;
 
 mod batch_env;
 mod convert;
+mod papers;
 mod schedule;
 mod study;
 mod vec_env;
@@ -35,6 +37,7 @@ fn _usched(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schedule::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(study::run_config, m)?)?;
     m.add_function(wrap_pyfunction!(study::config_of, m)?)?;
+    papers::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
