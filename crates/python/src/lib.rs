@@ -13,8 +13,9 @@
 //! `env_jobs` (the scheduling environment's jobs) under `batch_env` (its
 //! core) under `vec_env` (its vector form), `market_rule` (the market's
 //! admission rule, a `pricing::Admission`) under `market_env` (the market
-//! environment's core); this file registers them. Environments return
-//! numpy arrays made in Rust (`numpy`).
+//! environment's core), `papers` (one run of each paper crate as tables,
+//! over `workload` and `convert`); this file registers them. Environments
+//! return numpy arrays made in Rust (`numpy`).
 
 use pyo3::prelude::*;
 
@@ -23,6 +24,7 @@ mod convert;
 mod env_jobs;
 mod market_env;
 mod market_rule;
+mod papers;
 mod schedule;
 mod study;
 mod vec_env;
@@ -42,6 +44,7 @@ fn _usched(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schedule::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(study::run_config, m)?)?;
     m.add_function(wrap_pyfunction!(study::config_of, m)?)?;
+    papers::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _usched
 from ._usched import Schedule, Stepper, UschedError, Workload, __version__
+from . import papers  # the papers' runs as tables (usched.papers.pricing, ...)
 
 __all__ = [
     "Experiment",
@@ -33,6 +34,7 @@ __all__ = [
     "columns",
     "jobs",
     "load",
+    "papers",
     "reproduce",
     "run",
     "simulate",

@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension module (usched._usched)."""
 
-from typing import Any, Dict, List, Optional, Tuple, final
+from typing import Any, Dict, List, Mapping, Optional, Tuple, final
 
 import numpy as np
 
@@ -15,6 +15,10 @@ __all__ = [
     "__version__",
     "config_of",
     "load",
+    "paper_adaptive",
+    "paper_pricing",
+    "paper_provisioning",
+    "paper_utility",
     "run_config",
     "simulate",
 ]
@@ -200,3 +204,18 @@ def run_config(
     stand_in: bool = False,
 ) -> Tuple[str, List[Tuple[str, str]]]: ...
 def config_of(id: str, *, root: Optional[str] = None) -> str: ...
+
+# The papers (src/papers.rs): (tables, summary), each table a list of
+# (column, dtype, values).
+_PaperOutput = Tuple[Dict[str, List[Tuple[str, str, List[object]]]], Dict[str, float]]
+
+def paper_pricing(
+    workload: Workload, policy: str, options: Mapping[str, object], *, seed: int, repetition: int
+) -> _PaperOutput: ...
+def paper_adaptive(
+    workload: Workload, variant: str, options: Mapping[str, object], *, seed: int, repetition: int
+) -> _PaperOutput: ...
+def paper_provisioning(
+    workload: Workload, policy: str, options: Mapping[str, object], *, seed: int, repetition: int
+) -> _PaperOutput: ...
+def paper_utility(options: Dict[str, object], *, seed: int, repetition: int) -> _PaperOutput: ...

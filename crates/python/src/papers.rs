@@ -1,0 +1,156 @@
+//! The papers from Python: one run of each paper crate's policy, built from
+//! a workload (or a generated scenario) exactly as the experiments' kinds
+//! build it (`experiments/src/kinds/`: the same names, defaults, derived
+//! seeds and input construction), returned as tables and the run's
+//! metrics.
+//!
+//! * [`pricing`]: Libra, Libra+$ and the EDF/SJF/FCFS backfilling
+//!   baselines over a trace given deadlines and budgets
+//!   (`pricing::run_policy`).
+//! * [`adaptive`]: moldable and preemptive requests with deadlines under
+//!   FIFO or MDF with conservative backfilling, interval by interval
+//!   (`adaptive_requests::schedule`).
+//! * [`provisioning`]: providers publishing free time slots to an InterGrid
+//!   gateway, one round measured against a base run (`intergrid::simulate`).
+//! * [`utility`]: the decentralised grid scheduled by partial utility,
+//!   binary utility or matchmaking (`utility_match::simulate`).
+//!
+//! A run takes the seed of a configuration and a repetition: its random
+//! draws are those of that repetition of an experiment with that seed, so
+//! its metrics equal the ones `usched.run` reports for the same setting.
+//! Each function returns `(tables, summary)`: every table a list of
+//! `(column, dtype, values)` that the Python layer turns into numpy arrays,
+//! the summary the run's metrics by the crate's names.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use crate::convert::error;
+
+mod adaptive;
+mod pricing;
+mod provisioning;
+mod utility;
+
+/// Registers the papers' functions.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(pricing::paper_pricing, m)?)?;
+    m.add_function(wrap_pyfunction!(adaptive::paper_adaptive, m)?)?;
+    m.add_function(wrap_pyfunction!(provisioning::paper_provisioning, m)?)?;
+    m.add_function(wrap_pyfunction!(utility::paper_utility, m)?)?;
+    Ok(())
+}
+
+/// What a paper's function returns: `(tables, summary)`.
+type Output<'py> = (Bound<'py, PyDict>, Bound<'py, PyDict>);
+
+/// The seed of repetition `repetition` of a configuration whose seed is
+/// `seed`: what `experiments::Experiment::repetition_seed` derives, the
+/// seed a kind's run gets.
+fn repetition_seed(seed: u64, repetition: u32) -> u64 {
+    experiments::derive_seed(seed, &format!("repetition/{repetition}"))
+}
+
+/// `value`, one of the names serde reads for `T` (`"proportional"`,
+/// `"local-least-loaded"`, ...), or an error naming `option`.
+fn choice<T: serde::de::DeserializeOwned>(option: &str, value: &str) -> PyResult<T> {
+    toml::Value::String(value.to_string())
+        .try_into::<T>()
+        .map_err(|e| error(format!("{option} is '{value}': {}", e.message().trim())))
+}
+
+/// `Err` naming `option` unless `ok`.
+fn require(ok: bool, option: &str, message: impl FnOnce() -> String) -> PyResult<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(error(format!("{option} {}", message())))
+    }
+}
+
+/// `value` as a `u32`, or an error naming `option`.
+fn count(option: &str, value: i64, at_least: u32) -> PyResult<u32> {
+    u32::try_from(value)
+        .ok()
+        .filter(|&v| v >= at_least)
+        .ok_or_else(|| {
+            error(format!(
+                "{option} is {value}, expected an integer from {at_least} to {}",
+                u32::MAX
+            ))
+        })
+}
+
+/// A time that may be absent, as a float (NaN when absent), so that pandas
+/// reads it as a missing value.
+fn maybe_time(t: Option<profile::Time>) -> f64 {
+    t.map_or(f64::NAN, |t| t.0 as f64)
+}
+
+/// A table under construction: named columns, one dtype each.
+struct Table<'py> {
+    py: Python<'py>,
+    columns: Vec<Bound<'py, PyTuple>>,
+}
+
+impl<'py> Table<'py> {
+    fn new(py: Python<'py>) -> Self {
+        Table {
+            py,
+            columns: Vec::new(),
+        }
+    }
+
+    fn push<T: IntoPyObject<'py>>(
+        &mut self,
+        name: &str,
+        dtype: &str,
+        values: impl IntoIterator<Item = T>,
+    ) -> PyResult<()> {
+        let values = PyList::new(self.py, values)?;
+        self.columns
+            .push((name, dtype, values).into_pyobject(self.py)?);
+        Ok(())
+    }
+
+    /// An integer column.
+    fn int(&mut self, name: &str, values: impl IntoIterator<Item = i64>) -> PyResult<()> {
+        self.push(name, "int64", values)
+    }
+
+    /// A float column (NaN for a missing value).
+    fn float(&mut self, name: &str, values: impl IntoIterator<Item = f64>) -> PyResult<()> {
+        self.push(name, "float64", values)
+    }
+
+    /// A boolean column.
+    fn flag(&mut self, name: &str, values: impl IntoIterator<Item = bool>) -> PyResult<()> {
+        self.push(name, "bool", values)
+    }
+
+    /// A column of words.
+    fn text<S: AsRef<str>>(
+        &mut self,
+        name: &str,
+        values: impl IntoIterator<Item = S>,
+    ) -> PyResult<()> {
+        let values: Vec<String> = values.into_iter().map(|s| s.as_ref().to_string()).collect();
+        self.push(name, "object", values)
+    }
+
+    fn into_list(self) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(self.py, self.columns)
+    }
+}
+
+/// The tables `tables` (name, table) as one dict.
+fn tables<'py>(
+    py: Python<'py>,
+    tables: impl IntoIterator<Item = (&'static str, Table<'py>)>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, table) in tables {
+        d.set_item(name, table.into_list()?)?;
+    }
+    Ok(d)
+}

@@ -1,0 +1,337 @@
+//! Netto & Buyya's adaptive resource allocation requests (the
+//! `adaptive-requests` crate): one variant over a trace cut into intervals,
+//! as the `adaptive` kind runs it (each interval rebased, its arrivals
+//! compressed by `load_increase`, its requests shaped by Table 1 from the
+//! repetition's `adaptive/preemptive/<i>` and `adaptive/price-profile/<i>`
+//! streams, scheduled and validated).
+
+use std::sync::Arc;
+
+use adaptive_requests::{
+    BudgetRule, Fallback, IntervalStats, Request, RequestOutcome, RequestSeeds, Rescheduling,
+    SchedulerConfig, Table1, Variant, schedule, validate,
+};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::{Output, Table, choice, count, repetition_seed, require, tables};
+use crate::convert::error;
+use crate::workload::Workload;
+
+/// The adaptive kind's `[params]` (without the variant's parts), by the
+/// same names; Table 1's keys (`table1.rate`, ...) without their prefix.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct Options {
+    interval_days: i64,
+    load_increase: f64,
+    incentive: f64,
+    budget: String,
+    mdf_fallback: String,
+    mdf_rescheduling: String,
+    r_min_percent: i64,
+    rigid_up_to: i64,
+    preemptive_share: f64,
+    preemptive_min_run: i64,
+    sp_parts: i64,
+    sp_percent: i64,
+    sp_mold_each: bool,
+    high_share: f64,
+    high_profile: f64,
+    deadline_factor: i64,
+    low_extra: i64,
+    rate: f64,
+    max_discount: f64,
+}
+
+/// The options checked as the kind checks them.
+struct Setting {
+    interval_days: u32,
+    load_increase: f64,
+    incentive: f64,
+    budget: BudgetRule,
+    fallback: Fallback,
+    rescheduling: Rescheduling,
+    table1: Table1,
+}
+
+impl Options {
+    fn setting(&self) -> PyResult<Setting> {
+        let interval_days = count("interval_days", self.interval_days, 1)?;
+        let incentive = self.incentive;
+        require((0.0..=100.0).contains(&incentive), "incentive", || {
+            format!("is {incentive}, expected a percentage in [0, 100]")
+        })?;
+        let load = self.load_increase;
+        require(load.is_finite() && load > -100.0, "load_increase", || {
+            format!("is {load}, expected a percentage above -100")
+        })?;
+        for (key, v) in [
+            ("preemptive_share", self.preemptive_share),
+            ("high_share", self.high_share),
+            ("max_discount", self.max_discount),
+        ] {
+            require((0.0..=1.0).contains(&v), key, || {
+                format!("is {v}, expected a share in [0, 1]")
+            })?;
+        }
+        let (high, rate) = (self.high_profile, self.rate);
+        require(high.is_finite() && high > 0.0, "high_profile", || {
+            format!("is {high}, expected a number > 0")
+        })?;
+        require(rate.is_finite() && rate >= 0.0, "rate", || {
+            format!("is {rate}, expected a number >= 0")
+        })?;
+        let sp_percent = count("sp_percent", self.sp_percent, 1)?;
+        require(sp_percent <= 100, "sp_percent", || {
+            format!("is {sp_percent}, expected a percentage in 1..=100")
+        })?;
+        require(self.deadline_factor >= 1, "deadline_factor", || {
+            format!("is {}, expected at least 1", self.deadline_factor)
+        })?;
+        require(self.low_extra >= 0, "low_extra", || {
+            format!("is {}, expected seconds >= 0", self.low_extra)
+        })?;
+        let r_min_percent = count("r_min_percent", self.r_min_percent, 0)?;
+        require(r_min_percent <= 100, "r_min_percent", || {
+            format!("is {r_min_percent}, expected a percentage <= 100")
+        })?;
+        Ok(Setting {
+            interval_days,
+            load_increase: load,
+            incentive,
+            budget: choice("budget", &self.budget)?,
+            fallback: choice("mdf_fallback", &self.mdf_fallback)?,
+            rescheduling: choice("mdf_rescheduling", &self.mdf_rescheduling)?,
+            table1: Table1 {
+                r_min_percent,
+                rigid_up_to: count("rigid_up_to", self.rigid_up_to, 0)?,
+                preemptive_share: self.preemptive_share,
+                preemptive_min_run: self.preemptive_min_run,
+                sp_parts: count("sp_parts", self.sp_parts, 1)?,
+                sp_percent,
+                sp_mold_each: self.sp_mold_each,
+                high_share: self.high_share,
+                high_profile: high,
+                deadline_factor: self.deadline_factor,
+                low_extra: self.low_extra,
+                rate,
+                max_discount: self.max_discount,
+            },
+        })
+    }
+}
+
+/// One interval: its requests, their outcomes and the crate's measure.
+struct Interval {
+    requests: Vec<Request>,
+    outcomes: Vec<RequestOutcome>,
+    stats: IntervalStats,
+}
+
+fn run(
+    workload: &experiments::Workload,
+    variant: Variant,
+    s: &Setting,
+    seed: u64,
+) -> Result<Vec<Interval>, String> {
+    let omega = s
+        .table1
+        .price_function(s.incentive / 100.0)
+        .map_err(|e| format!("params: {e}"))?;
+    let capacity = workload.capacity;
+    let config = SchedulerConfig::new(capacity, variant.policy)
+        .price(omega)
+        .budget(s.budget)
+        .fallback(s.fallback)
+        .rescheduling(s.rescheduling);
+    let factor = 1.0 + s.load_increase / 100.0;
+    swf_io::split_intervals(&workload.jobs, s.interval_days)
+        .into_iter()
+        .enumerate()
+        .map(|(i, jobs)| {
+            let jobs = swf_io::scale_load(jobs, factor)
+                .map_err(|e| format!("load_increase = {:?}: {e}", s.load_increase))?;
+            let seeds = RequestSeeds {
+                preemptive: experiments::derive_seed(seed, &format!("adaptive/preemptive/{i}")),
+                price_profile: experiments::derive_seed(
+                    seed,
+                    &format!("adaptive/price-profile/{i}"),
+                ),
+            };
+            let requests = s
+                .table1
+                .requests(variant, &jobs, &omega, seeds)
+                .map_err(|e| e.to_string())?;
+            let outcomes = schedule(config, &requests).map_err(|e| format!("interval {i}: {e}"))?;
+            validate(&config, &requests, &outcomes).map_err(|e| {
+                format!(
+                    "{variant} produced an invalid schedule in interval {i} ({e}); \
+                     this is a scheduler bug, please report it"
+                )
+            })?;
+            let stats = IntervalStats::of(capacity, &requests, &outcomes);
+            Ok(Interval {
+                requests,
+                outcomes,
+                stats,
+            })
+        })
+        .collect()
+}
+
+/// The columns of every `IntervalStats` field, one row per interval.
+fn interval_table<'py>(py: Python<'py>, intervals: &[Interval]) -> PyResult<Table<'py>> {
+    let stats: Vec<&IntervalStats> = intervals.iter().map(|i| &i.stats).collect();
+    let mut t = Table::new(py);
+    let n = |f: fn(&IntervalStats) -> usize| stats.iter().map(move |s| f(s) as i64);
+    let x = |f: fn(&IntervalStats) -> f64| stats.iter().map(move |s| f(s));
+    t.int("interval", (0..intervals.len()).map(|i| i as i64))?;
+    t.int("requests", n(|s| s.requests))?;
+    t.int("accepted", n(|s| s.accepted))?;
+    t.int("rejected", n(IntervalStats::rejected))?;
+    t.float("profit", x(|s| s.profit))?;
+    t.float("response_sum", x(|s| s.response_sum))?;
+    t.int("moldable_accepted", n(|s| s.moldable_accepted))?;
+    t.int("molded", n(|s| s.molded))?;
+    t.float("modification_sum", x(|s| s.modification_sum))?;
+    t.int("preemptive_accepted", n(|s| s.preemptive_accepted))?;
+    t.int("split", n(|s| s.split))?;
+    t.float("busy", x(|s| s.busy))?;
+    t.int("span", stats.iter().map(|s| s.span))?;
+    Ok(t)
+}
+
+/// The columns of every request, one row per request, interval by interval.
+fn request_table<'py>(py: Python<'py>, intervals: &[Interval]) -> PyResult<Table<'py>> {
+    let rows: Vec<(usize, &Request, &RequestOutcome)> = intervals
+        .iter()
+        .enumerate()
+        .flat_map(|(i, iv)| {
+            iv.requests
+                .iter()
+                .zip(&iv.outcomes)
+                .map(move |(r, o)| (i, r, o))
+        })
+        .collect();
+    let placed = |f: fn(&adaptive_requests::Placement) -> f64| {
+        rows.iter()
+            .map(move |(_, _, o)| o.placement.as_ref().map_or(f64::NAN, f))
+    };
+    let mut t = Table::new(py);
+    t.int("interval", rows.iter().map(|(i, _, _)| *i as i64))?;
+    t.int("id", rows.iter().map(|(_, r, _)| r.id as i64))?;
+    t.int("submit", rows.iter().map(|(_, r, _)| r.submit.0))?;
+    t.int(
+        "r_min",
+        rows.iter().map(|(_, r, _)| i64::from(r.req.r_min())),
+    )?;
+    t.int(
+        "r_max",
+        rows.iter().map(|(_, r, _)| i64::from(r.req.r_max())),
+    )?;
+    t.int("t_min", rows.iter().map(|(_, r, _)| r.req.t_min()))?;
+    t.int("deadline", rows.iter().map(|(_, r, _)| r.req.deadline()))?;
+    t.float("budget", rows.iter().map(|(_, r, _)| r.req.budget()))?;
+    t.float(
+        "price_profile",
+        rows.iter().map(|(_, r, _)| r.req.price_profile()),
+    )?;
+    t.flag("moldable", rows.iter().map(|(_, r, _)| r.req.is_moldable()))?;
+    t.flag(
+        "preemptive",
+        rows.iter().map(|(_, r, _)| r.req.is_preemptive()),
+    )?;
+    t.flag(
+        "accepted",
+        rows.iter().map(|(_, _, o)| o.placement.is_some()),
+    )?;
+    t.float("start", placed(|p| p.start().0 as f64))?;
+    t.float("completion", placed(|p| p.completion().0 as f64))?;
+    t.int(
+        "parts",
+        rows.iter()
+            .map(|(_, _, o)| o.placement.as_ref().map_or(0, |p| p.parts().len() as i64)),
+    )?;
+    t.flag(
+        "molded",
+        rows.iter().map(|(_, r, o)| {
+            o.placement
+                .as_ref()
+                .is_some_and(|p| p.parts().iter().any(|q| q.procs < r.req.r_max()))
+        }),
+    )?;
+    t.flag(
+        "split",
+        rows.iter()
+            .map(|(_, _, o)| o.placement.as_ref().is_some_and(|p| p.is_split())),
+    )?;
+    t.float("proc_seconds", placed(|p| p.proc_seconds() as f64))?;
+    t.float("price", rows.iter().map(|(_, _, o)| o.price))?;
+    t.float(
+        "response",
+        rows.iter()
+            .map(|(_, _, o)| o.response().map_or(f64::NAN, |r| r as f64)),
+    )?;
+    Ok(t)
+}
+
+/// Runs `variant` (`<policy>-<flexibility>`: `fifo-rigid`,
+/// `mdf-preemptive-moldable`, ...) over `workload` with the adaptive kind's
+/// `options`, as repetition `repetition` of a configuration with seed
+/// `seed`. Tables: `jobs` (one row per request) and `intervals` (one
+/// `IntervalStats` per interval). Summary: the `IntervalStats` fields
+/// summed over the intervals, `intervals`, `rejected` and `response`.
+#[pyfunction]
+#[pyo3(signature = (workload, variant, options, *, seed, repetition))]
+pub(crate) fn paper_adaptive<'py>(
+    py: Python<'py>,
+    workload: &Workload,
+    variant: &str,
+    options: Options,
+    seed: u64,
+    repetition: u32,
+) -> PyResult<Output<'py>> {
+    let variant: Variant = variant
+        .parse()
+        .map_err(|e| error(format!("variant: {e}")))?;
+    let setting = options.setting()?;
+    let jobs = Arc::clone(&workload.jobs);
+    let rep = repetition_seed(seed, repetition);
+    let intervals = py
+        .detach(move || run(&jobs, variant, &setting, rep))
+        .map_err(error)?;
+    let summary = PyDict::new(py);
+    let sum_n =
+        |f: fn(&IntervalStats) -> usize| intervals.iter().map(|i| f(&i.stats)).sum::<usize>();
+    let sum_x = |f: fn(&IntervalStats) -> f64| intervals.iter().fold(0.0, |a, i| a + f(&i.stats));
+    let (requests, accepted) = (sum_n(|s| s.requests), sum_n(|s| s.accepted));
+    let response_sum = sum_x(|s| s.response_sum);
+    summary.set_item("intervals", intervals.len())?;
+    summary.set_item("requests", requests)?;
+    summary.set_item("accepted", accepted)?;
+    summary.set_item("rejected", requests - accepted)?;
+    summary.set_item("profit", sum_x(|s| s.profit))?;
+    summary.set_item("response_sum", response_sum)?;
+    summary.set_item(
+        "response",
+        if accepted > 0 {
+            response_sum / accepted as f64
+        } else {
+            f64::NAN
+        },
+    )?;
+    summary.set_item("moldable_accepted", sum_n(|s| s.moldable_accepted))?;
+    summary.set_item("molded", sum_n(|s| s.molded))?;
+    summary.set_item("modification_sum", sum_x(|s| s.modification_sum))?;
+    summary.set_item("preemptive_accepted", sum_n(|s| s.preemptive_accepted))?;
+    summary.set_item("split", sum_n(|s| s.split))?;
+    summary.set_item("busy", sum_x(|s| s.busy))?;
+    summary.set_item("span", intervals.iter().map(|i| i.stats.span).sum::<i64>())?;
+    let jobs = request_table(py, &intervals)?;
+    let per_interval = interval_table(py, &intervals)?;
+    Ok((
+        tables(py, [("jobs", jobs), ("intervals", per_interval)])?,
+        summary,
+    ))
+}

@@ -1,0 +1,337 @@
+//! Yeo & Buyya's Libra+$ (the `pricing` crate): one policy over a trace
+//! given deadlines and budgets, as the `pricing` kind runs it (arrivals
+//! compressed by `arrival_delay`, the QoS draws from the repetition's
+//! `pricing/qos` stream, `run_policy` on the workload's machine).
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use pricing::{
+    BaselineScheduler, Committed, DropRule, Flat, JobContext, JobControl, JobOutcome, JobSpec,
+    Late, Policy, PolicyError, PriceFunction, QosJob, QosWorkload, Quote, RunConfig, RunStats,
+    Series, Spare, Submission, Urgency, UrgencyModel, run_baseline, run_policy,
+};
+use profile::{Job, Outcome, Status, Time};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::{Output, Table, choice, count, maybe_time, repetition_seed, require, tables};
+use crate::convert::error;
+use crate::workload::Workload;
+
+/// The pricing kind's `[params]` (without `policy`), by the same names.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct Options {
+    alpha: f64,
+    beta: f64,
+    gamma: f64,
+    delta: f64,
+    base_price: f64,
+    arrival_delay: f64,
+    high_urgency: f64,
+    inaccuracy: f64,
+    deadline_low_mean: f64,
+    deadline_ratio: f64,
+    budget_low_mean: f64,
+    budget_ratio: f64,
+    spread: f64,
+    rating: i64,
+    spare: String,
+    late: String,
+    committed: String,
+    drop: String,
+}
+
+/// The options checked as the kind checks them, as the crate's settings.
+struct Setting {
+    arrival_delay: f64,
+    qos: QosWorkload,
+    run: RunConfig,
+}
+
+impl Options {
+    fn setting(&self) -> PyResult<Setting> {
+        for (key, v) in [
+            ("alpha", self.alpha),
+            ("beta", self.beta),
+            ("gamma", self.gamma),
+            ("delta", self.delta),
+            ("base_price", self.base_price),
+            ("deadline_low_mean", self.deadline_low_mean),
+            ("deadline_ratio", self.deadline_ratio),
+            ("budget_low_mean", self.budget_low_mean),
+            ("budget_ratio", self.budget_ratio),
+            ("spread", self.spread),
+        ] {
+            require(v.is_finite() && v >= 0.0, key, || {
+                format!("is {v}, expected a finite number >= 0")
+            })?;
+        }
+        let delay = self.arrival_delay;
+        require(delay.is_finite() && delay > 0.0, "arrival_delay", || {
+            format!("is {delay}, expected a positive factor")
+        })?;
+        let high = self.high_urgency;
+        require((0.0..=100.0).contains(&high), "high_urgency", || {
+            format!("is {high}, expected a percentage in [0, 100]")
+        })?;
+        let inaccuracy = self.inaccuracy;
+        require((0.0..100.0).contains(&inaccuracy), "inaccuracy", || {
+            format!("is {inaccuracy}, expected a percentage in [0, 100)")
+        })?;
+        let rating = count("rating", self.rating, 1)?;
+        let spare: Spare = choice("spare", &self.spare)?;
+        let late: Late = choice("late", &self.late)?;
+        require(
+            !(spare == Spare::Idle && late == Late::Zero),
+            "late",
+            || {
+                "is 'zero' with spare 'idle', which leaves a job with partition 0 stopped for ever; \
+             choose another spare or late setting"
+                .into()
+            },
+        )?;
+        let committed: Committed = choice("committed", &self.committed)?;
+        let drop: DropRule = choice("drop", &self.drop)?;
+        Ok(Setting {
+            arrival_delay: delay,
+            qos: QosWorkload {
+                urgency: UrgencyModel {
+                    high_fraction: high / 100.0,
+                    deadline_low_mean: self.deadline_low_mean,
+                    deadline_ratio: self.deadline_ratio,
+                    budget_low_mean: self.budget_low_mean,
+                    budget_ratio: self.budget_ratio,
+                    spread: self.spread,
+                },
+                inaccuracy,
+                base_price: self.base_price,
+            },
+            run: RunConfig {
+                alpha: self.alpha,
+                beta: self.beta,
+                gamma: self.gamma,
+                delta: self.delta,
+                base_price: self.base_price,
+                rating,
+                control: JobControl { spare, late },
+                committed,
+                drop,
+            },
+        })
+    }
+}
+
+/// A baseline that keeps the outcomes it returns, so that one run gives
+/// both the crate's statistics and the jobs' fates.
+struct Recorder<B> {
+    inner: B,
+    outcomes: RefCell<Vec<Outcome>>,
+}
+
+impl<B: BaselineScheduler> BaselineScheduler for Recorder<B> {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+
+    fn schedule(
+        &self,
+        capacity: u32,
+        drop: DropRule,
+        jobs: &[Job],
+    ) -> Result<Vec<Outcome>, PolicyError> {
+        let outcomes = self.inner.schedule(capacity, drop, jobs)?;
+        self.outcomes.replace(outcomes.clone());
+        Ok(outcomes)
+    }
+}
+
+/// One job's fate: accepted (started, for a backfilling baseline) or
+/// rejected with a reason, when it started and finished, what it was
+/// charged, and whether it met its deadline and its QoS.
+struct Fate {
+    reason: String,
+    start: Option<Time>,
+    finish: Option<Time>,
+    cost: Option<f64>,
+    met_deadline: bool,
+    met_qos: bool,
+}
+
+impl Fate {
+    /// A job on the time-shared cluster: it starts on arrival if accepted.
+    fn time_shared(o: &JobOutcome) -> Fate {
+        Fate {
+            reason: o
+                .decision
+                .rejection()
+                .map_or_else(String::new, |r| r.reason().to_string()),
+            start: o.cost().map(|_| o.arrival),
+            finish: o.finish,
+            cost: o.cost(),
+            met_deadline: o.met_deadline(),
+            met_qos: o.met_qos(),
+        }
+    }
+
+    /// A job of a backfilling baseline: a dropped job is counted as the
+    /// crate counts it, under `cannot_meet_deadline`; a started one is
+    /// charged `RE · PBase` (`Flat`), earned if it ends in time.
+    fn backfilled(j: &QosJob, o: &Outcome, base_price: f64) -> Result<Fate, PolicyError> {
+        let started = o.status != Status::Dropped;
+        let on_time = started && o.end <= j.deadline_time();
+        let quote = Quote {
+            runtime_estimate: j.estimate,
+            deadline: j.deadline,
+            base_price,
+            res_max: j.deadline,
+            committed: 0,
+        };
+        let spec = JobSpec::new(j.estimate, j.procs, j.deadline, j.budget);
+        let cost = Flat
+            .cost(&JobContext::new(j.id, j.submit, &spec), &quote)
+            .map_err(|error| PolicyError::Cost { job: j.id, error })?;
+        Ok(Fate {
+            reason: if started {
+                String::new()
+            } else {
+                "cannot_meet_deadline".into()
+            },
+            start: started.then_some(o.start),
+            finish: started.then_some(o.end),
+            cost: started.then_some(cost),
+            met_deadline: on_time,
+            met_qos: on_time && cost <= j.budget,
+        })
+    }
+}
+
+/// One run: the jobs, their urgency classes, their fates and the crate's
+/// statistics.
+struct Ran {
+    jobs: Vec<QosJob>,
+    urgency: Vec<Urgency>,
+    fates: Vec<Fate>,
+    stats: RunStats,
+}
+
+fn run(
+    workload: &experiments::Workload,
+    series: &Series,
+    setting: &Setting,
+    seed: u64,
+) -> Result<Ran, String> {
+    let scaled = swf_io::scale_load(workload.jobs.clone(), 1.0 / setting.arrival_delay)
+        .map_err(|e| format!("arrival_delay = {:?}: {e}", setting.arrival_delay))?;
+    let qos_seed = experiments::derive_seed(seed, "pricing/qos");
+    let jobs = setting
+        .qos
+        .jobs(&scaled, qos_seed)
+        .map_err(|e| format!("the QoS model: {e}"))?;
+    let urgency = setting
+        .qos
+        .urgency
+        .draw(jobs.len(), qos_seed)
+        .map_err(|e| format!("the QoS model: {e}"))?
+        .into_iter()
+        .map(|d| d.urgency)
+        .collect();
+    let failed = |e: PolicyError| format!("{}: {e}", series.name());
+    let (capacity, config) = (workload.capacity, &setting.run);
+    let policy = series.policy();
+    let (stats, fates) = match policy {
+        Policy::Backfill(baseline) => {
+            // `run_policy`'s own path for a baseline, recording the outcomes.
+            let recorder = Recorder {
+                inner: baseline,
+                outcomes: RefCell::new(Vec::new()),
+            };
+            let stats = run_baseline(&recorder, config, capacity, &jobs).map_err(failed)?;
+            let fates = jobs
+                .iter()
+                .zip(recorder.outcomes.borrow().iter())
+                .map(|(j, o)| Fate::backfilled(j, o, config.base_price))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(failed)?;
+            (stats, fates)
+        }
+        _ => {
+            let stats = run_policy(policy, config, capacity, &jobs).map_err(failed)?;
+            // The same run once more, for the jobs' outcomes.
+            let cluster = config.cluster(capacity).map_err(|e| failed(e.into()))?;
+            let submissions: Vec<Submission> = jobs.iter().map(QosJob::submission).collect();
+            let outcomes = pricing::simulate(&cluster, &submissions, config.price(policy).as_ref())
+                .map_err(|e| failed(e.into()))?;
+            (stats, outcomes.iter().map(Fate::time_shared).collect())
+        }
+    };
+    Ok(Ran {
+        jobs,
+        urgency,
+        fates,
+        stats,
+    })
+}
+
+/// Runs `policy` (a `pricing::Series` name: `fcfs-bf`, `sjf-bf`, `edf-bf`,
+/// `libra`, `libra+$` or `libra+$-b<β>`) over `workload` with the pricing
+/// kind's `options`, as repetition `repetition` of a configuration with
+/// seed `seed`. Tables: `jobs`. Summary: `RunStats`.
+#[pyfunction]
+#[pyo3(signature = (workload, policy, options, *, seed, repetition))]
+pub(crate) fn paper_pricing<'py>(
+    py: Python<'py>,
+    workload: &Workload,
+    policy: &str,
+    options: Options,
+    seed: u64,
+    repetition: u32,
+) -> PyResult<Output<'py>> {
+    let series: Series = policy.parse().map_err(|e| error(format!("policy: {e}")))?;
+    let setting = options.setting()?;
+    let jobs = Arc::clone(&workload.jobs);
+    let rep = repetition_seed(seed, repetition);
+    let ran = py
+        .detach(move || run(&jobs, &series, &setting, rep))
+        .map_err(error)?;
+    let (jobs, fates) = (&ran.jobs, &ran.fates);
+    let mut t = Table::new(py);
+    t.int("id", jobs.iter().map(|j| j.id as i64))?;
+    t.int("submit", jobs.iter().map(|j| j.submit.0))?;
+    t.int("procs", jobs.iter().map(|j| i64::from(j.procs)))?;
+    t.int("run_time", jobs.iter().map(|j| j.run_time))?;
+    t.int("estimate", jobs.iter().map(|j| j.estimate))?;
+    t.int("deadline", jobs.iter().map(|j| j.deadline))?;
+    t.float("budget", jobs.iter().map(|j| j.budget))?;
+    t.text(
+        "urgency",
+        ran.urgency.iter().map(|u| match u {
+            Urgency::High => "high",
+            Urgency::Low => "low",
+        }),
+    )?;
+    t.flag("accepted", fates.iter().map(|f| f.reason.is_empty()))?;
+    t.text("reason", fates.iter().map(|f| f.reason.as_str()))?;
+    t.float("start", fates.iter().map(|f| maybe_time(f.start)))?;
+    t.float("finish", fates.iter().map(|f| maybe_time(f.finish)))?;
+    t.float("cost", fates.iter().map(|f| f.cost.unwrap_or(f64::NAN)))?;
+    t.flag("met_deadline", fates.iter().map(|f| f.met_deadline))?;
+    t.flag("met_qos", fates.iter().map(|f| f.met_qos))?;
+    let s = &ran.stats;
+    let m = &s.metrics;
+    let summary = PyDict::new(py);
+    summary.set_item("submitted", m.submitted)?;
+    summary.set_item("accepted", m.accepted)?;
+    summary.set_item("qos_met", m.qos_met)?;
+    summary.set_item("earned", m.earned)?;
+    summary.set_item("budgets", m.budgets)?;
+    summary.set_item("qos_satisfaction", m.qos_satisfaction())?;
+    summary.set_item("profitability", m.profitability().map_err(error)?)?;
+    summary.set_item("rejected_resources", s.rejected.resources)?;
+    summary.set_item("rejected_deadline", s.rejected.deadline)?;
+    summary.set_item("rejected_budget", s.rejected.budget)?;
+    summary.set_item("rejected_custom", s.rejected.custom)?;
+    summary.set_item("late", s.late)?;
+    Ok((tables(py, [("jobs", t)])?, summary))
+}

@@ -1,0 +1,458 @@
+//! Assunção & Buyya's multiple-site provisioning (`intergrid` over
+//! `gateway` and `partitions-forecast`): one round of a provider and
+//! gateway policy, as the `provisioning` kind runs it (the grid months of
+//! the trace, one Lublin99 stream per cluster from the repetition's
+//! `local/<k>` seeds, the base run, deadlines from the repetition's
+//! `deadlines` stream, the run measured against the base).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use intergrid::{Config, Metrics, ProviderPricing, Run, Scenario, Series};
+use partitions_forecast::{ForecastConfig, LoadMeasure, ShareFrom};
+use profile::{Job, Time};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use swf_io::lublin99::Lublin99;
+
+use super::{Output, Table, choice, count, maybe_time, repetition_seed, require, tables};
+use crate::convert::error;
+use crate::workload::Workload;
+
+const DAY: i64 = 86_400;
+
+/// The provisioning kind's `[params]` (without `policy`), by the same
+/// names; `admission` is the `[params.admission]` table or `None`.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct Options {
+    base: String,
+    clusters: Vec<i64>,
+    procs_per_node: i64,
+    local_max_job: String,
+    grid_months: (i64, i64),
+    trace_start_unix: i64,
+    trace_year: i64,
+    trace_utc_offset_s: i64,
+    interval_min: f64,
+    report_every_s: i64,
+    warmup_days: i64,
+    training_from_days: i64,
+    deadline_share: f64,
+    stringency: f64,
+    tolerance_s: i64,
+    bsld_bound: i64,
+    horizon_s: Option<i64>,
+    forecast_window: i64,
+    reallocation_checks: i64,
+    share_from: String,
+    forecast_load: String,
+    track_allocations: bool,
+    admission: Option<HashMap<String, Py<PyAny>>>,
+}
+
+/// The options checked as the kind checks them.
+struct Setting {
+    base: Series,
+    /// The largest local job of each cluster.
+    local_max: Vec<u32>,
+    /// The grid months as trace times `[from, until)`.
+    window: (i64, i64),
+    warmup: Time,
+    deadline_share: f64,
+    stringency: f64,
+    bsld_bound: i64,
+    config: Config,
+}
+
+/// Seconds from 1970-01-01 to `year-month-01` 00:00 (proleptic Gregorian,
+/// Hinnant's days-from-civil), as the kind computes month boundaries.
+fn month_start_unix(year: i64, month: i64) -> i64 {
+    let (y, m) = if month <= 2 {
+        (year - 1, month + 9)
+    } else {
+        (year, month - 3)
+    };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * m + 2) / 5;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    (era * 146_097 + doe - 719_468) * DAY
+}
+
+/// `[params.admission]`: Libra+$ at the providers, every key optional with
+/// `ProviderPricing::PAPER`'s value.
+fn admission(py: Python<'_>, table: &HashMap<String, Py<PyAny>>) -> PyResult<ProviderPricing> {
+    let mut p = ProviderPricing::PAPER;
+    let mut keys: Vec<&String> = table.keys().collect();
+    keys.sort();
+    for key in keys {
+        let value = table[key].bind(py);
+        let number = |lo: f64| -> PyResult<f64> {
+            let v: f64 = value
+                .extract()
+                .map_err(|_| error(format!("admission.{key} is {value}, expected a number")))?;
+            require(
+                v.is_finite() && v >= lo,
+                &format!("admission.{key}"),
+                || format!("is {v}, expected a finite value of at least {lo}"),
+            )?;
+            Ok(v)
+        };
+        match key.as_str() {
+            "policy" => {
+                let name: String = value.extract().unwrap_or_default();
+                require(name == "libra+$", "admission.policy", || {
+                    format!("is '{value}', expected \"libra+$\"")
+                })?;
+            }
+            "alpha" => p.alpha = number(0.0)?,
+            "beta" => p.beta = number(0.0)?,
+            "base_price" => p.base_price = number(f64::MIN_POSITIVE)?,
+            "budget_factor" => p.budget_factor = number(0.0)?,
+            "deadline_factor" => p.deadline_factor = number(1.0)?,
+            other => {
+                return Err(error(format!(
+                    "admission has no key '{other}'; expected policy, alpha, beta, base_price, \
+                     budget_factor or deadline_factor"
+                )));
+            }
+        }
+    }
+    Ok(p)
+}
+
+impl Options {
+    fn setting(&self, py: Python<'_>) -> PyResult<Setting> {
+        let base: Series = self.base.parse().map_err(|e| error(format!("base: {e}")))?;
+        let clusters = self
+            .clusters
+            .iter()
+            .map(|&c| count("clusters", c, 1))
+            .collect::<PyResult<Vec<u32>>>()?;
+        require(!clusters.is_empty(), "clusters", || {
+            "is empty, expected at least one cluster, each of at least 1 processor".into()
+        })?;
+        let per_node = count("procs_per_node", self.procs_per_node, 1)?;
+        require(
+            clusters.iter().all(|c| c % per_node == 0),
+            "procs_per_node",
+            || {
+                format!(
+                    "is {per_node}, expected a divisor of every cluster's processors {clusters:?}"
+                )
+            },
+        )?;
+        let by_nodes = match self.local_max_job.as_str() {
+            "nodes" => true,
+            "processors" => false,
+            other => {
+                return Err(error(format!(
+                    "local_max_job is '{other}', expected nodes or processors"
+                )));
+            }
+        };
+        let (first, last) = self.grid_months;
+        require(
+            (1..=12).contains(&first) && (first..=12).contains(&last),
+            "grid_months",
+            || format!("is ({first}, {last}), expected two months 1-12 in order"),
+        )?;
+        require(
+            self.interval_min.is_finite() && self.interval_min * 60.0 >= 1.0,
+            "interval_min",
+            || format!("is {}, expected at least one second", self.interval_min),
+        )?;
+        let top = f64::MAX;
+        for (key, v, lo, hi) in [
+            ("deadline_share", self.deadline_share, 0.0, 1.0),
+            ("stringency", self.stringency, 1.0, top),
+            ("report_every_s", self.report_every_s as f64, 1.0, top),
+            ("bsld_bound", self.bsld_bound as f64, 1.0, top),
+            ("warmup_days", self.warmup_days as f64, 0.0, top),
+            (
+                "training_from_days",
+                self.training_from_days as f64,
+                0.0,
+                top,
+            ),
+            ("forecast_window", self.forecast_window as f64, 1.0, top),
+            (
+                "reallocation_checks",
+                self.reallocation_checks as f64,
+                1.0,
+                top,
+            ),
+        ] {
+            require((lo..=hi).contains(&v), key, || {
+                if hi < top {
+                    format!("is {v}, expected a value in [{lo}, {hi}]")
+                } else {
+                    format!("is {v}, expected at least {lo}")
+                }
+            })?;
+        }
+        let offset = self.trace_start_unix + self.trace_utc_offset_s;
+        let from = month_start_unix(self.trace_year, first) - offset;
+        let (ny, nm) = if last == 12 {
+            (self.trace_year + 1, 1)
+        } else {
+            (self.trace_year, last + 1)
+        };
+        let until = month_start_unix(ny, nm) - offset;
+        let share_from: ShareFrom = choice("share_from", &self.share_from)?;
+        let load: LoadMeasure = choice("forecast_load", &self.forecast_load)?;
+        let pricing = match &self.admission {
+            Some(table) => Some(admission(py, table)?),
+            None => None,
+        };
+        let config = Config {
+            clusters: clusters.clone(),
+            forecast: ForecastConfig {
+                window: usize::try_from(self.forecast_window).unwrap_or(usize::MAX),
+                smoothing: None,
+                interval: (self.interval_min * 60.0).round() as i64,
+                checks: count("reallocation_checks", self.reallocation_checks, 1)?,
+                train_from: Time(self.training_from_days.saturating_mul(DAY)),
+                share_from,
+                load,
+            },
+            report_every: self.report_every_s,
+            tolerance: count("tolerance_s", self.tolerance_s, 0)?,
+            horizon: self.horizon_s,
+            track_allocations: self.track_allocations,
+            pricing,
+        };
+        Ok(Setting {
+            base,
+            local_max: clusters
+                .iter()
+                .map(|&c| if by_nodes { c / per_node } else { c })
+                .collect(),
+            window: (from, until),
+            warmup: Time(self.warmup_days.saturating_mul(DAY)),
+            deadline_share: self.deadline_share,
+            stringency: self.stringency,
+            bsld_bound: self.bsld_bound,
+            config,
+        })
+    }
+}
+
+/// The scenario of one repetition: the grid months of `trace` rebased to
+/// the first month's start, and a Lublin99 stream per cluster over the
+/// same span from the repetition's `seed`.
+fn scenario(trace: &experiments::Workload, s: &Setting, seed: u64) -> Result<Scenario, String> {
+    let (from, until) = s.window;
+    let grid: Vec<Job> = trace
+        .jobs
+        .iter()
+        .filter(|j| (from..until).contains(&j.submit.0))
+        .map(|j| Job {
+            submit: j.submit - from,
+            deadline: None,
+            ..j.clone()
+        })
+        .collect();
+    if grid.is_empty() {
+        return Err(format!(
+            "no grid job of '{}' falls in grid_months; check grid_months and trace_start_unix",
+            trace.label
+        ));
+    }
+    let local = s
+        .local_max
+        .iter()
+        .enumerate()
+        .map(|(k, &procs)| {
+            Lublin99 {
+                procs,
+                duration: until - from,
+                max_jobs: None,
+                seed: experiments::derive_seed(seed, &format!("local/{k}")),
+                two_class: false,
+                ..Default::default()
+            }
+            .jobs()
+        })
+        .collect();
+    Ok(Scenario {
+        grid,
+        local,
+        warmup: s.warmup,
+    })
+}
+
+/// One round: the scenario, the deadlines, the run, its base and metrics.
+struct Round {
+    scenario: Scenario,
+    deadlines: Vec<Option<Time>>,
+    run: Arc<Run>,
+    base: Arc<Run>,
+    metrics: Metrics,
+}
+
+fn round(
+    trace: &experiments::Workload,
+    policy: Series,
+    s: &Setting,
+    seed: u64,
+) -> Result<Round, String> {
+    let scenario = scenario(trace, s, seed)?;
+    let text = |e: intergrid::IntergridError| e.to_string();
+    let none = vec![None; scenario.grid.len()];
+    let base =
+        Arc::new(intergrid::simulate(&s.config, &scenario, s.base, Some(&none)).map_err(text)?);
+    let deadlines = scenario
+        .deadlines(
+            &base,
+            s.deadline_share,
+            s.stringency,
+            experiments::derive_seed(seed, "deadlines"),
+        )
+        .map_err(text)?;
+    let run = if policy == s.base && s.deadline_share == 0.0 {
+        Arc::clone(&base)
+    } else {
+        Arc::new(intergrid::simulate(&s.config, &scenario, policy, Some(&deadlines)).map_err(text)?)
+    };
+    let metrics = run.metrics(&base, &scenario, s.bsld_bound).map_err(text)?;
+    Ok(Round {
+        scenario,
+        deadlines,
+        run,
+        base,
+        metrics,
+    })
+}
+
+/// Bounded slowdown of `job` over `ran`, and its ratio R against `base`.
+fn slowdowns(
+    job: &Job,
+    ran: Option<(Time, Time)>,
+    base: Option<(Time, Time)>,
+    bound: i64,
+) -> (f64, f64) {
+    let Some(ran) = ran else {
+        return (f64::NAN, f64::NAN);
+    };
+    let s = intergrid::bsld(job.submit, ran, bound);
+    let r = base.map_or(f64::NAN, |b| {
+        intergrid::ratio(intergrid::bsld(job.submit, b, bound), s)
+    });
+    (s, r)
+}
+
+fn grid_table<'py>(py: Python<'py>, r: &Round, bound: i64) -> PyResult<Table<'py>> {
+    let jobs = &r.scenario.grid;
+    let ran = r.run.grid();
+    let measured = |j: &Job| j.submit >= r.scenario.warmup;
+    let slow: Vec<(f64, f64)> = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| slowdowns(j, ran[i], r.base.grid()[i], bound))
+        .collect();
+    let mut t = Table::new(py);
+    t.int("id", jobs.iter().map(|j| j.id as i64))?;
+    t.int("submit", jobs.iter().map(|j| j.submit.0))?;
+    t.int("procs", jobs.iter().map(|j| i64::from(j.procs)))?;
+    t.int("run_time", jobs.iter().map(|j| j.run_time))?;
+    t.int("estimate", jobs.iter().map(|j| j.estimate))?;
+    t.float("deadline", r.deadlines.iter().map(|&d| maybe_time(d)))?;
+    t.flag("measured", jobs.iter().map(measured))?;
+    t.flag("rejected", ran.iter().map(Option::is_none))?;
+    t.float("start", ran.iter().map(|x| maybe_time(x.map(|(s, _)| s))))?;
+    t.float("end", ran.iter().map(|x| maybe_time(x.map(|(_, e)| e))))?;
+    t.flag("held", r.run.held().iter().copied())?;
+    t.int(
+        "violations",
+        r.run.violations().iter().map(|&v| i64::from(v)),
+    )?;
+    t.flag("late", r.run.late().iter().copied())?;
+    t.int("refusals", r.run.refusals().iter().map(|&v| i64::from(v)))?;
+    t.float("bsld", slow.iter().map(|s| s.0))?;
+    t.float("r", slow.iter().map(|s| s.1))?;
+    Ok(t)
+}
+
+/// A local job as a row: its cluster, the job, and its (start, end) in the
+/// run and in the base run.
+type LocalRow<'a> = (usize, &'a Job, (Time, Time), (Time, Time));
+
+fn local_table<'py>(py: Python<'py>, r: &Round, bound: i64) -> PyResult<Table<'py>> {
+    let rows: Vec<LocalRow<'_>> = r
+        .scenario
+        .local
+        .iter()
+        .enumerate()
+        .flat_map(|(k, jobs)| {
+            jobs.iter()
+                .enumerate()
+                .map(move |(i, j)| (k, j, r.run.local()[k][i], r.base.local()[k][i]))
+        })
+        .collect();
+    let slow: Vec<(f64, f64)> = rows
+        .iter()
+        .map(|&(_, j, ran, base)| slowdowns(j, Some(ran), Some(base), bound))
+        .collect();
+    let mut t = Table::new(py);
+    t.int("cluster", rows.iter().map(|r| r.0 as i64))?;
+    t.int("id", rows.iter().map(|r| r.1.id as i64))?;
+    t.int("submit", rows.iter().map(|r| r.1.submit.0))?;
+    t.int("procs", rows.iter().map(|r| i64::from(r.1.procs)))?;
+    t.int("run_time", rows.iter().map(|r| r.1.run_time))?;
+    t.flag(
+        "measured",
+        rows.iter().map(|x| x.1.submit >= r.scenario.warmup),
+    )?;
+    t.int("start", rows.iter().map(|r| r.2.0.0))?;
+    t.int("end", rows.iter().map(|r| r.2.1.0))?;
+    t.float("bsld", slow.iter().map(|s| s.0))?;
+    t.float("r", slow.iter().map(|s| s.1))?;
+    Ok(t)
+}
+
+/// Runs `policy` (`<provider>+<gateway>`: `arcb+earliest-partial`, ...)
+/// with `workload` as the grid trace and the provisioning kind's `options`,
+/// as repetition `repetition` of a configuration with seed `seed`. Tables:
+/// `jobs` (one row per grid job) and `local` (one row per local job).
+/// Summary: `intergrid::Metrics` and `admission_rejections`.
+#[pyfunction]
+#[pyo3(signature = (workload, policy, options, *, seed, repetition))]
+pub(crate) fn paper_provisioning<'py>(
+    py: Python<'py>,
+    workload: &Workload,
+    policy: &str,
+    options: Options,
+    seed: u64,
+    repetition: u32,
+) -> PyResult<Output<'py>> {
+    let policy: Series = policy.parse().map_err(|e| error(format!("policy: {e}")))?;
+    let setting = options.setting(py)?;
+    let trace = Arc::clone(&workload.jobs);
+    let rep = repetition_seed(seed, repetition);
+    let bound = setting.bsld_bound;
+    let r = py
+        .detach(move || round(&trace, policy, &setting, rep))
+        .map_err(error)?;
+    let m = &r.metrics;
+    let summary = PyDict::new(py);
+    summary.set_item("messages", m.messages)?;
+    summary.set_item("violations", m.violations)?;
+    summary.set_item("violations_pct", m.violations_pct)?;
+    summary.set_item("grid_bsld", m.grid_bsld)?;
+    summary.set_item("local_bsld", m.local_bsld)?;
+    summary.set_item("grid_r", m.grid_r)?;
+    summary.set_item("local_r", m.local_r)?;
+    summary.set_item("late_starts", m.late_starts)?;
+    summary.set_item("refusals", m.refusals)?;
+    summary.set_item("rejected_pct", m.rejected_pct)?;
+    summary.set_item("held_pct", m.held_pct)?;
+    summary.set_item("grid_jobs", m.grid_jobs)?;
+    summary.set_item("local_jobs", m.local_jobs)?;
+    summary.set_item("revenue", m.revenue)?;
+    summary.set_item("admission_rejections", r.run.admission_rejections())?;
+    let grid = grid_table(py, &r, bound)?;
+    let local = local_table(py, &r, bound)?;
+    Ok((tables(py, [("jobs", grid), ("local", local)])?, summary))
+}

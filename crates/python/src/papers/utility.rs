@@ -1,0 +1,149 @@
+//! Vasques & Veiga's decentralised utility scheduling (the `utility-match`
+//! crate): one scheduler on the generated grid of §4.2, as the `utility`
+//! kind runs it (`utility_match::Settings`, the grid and jobs generated from
+//! the repetition's seed, the run validated and measured).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use utility_match::{FailReason, GridRun, JobStatus, Settings, SystemMetrics, simulate, validate};
+
+use super::{Output, Table, maybe_time, repetition_seed, tables};
+use crate::convert::error;
+
+/// A Python value as a TOML value: `None` for Python's `None` (the key is
+/// left out, so it keeps its default).
+fn to_toml(value: &Bound<'_, PyAny>) -> Result<Option<toml::Value>, String> {
+    let text = |e: PyErr| e.to_string();
+    let v = if value.is_none() {
+        return Ok(None);
+    } else if value.is_instance_of::<PyBool>() {
+        toml::Value::Boolean(value.extract().map_err(text)?)
+    } else if value.is_instance_of::<PyInt>() {
+        let v: i64 = value
+            .extract()
+            .map_err(|_| format!("{value} is not a 64-bit integer"))?;
+        toml::Value::Integer(v)
+    } else if value.is_instance_of::<PyFloat>() {
+        toml::Value::Float(value.extract().map_err(text)?)
+    } else if value.is_instance_of::<PyString>() {
+        toml::Value::String(value.extract().map_err(text)?)
+    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        let mut items = Vec::new();
+        for item in value.try_iter().map_err(text)? {
+            items.push(to_toml(&item.map_err(text)?)?.ok_or("a list holds None")?);
+        }
+        toml::Value::Array(items)
+    } else {
+        return Err(format!(
+            "{value} is a {}, expected a number, a string, a bool or a list",
+            value.get_type()
+        ));
+    };
+    Ok(Some(v))
+}
+
+/// `Settings` from `options` (the settings' keys; `scheduler` among them),
+/// every key read on its own first so that an error names it, then checked
+/// as the kind checks them (`Settings::check`).
+fn settings(options: &Bound<'_, PyDict>) -> PyResult<Settings> {
+    let mut table = toml::Table::new();
+    for (key, value) in options.iter() {
+        let key: String = key.extract()?;
+        let Some(value) = to_toml(&value).map_err(|m| error(format!("{key}: {m}")))? else {
+            continue;
+        };
+        let one = toml::Table::from_iter([(key.clone(), value.clone())]);
+        toml::Value::Table(one)
+            .try_into::<Settings>()
+            .map_err(|e| error(format!("{key}: {}", e.message().trim())))?;
+        table.insert(key, value);
+    }
+    let settings: Settings = toml::Value::Table(table)
+        .try_into()
+        .map_err(|e| error(e.message().trim()))?;
+    settings.check().map_err(error)?;
+    Ok(settings)
+}
+
+/// One run of `settings` from `seed`: the crate's run and its metrics.
+fn run(settings: &Settings, seed: u64) -> Result<(GridRun, SystemMetrics), String> {
+    let kind = settings.scheduler;
+    let w = settings
+        .scenario()
+        .generate(seed)
+        .map_err(|e| e.to_string())?;
+    let config = settings.grid();
+    let run = simulate(&config, &kind, &w.machines, &w.jobs).map_err(|e| format!("{kind}: {e}"))?;
+    validate(&w.machines, &w.jobs, &run, config.max_ttl).map_err(|v| {
+        format!("{kind} produced an invalid run ({v}); this is a scheduler bug, please report it")
+    })?;
+    let metrics = SystemMetrics::of(&run).map_err(|e| format!("{kind}: {e}"))?;
+    Ok((run, metrics))
+}
+
+/// A job's status as a word.
+fn status(s: JobStatus) -> &'static str {
+    match s {
+        JobStatus::Completed => "completed",
+        JobStatus::Failed(FailReason::NoAcceptableResource) => "no_acceptable_resource",
+        JobStatus::Failed(FailReason::TtlExpired) => "ttl_expired",
+        JobStatus::Failed(_) => "failed",
+    }
+}
+
+/// Runs the generated grid of `options` (`utility_match::Settings`' keys,
+/// the `utility` kind's `[params]`) as repetition `repetition` of a
+/// configuration with seed `seed`. Tables: `jobs` (one row per job) and
+/// `machines` (one row per resource). Summary: `SystemMetrics::named` and
+/// `users`.
+#[pyfunction]
+#[pyo3(signature = (options, *, seed, repetition))]
+pub(crate) fn paper_utility<'py>(
+    py: Python<'py>,
+    options: &Bound<'py, PyDict>,
+    seed: u64,
+    repetition: u32,
+) -> PyResult<Output<'py>> {
+    let settings = settings(options)?;
+    let rep = repetition_seed(seed, repetition);
+    let (run, metrics) = py.detach(move || run(&settings, rep)).map_err(error)?;
+    let jobs = &run.jobs;
+    let mut t = Table::new(py);
+    t.int("id", jobs.iter().map(|j| j.id as i64))?;
+    t.int("user", jobs.iter().map(|j| j.user as i64))?;
+    t.int("site", jobs.iter().map(|j| j.site as i64))?;
+    t.int("submit", jobs.iter().map(|j| j.submit.0))?;
+    t.float("assigned", jobs.iter().map(|j| maybe_time(j.assigned)))?;
+    t.float("start", jobs.iter().map(|j| maybe_time(j.start)))?;
+    t.float("end", jobs.iter().map(|j| maybe_time(j.end)))?;
+    t.int(
+        "resource_site",
+        jobs.iter()
+            .map(|j| j.resource.map_or(-1, |r| r.site as i64)),
+    )?;
+    t.int(
+        "resource_index",
+        jobs.iter()
+            .map(|j| j.resource.map_or(-1, |r| r.index as i64)),
+    )?;
+    t.int("forwards", jobs.iter().map(|j| i64::from(j.forwards)))?;
+    t.text("status", jobs.iter().map(|j| status(j.status)))?;
+    t.float("decided_utility", jobs.iter().map(|j| j.decided_utility))?;
+    t.float("achieved_utility", jobs.iter().map(|j| j.achieved_utility))?;
+    let machines = &run.machines;
+    let mut m = Table::new(py);
+    m.int("site", machines.iter().map(|x| x.id.site as i64))?;
+    m.int("index", machines.iter().map(|x| x.id.index as i64))?;
+    m.int("cores", machines.iter().map(|x| i64::from(x.cores)))?;
+    m.int("busy", machines.iter().map(|x| x.busy))?;
+    m.int("jobs", machines.iter().map(|x| i64::from(x.jobs)))?;
+    let summary = PyDict::new(py);
+    summary.set_item("users", metrics.users)?;
+    for (name, value) in metrics.named() {
+        summary.set_item(name, value)?;
+    }
+    // The counts as integers.
+    summary.set_item("rejected", metrics.rejected)?;
+    summary.set_item("expired", metrics.expired)?;
+    Ok((tables(py, [("jobs", t), ("machines", m)])?, summary))
+}
