@@ -1,5 +1,5 @@
 """usched's BatchScheduling-v0 and SchedGym's HPCEnv, side by side in one
-sitting and in the same loop (docs/PYTHON.md, "Speed", gives the setup).
+sitting and in the same loop (docs/PERFORMANCE.md gives the setup).
 
 Both environments are made by ``gymnasium.make`` with its default wrappers
 (SchedGym's ``HPCEnv``, a gym 0.21 environment, behind a five-line
