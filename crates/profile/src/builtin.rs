@@ -7,7 +7,7 @@ use crate::context::Context;
 use crate::runs::{Earlier, Runs};
 use crate::sched::SimError;
 use crate::scheduler::Scheduler;
-use crate::{Policy, Time};
+use crate::{Policy, QueueOrder, Time};
 
 /// No backfilling: jobs start strictly in queue order.
 #[derive(Copy, Clone, Debug, Default)]
@@ -49,6 +49,31 @@ pub struct Easy {
     /// The reservations `(start, duration, procs)` of the protected jobs
     /// entered in the profile during one decision (the second on).
     protected: Vec<(Time, i64, u32)>,
+    /// With one reservation and arrival order: what the last decision
+    /// left, so the next need not test again the jobs it found not to fit.
+    last: Option<Pass>,
+}
+
+/// The end of a decision of EASY with one reservation (in arrival order):
+/// the head held at `start` with `held_free` processors free beside it,
+/// `free` processors free now, and every job of queue positions
+/// `1..resume` tested and found not to fit.
+///
+/// A later decision with the same head, as few processors free now and a
+/// reservation no later, with no more free beside it, would find the same
+/// jobs not to fit (ending before the reservation only gets harder as time
+/// passes): it resumes at `resume`.
+#[derive(Copy, Clone, Debug)]
+struct Pass {
+    /// The head's input position.
+    head: usize,
+    /// The input position of the job at `resume - 1`: the jobs before it
+    /// are the ones tested if it is still there.
+    before: usize,
+    resume: usize,
+    free: u32,
+    start: Time,
+    held_free: u32,
 }
 
 impl Easy {
@@ -58,6 +83,7 @@ impl Easy {
         Easy {
             reservations,
             protected: Vec::new(),
+            last: None,
         }
     }
 
@@ -121,6 +147,55 @@ impl Easy {
     }
 }
 
+impl Easy {
+    /// Where a decision with one reservation may resume the last one's
+    /// scan (see [`Pass`]): the head's reservation, made and promised, and
+    /// the queue position to test from; `None` if it must start afresh.
+    fn resume(
+        &self,
+        ctx: &mut Context<'_>,
+        free_now: u32,
+    ) -> Result<Option<(Held, usize)>, SimError> {
+        let Some(last) = self.last else {
+            return Ok(None);
+        };
+        let same = |ctx: &Context<'_>, position: usize, index: usize| {
+            ctx.queue
+                .get(position)
+                .is_some_and(|slot| ctx.live[slot].index == index)
+        };
+        // The head failed with at least `last.free` free: it fails again.
+        if free_now > last.free
+            || !same(ctx, 0, last.head)
+            || !same(ctx, last.resume - 1, last.before)
+        {
+            return Ok(None);
+        }
+        let slot = ctx.queue[0];
+        let (procs, estimate) = (ctx.live[slot].job.procs, ctx.live[slot].job.estimate);
+        debug_assert!(!self.fits_now(ctx, procs, estimate, free_now, None));
+        // Some: the width was checked and every reservation ends by LATEST.
+        let start = ctx
+            .profile
+            .earliest_start(ctx.now, procs, estimate)
+            .expect("width checked");
+        ctx.end_of(slot, start, estimate)?;
+        let held = Held {
+            start,
+            duration: estimate,
+            procs,
+            free: ctx.profile.free_at(start),
+        };
+        ctx.promise(0, start);
+        let resume = if start <= last.start && held.free <= last.held_free {
+            last.resume
+        } else {
+            1
+        };
+        Ok(Some((held, resume)))
+    }
+}
+
 impl Scheduler for Easy {
     #[inline]
     fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
@@ -129,6 +204,7 @@ impl Scheduler for Easy {
         if ctx.queue.is_empty() || free_now == 0 {
             return Ok(());
         }
+        let one = self.reservations == 1 && matches!(ctx.config.order, QueueOrder::Arrival);
         // The protected jobs' reservations hold for this decision only: the
         // first is held aside (`fits_now` counts it), any further ones go
         // into the profile, with the first, and are lifted at the end.
@@ -136,6 +212,10 @@ impl Scheduler for Easy {
         debug_assert!(self.protected.is_empty());
         let mut held = None;
         let mut k = 0;
+        if one && let Some((h, resume)) = self.resume(ctx, free_now)? {
+            held = Some(h);
+            k = resume;
+        }
         while free_now > 0 {
             // Scan on, in one read-only pass, past the jobs that neither fit
             // nor get a reservation, to the next that does either.
@@ -198,6 +278,17 @@ impl Scheduler for Easy {
             }
             k += 1;
         }
+        self.last = match held {
+            Some(h) if one => Some(Pass {
+                head: ctx.live[ctx.queue[0]].index,
+                before: ctx.live[ctx.queue[k - 1]].index,
+                resume: k,
+                free: free_now,
+                start: h.start,
+                held_free: h.free,
+            }),
+            _ => None,
+        };
         for (start, duration, procs) in self.protected.drain(..) {
             ctx.profile
                 .release(start, duration, procs)
