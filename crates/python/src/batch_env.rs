@@ -26,7 +26,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::convert::error;
-use crate::env_jobs::{EnvJob, MAX_WAIT, TOP, norm, schedgym_jobs, sort_stably};
+use crate::env_jobs::{EnvJob, MAX_WAIT, TOP, norm, ranked, schedgym_jobs, sort_stably};
 use crate::workload::Workload;
 
 /// Numbers per visible job.
@@ -94,7 +94,8 @@ pub(crate) struct BatchCore {
     scratch: Vec<usize>,
     ends: Vec<(i64, u32)>,
     /// Scratch for sorting the queue (see [`sort_stably`]).
-    order: Vec<(usize, usize)>,
+    keys: Vec<u64>,
+    copy: Vec<usize>,
 }
 
 impl BatchCore {
@@ -219,9 +220,9 @@ impl BatchCore {
 
     fn sort_queue_by_submit(&mut self) {
         let jobs = &self.jobs;
-        if !self.queue.is_sorted_by_key(|&q| jobs[q].submit) {
-            sort_stably(&mut self.queue, &mut self.order, |a, b| {
-                jobs[a].submit.cmp(&jobs[b].submit)
+        if !self.queue.is_sorted_by_key(|&q| jobs[q].ranks[0]) {
+            sort_stably(&mut self.queue, &mut self.keys, &mut self.copy, |q| {
+                jobs[q].ranks[0]
             });
         }
     }
@@ -285,18 +286,14 @@ impl BatchCore {
         // (requested time, submit): one stable sort by the SJF key, ties by
         // F2, then by F1, gives the same order.
         let jobs = &self.jobs;
-        sort_stably(&mut self.queue, &mut self.order, |a, b| {
-            let (x, y) = (&jobs[a], &jobs[b]);
-            (x.request, x.submit)
-                .cmp(&(y.request, y.submit))
-                .then(x.f2.total_cmp(&y.f2))
-                .then(x.f1.total_cmp(&y.f1))
+        sort_stably(&mut self.queue, &mut self.keys, &mut self.copy, |q| {
+            jobs[q].ranks[1]
         });
         self.shortest.clear();
         self.shortest.extend_from_slice(&self.queue[..self.window]);
         // Then by (processors, submit), which leaves the queue in that order.
-        sort_stably(&mut self.queue, &mut self.order, |a, b| {
-            (jobs[a].procs, jobs[a].submit).cmp(&(jobs[b].procs, jobs[b].submit))
+        sort_stably(&mut self.queue, &mut self.keys, &mut self.copy, |q| {
+            jobs[q].ranks[2]
         });
         let mut i = 0;
         while self.visible.len() < self.window {
@@ -546,6 +543,7 @@ impl BatchCore {
                         f1: 0.0,
                         f2: 0.0,
                         fixed: [0.0; 6],
+                        ranks: [0; 3],
                     })
                     .collect();
                 let max_run = jobs.iter().map(|j| j.run).max().unwrap_or(1) as f64;
@@ -556,10 +554,11 @@ impl BatchCore {
         if exact {
             jobs.iter_mut().for_each(|j| j.request = j.run);
         }
-        let jobs: Vec<EnvJob> = jobs
-            .into_iter()
-            .map(|j| j.scored().fixed_features(&max, capacity))
-            .collect();
+        let jobs = ranked(
+            jobs.into_iter()
+                .map(|j| j.scored().fixed_features(&max, capacity))
+                .collect(),
+        );
         if let Some(wide) = jobs.iter().find(|j| j.procs > capacity) {
             return Err(error(format!(
                 "a job asks for {} processors, more than the machine's {capacity}",
@@ -600,7 +599,8 @@ impl BatchCore {
             mask: vec![0; window],
             scratch: Vec::with_capacity(episode),
             ends: Vec::with_capacity(episode),
-            order: Vec::with_capacity(episode),
+            keys: Vec::with_capacity(episode),
+            copy: Vec::with_capacity(episode),
             jobs: std::sync::Arc::new(jobs),
         })
     }

@@ -26,6 +26,9 @@ pub(crate) struct EnvJob {
     /// (requested time, processors and the four extras), computed once: a
     /// row is the wait, these, and whether the job fits now.
     pub(crate) fixed: [f32; 6],
+    /// The job's rank in each order the queue is sorted by (see
+    /// [`ranked`]): submit time, the SJF key, processors and submit time.
+    pub(crate) ranks: [u32; 3],
 }
 
 impl EnvJob {
@@ -68,19 +71,59 @@ impl EnvJob {
     }
 }
 
-/// Sorts `queue` stably by `cmp`, as `sort_by` does, without its
-/// allocation: an unstable sort of `(position, job)` pairs in `order`,
-/// ties broken by position.
+/// Sorts `queue` stably by `rank` (a job's rank in some order, see
+/// [`EnvJob::ranks`]), as `sort_by_key` does, without its allocation: an
+/// unstable sort of `rank << 32 | position` in `keys`, so ties keep their
+/// order; `copy` holds the queue meanwhile.
 pub(crate) fn sort_stably(
     queue: &mut Vec<usize>,
-    order: &mut Vec<(usize, usize)>,
-    cmp: impl Fn(usize, usize) -> std::cmp::Ordering,
+    keys: &mut Vec<u64>,
+    copy: &mut Vec<usize>,
+    rank: impl Fn(usize) -> u32,
 ) {
-    order.clear();
-    order.extend(queue.iter().copied().enumerate());
-    order.sort_unstable_by(|&(i, a), &(k, b)| cmp(a, b).then(i.cmp(&k)));
+    keys.clear();
+    keys.extend(
+        queue
+            .iter()
+            .enumerate()
+            .map(|(pos, &j)| (u64::from(rank(j)) << 32) | pos as u64),
+    );
+    keys.sort_unstable();
+    copy.clear();
+    copy.extend_from_slice(queue);
     queue.clear();
-    queue.extend(order.iter().map(|&(_, j)| j));
+    queue.extend(keys.iter().map(|&k| copy[(k & 0xffff_ffff) as usize]));
+}
+
+/// The orders the environment sorts its queue by (SchedGym's): submit
+/// time; the SJF key (requested time, submit) with ties by F2 then F1;
+/// processors then submit time.
+fn compare(order: usize, a: &EnvJob, b: &EnvJob) -> std::cmp::Ordering {
+    match order {
+        0 => a.submit.cmp(&b.submit),
+        1 => (a.request, a.submit)
+            .cmp(&(b.request, b.submit))
+            .then(a.f2.total_cmp(&b.f2))
+            .then(a.f1.total_cmp(&b.f1)),
+        _ => (a.procs, a.submit).cmp(&(b.procs, b.submit)),
+    }
+}
+
+/// Fills in every job's [`EnvJob::ranks`]: its dense rank (equal keys,
+/// equal ranks) in each of the three orders, over the whole job list.
+pub(crate) fn ranked(mut jobs: Vec<EnvJob>) -> Vec<EnvJob> {
+    let mut by: Vec<usize> = (0..jobs.len()).collect();
+    for order in 0..3 {
+        by.sort_by(|&a, &b| compare(order, &jobs[a], &jobs[b]));
+        let mut rank = 0u32;
+        for w in 0..by.len() {
+            if w > 0 && compare(order, &jobs[by[w - 1]], &jobs[by[w]]).is_ne() {
+                rank += 1;
+            }
+            jobs[by[w]].ranks[order] = rank;
+        }
+    }
+    jobs
 }
 
 /// `value / max`, kept below 1 (SchedGym's normalisation).
@@ -126,6 +169,7 @@ pub(crate) fn schedgym_jobs(records: &[swf_io::SwfRecord]) -> (Vec<(i64, EnvJob)
                 f1: 0.0,
                 f2: 0.0,
                 fixed: [0.0; 6],
+                ranks: [0; 3],
             },
         ));
     }
