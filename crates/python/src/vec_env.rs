@@ -11,7 +11,6 @@ use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use rayon::prelude::*;
 
 use crate::batch_env::{BatchCore, FEATURES};
 use crate::convert::error;
@@ -48,42 +47,55 @@ impl BatchVec {
     }
 
     /// Runs `f` on every copy with its rows of the observation and mask
-    /// arrays and its outcome, on the pool if there is one (each copy's
-    /// result depends on nothing but the copy, whatever the threads).
+    /// arrays and its outcome: split in `threads` contiguous parts, the
+    /// first on the calling thread and the others on the pool's workers
+    /// (each copy's result depends on nothing but the copy, whatever the
+    /// threads).
     fn each<F>(&mut self, obs: &mut [f32], mask: &mut [i8], out: &mut [Outcome], f: F)
     where
         F: Fn(usize, &mut BatchCore, &mut bool, &mut [f32], &mut [i8]) -> Outcome + Sync,
     {
         let (olen, mlen) = (self.rows() * FEATURES, self.rows());
-        let (envs, ended) = (&mut self.envs, &mut self.ended);
+        let n = self.envs.len();
+        let threads = self.threads().min(n);
+        let per = n.div_ceil(threads);
+        let f = &f;
+        let run = move |first: usize,
+                        envs: &mut [BatchCore],
+                        ended: &mut [bool],
+                        obs: &mut [f32],
+                        mask: &mut [i8],
+                        out: &mut [Outcome]| {
+            let all = envs
+                .iter_mut()
+                .zip(ended.iter_mut())
+                .zip(obs.chunks_mut(olen))
+                .zip(mask.chunks_mut(mlen))
+                .zip(out.iter_mut())
+                .enumerate();
+            for (k, ((((env, ended), o), m), out)) in all {
+                *out = f(first + k, env, ended, o, m);
+            }
+        };
+        let mut parts = self
+            .envs
+            .chunks_mut(per)
+            .zip(self.ended.chunks_mut(per))
+            .zip(obs.chunks_mut(per * olen))
+            .zip(mask.chunks_mut(per * mlen))
+            .zip(out.chunks_mut(per))
+            .enumerate();
+        let Some((_, ((((e, d), o), m), r))) = parts.next() else {
+            return;
+        };
         match &self.pool {
-            Some(pool) => {
-                let per = envs.len().div_ceil(pool.current_num_threads()).max(1);
-                pool.install(|| {
-                    envs.par_iter_mut()
-                        .zip(ended.par_iter_mut())
-                        .zip(obs.par_chunks_mut(olen))
-                        .zip(mask.par_chunks_mut(mlen))
-                        .zip(out.par_iter_mut())
-                        .enumerate()
-                        .with_min_len(per)
-                        .for_each(|(i, ((((env, ended), o), m), out))| {
-                            *out = f(i, env, ended, o, m);
-                        });
-                });
-            }
-            None => {
-                let all = envs
-                    .iter_mut()
-                    .zip(ended.iter_mut())
-                    .zip(obs.chunks_mut(olen))
-                    .zip(mask.chunks_mut(mlen))
-                    .zip(out.iter_mut())
-                    .enumerate();
-                for (i, ((((env, ended), o), m), out)) in all {
-                    *out = f(i, env, ended, o, m);
+            Some(pool) => pool.in_place_scope(|scope| {
+                for (c, ((((e, d), o), m), r)) in parts {
+                    scope.spawn(move |_| run(c * per, e, d, o, m, r));
                 }
-            }
+                run(0, e, d, o, m, r);
+            }),
+            None => run(0, e, d, o, m, r),
         }
     }
 
@@ -122,9 +134,10 @@ impl BatchVec {
         if threads == 0 {
             return Err(error("threads must be at least 1"));
         }
+        // The calling thread steps one part itself; the workers the rest.
         let pool = if threads > 1 {
             let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
+                .num_threads(threads - 1)
                 .thread_name(|i| format!("usched-vec-{i}"))
                 .build()
                 .map_err(|e| error(format!("cannot start {threads} threads: {e}")))?;
@@ -149,7 +162,7 @@ impl BatchVec {
     fn threads(&self) -> usize {
         self.pool
             .as_ref()
-            .map_or(1, rayon::ThreadPool::current_num_threads)
+            .map_or(1, |p| p.current_num_threads() + 1)
     }
 
     /// Starts an episode in every copy; copy `i` is seeded `seed + i`.
