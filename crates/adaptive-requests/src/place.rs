@@ -226,7 +226,13 @@ fn best_whole_with(
         if end > max_end || target.tariff.admits(target.terms, end, work_of(r, d)) {
             continue;
         }
-        let Some(start) = affordable_start(target, lo, d, work_of(r, d), max_end) else {
+        // A start ending after the best so far cannot beat it, so the
+        // search stops there: the affordable start it finds is the same
+        // whenever it could win (the price never rises with the completion
+        // time, so the earliest affordable start does not depend on where
+        // the search stops).
+        let reach = best.map_or(max_end, |b| b.end().min(max_end));
+        let Some(start) = affordable_start(target, lo, d, work_of(r, d), reach) else {
             continue;
         };
         let c = part(start, r, d);
