@@ -104,6 +104,20 @@ pub fn share_duration(time: i64, from: u32, to: u32) -> i64 {
     i64::try_from(at(to) - at(from)).unwrap_or(i64::MAX)
 }
 
+/// Appends [`share_duration`]`(time, from, to)` for every `to` in `ends`,
+/// in order: the same numbers, with `⌈from·time/100⌉` computed once where
+/// nothing can overflow.
+fn push_share_durations(out: &mut Vec<i64>, time: i64, from: u32, ends: &[u32]) {
+    const SMALL: i64 = 1 << 55;
+    if (-SMALL..SMALL).contains(&time) && from < 256 && ends.iter().all(|&to| to < 256) {
+        let at = |p: u32| (time * i64::from(p) + 99).div_euclid(100);
+        let start = at(from);
+        out.extend(ends.iter().map(|&to| at(to) - start));
+    } else {
+        out.extend(ends.iter().map(|&to| share_duration(time, from, to)));
+    }
+}
+
 /// What the search needs to know about the request it places.
 pub(crate) struct Target<'a> {
     /// The allowed shapes `(R, f_mol(R))`, `R` descending.
@@ -226,7 +240,13 @@ fn best_whole_with(
         if end > max_end || target.tariff.admits(target.terms, end, work_of(r, d)) {
             continue;
         }
-        let Some(start) = affordable_start(target, lo, d, work_of(r, d), max_end) else {
+        // A start ending after the best so far cannot beat it, so the
+        // search stops there: the affordable start it finds is the same
+        // whenever it could win (the price never rises with the completion
+        // time, so the earliest affordable start does not depend on where
+        // the search stops).
+        let reach = best.map_or(max_end, |b| b.end().min(max_end));
+        let Some(start) = affordable_start(target, lo, d, work_of(r, d), reach) else {
             continue;
         };
         let c = part(start, r, d);
@@ -390,11 +410,10 @@ fn first_fragment_with(
     // The duration of every share from `from` on each shape, computed once:
     // `durations[shape · ends.len() + k]` runs to `ends[k]`.
     let ends = &bounds[at + 1..];
-    buffer.extend(
-        shapes
-            .iter()
-            .flat_map(|&(_, t)| ends.iter().map(move |&to| share_duration(t, from, to))),
-    );
+    buffer.reserve(shapes.len() * ends.len());
+    for &(_, t) in shapes {
+        push_share_durations(buffer, t, from, ends);
+    }
     let durations: &[i64] = buffer;
     let mut i = step_index(steps, lo);
     while i < steps.len() {
@@ -519,6 +538,19 @@ mod tests {
         }
         assert_eq!(share_duration(3600, 0, 10), 360);
         assert_eq!(share_duration(95, 10, 20), 9);
+        // The row of shares from one boundary is share_duration's, also at
+        // the ends of the domain.
+        for time in [0, 1, 95, 3599, -7, i64::MAX, i64::MIN, 1 << 55, -(1 << 55)] {
+            for (from, ends) in [(0, &[10, 50, 100][..]), (30, &[40, 100]), (10, &[300, 20])] {
+                let mut row = Vec::new();
+                push_share_durations(&mut row, time, from, ends);
+                let expected: Vec<i64> = ends
+                    .iter()
+                    .map(|&to| share_duration(time, from, to))
+                    .collect();
+                assert_eq!(row, expected, "time {time}, from {from}");
+            }
+        }
     }
 
     fn terms(submit: i64, t_min: i64, deadline: i64) -> Terms {

@@ -36,16 +36,24 @@ impl Preemption {
     /// The boundaries of the smallest pieces, in percent of the work:
     /// `0, I, 2I, ..., 100`. A subrequest covers the work between two of them.
     pub fn boundaries(&self) -> Vec<u32> {
-        std::iter::once(0)
-            .chain(self.split_points())
-            .chain(std::iter::once(100))
-            .collect()
+        let mut bounds = Vec::with_capacity(self.pieces() + 1);
+        bounds.push(0);
+        bounds.extend(self.split_points());
+        bounds.push(100);
+        bounds
+    }
+
+    /// How many smallest pieces the work has: one more than there are split
+    /// points (the multiples of `I` below 100), counted without listing them.
+    fn pieces(&self) -> usize {
+        let step = self.split_percent.max(1);
+        99 / step as usize + 1
     }
 
     /// The most subrequests the request can become: `N`, and never more
     /// than there are pieces between split points.
     pub fn part_limit(&self) -> usize {
-        let pieces = self.boundaries().len() - 1;
+        let pieces = self.pieces();
         self.max_parts.map_or(pieces, |n| pieces.min(n as usize))
     }
 
@@ -342,6 +350,19 @@ mod tests {
         assert_eq!(odd.part_limit(), 4);
         assert_eq!(fifths.part_limit(), 2);
         assert_eq!(Preemption::TABLE1.part_limit(), 10);
+        // The pieces counted without listing them are the pieces listed.
+        for split_percent in 0..=250 {
+            let sp = Preemption {
+                max_parts: None,
+                split_percent,
+                mold_each: true,
+            };
+            assert_eq!(
+                sp.pieces(),
+                sp.boundaries().len() - 1,
+                "I = {split_percent}"
+            );
+        }
     }
 
     #[test]

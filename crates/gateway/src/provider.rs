@@ -141,6 +141,16 @@ pub trait Provider {
     /// [`next_event`](Provider::next_event) must be later than `now` (or
     /// `None`); [`run`](crate::run) stops with an error otherwise.
     fn advance(&mut self, _now: Time, _reports: &mut Vec<Report>) {}
+
+    /// Whether [`advance`](Provider::advance) to `now` may do anything: by
+    /// default, always. A provider may answer `false` only when advancing
+    /// would append no report and change nothing its later answers depend
+    /// on (typically: no event of its own at or before `now` and no report
+    /// held back); [`run`](crate::run) then leaves it as it is, which saves
+    /// the call at every event of the other providers.
+    fn due(&self, _now: Time) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -241,6 +241,9 @@ impl<P: Provider, A: Admission, F: PriceFunction> Provider for Priced<P, A, F> {
     fn advance(&mut self, now: Time, reports: &mut Vec<Report>) {
         self.inner.advance(now, reports);
     }
+    fn due(&self, now: Time) -> bool {
+        self.inner.due(now)
+    }
 }
 
 #[cfg(test)]

@@ -137,4 +137,12 @@ impl Provider for Site {
             Notice::Published { slots, .. } => Report::Slots(slots),
         }));
     }
+    /// With no event of the cluster's own by `now`, no notice waiting and
+    /// `now` not before its clock, advancing would only move its clock,
+    /// and every call that reads the clock moves it first.
+    fn due(&self, now: Time) -> bool {
+        self.cluster.next_event().is_some_and(|t| t <= now)
+            || self.cluster.has_notices()
+            || now < self.cluster.now()
+    }
 }

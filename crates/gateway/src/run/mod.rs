@@ -674,7 +674,9 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
         };
         let mut fresh = false;
         for (k, p) in providers.iter_mut().enumerate() {
-            p.advance(now, &mut reports);
+            if p.due(now) {
+                p.advance(now, &mut reports);
+            }
             if let Some(event) = p.next_event().filter(|&t| t <= now) {
                 return Err(GatewayError::ProviderClock {
                     provider: k,

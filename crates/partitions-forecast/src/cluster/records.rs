@@ -137,6 +137,11 @@ impl Cluster {
         std::mem::take(&mut self.notices)
     }
 
+    /// Whether notices are waiting to be taken.
+    pub fn has_notices(&self) -> bool {
+        !self.notices.is_empty()
+    }
+
     /// Every submitted job and committed reservation, in the order they came.
     pub fn records(&self) -> Vec<JobRecord> {
         self.queue
