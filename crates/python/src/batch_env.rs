@@ -448,13 +448,6 @@ impl BatchCore {
 /// A new observation and action mask.
 type Observed<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
 
-type Step<'py> = (
-    Bound<'py, PyArray1<f32>>,
-    Bound<'py, PyArray1<i8>>,
-    f64,
-    bool,
-);
-
 /// Gymnasium's step: observation, reward, terminated, truncated, info.
 type EnvStep<'py> = (
     Bound<'py, PyArray1<f32>>,
@@ -605,29 +598,6 @@ impl BatchCore {
         })
     }
 
-    /// Starts an episode: `seed` reseeds the draws (else they go on), or
-    /// `start` names the first job (its index in the job list). Returns
-    /// the observation (little-endian f32 bytes) and the action mask.
-    #[pyo3(signature = (seed = None, start = None))]
-    fn reset<'py>(
-        &mut self,
-        py: Python<'py>,
-        seed: Option<u64>,
-        start: Option<usize>,
-    ) -> PyResult<Observed<'py>> {
-        self.begin(seed, start).map_err(error)?;
-        Ok(self.observe(py))
-    }
-
-    /// Acts on row `action`: picks its job, or skips if the row is empty.
-    /// Returns the observation, the mask, the reward and whether the
-    /// episode ended.
-    fn step<'py>(&mut self, py: Python<'py>, action: usize) -> PyResult<Step<'py>> {
-        let (reward, done) = self.act(action).map_err(error)?;
-        let (obs, mask) = self.observe(py);
-        Ok((obs, mask, reward, done))
-    }
-
     /// Gymnasium's `step` in one call: acts on row `action` (an empty row
     /// skips) and returns the observation and action mask as fresh numpy
     /// arrays, the reward, whether the episode ended, `False` (never
@@ -648,8 +618,9 @@ impl BatchCore {
         Ok((obs, reward, done, false, info))
     }
 
-    /// Gymnasium's `reset` after the seeding: starts an episode (as
-    /// `reset`) and returns the observation and the action mask as numpy
+    /// Gymnasium's `reset` after the seeding: starts an episode (`seed`
+    /// reseeds the draws, else they go on; `start` names the first job, its
+    /// index in the job list) and returns the observation and the action mask as numpy
     /// arrays.
     #[pyo3(signature = (seed = None, start = None))]
     fn reset_env<'py>(
