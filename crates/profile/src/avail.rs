@@ -213,6 +213,21 @@ impl Profile {
         }
     }
 
+    /// [`earliest_start`](Profile::earliest_start)`(after, procs, _)` and
+    /// the processors free then, in a profile whose free count never falls
+    /// from `after` on (one holding only running jobs, each from its start
+    /// on): the first instant with `procs` free, whatever the duration,
+    /// found by bisection; `None` if `procs` exceeds the capacity.
+    pub(crate) fn earliest_start_rising(&self, after: Time, procs: u32) -> Option<(Time, u32)> {
+        let after = after.max(self.origin());
+        let first = self.index_of(after);
+        let steps = &self.steps[first..];
+        debug_assert!(steps.windows(2).all(|w| w[0].1 <= w[1].1));
+        let i = steps.partition_point(|s| s.1 < procs);
+        let &(t, free) = steps.get(i)?;
+        Some((t.max(after), free))
+    }
+
     /// The least free capacity over `[start, end)` (`capacity` if the window is empty).
     pub fn min_free(&self, start: Time, end: Time) -> u32 {
         let start = start.max(self.origin());

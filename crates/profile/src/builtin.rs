@@ -148,6 +148,25 @@ impl Easy {
 }
 
 impl Easy {
+    /// The first protected job's reservation and the processors free at its
+    /// start: with no reservation in the profile, only running jobs, the
+    /// free count never falls after now, so the first instant with `procs`
+    /// free is the earliest start, whatever the estimate.
+    #[inline]
+    fn head_start(ctx: &Context<'_>, procs: u32, estimate: i64) -> (Time, u32) {
+        // Some: every job fits the machine.
+        let (start, free) = ctx
+            .profile
+            .earliest_start_rising(ctx.now, procs)
+            .expect("width checked");
+        debug_assert_eq!(
+            Some(start),
+            ctx.profile.earliest_start(ctx.now, procs, estimate)
+        );
+        debug_assert_eq!(free, ctx.profile.free_at(start));
+        (start, free)
+    }
+
     /// Where a decision with one reservation may resume the last one's
     /// scan (see [`Pass`]): the head's reservation, made and promised, and
     /// the queue position to test from; `None` if it must start afresh.
@@ -174,17 +193,13 @@ impl Easy {
         let slot = ctx.queue[0];
         let (procs, estimate) = (ctx.live[slot].job.procs, ctx.live[slot].job.estimate);
         debug_assert!(!self.fits_now(ctx, procs, estimate, free_now, None));
-        // Some: the width was checked and every reservation ends by LATEST.
-        let start = ctx
-            .profile
-            .earliest_start(ctx.now, procs, estimate)
-            .expect("width checked");
+        let (start, free) = Easy::head_start(ctx, procs, estimate);
         ctx.end_of(slot, start, estimate)?;
         let held = Held {
             start,
             duration: estimate,
             procs,
-            free: ctx.profile.free_at(start),
+            free,
         };
         ctx.promise(0, start);
         let resume = if start <= last.start && held.free <= last.held_free {
@@ -255,26 +270,29 @@ impl Scheduler for Easy {
                         .expect("earliest slot is free");
                     self.protected.push((h.start, h.duration, h.procs));
                 }
-                // Some: the width was checked and every reservation ends by LATEST.
-                let start = ctx
-                    .profile
-                    .earliest_start(now, procs, estimate)
-                    .expect("width checked");
-                ctx.end_of(ctx.queue[k], start, estimate)?;
                 if self.protected.is_empty() {
+                    let (start, free) = Easy::head_start(ctx, procs, estimate);
+                    ctx.end_of(ctx.queue[k], start, estimate)?;
                     held = Some(Held {
                         start,
                         duration: estimate,
                         procs,
-                        free: ctx.profile.free_at(start),
+                        free,
                     });
+                    ctx.promise(k, start);
                 } else {
+                    // Some: the width was checked and every reservation ends by LATEST.
+                    let start = ctx
+                        .profile
+                        .earliest_start(now, procs, estimate)
+                        .expect("width checked");
+                    ctx.end_of(ctx.queue[k], start, estimate)?;
                     ctx.profile
                         .reserve(start, estimate, procs)
                         .expect("earliest slot is free");
                     self.protected.push((start, estimate, procs));
+                    ctx.promise(k, start);
                 }
-                ctx.promise(k, start);
             }
             k += 1;
         }
