@@ -11,7 +11,7 @@ use profile::{NoObserver, Policy, SchedulerConfig};
 use swf_io::Estimate;
 use swf_io::lublin99::Lublin99;
 
-use super::{BIG_PROCS, TRACE, kinds};
+use super::{BIG_PROCS, TRACE, kinds, rates};
 use crate::settings::Settings;
 
 /// Peak resident memory of this process in kB.
@@ -31,7 +31,9 @@ fn vm_hwm_kb() -> f64 {
 ///
 /// Cases: `parse <path>`; `sim <policy> <path> [label]`;
 /// `lublin <policy> <jobs>` (streamed); `lublin-gen <jobs>` (the generator
-/// alone); `cell <config> <label>` (one cell of an experiment).
+/// alone); `cell <config> <label>` (one cell of an experiment);
+/// `step <fcfs|easy> <path> [label]` (the stepping API driven by an agent
+/// that decides as the policy does; the count is the decisions).
 pub fn child(settings: &Settings, args: &[String]) -> Result<ExitCode> {
     let arg = |i: usize| {
         args.get(i)
@@ -48,6 +50,10 @@ pub fn child(settings: &Settings, args: &[String]) -> Result<ExitCode> {
         "sim" => {
             let (capacity, jobs) = trace_jobs(arg(2)?, args.get(3))?;
             timed_simulation(capacity, policy(1)?, &jobs)?
+        }
+        "step" => {
+            let (capacity, jobs) = trace_jobs(arg(2)?, args.get(3))?;
+            rates::stepped(capacity, policy(1)?, jobs)?
         }
         "lublin" => streamed_lublin(policy(1)?, arg(2)?.parse()?)?,
         "lublin-gen" => {

@@ -40,7 +40,7 @@ pub(super) fn print(runner: &Runner, results: &Results, baseline: &Path) {
         .pairs()
         .iter()
         .map(|p| p.name.chars().count())
-        .chain([40])
+        .chain([names::STEPS.len(), 40])
         .max()
         .unwrap_or(40);
     println!(
@@ -74,6 +74,9 @@ pub(super) fn print(runner: &Runner, results: &Results, baseline: &Path) {
                 continue;
             }
             Baseline::Cannot(why) => format!("the baseline cannot run it: {}", short(why)),
+            Baseline::NotApplicable => {
+                "not a case of the binary: the same program for both, measured once".into()
+            }
         };
         without += 1;
         println!(
@@ -84,6 +87,9 @@ pub(super) fn print(runner: &Runner, results: &Results, baseline: &Path) {
             "–",
             "–",
         );
+    }
+    if let Err(why) = &results.python {
+        println!("{:<w$} skipped for both: {}", names::STEPS, short(why));
     }
     println!("{fine} rows ok, {slower} SLOWER, {without} without a baseline");
 

@@ -17,7 +17,13 @@
 //! the Lublin99 scaling series: EASY and conservative on 100k and 1M
 //! generated jobs, and on 10M with `--ten-million`; then one case per paper
 //! kind (`bench/kinds.rs`: a pricing run on the 5,000-job window, a provisioning
-//! round, the adaptive intervals of one series, a utility run). The series is streamed: jobs go from the generator into
+//! round, the adaptive intervals of one series, a utility run); then the
+//! decision rates (`bench/rates.rs`): decisions per second of the stepping
+//! API (`profile::Stepper`) driven by an agent that decides as EASY does,
+//! on SDSC-SP2, and environment steps per second of the Python package
+//! (`crates/python/bench/steps_rate.py`, run by `USCHED_PYTHON`, default
+//! `python3`; the row says skipped, and why, when that Python cannot import
+//! `usched`). The series is streamed: jobs go from the generator into
 //! `profile::simulate_stream` one at a time and outcomes are folded as they
 //! come, so the time includes generation (the generator alone has a row)
 //! and the peak memory is the simulation's, whatever the number of jobs. A
@@ -43,6 +49,7 @@
 mod child;
 mod compare;
 mod kinds;
+mod rates;
 mod report;
 mod runner;
 
@@ -154,6 +161,10 @@ struct Results {
     /// (policy, jobs, measure), EASY's then conservative's.
     series: Vec<(&'static str, usize, Measure)>,
     by_kind: Vec<(&'static kinds::KindCase, Measure)>,
+    /// Decisions of the stepping API, an EASY agent on SDSC-SP2.
+    decisions: Measure,
+    /// Environment steps of the Python package, or why it was skipped.
+    python: std::result::Result<Measure, String>,
 }
 
 /// The row names shared by the table and the side-by-side comparison.
@@ -163,6 +174,8 @@ mod names {
     /// `FCFS`, `EASY` and `conservative`, which scripts read).
     pub const SDSC: [&str; 3] = ["FCFS, SDSC-SP2", "EASY, SDSC-SP2", "conservative, SDSC-SP2"];
     pub const CTC: [&str; 3] = ["FCFS, CTC-SP2", "EASY, CTC-SP2", "conservative, CTC-SP2"];
+    pub const DECISIONS: &str = "decisions per second (Rust), EASY agent";
+    pub const STEPS: &str = "environment steps per second (Python)";
 
     /// The row of the generator alone.
     pub fn generator(jobs: usize) -> String {
@@ -258,7 +271,7 @@ pub fn bench_with(settings: &Settings, options: &BenchOptions) -> Result<ExitCod
     }
     let current = Program::current(built_binary(&cargo, &settings.root)?, &settings.root);
     let mut runner = Runner::new(current, baseline, options.runs);
-    let results = measure_all(&mut runner, options, path, ctc.ok())?;
+    let results = measure_all(&mut runner, settings, options, path, ctc.ok())?;
     report::print(&results, options.runs);
     if let Some(baseline) = &options.against {
         compare::print(&runner, &results, baseline);
@@ -269,6 +282,7 @@ pub fn bench_with(settings: &Settings, options: &BenchOptions) -> Result<ExitCod
 /// Measures every case, in the order printed.
 fn measure_all(
     runner: &mut Runner,
+    settings: &Settings,
     options: &BenchOptions,
     path: PathBuf,
     ctc: Option<PathBuf>,
@@ -302,6 +316,8 @@ fn measure_all(
         let m = runner.measure(case.name, &["cell", case.config, case.cell])?;
         by_kind.push((case, m));
     }
+    let decisions = runner.measure(names::DECISIONS, &["step", "easy", &trace, TRACE])?;
+    let python = rates::python_steps(runner, settings, &trace)?;
     Ok(Results {
         trace: path,
         parse,
@@ -311,5 +327,7 @@ fn measure_all(
         sizes,
         series,
         by_kind,
+        decisions,
+        python,
     })
 }

@@ -1,6 +1,7 @@
 //! The table of `cargo xtask bench`: every case's median next to its floor,
 //! then the goals (ratios within the session).
 
+use super::rates::{DECISIONS_FLOOR, STEPS_FLOOR};
 use super::{BIG_JOBS_GEN, BIG_PROCS, Measure, Results, names};
 
 /// Goals: policy time over FCFS time on the same trace, in the same session.
@@ -33,6 +34,19 @@ fn rate(m: Measure) -> String {
 
 pub(super) fn secs(s: f64) -> String {
     format!("{s:.3} s")
+}
+
+/// A rate row with a floor on the rate (per second).
+fn rate_row(name: &str, m: Measure, floor: f64, what: &str) {
+    let per_second = m.count / m.seconds;
+    row(
+        name,
+        secs(m.seconds),
+        rate(m),
+        format!("> {:.0}k/s", floor / 1e3),
+        if per_second > floor { "ok" } else { "SLOW" },
+        format!("{:.0} {what}", m.count),
+    );
 }
 
 /// The goals that compare a policy with FCFS on one trace: (row, policy's
@@ -158,6 +172,17 @@ pub(super) fn print(r: &Results, runs: usize) {
             ok(m.seconds, case.floor),
             String::new(),
         );
+    }
+
+    println!(
+        "\ndecision rates: the stepping API (profile::Stepper) with an agent deciding as EASY \
+         does, on SDSC-SP2; usched/BatchScheduling-v0 (defaults, random valid actions) on \
+         SDSC-SP2, from Python"
+    );
+    rate_row(names::DECISIONS, r.decisions, DECISIONS_FLOOR, "decisions");
+    match &r.python {
+        Ok(m) => rate_row(names::STEPS, *m, STEPS_FLOOR, "steps"),
+        Err(why) => println!("{:<40} skipped: {why}", names::STEPS),
     }
 
     println!("\ngoals (ratios within this session)");

@@ -55,6 +55,8 @@ pub(super) enum Baseline {
     Measured(Measure),
     /// It could not run the case: why (the child's message).
     Cannot(String),
+    /// The case is no binary's (the same program for both).
+    NotApplicable,
 }
 
 /// One case measured side by side: the baseline's side and this binary's
@@ -138,6 +140,30 @@ impl Runner {
                     Ok(all) => Baseline::Measured(medians(&all)),
                     Err(why) => Baseline::Cannot(why),
                 },
+                current,
+            });
+        }
+        Ok(current)
+    }
+
+    /// The medians of `runs` runs of a child that is not a `bench-child`
+    /// case (the same for any binary): a baseline's row says so.
+    pub(super) fn measure_command(
+        &mut self,
+        name: &str,
+        command: impl Fn() -> Command,
+    ) -> Result<Measure> {
+        let mut mine = Vec::new();
+        for i in 0..self.runs {
+            let m = run_child(command(), &[name])?;
+            eprintln!("[{}/{}] {name}: {:.3} s", i + 1, self.runs, m.seconds);
+            mine.push(m);
+        }
+        let current = medians(&mine);
+        if self.baseline.is_some() {
+            self.pairs.push(Pair {
+                name: name.to_string(),
+                baseline: Baseline::NotApplicable,
                 current,
             });
         }
