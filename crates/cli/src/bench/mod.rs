@@ -331,3 +331,22 @@ fn measure_all(
         python,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::json_string;
+
+    #[test]
+    fn the_target_directory_is_read_from_cargo_metadata() {
+        let json = r#"{"packages":[],"target_directory":"/a/b \"c\"\\d\u00e9","version":1}"#;
+        assert_eq!(
+            json_string(json, "target_directory").as_deref(),
+            Some("/a/b \"c\"\\dé")
+        );
+        assert_eq!(json_string(json, "workspace_root"), None);
+        assert_eq!(
+            json_string(r#"{"target_directory":"/unterminated"#, "target_directory"),
+            None
+        );
+    }
+}
