@@ -220,6 +220,10 @@ pub enum Command {
         /// Add the 10,000,000-job Lublin99 runs to the scaling series
         #[arg(long)]
         ten_million: bool,
+        /// Also measure another xtask binary side by side (runs alternate):
+        /// both medians, current / baseline and a verdict per case
+        #[arg(long, value_name = "PATH")]
+        against: Option<PathBuf>,
     },
     /// The configuration schema: every kind's parameters, series and metrics, the common keys
     #[command(

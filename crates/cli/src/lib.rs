@@ -284,7 +284,15 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
         Command::Generate(args) => {
             generate::generate(settings, &args.model(), &args.out, args.force)
         }
-        Command::Bench { runs, ten_million } => bench::bench(settings, runs as usize, ten_million),
+        Command::Bench {
+            runs,
+            ten_million,
+            against,
+        } => {
+            let mut options = bench::BenchOptions::new(runs as usize, ten_million);
+            options.against = against;
+            bench::bench_with(settings, &options)
+        }
         Command::Explore {
             seed,
             scale,

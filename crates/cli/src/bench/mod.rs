@@ -1,8 +1,12 @@
 //! `cargo xtask bench`: whole-trace speed and memory, in a release build.
 //!
-//! The parent builds `xtask` with `--release` and runs every measurement in
-//! a fresh child process (`cargo run --release -p xtask -- bench-child ...`),
-//! so each run starts cold and the child's peak resident memory (`VmHWM` in
+//! The parent builds `xtask` with `cargo build --release -p xtask` once,
+//! then runs every measurement in a fresh child process of the built binary
+//! itself (`<target>/release/xtask bench-child ...`, the target directory
+//! as `cargo metadata` reports it, so `CARGO_TARGET_DIR` is honoured): no
+//! `cargo run` per measurement, so neither cargo's start-up nor a rebuild
+//! (the build script watches git's refs) is ever inside a measurement. Each
+//! run starts cold and the child's peak resident memory (`VmHWM` in
 //! `/proc/self/status`) belongs to that case alone. It prints the median of
 //! `--runs` runs (default 5) per case next to the project's floors, and the
 //! ratio of each policy to FCFS measured in the same session.
@@ -13,27 +17,53 @@
 //! the Lublin99 scaling series: EASY and conservative on 100k and 1M
 //! generated jobs, and on 10M with `--ten-million`; then one case per paper
 //! kind (`bench/kinds.rs`: a pricing run on the 5,000-job window, a provisioning
-//! round, the adaptive intervals of one series, a utility run). The series is
-//! streamed: jobs go from the generator into `profile::simulate_stream` one
-//! at a time and outcomes are folded as they come, so the time includes
-//! generation (the generator alone has a row) and the peak memory is the
-//! simulation's, whatever the number of jobs. A last block checks the
-//! ratio and scaling goals.
+//! round, the adaptive intervals of one series, a utility run); then the
+//! decision rates (`bench/rates.rs`): decisions per second of the stepping
+//! API (`profile::Stepper`) driven by an agent that decides as EASY does,
+//! on SDSC-SP2, and environment steps per second of the Python package
+//! (`crates/python/bench/steps_rate.py`, run by `USCHED_PYTHON`, default
+//! `python3`; the row says skipped, and why, when that Python cannot import
+//! `usched`). The series is streamed: jobs go from the generator into
+//! `profile::simulate_stream` one at a time and outcomes are folded as they
+//! come, so the time includes generation (the generator alone has a row)
+//! and the peak memory is the simulation's, whatever the number of jobs. A
+//! last block checks the ratio and scaling goals.
+//!
+//! `--against PATH` measures another `xtask` binary side by side with this
+//! one (`bench/compare.rs`), for "within 5% of the code before or faster":
+//! for every case the runs alternate, the other binary then this one, `--runs`
+//! times each, so a change of load hits both alike; after the usual table
+//! a second one gives per case both medians, current / baseline and a
+//! verdict (`ok` at 1.05 or less, else `SLOWER`), then the goal ratios of
+//! both. A case the other binary cannot run (an older `bench-child` without
+//! it) says so in its row. The baseline runs in its own checkout (an older
+//! binary finds its root where it was built, a newer one in its current
+//! directory), on the same trace files. For the start of issue #25:
+//!
+//! ```text
+//! git worktree add /work/before 6c82a50
+//! (cd /work/before && CARGO_TARGET_DIR=/work/target-before cargo build --release -p xtask)
+//! TRACES_DIR=/work/shared/traces cargo xtask bench --runs 3 --against /work/target-before/release/xtask
+//! ```
 
+mod child;
+mod compare;
 mod kinds;
+mod rates;
+mod report;
+mod runner;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
-use std::time::Instant;
 
-use anyhow::{Context, Result, anyhow, bail};
-use experiments::{Source, workload_from};
-use profile::{NoObserver, Policy, SchedulerConfig};
-use swf_io::Estimate;
-use swf_io::lublin99::Lublin99;
+use anyhow::{Result, bail};
 
 use crate::settings::Settings;
 use crate::traces::{Found, TraceSettings, resolve};
+
+pub use child::child;
+
+use runner::{Program, Runner};
 
 const TRACE: &str = "SDSC-SP2-1998-4.2-cln";
 const CTC: &str = "CTC-SP2-1996-3.1-cln";
@@ -43,13 +73,6 @@ const SERIES: [usize; 2] = [100_000, 1_000_000];
 const HUGE: usize = 10_000_000;
 /// Jobs of the generator-alone row.
 const BIG_JOBS_GEN: usize = 1_000_000;
-/// Goals: policy time over FCFS time on the same trace, in the same session.
-const EASY_OVER_FCFS: f64 = 1.5;
-const CONSERVATIVE_OVER_FCFS: f64 = 3.0;
-/// Goal: the largest per-job time of a policy's series over its smallest.
-const PER_JOB_SPREAD: f64 = 2.0;
-/// Goal: peak memory of any streamed run, MB.
-const STREAM_PEAK_MB: f64 = 200.0;
 
 /// One child's report.
 #[derive(Debug, Clone, Copy, Default)]
@@ -74,51 +97,42 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
+/// The medians of several runs of one case.
+fn medians(all: &[Measure]) -> Measure {
+    Measure {
+        seconds: median(all.iter().map(|m| m.seconds).collect()),
+        count: all.first().map_or(f64::NAN, |m| m.count),
+        peak_mb: median(all.iter().map(|m| m.peak_mb).collect()),
+    }
+}
+
 /// What `cargo xtask bench` runs.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct BenchOptions {
     /// Runs per case.
     pub runs: usize,
     /// Add the 10M-job runs to the Lublin99 series.
     pub ten_million: bool,
+    /// Another `xtask` binary to measure side by side (`--against`).
+    pub against: Option<PathBuf>,
+}
+
+impl BenchOptions {
+    /// `runs` runs per case, the 10M-job runs with `ten_million`, nothing
+    /// measured side by side.
+    pub fn new(runs: usize, ten_million: bool) -> BenchOptions {
+        BenchOptions {
+            runs,
+            ten_million,
+            against: None,
+        }
+    }
 }
 
 /// Runs `cargo xtask bench`; the 10M-job runs join with `ten_million`.
 pub fn bench(settings: &Settings, runs: usize, ten_million: bool) -> Result<ExitCode> {
-    bench_with(settings, BenchOptions { runs, ten_million })
-}
-
-/// Measures every case of `cargo xtask bench` in fresh release processes.
-struct Runner<'a> {
-    cargo: String,
-    root: &'a Path,
-    runs: usize,
-}
-
-impl Runner<'_> {
-    /// The medians of `runs` runs of one case.
-    fn measure(&self, name: &str, case: &[&str]) -> Result<Measure> {
-        let mut all = Vec::new();
-        for i in 0..self.runs {
-            let m = run_child(&self.cargo, self.root, case)?;
-            eprintln!("[{}/{}] {name}: {:.3} s", i + 1, self.runs, m.seconds);
-            all.push(m);
-        }
-        Ok(Measure {
-            seconds: median(all.iter().map(|m| m.seconds).collect()),
-            count: all[0].count,
-            peak_mb: median(all.iter().map(|m| m.peak_mb).collect()),
-        })
-    }
-
-    /// FCFS, EASY and conservative on the trace at `path`.
-    fn policies(&self, label: &str, path: &str) -> Result<[Measure; 3]> {
-        let mut out = [Measure::default(); 3];
-        for (m, policy) in out.iter_mut().zip(["fcfs", "easy", "conservative"]) {
-            *m = self.measure(&format!("{policy}, {label}"), &["sim", policy, path, label])?;
-        }
-        Ok(out)
-    }
+    bench_with(settings, &BenchOptions::new(runs, ten_million))
 }
 
 /// The path of a known trace, never a stand-in.
@@ -133,28 +147,115 @@ fn real_trace(name: &str, settings: &Settings) -> Result<PathBuf> {
     Ok(std::path::absolute(&path).unwrap_or(path))
 }
 
-/// Prints one row of the table.
-fn row(case: &str, v: String, rate: String, floor: String, verdict: &str, ratio: String) {
-    println!("{case:<40} {v:>10} {rate:>12} {floor:>10}  {verdict:<7}  {ratio}");
+/// Everything one session measured with the binary under test.
+struct Results {
+    trace: PathBuf,
+    parse: Measure,
+    /// FCFS, EASY, conservative on SDSC-SP2.
+    sdsc: [Measure; 3],
+    /// The same on CTC-SP2, when found.
+    ctc: Option<(PathBuf, [Measure; 3])>,
+    generator: Measure,
+    /// The Lublin99 sizes measured, smallest first.
+    sizes: Vec<usize>,
+    /// (policy, jobs, measure), EASY's then conservative's.
+    series: Vec<(&'static str, usize, Measure)>,
+    by_kind: Vec<(&'static kinds::KindCase, Measure)>,
+    /// Decisions of the stepping API, an EASY agent on SDSC-SP2.
+    decisions: Measure,
+    /// Environment steps of the Python package, or why it was skipped.
+    python: std::result::Result<Measure, String>,
 }
 
-fn ok(v: f64, floor: f64) -> &'static str {
-    if v < floor { "ok" } else { "SLOW" }
+/// The row names shared by the table and the side-by-side comparison.
+mod names {
+    pub const PARSE: &str = "parse .swf.gz (records)";
+    /// The side-by-side names of the SDSC-SP2 rows (the table's are
+    /// `FCFS`, `EASY` and `conservative`, which scripts read).
+    pub const SDSC: [&str; 3] = ["FCFS, SDSC-SP2", "EASY, SDSC-SP2", "conservative, SDSC-SP2"];
+    pub const CTC: [&str; 3] = ["FCFS, CTC-SP2", "EASY, CTC-SP2", "conservative, CTC-SP2"];
+    pub const DECISIONS: &str = "decisions per second (Rust), EASY agent";
+    pub const STEPS: &str = "environment steps per second (Python)";
+
+    /// The row of the generator alone.
+    pub fn generator(jobs: usize) -> String {
+        format!("Lublin99 generator alone, {jobs} jobs")
+    }
+
+    /// The row of a policy's run of `jobs` Lublin99 jobs.
+    pub fn series(policy: &str, jobs: usize) -> String {
+        let name = if policy == "easy" { "EASY" } else { policy };
+        format!("{name}, Lublin99 {jobs} jobs, {} procs", super::BIG_PROCS)
+    }
 }
 
-fn rate(m: Measure) -> String {
-    format!("{:.0}k/s", m.count / m.seconds / 1e3)
+/// The release binary `cargo build --release -p xtask` wrote:
+/// `<target>/release/xtask`, the target directory as `cargo metadata`
+/// reports it.
+fn built_binary(cargo: &str, root: &Path) -> Result<PathBuf> {
+    let out = Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .current_dir(root)
+        .output();
+    let target = match out {
+        Ok(o) if o.status.success() => {
+            json_string(&String::from_utf8_lossy(&o.stdout), "target_directory")
+        }
+        _ => None,
+    };
+    let Some(target) = target.map(PathBuf::from) else {
+        bail!("`cargo metadata` did not give the target directory");
+    };
+    let binary = target
+        .join("release")
+        .join(format!("xtask{}", std::env::consts::EXE_SUFFIX));
+    if !binary.is_file() {
+        bail!(
+            "no release binary at {} after `cargo build --release -p xtask`",
+            binary.display()
+        );
+    }
+    Ok(binary)
 }
 
-fn secs(s: f64) -> String {
-    format!("{s:.3} s")
+/// The string value of the first `"key":"..."` in `json` (`cargo
+/// metadata`'s output: one line, no spaces around the colon).
+fn json_string(json: &str, key: &str) -> Option<String> {
+    let start = json.find(&format!("\"{key}\":\""))? + key.len() + 4;
+    let mut out = String::new();
+    let mut chars = json[start..].chars();
+    loop {
+        match chars.next()? {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'u' => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                }
+                c => out.push(c),
+            },
+            c => out.push(c),
+        }
+    }
 }
 
 /// Runs `cargo xtask bench` with `options`.
-pub fn bench_with(settings: &Settings, options: BenchOptions) -> Result<ExitCode> {
+pub fn bench_with(settings: &Settings, options: &BenchOptions) -> Result<ExitCode> {
     if options.runs == 0 {
         bail!("--runs must be at least 1");
     }
+    let baseline = match &options.against {
+        Some(p) => {
+            let p = std::path::absolute(p).unwrap_or_else(|_| p.clone());
+            if !p.is_file() {
+                bail!("--against {}: no such file", p.display());
+            }
+            Some(Program::baseline(p))
+        }
+        None => None,
+    };
     // The benchmark needs the real file.
     let path = real_trace(TRACE, settings)?;
     // CTC-SP2 is not in the repository: a missing copy skips its rows.
@@ -168,32 +269,45 @@ pub fn bench_with(settings: &Settings, options: BenchOptions) -> Result<ExitCode
     if !matches!(status, Ok(s) if s.success()) {
         bail!("`cargo build --release -p xtask` failed");
     }
-    let runner = Runner {
-        cargo,
-        root: &settings.root,
-        runs: options.runs,
-    };
+    let current = Program::current(built_binary(&cargo, &settings.root)?, &settings.root);
+    let mut runner = Runner::new(current, baseline, options.runs);
+    let results = measure_all(&mut runner, settings, options, path, ctc.ok())?;
+    report::print(&results, options.runs);
+    if let Some(baseline) = &options.against {
+        compare::print(&runner, &results, baseline);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Measures every case, in the order printed.
+fn measure_all(
+    runner: &mut Runner,
+    settings: &Settings,
+    options: &BenchOptions,
+    path: PathBuf,
+    ctc: Option<PathBuf>,
+) -> Result<Results> {
     let trace = path.display().to_string();
-    let parse = runner.measure("parse", &["parse", &trace])?;
-    let [fcfs, easy, cons] = runner.policies(TRACE, &trace)?;
-    let ctc = match &ctc {
-        Ok(p) => Some((p, runner.policies(CTC, &p.display().to_string())?)),
-        Err(_) => None,
+    let parse = runner.measure(names::PARSE, &["parse", &trace])?;
+    let sdsc = runner.policies(names::SDSC, TRACE, &trace)?;
+    let ctc = match ctc {
+        Some(p) => {
+            let m = runner.policies(names::CTC, CTC, &p.display().to_string())?;
+            Some((p, m))
+        }
+        None => None,
     };
     let mut sizes = SERIES.to_vec();
     if options.ten_million {
         sizes.push(HUGE);
     }
     let big = BIG_JOBS_GEN.to_string();
-    let generator = runner.measure("Lublin99 generator", &["lublin-gen", &big])?;
+    let generator = runner.measure(&names::generator(BIG_JOBS_GEN), &["lublin-gen", &big])?;
     let mut series = Vec::new();
     for policy in ["easy", "conservative"] {
         for &n in &sizes {
             let count = n.to_string();
-            let m = runner.measure(
-                &format!("{policy}, Lublin99 {n} jobs"),
-                &["lublin", policy, &count],
-            )?;
+            let m = runner.measure(&names::series(policy, n), &["lublin", policy, &count])?;
             series.push((policy, n, m));
         }
     }
@@ -202,305 +316,37 @@ pub fn bench_with(settings: &Settings, options: BenchOptions) -> Result<ExitCode
         let m = runner.measure(case.name, &["cell", case.config, case.cell])?;
         by_kind.push((case, m));
     }
-
-    println!(
-        "cargo xtask bench: medians of {} runs, each in a fresh release process",
-        options.runs
-    );
-    println!(
-        "trace {} ({} jobs replayed, requested time as estimate)\n",
-        path.display(),
-        fcfs.count
-    );
-    println!(
-        "{:<40} {:>10} {:>12} {:>10}  verdict  vs FCFS",
-        "case", "median", "rate", "floor"
-    );
-    let vs = |m: Measure, base: Measure| format!("{:.1}x", m.seconds / base.seconds);
-    row(
-        "parse .swf.gz (records)",
-        secs(parse.seconds),
-        rate(parse),
-        "< 0.3 s".into(),
-        ok(parse.seconds, 0.3),
-        String::new(),
-    );
-    row(
-        "FCFS",
-        secs(fcfs.seconds),
-        rate(fcfs),
-        "–".into(),
-        "",
-        "1.0x".into(),
-    );
-    row(
-        "EASY",
-        secs(easy.seconds),
-        rate(easy),
-        "< 0.3 s".into(),
-        ok(easy.seconds, 0.3),
-        vs(easy, fcfs),
-    );
-    row(
-        "conservative",
-        secs(cons.seconds),
-        rate(cons),
-        "< 1 s".into(),
-        ok(cons.seconds, 1.0),
-        vs(cons, fcfs),
-    );
-
-    println!();
-    match &ctc {
-        Some((p, [c_fcfs, c_easy, c_cons])) => {
-            println!(
-                "trace {} ({} jobs replayed, requested time as estimate)",
-                p.display(),
-                c_fcfs.count
-            );
-            for (name, m) in [
-                ("FCFS, CTC-SP2", c_fcfs),
-                ("EASY, CTC-SP2", c_easy),
-                ("conservative, CTC-SP2", c_cons),
-            ] {
-                row(
-                    name,
-                    secs(m.seconds),
-                    rate(*m),
-                    "–".into(),
-                    "",
-                    vs(*m, *c_fcfs),
-                );
-            }
-        }
-        None => println!("skipped: CTC-SP2 not found (set TRACES_DIR)"),
-    }
-
-    println!(
-        "\nLublin99 two-class, seed 1, {BIG_PROCS} procs, run time as estimate: streamed, \
-         generated and simulated job by job (times include the generator)"
-    );
-    row(
-        &format!("Lublin99 generator alone, {BIG_JOBS_GEN} jobs"),
-        secs(generator.seconds),
-        rate(generator),
-        "–".into(),
-        "",
-        String::new(),
-    );
-    for &(policy, n, m) in &series {
-        let name = if policy == "easy" { "EASY" } else { policy };
-        // 20 s per million jobs: the former floor of the 1M EASY row.
-        let floor = 20.0 * n as f64 / 1e6;
-        row(
-            &format!("{name}, Lublin99 {n} jobs, {BIG_PROCS} procs"),
-            secs(m.seconds),
-            rate(m),
-            format!("< {floor:.0} s"),
-            ok(m.seconds, floor),
-            format!("{:.2} us/job", m.per_job_us()),
-        );
-        row(
-            "  peak memory (VmHWM)",
-            format!("{:.0} MB", m.peak_mb),
-            String::new(),
-            format!("< {STREAM_PEAK_MB:.0} MB"),
-            ok(m.peak_mb, STREAM_PEAK_MB),
-            String::new(),
-        );
-    }
-
-    println!(
-        "\none unit of each paper's experiments: a cell of a committed configuration \
-         (workload prepared and simulated), one thread"
-    );
-    for (case, m) in &by_kind {
-        row(
-            case.name,
-            secs(m.seconds),
-            format!("{:.1} ms/{}", m.seconds / m.count * 1e3, case.unit),
-            format!("< {} s", case.floor),
-            ok(m.seconds, case.floor),
-            String::new(),
-        );
-    }
-
-    println!("\ngoals (ratios within this session)");
-    let goal = |name: &str, v: f64, limit: f64| {
-        row(
-            name,
-            format!("{v:.2}x"),
-            String::new(),
-            format!("<= {limit}x"),
-            if v <= limit { "met" } else { "MISSED" },
-            String::new(),
-        );
-    };
-    goal(
-        "EASY / FCFS, SDSC-SP2",
-        easy.seconds / fcfs.seconds,
-        EASY_OVER_FCFS,
-    );
-    goal(
-        "conservative / FCFS, SDSC-SP2",
-        cons.seconds / fcfs.seconds,
-        CONSERVATIVE_OVER_FCFS,
-    );
-    if let Some((_, [c_fcfs, c_easy, c_cons])) = &ctc {
-        goal(
-            "EASY / FCFS, CTC-SP2",
-            c_easy.seconds / c_fcfs.seconds,
-            EASY_OVER_FCFS,
-        );
-        goal(
-            "conservative / FCFS, CTC-SP2",
-            c_cons.seconds / c_fcfs.seconds,
-            CONSERVATIVE_OVER_FCFS,
-        );
-    }
-    for policy in ["easy", "conservative"] {
-        let per_job: Vec<f64> = series
-            .iter()
-            .filter(|s| s.0 == policy)
-            .map(|s| s.2.per_job_us())
-            .collect();
-        let most = per_job.iter().copied().fold(f64::MIN, f64::max);
-        let least = per_job.iter().copied().fold(f64::MAX, f64::min);
-        let last = sizes.last().copied().unwrap_or_default();
-        goal(
-            &format!("{policy}: per-job time, Lublin99 {}..{last}", sizes[0]),
-            most / least,
-            PER_JOB_SPREAD,
-        );
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn run_child(cargo: &str, root: &Path, case: &[&str]) -> Result<Measure> {
-    let out = Command::new(cargo)
-        .args([
-            "run",
-            "--release",
-            "--quiet",
-            "-p",
-            "xtask",
-            "--",
-            "bench-child",
-        ])
-        .args(case)
-        .current_dir(root)
-        .output()
-        .context("cannot start the benchmark child")?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    if !out.status.success() {
-        bail!(
-            "benchmark child {case:?} failed: {}{}",
-            text,
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let field = |k: &str| -> Result<f64> {
-        text.split_whitespace()
-            .find_map(|kv| kv.strip_prefix(k).and_then(|v| v.strip_prefix('=')))
-            .and_then(|v| v.parse().ok())
-            .ok_or_else(|| anyhow!("benchmark child printed '{}', missing {k}", text.trim()))
-    };
-    Ok(Measure {
-        seconds: field("seconds")?,
-        count: field("count")?,
-        peak_mb: field("peak_kb")? / 1024.0,
+    let decisions = runner.measure(names::DECISIONS, &["step", "easy", &trace, TRACE])?;
+    let python = rates::python_steps(runner, settings, &trace)?;
+    Ok(Results {
+        trace: path,
+        parse,
+        sdsc,
+        ctc,
+        generator,
+        sizes,
+        series,
+        by_kind,
+        decisions,
+        python,
     })
 }
 
-/// Peak resident memory of this process in kB.
-fn vm_hwm_kb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find_map(|l| {
-                l.strip_prefix("VmHWM:")
-                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            })
-        })
-        .unwrap_or(f64::NAN)
-}
+#[cfg(test)]
+mod tests {
+    use super::json_string;
 
-/// `bench-child <case> ...`: one measurement, printed as `key=value` pairs.
-///
-/// Cases: `parse <path>`; `sim <policy> <path> [label]`;
-/// `lublin <policy> <jobs>` (streamed); `lublin-gen <jobs>` (the generator
-/// alone); `cell <config> <label>` (one cell of an experiment).
-pub fn child(settings: &Settings, args: &[String]) -> Result<ExitCode> {
-    let arg = |i: usize| {
-        args.get(i)
-            .map(String::as_str)
-            .ok_or_else(|| anyhow!("bench-child: missing argument {i}"))
-    };
-    let policy = |i: usize| -> Result<Policy> { arg(i)?.parse::<Policy>().map_err(|e| anyhow!(e)) };
-    let (seconds, count) = match arg(0)? {
-        "parse" => {
-            let start = Instant::now();
-            let trace = swf_io::read_trace(Path::new(arg(1)?), swf_io::Mode::Strict)?;
-            (start.elapsed().as_secs_f64(), trace.records.len())
-        }
-        "sim" => {
-            let policy = policy(1)?;
-            let path = PathBuf::from(arg(2)?);
-            let label = args.get(3).map_or(TRACE, String::as_str);
-            let trace = swf_io::read_trace(&path, swf_io::Mode::Strict)?;
-            let source = Source::trace(arg(2)?.to_string(), String::new(), trace, None);
-            let (w, _) = workload_from(&source, label, Estimate::Requested, 0);
-            timed_simulation(w.capacity, policy, &w.jobs)?
-        }
-        "lublin" => streamed_lublin(policy(1)?, arg(2)?.parse()?)?,
-        "lublin-gen" => {
-            let start = Instant::now();
-            let count = lublin(arg(1)?.parse()?)
-                .iter_jobs()
-                .map(std::hint::black_box)
-                .count();
-            (start.elapsed().as_secs_f64(), count)
-        }
-        "cell" => kinds::run_cell(settings, arg(1)?, arg(2)?)?,
-        other => bail!("bench-child: unknown case '{other}'"),
-    };
-    println!("seconds={seconds} count={count} peak_kb={}", vm_hwm_kb());
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `n` Lublin99 jobs (two-class model, seed 1) on [`BIG_PROCS`] processors.
-fn lublin(n: usize) -> Lublin99 {
-    Lublin99 {
-        procs: BIG_PROCS,
-        duration: i64::MAX,
-        max_jobs: Some(n),
-        seed: 1,
-        two_class: true,
-        ..Default::default()
+    #[test]
+    fn the_target_directory_is_read_from_cargo_metadata() {
+        let json = r#"{"packages":[],"target_directory":"/a/b \"c\"\\d\u00e9","version":1}"#;
+        assert_eq!(
+            json_string(json, "target_directory").as_deref(),
+            Some("/a/b \"c\"\\dé")
+        );
+        assert_eq!(json_string(json, "workspace_root"), None);
+        assert_eq!(
+            json_string(r#"{"target_directory":"/unterminated"#, "target_directory"),
+            None
+        );
     }
-}
-
-/// Generates and replays `n` Lublin99 jobs one at a time, folding the
-/// outcomes as they come: nothing of the size of the workload is kept.
-fn streamed_lublin(policy: Policy, n: usize) -> Result<(f64, usize)> {
-    let config = SchedulerConfig::new(BIG_PROCS, policy);
-    let start = Instant::now();
-    let mut last_end = profile::Time::ZERO;
-    let count = profile::simulate_stream(
-        &config,
-        lublin(n).iter_jobs(),
-        &mut NoObserver,
-        |_, outcome| last_end = last_end.max(outcome.end),
-    )?;
-    let seconds = start.elapsed().as_secs_f64();
-    std::hint::black_box(last_end);
-    Ok((seconds, count))
-}
-
-fn timed_simulation(capacity: u32, policy: Policy, jobs: &[profile::Job]) -> Result<(f64, usize)> {
-    let start = Instant::now();
-    let outcomes = profile::simulate(&SchedulerConfig::new(capacity, policy), jobs)?;
-    let seconds = start.elapsed().as_secs_f64();
-    std::hint::black_box(&outcomes);
-    Ok((seconds, jobs.len()))
 }
