@@ -22,23 +22,30 @@ impl SlotView {
     /// The view of a provider of `capacity` processors that published
     /// `slots` at `now`. Nothing is free outside the slots.
     pub fn from_slots(capacity: u32, now: Time, slots: &[FreeSlot]) -> SlotView {
-        // Sweep: at each boundary, the widest slot covering it.
-        let mut edges: BTreeMap<Time, Vec<(u32, bool)>> = BTreeMap::new();
+        // Sweep: at each boundary, the widest slot covering it. A slot's
+        // end lies after its start, so whatever the order of the changes at
+        // one instant, every slot ending there was counted before: the
+        // widest open slot after all of them does not depend on that order.
+        let mut edges: Vec<(Time, u32, bool)> = Vec::with_capacity(2 * slots.len());
         for s in slots {
             let (start, end) = (s.start.max(now), s.end);
             if end <= start || s.procs == 0 {
                 continue;
             }
             let procs = s.procs.min(capacity);
-            edges.entry(start).or_default().push((procs, true));
+            edges.push((start, procs, true));
             if end < Time::MAX {
-                edges.entry(end).or_default().push((procs, false));
+                edges.push((end, procs, false));
             }
         }
+        edges.sort_unstable_by_key(|e| e.0);
         let mut open: BTreeMap<u32, usize> = BTreeMap::new();
-        let mut steps: Vec<(Time, u32)> = vec![(now, 0)];
-        for (t, changes) in edges {
-            for (procs, add) in changes {
+        let mut steps: Vec<(Time, u32)> = Vec::with_capacity(edges.len() + 1);
+        steps.push((now, 0));
+        let mut k = 0;
+        while k < edges.len() {
+            let t = edges[k].0;
+            while let Some(&(_, procs, add)) = edges.get(k).filter(|e| e.0 == t) {
                 if add {
                     *open.entry(procs).or_default() += 1;
                 } else if let Some(n) = open.get_mut(&procs) {
@@ -47,6 +54,7 @@ impl SlotView {
                         open.remove(&procs);
                     }
                 }
+                k += 1;
             }
             let free = open.keys().next_back().copied().unwrap_or(0);
             match steps.last_mut() {

@@ -391,13 +391,19 @@ pub fn admit(
             processors,
         }));
     }
-    // Line 17.
-    in_time.sort_by_key(|(n, _)| (n.quote.demand().res_free(), n.node));
+    // Line 17: a stable sort by (RESFree, node), as an unstable sort of
+    // keys made unique by the position (each key computed once).
+    let mut order: Vec<(i64, usize, usize)> = in_time
+        .iter()
+        .enumerate()
+        .map(|(k, (n, _))| (n.quote.demand().res_free(), n.node, k))
+        .collect();
+    order.sort_unstable();
     // Lines 18–29.
     let budget = job.qos_constraints.budget;
     let mut chosen = Vec::with_capacity(need);
     let mut cost = 0.0_f64;
-    for (n, c) in in_time {
+    for (n, c) in order.into_iter().map(|(_, _, k)| in_time[k]) {
         if c <= budget {
             chosen.push(n.node);
             if chosen.len() == 1 || c > cost {

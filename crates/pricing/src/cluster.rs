@@ -349,10 +349,22 @@ impl<A> Cluster<A> {
         let late = self.config.control.late;
         let rule = self.config.committed;
         let mut out = Vec::with_capacity(self.nodes.len());
+        // `RE_ij` depends on the node's rating only: computed once per run
+        // of nodes with equal ratings (all of them on a homogeneous cluster).
+        let estimate = job.job_details.runtime_estimate;
+        let mut on_rating: Option<(u32, i64)> = None;
         for j in 0..self.nodes.len() {
             let (share, committed) = self.progress_and_load(j, now, d, late, rule);
             let node = &self.nodes[j];
             let spec = &self.config.nodes[j];
+            let runtime_estimate = match on_rating {
+                Some((rating, secs)) if rating == spec.rating => secs,
+                _ => {
+                    let secs = self.config.on_rating(estimate, spec.rating);
+                    on_rating = Some((spec.rating, secs));
+                    secs
+                }
+            };
             out.push(NodeLoad {
                 node: j,
                 memory_mb: spec.memory_mb,
@@ -361,7 +373,7 @@ impl<A> Cluster<A> {
                 free_disk_mb: node.free_disk,
                 share,
                 quote: Quote {
-                    runtime_estimate: self.config.on_node(job.job_details.runtime_estimate, j),
+                    runtime_estimate,
                     deadline: d,
                     base_price: spec.base_price,
                     res_max: d,

@@ -654,6 +654,8 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
     let mut next_retry: Option<Time> = None;
     let mut next_job = 0;
     let mut reports = Vec::new();
+    // Each provider's next event at the top of the current step.
+    let mut nexts: Vec<Option<Time>> = Vec::with_capacity(n);
     let until = g.timers_until;
     let within = |t: Time| (t <= until).then_some(t);
     loop {
@@ -666,7 +668,9 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
         {
             break;
         }
-        let t_providers = providers.iter().filter_map(|p| p.next_event()).min();
+        nexts.clear();
+        nexts.extend(providers.iter().map(|p| p.next_event()));
+        let t_providers = nexts.iter().flatten().min().copied();
         let t_job = jobs.get(next_job).map(|j| j.submit);
         let timers = Time::earliest(next_report, Time::earliest(next_publish, next_retry));
         let Some(now) = Time::earliest(Time::earliest(t_providers, t_job), timers) else {
@@ -674,10 +678,15 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
         };
         let mut fresh = false;
         for (k, p) in providers.iter_mut().enumerate() {
-            if p.due(now) {
+            let due = p.due(now);
+            if due {
                 p.advance(now, &mut reports);
             }
-            if let Some(event) = p.next_event().filter(|&t| t <= now) {
+            // A provider not advanced was not touched since its next event
+            // was read above (handling another provider's reports reads
+            // only that one): the same event.
+            let next = if due { p.next_event() } else { nexts[k] };
+            if let Some(event) = next.filter(|&t| t <= now) {
                 return Err(GatewayError::ProviderClock {
                     provider: k,
                     now,

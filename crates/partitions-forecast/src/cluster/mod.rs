@@ -327,6 +327,9 @@ impl Cluster {
         for job in &jobs {
             self.check_job(job, Origin::Local)?;
         }
+        // Every local job becomes an entry: room for them once, not by
+        // doubling (which copies the entries each time).
+        self.queue.entries.reserve(jobs.len());
         self.arrivals.jobs.extend(jobs);
         Ok(self)
     }

@@ -2,6 +2,8 @@
 //! `intergrid`'s `Config` and `Scenario` (the grid months of the trace, one
 //! Lublin99 stream per cluster from derived seeds).
 
+use std::sync::{Arc, Mutex, PoisonError};
+
 use intergrid::{Config, Scenario};
 use partitions_forecast::ForecastConfig;
 use profile::{Job, Time};
@@ -36,14 +38,37 @@ pub(super) fn config(params: &Params) -> Config {
 /// One type-less Lublin99 stream per cluster over `span` seconds, each from
 /// its own seed derived from the repetition's `seed`, its largest job set
 /// by `local_max_job`.
+///
+/// The streams are a function of the clusters' largest jobs, `span` and
+/// `seed` alone, and the runs of one repetition (the base and every series,
+/// which the run graph lays out next to each other) all ask for the same:
+/// the last few are kept ([`RECENT_LOCAL`]) and handed out again instead of
+/// drawn again, the same jobs either way.
 fn local_jobs(params: &Params, span: i64, seed: u64) -> Vec<Vec<Job>> {
-    params
-        .clusters
+    let key = LocalKey {
+        largest: params
+            .clusters
+            .iter()
+            .map(|&procs| params.local_max_job.of(procs, params.procs_per_node))
+            .collect(),
+        span,
+        seed,
+    };
+    let recent = || RECENT_LOCAL.lock().unwrap_or_else(PoisonError::into_inner);
+    let kept = recent()
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, jobs)| Arc::clone(jobs));
+    if let Some(jobs) = kept {
+        return jobs.as_ref().clone();
+    }
+    let jobs: Vec<Vec<Job>> = key
+        .largest
         .iter()
         .enumerate()
         .map(|(k, &procs)| {
             Lublin99 {
-                procs: params.local_max_job.of(procs, params.procs_per_node),
+                procs,
                 duration: span,
                 max_jobs: None,
                 seed: derive_seed(seed, &format!("local/{k}")),
@@ -52,8 +77,33 @@ fn local_jobs(params: &Params, span: i64, seed: u64) -> Vec<Vec<Job>> {
             }
             .jobs()
         })
-        .collect()
+        .collect();
+    let mut recent = recent();
+    if recent.len() == RECENT_LOCAL_KEPT {
+        recent.remove(0);
+    }
+    recent.push((key, Arc::new(jobs.clone())));
+    jobs
 }
+
+/// What a repetition's local streams are drawn from.
+#[derive(PartialEq, Eq)]
+struct LocalKey {
+    /// Per cluster, its largest local job.
+    largest: Vec<u32>,
+    span: i64,
+    seed: u64,
+}
+
+/// How many repetitions' local streams [`RECENT_LOCAL`] keeps (a few
+/// megabytes each): enough for the runs of one repetition on every thread.
+const RECENT_LOCAL_KEPT: usize = 4;
+
+/// One repetition's local streams, one per cluster.
+type LocalStreams = Arc<Vec<Vec<Job>>>;
+
+/// The local streams drawn last, oldest first.
+static RECENT_LOCAL: Mutex<Vec<(LocalKey, LocalStreams)>> = Mutex::new(Vec::new());
 
 /// Seconds from 1970-01-01 to `year-month-01` 00:00 (proleptic Gregorian,
 /// Hinnant's days-from-civil).
