@@ -57,7 +57,7 @@ pub struct Easy {
     /// estimate of the class, `(u32::MAX, i64::MAX)` if empty. Each job
     /// needs at least as many processors for at least as long as its class's
     /// pair: if no pair fits, none of those jobs does.
-    passed: Box<[(u32, i64); 33]>,
+    passed: [(u32, i64); 33],
 }
 
 /// The end of a decision of EASY with one reservation (in arrival order):
@@ -91,7 +91,7 @@ impl Easy {
             reservations,
             protected: Vec::new(),
             last: None,
-            passed: Box::new([(u32::MAX, i64::MAX); 33]),
+            passed: [(u32::MAX, i64::MAX); 33],
         }
     }
 
@@ -246,7 +246,7 @@ impl Scheduler for Easy {
         }
         if k <= 1 {
             // Positions from 1 on are tested afresh.
-            *self.passed = [(u32::MAX, i64::MAX); 33];
+            self.passed = [(u32::MAX, i64::MAX); 33];
         }
         while free_now > 0 {
             // Scan on, in one read-only pass, past the jobs that neither fit
