@@ -52,12 +52,6 @@ pub struct Easy {
     /// With one reservation and arrival order: what the last decision
     /// left, so the next need not test again the jobs it found not to fit.
     last: Option<Pass>,
-    /// The jobs of [`Pass`]'s positions `1..resume` by width class (`b`
-    /// holds widths of `b` bits): the fewest processors and the shortest
-    /// estimate of the class, `(u32::MAX, i64::MAX)` if empty. Each job
-    /// needs at least as many processors for at least as long as its class's
-    /// pair: if no pair fits, none of those jobs does.
-    passed: [(u32, i64); 33],
 }
 
 /// The end of a decision of EASY with one reservation (in arrival order):
@@ -68,8 +62,7 @@ pub struct Easy {
 /// A later decision with the same head, as few processors free now and a
 /// reservation no later, with no more free beside it, would find the same
 /// jobs not to fit (ending before the reservation only gets harder as time
-/// passes): it resumes at `resume`. So does any later decision with the
-/// same head (not fitting now) if no pair of [`Easy::passed`] fits.
+/// passes): it resumes at `resume`.
 #[derive(Copy, Clone, Debug)]
 struct Pass {
     /// The head's input position.
@@ -91,7 +84,6 @@ impl Easy {
             reservations,
             protected: Vec::new(),
             last: None,
-            passed: [(u32::MAX, i64::MAX); 33],
         }
     }
 
@@ -191,14 +183,16 @@ impl Easy {
                 .get(position)
                 .is_some_and(|slot| ctx.live[slot].index == index)
         };
-        if !same(ctx, 0, last.head) || !same(ctx, last.resume - 1, last.before) {
+        // The head failed with at least `last.free` free: it fails again.
+        if free_now > last.free
+            || !same(ctx, 0, last.head)
+            || !same(ctx, last.resume - 1, last.before)
+        {
             return Ok(None);
         }
         let slot = ctx.queue[0];
         let (procs, estimate) = (ctx.live[slot].job.procs, ctx.live[slot].job.estimate);
-        if self.fits_now(ctx, procs, estimate, free_now, None) {
-            return Ok(None);
-        }
+        debug_assert!(!self.fits_now(ctx, procs, estimate, free_now, None));
         let (start, free) = Easy::head_start(ctx, procs, estimate);
         ctx.end_of(slot, start, estimate)?;
         let held = Held {
@@ -208,14 +202,7 @@ impl Easy {
             free,
         };
         ctx.promise(0, start);
-        let unchanged = free_now <= last.free && start <= last.start && held.free <= last.held_free;
-        // Only the classes of widths up to what is free now can fit.
-        let classes = &self.passed[..=(32 - free_now.leading_zeros()) as usize];
-        let resume = if unchanged
-            || classes
-                .iter()
-                .all(|&(p, e)| !self.fits_now(ctx, p, e, free_now, Some(&held)))
-        {
+        let resume = if start <= last.start && held.free <= last.held_free {
             last.resume
         } else {
             1
@@ -244,10 +231,6 @@ impl Scheduler for Easy {
             held = Some(h);
             k = resume;
         }
-        if k <= 1 {
-            // Positions from 1 on are tested afresh.
-            self.passed = [(u32::MAX, i64::MAX); 33];
-        }
         while free_now > 0 {
             // Scan on, in one read-only pass, past the jobs that neither fit
             // nor get a reservation, to the next that does either.
@@ -266,8 +249,6 @@ impl Scheduler for Easy {
                     if protect {
                         break Some(false);
                     }
-                    let class = &mut self.passed[(32 - job.procs.leading_zeros()) as usize];
-                    *class = (class.0.min(job.procs), class.1.min(job.estimate));
                     k += 1;
                 }
             };
