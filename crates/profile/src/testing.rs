@@ -114,6 +114,49 @@ pub fn hostile_f64(ordinary: Range<f64>) -> impl Strategy<Value = f64> {
     ]
 }
 
+/// An agent for the stepping API ([`Stepper`](crate::Stepper)) that decides
+/// as [`Fcfs`](crate::builtin::Fcfs) does, through the public view only:
+/// start the head while it fits.
+pub fn fcfs_decision(ctx: &mut crate::Context<'_>) -> Result<(), crate::SimError> {
+    while ctx
+        .waiting(0)
+        .is_some_and(|w| w.job.procs <= ctx.free_now())
+    {
+        ctx.start(0)?;
+    }
+    Ok(())
+}
+
+/// An agent for the stepping API that decides as EASY with one
+/// reservation does, through the public view only: reserve the first job
+/// that cannot start, start every other job that fits beside it, lift the
+/// reservation when the decision is over (the built-in EASY's schedule,
+/// decision for decision).
+pub fn easy_decision(ctx: &mut crate::Context<'_>) -> Result<(), crate::SimError> {
+    let now = ctx.now();
+    let mut head = None;
+    let mut k = 0;
+    while let Some(w) = ctx.waiting(k) {
+        if ctx
+            .profile()
+            .earliest_start(now, w.job.procs, w.job.estimate)
+            == Some(now)
+        {
+            ctx.start(k)?;
+            continue;
+        }
+        if head.is_none() {
+            ctx.reserve_earliest(k)?;
+            head = Some(k);
+        }
+        k += 1;
+    }
+    if let Some(k) = head {
+        ctx.unreserve(k)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,9 +6,7 @@ use profile::{Job, SchedulerConfig, Stepper, Time};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-#[path = "common/public_easy.rs"]
-mod public_easy;
-use public_easy::easy_decision;
+use profile::testing::easy_decision;
 
 #[global_allocator]
 static ALLOC: dhat::Alloc = dhat::Alloc;

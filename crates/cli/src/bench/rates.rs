@@ -8,7 +8,8 @@ use std::process::Command;
 use std::time::Instant;
 
 use anyhow::{Result, bail};
-use profile::{Context, Policy, SchedulerConfig, SimError, Stepper};
+use profile::testing::{easy_decision, fcfs_decision};
+use profile::{Policy, SchedulerConfig, Stepper};
 
 use super::Measure;
 use super::names::STEPS;
@@ -29,46 +30,6 @@ const PYTHON_STEPS: usize = 200_000;
 const SCRIPT: &str = "crates/python/bench/steps_rate.py";
 /// The environment variable naming the Python to run it with.
 const PYTHON_ENV: &str = "USCHED_PYTHON";
-
-/// FCFS: start the head while it fits.
-fn fcfs_decision(ctx: &mut Context<'_>) -> Result<(), SimError> {
-    while ctx
-        .waiting(0)
-        .is_some_and(|w| w.job.procs <= ctx.free_now())
-    {
-        ctx.start(0)?;
-    }
-    Ok(())
-}
-
-/// EASY through the public view: reserve the first job that cannot start,
-/// start every other job that fits beside it, lift the reservation when
-/// the decision is over (the built-in EASY's schedule, decision for
-/// decision).
-fn easy_decision(ctx: &mut Context<'_>) -> Result<(), SimError> {
-    let now = ctx.now();
-    let mut head = None;
-    let mut k = 0;
-    while let Some(w) = ctx.waiting(k) {
-        if ctx
-            .profile()
-            .earliest_start(now, w.job.procs, w.job.estimate)
-            == Some(now)
-        {
-            ctx.start(k)?;
-            continue;
-        }
-        if head.is_none() {
-            ctx.reserve_earliest(k)?;
-            head = Some(k);
-        }
-        k += 1;
-    }
-    if let Some(k) = head {
-        ctx.unreserve(k)?;
-    }
-    Ok(())
-}
 
 /// `bench-child step <policy> <path>`: steps `jobs` on `capacity`
 /// processors with the agent deciding as `policy` (FCFS or EASY) does;

@@ -5,21 +5,8 @@ use proptest::prelude::*;
 
 use profile::testing::Suite;
 
-#[path = "../common/public_easy.rs"]
-mod public_easy;
+use profile::testing::{easy_decision, fcfs_decision};
 use profile::{Context, Outcome, Policy, SimError, Stepper, simulate};
-use public_easy::easy_decision;
-
-/// FCFS: start the head while it fits.
-fn fcfs_decision(ctx: &mut Context<'_>) -> Result<(), SimError> {
-    while ctx
-        .waiting(0)
-        .is_some_and(|w| w.job.procs <= ctx.free_now())
-    {
-        ctx.start(0)?;
-    }
-    Ok(())
-}
 
 fn stepped(
     config: &profile::SchedulerConfig,
