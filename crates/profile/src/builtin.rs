@@ -211,6 +211,52 @@ impl Easy {
     }
 }
 
+/// [`Easy`]'s scan with nothing but running jobs in the profile (and the
+/// first protected reservation, if any, `held` aside): from queue position
+/// `k`, the next job that fits now (`Some(true)`), or, if `protect`, the
+/// first that does not (`Some(false)`); `None` past the end. Also returns
+/// the position reached. The test of [`Easy::fits_now`], with its bounds
+/// computed once.
+#[inline]
+fn scan_rising(
+    ctx: &Context<'_>,
+    k: usize,
+    free_now: u32,
+    held: Option<&Held>,
+    protect: bool,
+) -> (Option<bool>, usize) {
+    // A job fits beside the held reservation if it ends by its start, or
+    // if `procs` more fit beside it there.
+    let (room, beside) = held.map_or((i64::MAX, i64::MAX), |h| {
+        (
+            h.start.0 - ctx.now.0,
+            i64::from(h.free) - i64::from(h.procs),
+        )
+    });
+    let queue = &ctx.queue.as_slice()[k..];
+    for (i, &slot) in queue.iter().enumerate() {
+        let job = &ctx.live[slot].job;
+        let fits =
+            job.procs <= free_now && (job.estimate <= room || i64::from(job.procs) <= beside);
+        debug_assert_eq!(
+            fits,
+            ctx.profile.fits(
+                ctx.now,
+                job.procs,
+                job.estimate,
+                held.map(|h| (h.start, h.duration, h.procs))
+            )
+        );
+        if fits {
+            return (Some(true), k + i);
+        }
+        if protect {
+            return (Some(false), k + i);
+        }
+    }
+    (None, k + queue.len())
+}
+
 impl Scheduler for Easy {
     #[inline]
     fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
@@ -238,18 +284,24 @@ impl Scheduler for Easy {
                 let queue = ctx.queue.as_slice();
                 let protected = (self.protected.len() + usize::from(held.is_some())) as u64;
                 let protect = protected < u64::from(self.reservations);
-                loop {
-                    let Some(&slot) = queue.get(k) else {
-                        break None;
-                    };
-                    let job = &ctx.live[slot].job;
-                    if self.fits_now(ctx, job.procs, job.estimate, free_now, held.as_ref()) {
-                        break Some(true);
+                if self.protected.is_empty() {
+                    let (found, at) = scan_rising(ctx, k, free_now, held.as_ref(), protect);
+                    k = at;
+                    found
+                } else {
+                    loop {
+                        let Some(&slot) = queue.get(k) else {
+                            break None;
+                        };
+                        let job = &ctx.live[slot].job;
+                        if self.fits_now(ctx, job.procs, job.estimate, free_now, held.as_ref()) {
+                            break Some(true);
+                        }
+                        if protect {
+                            break Some(false);
+                        }
+                        k += 1;
                     }
-                    if protect {
-                        break Some(false);
-                    }
-                    k += 1;
                 }
             };
             let Some(fits) = fits else { break };
