@@ -399,25 +399,71 @@ pub fn backfill<B: BaselineScheduler>(
         ..RunStats::default()
     };
     for (j, o) in jobs.iter().zip(&outcomes) {
-        let started = o.status != Status::Dropped;
-        let on_time = started && o.end <= j.deadline_time();
-        let quote = Quote {
-            runtime_estimate: j.estimate,
-            deadline: j.deadline,
-            base_price,
-            res_max: j.deadline,
-            committed: 0,
-        };
-        let spec = JobSpec::new(j.estimate, j.procs, j.deadline, j.budget);
-        let cost = Flat
-            .cost(&JobContext::new(j.id, j.submit, &spec), &quote)
-            .map_err(|error| PolicyError::Cost { job: j.id, error })?;
-        let qos = (on_time && cost <= j.budget).then_some(cost);
-        stats.metrics.record(j.budget, started, qos);
-        stats.late += usize::from(started && !on_time);
-        stats.rejected.deadline += usize::from(!started);
+        let fate = BaselineFate::of(j, o, base_price)?;
+        stats
+            .metrics
+            .record(j.budget, fate.started, fate.met_qos.then_some(fate.cost));
+        stats.late += usize::from(fate.started && !fate.on_time);
+        stats.rejected.deadline += usize::from(!fate.started);
     }
     Ok(stats)
+}
+
+/// What a backfilling baseline's schedule means for one job, as
+/// [`backfill`] counts it: started or dropped, on time or late, its charge
+/// `RE_i · base_price` ([`Flat`]), and whether it met its QoS (on time and
+/// within budget).
+///
+/// ```
+/// use pricing::{BaselineFate, QosJob};
+/// use profile::{Outcome, Status, Time};
+///
+/// let job = QosJob {
+///     id: 7, submit: Time(0), procs: 2, run_time: 50, estimate: 60, deadline: 100, budget: 90.0,
+/// };
+/// let ran = Outcome { id: 7, start: Time(10), end: Time(60), status: Status::Completed };
+/// let fate = BaselineFate::of(&job, &ran, 1.5)?;
+/// assert!(fate.started && fate.on_time && fate.met_qos);
+/// assert_eq!(fate.cost, 90.0); // 60 s estimated at 1.5 per second
+/// # Ok::<(), pricing::PolicyError>(())
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct BaselineFate {
+    /// The job started (a baseline's only rejection is dropping it).
+    pub started: bool,
+    /// It started and ended by its deadline (`submit + deadline`).
+    pub on_time: bool,
+    /// What it is charged, `RE_i · base_price`: earned only if it meets its
+    /// QoS.
+    pub cost: f64,
+    /// On time and charged no more than its budget.
+    pub met_qos: bool,
+}
+
+impl BaselineFate {
+    /// The fate of `job` given its `outcome` in a baseline's schedule, at
+    /// `base_price` per second of estimate.
+    pub fn of(job: &QosJob, outcome: &Outcome, base_price: f64) -> Result<Self, PolicyError> {
+        let started = outcome.status != Status::Dropped;
+        let on_time = started && outcome.end <= job.deadline_time();
+        let quote = Quote {
+            runtime_estimate: job.estimate,
+            deadline: job.deadline,
+            base_price,
+            res_max: job.deadline,
+            committed: 0,
+        };
+        let spec = JobSpec::new(job.estimate, job.procs, job.deadline, job.budget);
+        let cost = Flat
+            .cost(&JobContext::new(job.id, job.submit, &spec), &quote)
+            .map_err(|error| PolicyError::Cost { job: job.id, error })?;
+        Ok(BaselineFate {
+            started,
+            on_time,
+            cost,
+            met_qos: on_time && cost <= job.budget,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -130,7 +130,9 @@ mod spec;
 mod workload;
 
 pub use admission::{Admission, Allocation, Decision, LibraAdmission, NodeLoad, Rejection, admit};
-pub use baseline::{Baseline, BaselineScheduler, DropRule, ProfileBaseline, backfill};
+pub use baseline::{
+    Baseline, BaselineFate, BaselineScheduler, DropRule, ProfileBaseline, backfill,
+};
 pub use cluster::{Cluster, JobOutcome, Submission, TaskView, simulate, simulate_with};
 pub use config::{ClusterConfig, Committed, MAX_NODES, NodeSpec};
 pub use context::JobContext;

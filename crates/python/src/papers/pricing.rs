@@ -7,11 +7,11 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use pricing::{
-    BaselineScheduler, Committed, DropRule, Flat, JobContext, JobControl, JobOutcome, JobSpec,
-    Late, Policy, PolicyError, PriceFunction, QosJob, QosWorkload, Quote, RunConfig, RunStats,
-    Series, Spare, Submission, Urgency, UrgencyModel, run_baseline, run_policy,
+    BaselineFate, BaselineScheduler, Committed, DropRule, JobControl, JobOutcome, Late, Policy,
+    PolicyError, QosJob, QosWorkload, RunConfig, RunStats, Series, Spare, Submission, Urgency,
+    UrgencyModel, run_baseline, run_policy,
 };
-use profile::{Job, Outcome, Status, Time};
+use profile::{Job, Outcome, Time};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -175,34 +175,22 @@ impl Fate {
         }
     }
 
-    /// A job of a backfilling baseline: a dropped job is counted as the
-    /// crate counts it, under `cannot_meet_deadline`; a started one is
-    /// charged `RE · PBase` (`Flat`), earned if it ends in time.
+    /// A job of a backfilling baseline, as `pricing::backfill` counts it: a
+    /// dropped job under `cannot_meet_deadline`; a started one charged
+    /// `RE · PBase` (`Flat`), earned if it ends in time.
     fn backfilled(j: &QosJob, o: &Outcome, base_price: f64) -> Result<Fate, PolicyError> {
-        let started = o.status != Status::Dropped;
-        let on_time = started && o.end <= j.deadline_time();
-        let quote = Quote {
-            runtime_estimate: j.estimate,
-            deadline: j.deadline,
-            base_price,
-            res_max: j.deadline,
-            committed: 0,
-        };
-        let spec = JobSpec::new(j.estimate, j.procs, j.deadline, j.budget);
-        let cost = Flat
-            .cost(&JobContext::new(j.id, j.submit, &spec), &quote)
-            .map_err(|error| PolicyError::Cost { job: j.id, error })?;
+        let fate = BaselineFate::of(j, o, base_price)?;
         Ok(Fate {
-            reason: if started {
+            reason: if fate.started {
                 String::new()
             } else {
                 "cannot_meet_deadline".into()
             },
-            start: started.then_some(o.start),
-            finish: started.then_some(o.end),
-            cost: started.then_some(cost),
-            met_deadline: on_time,
-            met_qos: on_time && cost <= j.budget,
+            start: fate.started.then_some(o.start),
+            finish: fate.started.then_some(o.end),
+            cost: fate.started.then_some(fate.cost),
+            met_deadline: fate.on_time,
+            met_qos: fate.met_qos,
         })
     }
 }
