@@ -104,7 +104,7 @@ pub use experiment::Experiment;
 pub use figure::{Figure, PanelInfo};
 pub use graph::Shard;
 pub use kind::{Input, Kind, Metric, Param, ParamError, Schedule, Setup, Workloads, overrides};
-pub use kinds::{replay, replay_policy};
+pub use kinds::{GridMonths, provisioning_scenario, replay, replay_policy};
 pub use limits::Limits;
 pub use numfmt::{fmt_num, fmt_short};
 pub use registry::{Policies, PolicyName, Registry};

@@ -44,6 +44,7 @@ const DAY: i64 = 86_400;
 
 mod params;
 mod setup;
+pub use setup::{GridMonths, provisioning_scenario};
 use setup::{config, scenario};
 
 /// The provisioning runner.

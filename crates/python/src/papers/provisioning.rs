@@ -8,12 +8,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use experiments::GridMonths;
 use intergrid::{Config, Metrics, ProviderPricing, Run, Scenario, Series};
 use partitions_forecast::{ForecastConfig, LoadMeasure, ShareFrom};
 use profile::{Job, Time};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use swf_io::lublin99::Lublin99;
 
 use super::{Output, Table, choice, count, maybe_time, repetition_seed, require, tables};
 use crate::convert::error;
@@ -56,28 +56,13 @@ struct Setting {
     base: Series,
     /// The largest local job of each cluster.
     local_max: Vec<u32>,
-    /// The grid months as trace times `[from, until)`.
-    window: (i64, i64),
+    /// The grid months of the trace.
+    months: GridMonths,
     warmup: Time,
     deadline_share: f64,
     stringency: f64,
     bsld_bound: i64,
     config: Config,
-}
-
-/// Seconds from 1970-01-01 to `year-month-01` 00:00 (proleptic Gregorian,
-/// Hinnant's days-from-civil), as the kind computes month boundaries.
-fn month_start_unix(year: i64, month: i64) -> i64 {
-    let (y, m) = if month <= 2 {
-        (year - 1, month + 9)
-    } else {
-        (year, month - 3)
-    };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * m + 2) / 5;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    (era * 146_097 + doe - 719_468) * DAY
 }
 
 /// `[params.admission]`: Libra+$ at the providers, every key optional with
@@ -192,14 +177,13 @@ impl Options {
                 }
             })?;
         }
-        let offset = self.trace_start_unix + self.trace_utc_offset_s;
-        let from = month_start_unix(self.trace_year, first) - offset;
-        let (ny, nm) = if last == 12 {
-            (self.trace_year + 1, 1)
-        } else {
-            (self.trace_year, last + 1)
+        let months = GridMonths {
+            year: self.trace_year,
+            // Checked above: months 1 to 12.
+            months: [first as u32, last as u32],
+            trace_start_unix: self.trace_start_unix,
+            utc_offset_s: self.trace_utc_offset_s,
         };
-        let until = month_start_unix(ny, nm) - offset;
         let share_from: ShareFrom = choice("share_from", &self.share_from)?;
         let load: LoadMeasure = choice("forecast_load", &self.forecast_load)?;
         let pricing = match &self.admission {
@@ -229,7 +213,7 @@ impl Options {
                 .iter()
                 .map(|&c| if by_nodes { c / per_node } else { c })
                 .collect(),
-            window: (from, until),
+            months,
             warmup: Time(self.warmup_days.saturating_mul(DAY)),
             deadline_share: self.deadline_share,
             stringency: self.stringency,
@@ -237,50 +221,6 @@ impl Options {
             config,
         })
     }
-}
-
-/// The scenario of one repetition: the grid months of `trace` rebased to
-/// the first month's start, and a Lublin99 stream per cluster over the
-/// same span from the repetition's `seed`.
-fn scenario(trace: &experiments::Workload, s: &Setting, seed: u64) -> Result<Scenario, String> {
-    let (from, until) = s.window;
-    let grid: Vec<Job> = trace
-        .jobs
-        .iter()
-        .filter(|j| (from..until).contains(&j.submit.0))
-        .map(|j| Job {
-            submit: j.submit - from,
-            deadline: None,
-            ..j.clone()
-        })
-        .collect();
-    if grid.is_empty() {
-        return Err(format!(
-            "no grid job of '{}' falls in grid_months; check grid_months and trace_start_unix",
-            trace.label
-        ));
-    }
-    let local = s
-        .local_max
-        .iter()
-        .enumerate()
-        .map(|(k, &procs)| {
-            Lublin99 {
-                procs,
-                duration: until - from,
-                max_jobs: None,
-                seed: experiments::derive_seed(seed, &format!("local/{k}")),
-                two_class: false,
-                ..Default::default()
-            }
-            .jobs()
-        })
-        .collect();
-    Ok(Scenario {
-        grid,
-        local,
-        warmup: s.warmup,
-    })
 }
 
 /// One round: the scenario, the deadlines, the run, its base and metrics.
@@ -298,7 +238,9 @@ fn round(
     s: &Setting,
     seed: u64,
 ) -> Result<Round, String> {
-    let scenario = scenario(trace, s, seed)?;
+    let scenario =
+        experiments::provisioning_scenario(trace, &s.months, &s.local_max, s.warmup, seed)
+            .map_err(|e| format!("{e}; check grid_months and trace_start_unix"))?;
     let text = |e: intergrid::IntergridError| e.to_string();
     let none = vec![None; scenario.grid.len()];
     let base =

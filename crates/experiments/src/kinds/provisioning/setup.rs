@@ -13,6 +13,7 @@ use super::{DAY, Params};
 use crate::error::RunError;
 use crate::kind::Input;
 use crate::seed::derive_seed;
+use crate::workload::Workload;
 
 /// The platform of `params`.
 pub(super) fn config(params: &Params) -> Config {
@@ -36,21 +37,17 @@ pub(super) fn config(params: &Params) -> Config {
 }
 
 /// One type-less Lublin99 stream per cluster over `span` seconds, each from
-/// its own seed derived from the repetition's `seed`, its largest job set
-/// by `local_max_job`.
+/// its own seed derived from the repetition's `seed`, the largest job of
+/// cluster `k` `largest[k]` processors.
 ///
 /// The streams are a function of the clusters' largest jobs, `span` and
 /// `seed` alone, and the runs of one repetition (the base and every series,
 /// which the run graph lays out next to each other) all ask for the same:
 /// the last few are kept ([`RECENT_LOCAL`]) and handed out again instead of
 /// drawn again, the same jobs either way.
-fn local_jobs(params: &Params, span: i64, seed: u64) -> Vec<Vec<Job>> {
+fn local_jobs(largest: &[u32], span: i64, seed: u64) -> Vec<Vec<Job>> {
     let key = LocalKey {
-        largest: params
-            .clusters
-            .iter()
-            .map(|&procs| params.local_max_job.of(procs, params.procs_per_node))
-            .collect(),
+        largest: largest.to_vec(),
         span,
         seed,
     };
@@ -120,20 +117,52 @@ fn month_start_unix(year: i64, month: u32) -> i64 {
     (era * 146_097 + doe - 719_468) * DAY
 }
 
-/// The jobs of one repetition: the grid trace's jobs in `params.grid_months`
-/// (time 0 at the first month's local midnight) and one Lublin99 stream per
-/// cluster over the same span, from the repetition's seed.
-pub(super) fn scenario(params: &Params, input: &Input<'_>) -> Result<Scenario, RunError> {
-    let trace = input.workload()?;
-    let [first, last] = params.grid_months;
-    let offset = params.trace_start_unix + params.trace_utc_offset_s;
-    let from = month_start_unix(params.trace_year, first) - offset;
-    let (ny, nm) = if last == 12 {
-        (params.trace_year + 1, 1)
-    } else {
-        (params.trace_year, last + 1)
-    };
-    let until = month_start_unix(ny, nm) - offset;
+/// The grid months of a trace: which months of which year its grid jobs
+/// are taken from, and where the trace's time 0 lies.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GridMonths {
+    /// The calendar year of the months.
+    pub year: i64,
+    /// The first and last month, 1 to 12, in order.
+    pub months: [u32; 2],
+    /// The Unix time of the trace's time 0.
+    pub trace_start_unix: i64,
+    /// The offset of the site's local time from UTC, in seconds.
+    pub utc_offset_s: i64,
+}
+
+impl GridMonths {
+    /// The months as trace times `[from, until)`: local midnight of the
+    /// first month's first day to that of the month after the last.
+    pub fn window(&self) -> (i64, i64) {
+        let [first, last] = self.months;
+        let offset = self.trace_start_unix + self.utc_offset_s;
+        let from = month_start_unix(self.year, first) - offset;
+        let (ny, nm) = if last == 12 {
+            (self.year + 1, 1)
+        } else {
+            (self.year, last + 1)
+        };
+        (from, month_start_unix(ny, nm) - offset)
+    }
+}
+
+/// The jobs of one repetition of a provisioning run, as the `provisioning`
+/// kind draws them (and the Python package's `usched.papers`, through this
+/// function): the jobs of `trace` submitted in `months`, time 0 at the
+/// first month's local midnight, and one Lublin99 stream per cluster over
+/// the same span from the repetition's `seed`, the largest job of cluster
+/// `k` `local_max[k]` processors; a run measures from `warmup` on.
+///
+/// The error says that no grid job falls in the months.
+pub fn provisioning_scenario(
+    trace: &Workload,
+    months: &GridMonths,
+    local_max: &[u32],
+    warmup: Time,
+    seed: u64,
+) -> Result<Scenario, String> {
+    let (from, until) = months.window();
     let grid: Vec<Job> = trace
         .jobs
         .iter()
@@ -145,17 +174,46 @@ pub(super) fn scenario(params: &Params, input: &Input<'_>) -> Result<Scenario, R
         })
         .collect();
     if grid.is_empty() {
-        return Err(RunError::Kind {
-            message: format!(
-                "no grid job of '{}' falls in months {first} to {last}; check params.grid_months and trace_start_unix",
-                trace.label
-            ),
-        });
+        let [first, last] = months.months;
+        return Err(format!(
+            "no grid job of '{}' falls in months {first} to {last}",
+            trace.label
+        ));
     }
     Ok(Scenario {
         grid,
-        local: local_jobs(params, until - from, input.seed),
-        warmup: Time(params.warmup_days * DAY),
+        local: local_jobs(local_max, until - from, seed),
+        warmup,
+    })
+}
+
+/// The largest local job of each cluster of `params`.
+fn local_max(params: &Params) -> Vec<u32> {
+    params
+        .clusters
+        .iter()
+        .map(|&procs| params.local_max_job.of(procs, params.procs_per_node))
+        .collect()
+}
+
+/// The jobs of one repetition of `params` ([`provisioning_scenario`]).
+pub(super) fn scenario(params: &Params, input: &Input<'_>) -> Result<Scenario, RunError> {
+    let months = GridMonths {
+        year: params.trace_year,
+        months: params.grid_months,
+        trace_start_unix: params.trace_start_unix,
+        utc_offset_s: params.trace_utc_offset_s,
+    };
+    let warmup = Time(params.warmup_days * DAY);
+    provisioning_scenario(
+        input.workload()?,
+        &months,
+        &local_max(params),
+        warmup,
+        input.seed,
+    )
+    .map_err(|message| RunError::Kind {
+        message: format!("{message}; check params.grid_months and trace_start_unix"),
     })
 }
 
@@ -166,7 +224,7 @@ mod tests {
 
     /// The widest job of each cluster's local stream over 30 days.
     fn widest(params: &Params) -> Vec<u32> {
-        local_jobs(params, 30 * DAY, 2008)
+        local_jobs(&local_max(params), 30 * DAY, 2008)
             .iter()
             .map(|jobs| jobs.iter().map(|j| j.procs).max().unwrap_or(0))
             .collect()
