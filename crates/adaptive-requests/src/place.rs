@@ -294,12 +294,23 @@ fn best_whole_with(
                 least = u32::MAX;
                 j = i;
             }
-            while j < steps.len() && steps[j].0 < end {
-                least = least.min(steps[j].1);
-                if steps[j].1 < r_floor && block.is_none() {
-                    block = Some((steps[j].0, j));
+            // The sweep stops at the first step with fewer than `r` free:
+            // the window fails, and a longer one would sweep on from there
+            // (`least` is always the least over `steps[i..j]`).
+            if least >= r {
+                while j < steps.len() && steps[j].0 < end {
+                    let free = steps[j].1;
+                    j += 1;
+                    if free < least {
+                        least = free;
+                        if free < r {
+                            if free < r_floor && block.is_none() {
+                                block = Some((steps[j - 1].0, j - 1));
+                            }
+                            break;
+                        }
+                    }
                 }
-                j += 1;
             }
             reach = end;
             if least < r {
@@ -424,18 +435,23 @@ fn first_fragment_with(
         if steps[i].1 >= r_floor {
             let mut chosen: Option<Part> = None;
             for (&(r, _), durations) in shapes.iter().zip(durations.chunks(ends.len())) {
-                let mut least = u32::MAX;
                 let mut j = i;
+                let mut blocked = false;
                 for (&to, &d) in ends.iter().zip(durations) {
                     let end = t0.saturating_add(d);
                     if end > limit {
                         break;
                     }
+                    // Up to the first step with fewer than `r` free, which
+                    // blocks this window and every longer one.
                     while j < steps.len() && steps[j].0 < end {
-                        least = least.min(steps[j].1);
+                        if steps[j].1 < r {
+                            blocked = true;
+                            break;
+                        }
                         j += 1;
                     }
-                    if least < r {
+                    if blocked {
                         break;
                     }
                     if chosen.is_none_or(|c| to > c.to) {
