@@ -436,18 +436,21 @@ impl Profile {
         }
         // Segments of the step function clipped to [from, horizon).
         let first = self.index_of(from);
-        let segs: Vec<(Time, Time, u32)> = self.steps[first..]
-            .iter()
-            .enumerate()
-            .map(|(k, &(t, f))| (t.max(from), self.step_end(first + k).min(horizon), f))
-            .take_while(|&(s, _, _)| s < horizon)
-            .collect();
+        // Every buffer sized once (the segments are at most the steps).
+        let mut segs: Vec<(Time, Time, u32)> = Vec::with_capacity(self.steps.len() - first);
+        segs.extend(
+            self.steps[first..]
+                .iter()
+                .enumerate()
+                .map(|(k, &(t, f))| (t.max(from), self.step_end(first + k).min(horizon), f))
+                .take_while(|&(s, _, _)| s < horizon),
+        );
         let n = segs.len();
         // For each segment k: the run of neighbours with free >= free_k gives
         // the slot [left_k, right_k) of width free_k (largest-rectangle style).
         let mut left = vec![0usize; n];
         let mut dup = vec![false; n];
-        let mut stack: Vec<usize> = Vec::new();
+        let mut stack: Vec<usize> = Vec::with_capacity(n);
         for k in 0..n {
             while let Some(&top) = stack.last() {
                 if segs[top].2 > segs[k].2 {
@@ -481,15 +484,19 @@ impl Profile {
             right[k] = stack.last().copied().unwrap_or(n);
             stack.push(k);
         }
-        let mut slots: Vec<FreeSlot> = (0..n)
-            .filter(|&k| segs[k].2 > 0 && !dup[k])
-            .map(|k| FreeSlot {
-                start: segs[left[k]].0,
-                end: segs[right[k] - 1].1,
-                procs: segs[k].2,
-            })
-            .collect();
-        slots.sort_by_key(|s| (s.start, s.end, s.procs));
+        let mut slots: Vec<FreeSlot> = Vec::with_capacity(n);
+        slots.extend(
+            (0..n)
+                .filter(|&k| segs[k].2 > 0 && !dup[k])
+                .map(|k| FreeSlot {
+                    start: segs[left[k]].0,
+                    end: segs[right[k] - 1].1,
+                    procs: segs[k].2,
+                }),
+        );
+        // The key is the whole slot, so an unstable sort gives the same
+        // order as a stable one.
+        slots.sort_unstable_by_key(|s| (s.start, s.end, s.procs));
         slots
     }
 }
