@@ -41,40 +41,84 @@ impl Part {
 
 /// Where and how an accepted request runs: one part, or (for a preemptive
 /// request) several subrequests in time order that never overlap.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct Placement {
-    parts: Vec<Part>,
+    parts: Parts,
+}
+
+/// A placement's parts: one held inline (most placements, made and
+/// dropped at every rescheduling, then allocate nothing), or several.
+#[derive(Clone)]
+enum Parts {
+    One(Part),
+    Many(Vec<Part>),
+}
+
+// Equality, hashing and `Debug` are those of the parts, as when they were
+// always a `Vec`.
+impl PartialEq for Placement {
+    fn eq(&self, other: &Placement) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for Placement {}
+
+impl std::hash::Hash for Placement {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.parts().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Placement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Placement")
+            .field("parts", &self.parts())
+            .finish()
+    }
 }
 
 impl Placement {
     /// A placement from its parts, in time order. `None` if `parts` is empty.
     pub fn new(parts: Vec<Part>) -> Option<Placement> {
-        (!parts.is_empty()).then_some(Placement { parts })
+        match parts[..] {
+            [] => None,
+            [one] => Some(Placement::single(one)),
+            _ => Some(Placement {
+                parts: Parts::Many(parts),
+            }),
+        }
     }
 
     pub(crate) fn single(part: Part) -> Placement {
-        Placement { parts: vec![part] }
+        Placement {
+            parts: Parts::One(part),
+        }
     }
 
     /// The parts in time order.
     pub fn parts(&self) -> &[Part] {
-        &self.parts
+        match &self.parts {
+            Parts::One(part) => std::slice::from_ref(part),
+            Parts::Many(parts) => parts,
+        }
     }
 
     /// When the first part starts.
     pub fn start(&self) -> Time {
-        self.parts[0].start
+        self.parts()[0].start
     }
 
     /// The completion time `T_c`: when the last part ends.
     pub fn completion(&self) -> Time {
-        self.parts[self.parts.len() - 1].end()
+        let parts = self.parts();
+        parts[parts.len() - 1].end()
     }
 
     /// Processor-seconds over all parts (`Duration · R` of Algorithm 2),
     /// saturating at `i64::MAX`.
     pub fn proc_seconds(&self) -> i64 {
-        self.parts
+        self.parts()
             .iter()
             .map(Part::proc_seconds)
             .fold(0, i64::saturating_add)
@@ -82,7 +126,7 @@ impl Placement {
 
     /// Whether the request was split into several subrequests.
     pub fn is_split(&self) -> bool {
-        self.parts.len() > 1
+        self.parts().len() > 1
     }
 }
 
