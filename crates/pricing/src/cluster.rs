@@ -407,25 +407,17 @@ impl<A> Cluster<A> {
         } else {
             node.last.max(now)
         };
-        let (mut share, mut committed) = (0.0, 0.0);
-        for t in &mut node.tasks {
-            if dt > 0.0 {
-                t.cpu = capped(t.cpu + t.rate * dt, t.work);
-            }
-            // `D_i − (now − AT_i)`, exactly: arrivals and deadlines lie
-            // within ±2^41 s and `now` within ±2^52 s, so nothing saturates.
-            let p = partition_left(t.estimate, t.cpu, t.deadline - now, late);
-            share += p;
-            committed += match rule {
-                Committed::Window => {
-                    let due = t.deadline - now;
-                    p * (if due > 0 { due.min(d) } else { d }) as f64
-                }
-                Committed::Remaining => (t.estimate - t.cpu).max(0.0),
-                Committed::Estimate => t.estimate,
-            };
+        // One loop per rule (the rule does not change along the tasks).
+        let tasks = &mut node.tasks;
+        match rule {
+            Committed::Window => load(tasks, dt, now, late, |_, p, left| {
+                p * (if left > 0 { left.min(d) } else { d }) as f64
+            }),
+            Committed::Remaining => load(tasks, dt, now, late, |t, _, _| {
+                (t.estimate - t.cpu).max(0.0)
+            }),
+            Committed::Estimate => load(tasks, dt, now, late, |t, _, _| t.estimate),
         }
-        (share, committed)
     }
 
     /// Brings node `j`'s processor-time counters up to `t`.
@@ -645,6 +637,33 @@ pub fn simulate_with<A: Admission>(
     }
     cluster.run_to_completion()?;
     Ok(cluster.outcomes())
+}
+
+/// The loop of [`Cluster::progress_and_load`] over a node's tasks, with
+/// `committed(task, partition, seconds to its deadline)` the task's
+/// committed processor-seconds: each task brought `dt` seconds forward,
+/// then its partition and committed time added, in task order.
+#[inline]
+fn load(
+    tasks: &mut [Task],
+    dt: f64,
+    now: Time,
+    late: Late,
+    committed: impl Fn(&Task, f64, i64) -> f64,
+) -> (f64, f64) {
+    let (mut share, mut sum) = (0.0, 0.0);
+    for t in tasks {
+        if dt > 0.0 {
+            t.cpu = capped(t.cpu + t.rate * dt, t.work);
+        }
+        // `D_i − (now − AT_i)`, exactly: arrivals and deadlines lie within
+        // ±2^41 s and `now` within ±2^52 s, so nothing overflows.
+        let left = t.deadline.0.wrapping_sub(now.0);
+        let p = partition_left(t.estimate, t.cpu, left, late);
+        share += p;
+        sum += committed(t, p, left);
+    }
+    (share, sum)
 }
 
 /// `x.min(cap)` for a `cap` that is never NaN (a task's work, a whole
