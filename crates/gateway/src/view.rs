@@ -62,17 +62,35 @@ impl SlotView {
                 _ => steps.push((t, free)),
             }
         }
-        let mut profile = Profile::new(capacity, now);
-        for (k, &(t, free)) in steps.iter().enumerate() {
+        // Each step's busy processors reserved over it in an idle profile:
+        // the steps themselves, built at once, unless a reservation would
+        // stop short of its step's end (times beyond ±2^62 s), where the
+        // reservations are made one by one.
+        let segment = |k: usize| {
+            let (t, free) = steps[k];
             let end = steps.get(k + 1).map_or(Time::MAX, |s| s.0);
-            let busy = capacity - free;
-            if busy > 0 && end > t {
-                let dur = if end == Time::MAX { i64::MAX } else { end - t };
+            let dur = if end == Time::MAX { i64::MAX } else { end - t };
+            (t, end, dur, capacity - free)
+        };
+        let whole = (0..steps.len()).all(|k| {
+            let (t, end, dur, busy) = segment(k);
+            busy == 0 || t.saturating_add(dur) == end
+        });
+        let profile = match Profile::from_steps(capacity, &steps) {
+            Some(profile) if whole => profile,
+            _ => {
+                let mut profile = Profile::new(capacity, now);
+                for k in 0..steps.len() {
+                    let (t, end, dur, busy) = segment(k);
+                    if busy > 0 && end > t {
+                        profile
+                            .reserve(t, dur, busy)
+                            .expect("disjoint segments of an idle profile");
+                    }
+                }
                 profile
-                    .reserve(t, dur, busy)
-                    .expect("disjoint segments of an idle profile");
             }
-        }
+        };
         SlotView {
             free: profile,
             published: now,
@@ -118,6 +136,35 @@ mod tests {
         }
         assert_eq!(view.earliest_start(Time(0), 5, 20), Some(Time(50)));
         assert_eq!(view.earliest_start(Time(0), 5, 40), Some(Time(120)));
+    }
+
+    #[test]
+    fn the_view_is_the_profile_reservations_make() {
+        // Slots from several profiles, published at several instants,
+        // negative ones included: the view built at once equals reserving
+        // each step's busy processors one by one.
+        let rects = [(0, 50, 6), (80, 40, 9), (30, 500, 2), (700, 20, 10)];
+        for origin in [-1000, 0, 25] {
+            let mut p = Profile::new(10, Time(origin));
+            for &(s, d, n) in &rects {
+                let s = p.earliest_start(Time(s), n, d).unwrap();
+                p.reserve(s, d, n).unwrap();
+            }
+            for now in [origin, 0, 60, 90, 800] {
+                for horizon in [Time::MAX, Time(400)] {
+                    let slots = p.free_slots(Time(now), horizon);
+                    let view = SlotView::from_slots(10, Time(now), &slots);
+                    let mut made = Profile::new(10, Time(now));
+                    let steps = view.free.steps().to_vec();
+                    for (k, &(t, free)) in steps.iter().enumerate() {
+                        let end = steps.get(k + 1).map_or(Time::MAX, |s| s.0);
+                        let dur = if end == Time::MAX { i64::MAX } else { end - t };
+                        made.reserve(t, dur, 10 - free).unwrap();
+                    }
+                    assert_eq!(view.free, made, "origin {origin}, now {now}");
+                }
+            }
+        }
     }
 
     #[test]
