@@ -1,7 +1,5 @@
 //! The gateway's picture of one provider, rebuilt from published slots.
 
-use std::collections::BTreeMap;
-
 use profile::{FreeSlot, Profile, Time};
 
 /// What the gateway believes a provider has free: the step function
@@ -39,24 +37,29 @@ impl SlotView {
             }
         }
         edges.sort_unstable_by_key(|e| e.0);
-        let mut open: BTreeMap<u32, usize> = BTreeMap::new();
+        // `open[p]`: slots of width `p` open; `widest`: the widest open
+        // (0 if none), found again downwards when its last one closes.
+        let mut open = vec![0usize; capacity as usize + 1];
+        let mut widest = 0u32;
         let mut steps: Vec<(Time, u32)> = Vec::with_capacity(edges.len() + 1);
         steps.push((now, 0));
         let mut k = 0;
         while k < edges.len() {
             let t = edges[k].0;
             while let Some(&(_, procs, add)) = edges.get(k).filter(|e| e.0 == t) {
+                let n = &mut open[procs as usize];
                 if add {
-                    *open.entry(procs).or_default() += 1;
-                } else if let Some(n) = open.get_mut(&procs) {
+                    *n += 1;
+                    widest = widest.max(procs);
+                } else if *n > 0 {
                     *n -= 1;
-                    if *n == 0 {
-                        open.remove(&procs);
+                    while widest > 0 && open[widest as usize] == 0 {
+                        widest -= 1;
                     }
                 }
                 k += 1;
             }
-            let free = open.keys().next_back().copied().unwrap_or(0);
+            let free = widest;
             match steps.last_mut() {
                 Some(last) if last.0 == t => last.1 = free,
                 _ => steps.push((t, free)),
