@@ -37,29 +37,46 @@ impl SlotView {
             }
         }
         edges.sort_unstable_by_key(|e| e.0);
-        // `open[p]`: slots of width `p` open; `widest`: the widest open
-        // (0 if none), found again downwards when its last one closes.
-        let mut open = vec![0usize; capacity as usize + 1];
-        let mut widest = 0u32;
+        // `open[i]`: slots of the `i`-th width open, widths indexed by
+        // their value on a machine of up to 1024 processors, else by their
+        // rank among the slots' widths (the same order, a bounded array);
+        // index 0 is none. `widest`: the widest open, found again
+        // downwards when its last slot closes.
+        let ranks: Option<Vec<u32>> = (capacity > 1024).then(|| {
+            let mut widths: Vec<u32> = edges.iter().map(|e| e.1).collect();
+            widths.sort_unstable();
+            widths.dedup();
+            widths
+        });
+        let index = |procs: u32| match &ranks {
+            None => procs as usize,
+            Some(widths) => widths.partition_point(|&w| w < procs) + 1,
+        };
+        let width = |i: usize| match &ranks {
+            None => i as u32,
+            Some(widths) => i.checked_sub(1).map_or(0, |r| widths[r]),
+        };
+        let mut open = vec![0usize; ranks.as_ref().map_or(capacity as usize, Vec::len) + 1];
+        let mut widest = 0usize;
         let mut steps: Vec<(Time, u32)> = Vec::with_capacity(edges.len() + 1);
         steps.push((now, 0));
         let mut k = 0;
         while k < edges.len() {
             let t = edges[k].0;
             while let Some(&(_, procs, add)) = edges.get(k).filter(|e| e.0 == t) {
-                let n = &mut open[procs as usize];
+                let i = index(procs);
                 if add {
-                    *n += 1;
-                    widest = widest.max(procs);
-                } else if *n > 0 {
-                    *n -= 1;
-                    while widest > 0 && open[widest as usize] == 0 {
+                    open[i] += 1;
+                    widest = widest.max(i);
+                } else if open[i] > 0 {
+                    open[i] -= 1;
+                    while widest > 0 && open[widest] == 0 {
                         widest -= 1;
                     }
                 }
                 k += 1;
             }
-            let free = widest;
+            let free = width(widest);
             match steps.last_mut() {
                 Some(last) if last.0 == t => last.1 = free,
                 _ => steps.push((t, free)),
@@ -139,6 +156,22 @@ mod tests {
         }
         assert_eq!(view.earliest_start(Time(0), 5, 20), Some(Time(50)));
         assert_eq!(view.earliest_start(Time(0), 5, 40), Some(Time(120)));
+    }
+
+    #[test]
+    fn a_view_of_a_wide_machine_ranks_the_widths() {
+        // Over 1024 processors the sweep indexes widths by rank.
+        for capacity in [1000, 5000, u32::MAX] {
+            let mut p = Profile::new(capacity, Time(0));
+            p.reserve(Time(0), 50, capacity / 2).unwrap();
+            p.reserve(Time(30), 40, capacity / 3).unwrap();
+            p.reserve(Time(200), 10, capacity).unwrap();
+            let slots = p.free_slots(Time(0), Time::MAX);
+            let view = SlotView::from_slots(capacity, Time(0), &slots);
+            for t in [0, 29, 30, 49, 50, 69, 70, 199, 200, 209, 210, 10_000] {
+                assert_eq!(view.free_at(Time(t)), p.free_at(Time(t)), "t = {t}");
+            }
+        }
     }
 
     #[test]
