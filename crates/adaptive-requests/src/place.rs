@@ -41,40 +41,84 @@ impl Part {
 
 /// Where and how an accepted request runs: one part, or (for a preemptive
 /// request) several subrequests in time order that never overlap.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct Placement {
-    parts: Vec<Part>,
+    parts: Parts,
+}
+
+/// A placement's parts: one held inline (most placements, made and
+/// dropped at every rescheduling, then allocate nothing), or several.
+#[derive(Clone)]
+enum Parts {
+    One(Part),
+    Many(Vec<Part>),
+}
+
+// Equality, hashing and `Debug` are those of the parts, as when they were
+// always a `Vec`.
+impl PartialEq for Placement {
+    fn eq(&self, other: &Placement) -> bool {
+        self.parts() == other.parts()
+    }
+}
+
+impl Eq for Placement {}
+
+impl std::hash::Hash for Placement {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.parts().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Placement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Placement")
+            .field("parts", &self.parts())
+            .finish()
+    }
 }
 
 impl Placement {
     /// A placement from its parts, in time order. `None` if `parts` is empty.
     pub fn new(parts: Vec<Part>) -> Option<Placement> {
-        (!parts.is_empty()).then_some(Placement { parts })
+        match parts[..] {
+            [] => None,
+            [one] => Some(Placement::single(one)),
+            _ => Some(Placement {
+                parts: Parts::Many(parts),
+            }),
+        }
     }
 
     pub(crate) fn single(part: Part) -> Placement {
-        Placement { parts: vec![part] }
+        Placement {
+            parts: Parts::One(part),
+        }
     }
 
     /// The parts in time order.
     pub fn parts(&self) -> &[Part] {
-        &self.parts
+        match &self.parts {
+            Parts::One(part) => std::slice::from_ref(part),
+            Parts::Many(parts) => parts,
+        }
     }
 
     /// When the first part starts.
     pub fn start(&self) -> Time {
-        self.parts[0].start
+        self.parts()[0].start
     }
 
     /// The completion time `T_c`: when the last part ends.
     pub fn completion(&self) -> Time {
-        self.parts[self.parts.len() - 1].end()
+        let parts = self.parts();
+        parts[parts.len() - 1].end()
     }
 
     /// Processor-seconds over all parts (`Duration · R` of Algorithm 2),
     /// saturating at `i64::MAX`.
     pub fn proc_seconds(&self) -> i64 {
-        self.parts
+        self.parts()
             .iter()
             .map(Part::proc_seconds)
             .fold(0, i64::saturating_add)
@@ -82,7 +126,7 @@ impl Placement {
 
     /// Whether the request was split into several subrequests.
     pub fn is_split(&self) -> bool {
-        self.parts.len() > 1
+        self.parts().len() > 1
     }
 }
 
@@ -294,12 +338,23 @@ fn best_whole_with(
                 least = u32::MAX;
                 j = i;
             }
-            while j < steps.len() && steps[j].0 < end {
-                least = least.min(steps[j].1);
-                if steps[j].1 < r_floor && block.is_none() {
-                    block = Some((steps[j].0, j));
+            // The sweep stops at the first step with fewer than `r` free:
+            // the window fails, and a longer one would sweep on from there
+            // (`least` is always the least over `steps[i..j]`).
+            if least >= r {
+                while j < steps.len() && steps[j].0 < end {
+                    let free = steps[j].1;
+                    j += 1;
+                    if free < least {
+                        least = free;
+                        if free < r {
+                            if free < r_floor && block.is_none() {
+                                block = Some((steps[j - 1].0, j - 1));
+                            }
+                            break;
+                        }
+                    }
                 }
-                j += 1;
             }
             reach = end;
             if least < r {
@@ -424,18 +479,23 @@ fn first_fragment_with(
         if steps[i].1 >= r_floor {
             let mut chosen: Option<Part> = None;
             for (&(r, _), durations) in shapes.iter().zip(durations.chunks(ends.len())) {
-                let mut least = u32::MAX;
                 let mut j = i;
+                let mut blocked = false;
                 for (&to, &d) in ends.iter().zip(durations) {
                     let end = t0.saturating_add(d);
                     if end > limit {
                         break;
                     }
+                    // Up to the first step with fewer than `r` free, which
+                    // blocks this window and every longer one.
                     while j < steps.len() && steps[j].0 < end {
-                        least = least.min(steps[j].1);
+                        if steps[j].1 < r {
+                            blocked = true;
+                            break;
+                        }
                         j += 1;
                     }
-                    if least < r {
+                    if blocked {
                         break;
                     }
                     if chosen.is_none_or(|c| to > c.to) {

@@ -130,7 +130,9 @@ pub trait Provider {
     /// Phase two, the other way: releases the hold.
     fn abort(&mut self, now: Time, hold: HoldId) -> Result<(), Refusal>;
 
-    /// The time of the provider's next own event, if it has any.
+    /// The time of the provider's next own event, if it has any. The
+    /// answer may change only through a `&mut` call on the provider:
+    /// [`run`](crate::run) keeps it until it makes one.
     fn next_event(&self) -> Option<Time> {
         None
     }

@@ -32,7 +32,7 @@ use profile::{MAX_DURATION, Time};
 use crate::admission::{Admission, Decision, LibraAdmission, NodeLoad, check_allocation};
 use crate::config::{ClusterConfig, Committed};
 use crate::context::JobContext;
-use crate::control::{Late, WORK_EPS, partition, spread};
+use crate::control::{Late, WORK_EPS, partition_left, spread_into};
 use crate::error::{PricingError, amount, in_domain};
 use crate::price::{PriceFunction, Quote};
 use crate::spec::JobSpec;
@@ -106,10 +106,8 @@ pub struct TaskView {
 #[derive(Clone, Debug)]
 struct Task {
     job: usize,
-    /// The job's `D_i`, arrival and absolute deadline, copied from its
-    /// record: the hot loops over a node's tasks then read nothing else.
-    relative: i64,
-    arrival: Time,
+    /// The job's absolute deadline `AT_i + D_i`, copied from its record:
+    /// the hot loops over a node's tasks then read nothing else.
     deadline: Time,
     estimate: f64,
     work: f64,
@@ -171,6 +169,8 @@ pub struct Cluster<A = LibraAdmission> {
     /// The job that would run past `Time::LATEST`, once one has: the
     /// cluster stops.
     beyond: Option<u64>,
+    /// Buffers for a node's partitions and rates in `recompute`.
+    scratch: (Vec<f64>, Vec<f64>),
 }
 
 impl Cluster {
@@ -208,6 +208,7 @@ impl<A> Cluster<A> {
             now: Time(i64::MIN),
             slowest,
             beyond: None,
+            scratch: (Vec::new(), Vec::new()),
         })
     }
 
@@ -312,8 +313,6 @@ impl<A> Cluster<A> {
                 node.free_disk = node.free_disk.saturating_sub(r.disk_mb);
                 node.tasks.push(Task {
                     job: index,
-                    relative,
-                    arrival,
                     deadline: arrival.saturating_add(relative),
                     estimate,
                     work,
@@ -408,23 +407,17 @@ impl<A> Cluster<A> {
         } else {
             node.last.max(now)
         };
-        let (mut share, mut committed) = (0.0, 0.0);
-        for t in &mut node.tasks {
-            if dt > 0.0 {
-                t.cpu = (t.cpu + t.rate * dt).min(t.work);
-            }
-            let p = partition(t.estimate, t.cpu, t.relative, now - t.arrival, late);
-            share += p;
-            committed += match rule {
-                Committed::Window => {
-                    let due = t.deadline - now;
-                    p * (if due > 0 { due.min(d) } else { d }) as f64
-                }
-                Committed::Remaining => (t.estimate - t.cpu).max(0.0),
-                Committed::Estimate => t.estimate,
-            };
+        // One loop per rule (the rule does not change along the tasks).
+        let tasks = &mut node.tasks;
+        match rule {
+            Committed::Window => load(tasks, dt, now, late, |_, p, left| {
+                p * (if left > 0 { left.min(d) } else { d }) as f64
+            }),
+            Committed::Remaining => load(tasks, dt, now, late, |t, _, _| {
+                (t.estimate - t.cpu).max(0.0)
+            }),
+            Committed::Estimate => load(tasks, dt, now, late, |t, _, _| t.estimate),
         }
-        (share, committed)
     }
 
     /// Brings node `j`'s processor-time counters up to `t`.
@@ -437,7 +430,7 @@ impl<A> Cluster<A> {
         let dt = (t - node.last).max(0) as f64;
         if dt > 0.0 {
             for task in &mut node.tasks {
-                task.cpu = (task.cpu + task.rate * dt).min(task.work);
+                task.cpu = capped(task.cpu + task.rate * dt, task.work);
             }
         }
         node.last = node.last.max(t);
@@ -449,12 +442,15 @@ impl<A> Cluster<A> {
         let now = self.now;
         let late = self.config.control.late;
         let node = &mut self.nodes[j];
-        let partitions: Vec<f64> = node
-            .tasks
-            .iter()
-            .map(|t| partition(t.estimate, t.cpu, t.relative, now - t.arrival, late))
-            .collect();
-        let rates = spread(&partitions, self.config.control.spare);
+        // The buffers are the cluster's, reused from call to call.
+        let (mut partitions, mut rates) = std::mem::take(&mut self.scratch);
+        partitions.clear();
+        partitions.extend(
+            node.tasks
+                .iter()
+                .map(|t| partition_left(t.estimate, t.cpu, t.deadline - now, late)),
+        );
+        spread_into(&partitions, self.config.control.spare, &mut rates);
         node.version += 1;
         // The soonest event: (seconds from now, the job whose task it is).
         let mut next: Option<(i64, usize)> = None;
@@ -465,7 +461,7 @@ impl<A> Cluster<A> {
                 next = Some((dt, job));
             }
         };
-        for ((task, p), r) in node.tasks.iter_mut().zip(partitions).zip(rates) {
+        for ((task, &p), &r) in node.tasks.iter_mut().zip(&partitions).zip(&rates) {
             task.partition = p;
             task.rate = r;
             if r > 0.0 {
@@ -479,6 +475,7 @@ impl<A> Cluster<A> {
                 soonest(due as f64, task.job);
             }
         }
+        self.scratch = (partitions, rates);
         if let Some((dt, job)) = next {
             // Strictly later than now, and never past the end of time.
             match now.checked_add(dt).filter(|&t| t <= Time::LATEST) {
@@ -640,6 +637,40 @@ pub fn simulate_with<A: Admission>(
     }
     cluster.run_to_completion()?;
     Ok(cluster.outcomes())
+}
+
+/// The loop of [`Cluster::progress_and_load`] over a node's tasks, with
+/// `committed(task, partition, seconds to its deadline)` the task's
+/// committed processor-seconds: each task brought `dt` seconds forward,
+/// then its partition and committed time added, in task order.
+#[inline]
+fn load(
+    tasks: &mut [Task],
+    dt: f64,
+    now: Time,
+    late: Late,
+    committed: impl Fn(&Task, f64, i64) -> f64,
+) -> (f64, f64) {
+    let (mut share, mut sum) = (0.0, 0.0);
+    for t in tasks {
+        if dt > 0.0 {
+            t.cpu = capped(t.cpu + t.rate * dt, t.work);
+        }
+        // `D_i − (now − AT_i)`, exactly: arrivals and deadlines lie within
+        // ±2^41 s and `now` within ±2^52 s, so nothing overflows.
+        let left = t.deadline.0.wrapping_sub(now.0);
+        let p = partition_left(t.estimate, t.cpu, left, late);
+        share += p;
+        sum += committed(t, p, left);
+    }
+    (share, sum)
+}
+
+/// `x.min(cap)` for a `cap` that is never NaN (a task's work, a whole
+/// number of seconds): the same number, without `min`'s NaN case.
+#[inline]
+fn capped(x: f64, cap: f64) -> f64 {
+    if x < cap { x } else { cap }
 }
 
 /// `x.ceil() as i64` (saturating, NaN to 0) without the `ceil` library

@@ -87,7 +87,13 @@ pub struct JobControl {
 /// assert_eq!(partition(3600.0, 3000.0, 14_400, 14_400, Late::Full), 1.0);
 /// ```
 pub fn partition(estimate: f64, cpu_done: f64, deadline: i64, wall: i64, late: Late) -> f64 {
-    let left = deadline.saturating_sub(wall);
+    partition_left(estimate, cpu_done, deadline.saturating_sub(wall), late)
+}
+
+/// [`partition`] with `left = deadline − wall` seconds to the deadline: the
+/// cluster's hot path, which knows each task's absolute deadline.
+#[inline]
+pub(crate) fn partition_left(estimate: f64, cpu_done: f64, left: i64, late: Late) -> f64 {
     if left <= 0 {
         return match late {
             Late::Full => 1.0,
@@ -98,7 +104,10 @@ pub fn partition(estimate: f64, cpu_done: f64, deadline: i64, wall: i64, late: L
     if remaining <= WORK_EPS {
         return 0.0;
     }
-    (remaining / left as f64).min(1.0)
+    // `min` without its NaN case: a NaN quotient is not below 1 either,
+    // so both give 1 for it, and the same number for every other.
+    let share = remaining / left as f64;
+    if share < 1.0 { share } else { 1.0 }
 }
 
 /// The rates at which the node's processor serves jobs with the given
@@ -133,19 +142,28 @@ pub fn rates(partitions: &[f64], spare: Spare) -> Result<Vec<f64>, PricingError>
 /// [`rates`] of partitions known to be valid (from [`partition`]): the
 /// cluster's hot path, unchecked.
 pub(crate) fn spread(partitions: &[f64], spare: Spare) -> Vec<f64> {
+    let mut rates = Vec::with_capacity(partitions.len());
+    spread_into(partitions, spare, &mut rates);
+    rates
+}
+
+/// [`spread`] into `rates` (cleared first), reusing its allocation.
+pub(crate) fn spread_into(partitions: &[f64], spare: Spare, rates: &mut Vec<f64>) {
+    rates.clear();
     let n = partitions.len();
     let sum: f64 = partitions.iter().sum();
     if sum > 1.0 {
-        return partitions.iter().map(|p| p / sum).collect();
+        rates.extend(partitions.iter().map(|p| p / sum));
+        return;
     }
     match spare {
-        Spare::Idle => partitions.to_vec(),
+        Spare::Idle => rates.extend_from_slice(partitions),
         Spare::Equal => {
             let extra = (1.0 - sum) / n.max(1) as f64;
-            partitions.iter().map(|p| p + extra).collect()
+            rates.extend(partitions.iter().map(|p| p + extra));
         }
-        Spare::Proportional if sum > 0.0 => partitions.iter().map(|p| p / sum).collect(),
-        Spare::Proportional => vec![1.0 / n.max(1) as f64; n],
+        Spare::Proportional if sum > 0.0 => rates.extend(partitions.iter().map(|p| p / sum)),
+        Spare::Proportional => rates.resize(n, 1.0 / n.max(1) as f64),
     }
 }
 

@@ -133,6 +133,44 @@ impl Profile {
         }
     }
 
+    /// The profile of a machine of `capacity` processors with `free_i`
+    /// processors free from each `t_i` of `steps` to the next (the last
+    /// forever), starting at the first: what reserving `capacity − free_i`
+    /// over each step of an idle profile makes, without the searches and
+    /// insertions. Equal neighbours are merged. `None` if `steps` is empty,
+    /// its times do not strictly increase, or a step has more than
+    /// `capacity` free.
+    ///
+    /// ```
+    /// use profile::{Profile, Time};
+    ///
+    /// let p = Profile::from_steps(8, &[(Time(0), 2), (Time(10), 2), (Time(20), 8)]).unwrap();
+    /// assert_eq!(p.steps(), &[(Time(0), 2), (Time(20), 8)]);
+    /// let mut q = Profile::new(8, Time(0));
+    /// q.reserve(Time(0), 20, 6)?;
+    /// assert_eq!(p, q);
+    /// # Ok::<(), profile::ProfileError>(())
+    /// ```
+    pub fn from_steps(capacity: u32, steps: &[(Time, u32)]) -> Option<Profile> {
+        let valid = !steps.is_empty()
+            && steps.windows(2).all(|w| w[0].0 < w[1].0)
+            && steps.iter().all(|s| s.1 <= capacity);
+        if !valid {
+            return None;
+        }
+        let mut merged: Vec<(Time, u32)> = Vec::with_capacity(steps.len());
+        for &step in steps {
+            match merged.last() {
+                Some(last) if last.1 == step.1 => {}
+                _ => merged.push(step),
+            }
+        }
+        Some(Profile {
+            capacity,
+            steps: merged,
+        })
+    }
+
     /// Machine size.
     #[inline]
     pub fn capacity(&self) -> u32 {
@@ -436,18 +474,21 @@ impl Profile {
         }
         // Segments of the step function clipped to [from, horizon).
         let first = self.index_of(from);
-        let segs: Vec<(Time, Time, u32)> = self.steps[first..]
-            .iter()
-            .enumerate()
-            .map(|(k, &(t, f))| (t.max(from), self.step_end(first + k).min(horizon), f))
-            .take_while(|&(s, _, _)| s < horizon)
-            .collect();
+        // Every buffer sized once (the segments are at most the steps).
+        let mut segs: Vec<(Time, Time, u32)> = Vec::with_capacity(self.steps.len() - first);
+        segs.extend(
+            self.steps[first..]
+                .iter()
+                .enumerate()
+                .map(|(k, &(t, f))| (t.max(from), self.step_end(first + k).min(horizon), f))
+                .take_while(|&(s, _, _)| s < horizon),
+        );
         let n = segs.len();
         // For each segment k: the run of neighbours with free >= free_k gives
         // the slot [left_k, right_k) of width free_k (largest-rectangle style).
         let mut left = vec![0usize; n];
         let mut dup = vec![false; n];
-        let mut stack: Vec<usize> = Vec::new();
+        let mut stack: Vec<usize> = Vec::with_capacity(n);
         for k in 0..n {
             while let Some(&top) = stack.last() {
                 if segs[top].2 > segs[k].2 {
@@ -481,15 +522,19 @@ impl Profile {
             right[k] = stack.last().copied().unwrap_or(n);
             stack.push(k);
         }
-        let mut slots: Vec<FreeSlot> = (0..n)
-            .filter(|&k| segs[k].2 > 0 && !dup[k])
-            .map(|k| FreeSlot {
-                start: segs[left[k]].0,
-                end: segs[right[k] - 1].1,
-                procs: segs[k].2,
-            })
-            .collect();
-        slots.sort_by_key(|s| (s.start, s.end, s.procs));
+        let mut slots: Vec<FreeSlot> = Vec::with_capacity(n);
+        slots.extend(
+            (0..n)
+                .filter(|&k| segs[k].2 > 0 && !dup[k])
+                .map(|k| FreeSlot {
+                    start: segs[left[k]].0,
+                    end: segs[right[k] - 1].1,
+                    procs: segs[k].2,
+                }),
+        );
+        // The key is the whole slot, so an unstable sort gives the same
+        // order as a stable one.
+        slots.sort_unstable_by_key(|s| (s.start, s.end, s.procs));
         slots
     }
 }
@@ -552,6 +597,26 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(crate::testing::proptest_config(2000))]
+
+        /// The slots come in (start, end, procs) order, each once, whatever
+        /// the profile, window start and horizon.
+        #[test]
+        fn free_slots_come_sorted(
+            rects in proptest::collection::vec((0..40i64, 1..30i64, 1..=8u32), 0..10),
+            from in 0..60i64,
+            horizon in proptest::option::of(0..90i64),
+        ) {
+            let mut p = Profile::new(8, Time(0));
+            for (s, d, n) in rects {
+                let s = p.earliest_start(Time(s), n, d).unwrap();
+                p.reserve(s, d, n).unwrap();
+            }
+            let slots = p.free_slots(Time(from), horizon.map_or(Time::MAX, Time));
+            let mut sorted = slots.clone();
+            sorted.sort_by_key(|s| (s.start, s.end, s.procs));
+            sorted.dedup();
+            proptest::prop_assert_eq!(slots, sorted);
+        }
 
         /// A reservation held aside counts in `fits` as if it were entered.
         #[test]

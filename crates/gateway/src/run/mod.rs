@@ -654,8 +654,13 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
     let mut next_retry: Option<Time> = None;
     let mut next_job = 0;
     let mut reports = Vec::new();
-    // Each provider's next event at the top of the current step.
+    // Each provider's next event as last read. A provider's answer changes
+    // only through a `&mut` call on it, so a read stays good until the
+    // gateway makes one: advancing a provider reads it again at once;
+    // publications and scheduling (which may ask any provider for slots,
+    // reservations or submissions) mark every read stale.
     let mut nexts: Vec<Option<Time>> = Vec::with_capacity(n);
+    let mut stale = true;
     let until = g.timers_until;
     let within = |t: Time| (t <= until).then_some(t);
     loop {
@@ -668,8 +673,11 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
         {
             break;
         }
-        nexts.clear();
-        nexts.extend(providers.iter().map(|p| p.next_event()));
+        if stale {
+            nexts.clear();
+            nexts.extend(providers.iter().map(|p| p.next_event()));
+            stale = false;
+        }
         let t_providers = nexts.iter().flatten().min().copied();
         let t_job = jobs.get(next_job).map(|j| j.submit);
         let timers = Time::earliest(next_report, Time::earliest(next_publish, next_retry));
@@ -683,9 +691,10 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
                 p.advance(now, &mut reports);
             }
             // A provider not advanced was not touched since its next event
-            // was read above (handling another provider's reports reads
-            // only that one): the same event.
+            // was read (handling another provider's reports reads only
+            // that one): the same event.
             let next = if due { p.next_event() } else { nexts[k] };
+            nexts[k] = next;
             if let Some(event) = next.filter(|&t| t <= now) {
                 return Err(GatewayError::ProviderClock {
                     provider: k,
@@ -705,6 +714,7 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
             next_report = within(now + config.report_every);
         }
         if next_publish == Some(now) {
+            stale = true;
             for (k, p) in providers.iter_mut().enumerate() {
                 let horizon = g.horizon(now);
                 if let Some(slots) = p.publish(now, horizon) {
@@ -716,9 +726,11 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
             next_publish = within(now + every_publish);
         }
         if fresh || next_retry == Some(now) {
+            stale = true;
             g.retry(&mut policy, now, providers)?;
         }
         while jobs.get(next_job).is_some_and(|j| j.submit == now) {
+            stale = true;
             if !g.schedule(&mut policy, now, next_job, providers)? {
                 g.queue.push(next_job);
             }
