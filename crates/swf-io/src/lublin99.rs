@@ -33,7 +33,7 @@ use rand_distr::{Distribution, Gamma};
 use crate::gamma::gamma_cdf;
 use crate::header::SwfHeader;
 use crate::record::SwfRecord;
-use crate::transform::{Estimate, to_jobs};
+use crate::transform::{Estimate, to_job};
 
 mod options;
 use options::rescale;
@@ -512,8 +512,11 @@ impl Lublin99 {
     /// [`iter`](Self::iter) makes their records, so a workload of any length
     /// can be replayed (`profile::simulate_stream`) without being collected.
     pub fn iter_jobs(&self) -> impl Iterator<Item = profile::Job> + use<> {
+        // A record's job, as `to_jobs` makes it (the id is the record's
+        // job number, always set), one at a time.
         self.iter()
-            .flat_map(|r| to_jobs(std::slice::from_ref(&r), Estimate::Actual).jobs)
+            .enumerate()
+            .filter_map(|(index, r)| to_job(&r, index, Estimate::Actual))
     }
 }
 

@@ -79,48 +79,83 @@ pub fn to_jobs(records: &[SwfRecord], estimate: Estimate) -> Conversion {
         ..Conversion::default()
     };
     for (index, r) in records.iter().enumerate() {
-        let procs = [r.allocated_procs, r.requested_procs]
-            .into_iter()
-            .flatten()
-            .find(|&p| p >= 1);
-        let (Some(procs), Some(submit), Some(run)) = (
-            procs,
-            r.submit.filter(|&s| s >= 0),
-            r.run_time.filter(|&t| t >= 0),
-        ) else {
-            out.unreplayable += 1;
-            continue;
-        };
-        let mut no_estimate = false;
-        let est = match estimate {
-            Estimate::Requested => match r.requested_time {
-                Some(t) if t >= 1 => t,
-                _ => {
-                    no_estimate = true;
-                    run
-                }
-            },
-            Estimate::Actual => run,
-            // `as` saturates, and maps NaN to 0.
-            Estimate::UnderEstimate(x) => (run as f64 * (1.0 - x)).round() as i64,
+        match convert(r, index, estimate) {
+            Converted::Job { job, no_estimate } => {
+                out.no_estimate += usize::from(no_estimate);
+                out.jobs.push(job);
+            }
+            Converted::Unreplayable { out_of_range } => {
+                out.unreplayable += 1;
+                out.out_of_range += usize::from(out_of_range);
+            }
         }
-        .max(1);
-        let (Ok(procs), true, true, true) = (
-            u32::try_from(procs),
-            submit <= Time::LIMIT.secs(),
-            run <= MAX_DURATION,
-            est <= MAX_DURATION,
-        ) else {
-            out.unreplayable += 1;
-            out.out_of_range += 1;
-            continue;
-        };
-        out.no_estimate += usize::from(no_estimate);
-        let id = job_id(r, index);
-        out.jobs.push(Job::new(id, Time(submit), procs, est, run));
     }
     out.jobs.sort_by_key(|j| j.submit);
     out
+}
+
+/// What [`to_jobs`] makes of one record.
+enum Converted {
+    /// A replayable job; `no_estimate` if its estimate fell back to the run
+    /// time.
+    Job { job: Job, no_estimate: bool },
+    /// Dropped; `out_of_range` if a value lies outside the accepted domain.
+    Unreplayable { out_of_range: bool },
+}
+
+/// The job [`to_jobs`] makes of record `r` at `index`, by its rules.
+#[inline]
+fn convert(r: &SwfRecord, index: usize, estimate: Estimate) -> Converted {
+    let procs = [r.allocated_procs, r.requested_procs]
+        .into_iter()
+        .flatten()
+        .find(|&p| p >= 1);
+    let (Some(procs), Some(submit), Some(run)) = (
+        procs,
+        r.submit.filter(|&s| s >= 0),
+        r.run_time.filter(|&t| t >= 0),
+    ) else {
+        return Converted::Unreplayable {
+            out_of_range: false,
+        };
+    };
+    let mut no_estimate = false;
+    let est = match estimate {
+        Estimate::Requested => match r.requested_time {
+            Some(t) if t >= 1 => t,
+            _ => {
+                no_estimate = true;
+                run
+            }
+        },
+        Estimate::Actual => run,
+        // `as` saturates, and maps NaN to 0.
+        Estimate::UnderEstimate(x) => (run as f64 * (1.0 - x)).round() as i64,
+    }
+    .max(1);
+    let (Ok(procs), true, true, true) = (
+        u32::try_from(procs),
+        submit <= Time::LIMIT.secs(),
+        run <= MAX_DURATION,
+        est <= MAX_DURATION,
+    ) else {
+        return Converted::Unreplayable { out_of_range: true };
+    };
+    let id = job_id(r, index);
+    Converted::Job {
+        job: Job::new(id, Time(submit), procs, est, run),
+        no_estimate,
+    }
+}
+
+/// The job [`to_jobs`] makes of the record at `index` of a workload, or
+/// `None` if it drops it: one record at a time, without collecting.
+#[inline]
+pub(crate) fn to_job(record: &SwfRecord, index: usize, estimate: Estimate) -> Option<Job> {
+    match convert(record, index, estimate) {
+        Converted::Job { job, .. } => Some(job),
+        Converted::Unreplayable { .. } => None,
+    }
 }
 
 /// The id [`to_jobs`] gives the record at `index`: field 1, or the index if

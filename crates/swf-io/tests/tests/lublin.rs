@@ -2,8 +2,8 @@
 //! SWF output. (The distribution statistics are unit tests in
 //! `src/lublin99.rs`, where the gamma CDF is at hand.)
 
-use swf_io::lublin99::{Lublin99, Params};
-use swf_io::{Mode, SwfReader, write_swf};
+use swf_io::lublin99::{Arrivals, Lublin99, Params};
+use swf_io::{Estimate, Mode, SwfReader, to_jobs, write_swf};
 
 fn model(seed: u64, two_class: bool) -> Lublin99 {
     Lublin99 {
@@ -77,6 +77,24 @@ fn jobs_use_the_run_time_as_estimate() {
         );
         assert_eq!(j.estimate, j.run_time);
         assert_eq!(Some(i64::from(j.procs)), r.allocated_procs);
+    }
+}
+
+/// The jobs made one record at a time are `to_jobs`' of the whole
+/// workload, for the model's arrivals and for rescaled ones.
+#[test]
+fn jobs_one_at_a_time_are_those_of_the_records() {
+    for g in [
+        model(5, false),
+        model(6, true),
+        Lublin99 {
+            arrivals: Arrivals::Load(0.9),
+            ..model(7, false)
+        },
+    ] {
+        let jobs = g.jobs();
+        assert!(jobs.len() > 500, "{}", jobs.len());
+        assert_eq!(jobs, to_jobs(&g.generate(), Estimate::Actual).jobs);
     }
 }
 
