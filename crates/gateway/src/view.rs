@@ -97,7 +97,7 @@ impl SlotView {
             busy == 0 || t.saturating_add(dur) == end
         });
         let profile = match Profile::from_steps(capacity, &steps) {
-            Some(profile) if whole => profile,
+            Ok(profile) if whole => profile,
             _ => {
                 let mut profile = Profile::new(capacity, now);
                 for k in 0..steps.len() {

@@ -43,6 +43,13 @@ pub enum ProfileError {
         /// The least free capacity in the window.
         free: u32,
     },
+    /// Steps given to [`Profile::from_steps`] that describe no profile.
+    InvalidSteps {
+        /// The index of the first offending step (0 when there is none).
+        index: usize,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
     /// Releasing would raise free capacity above the machine size.
     OverRelease {
         /// Start of the offending window.
@@ -68,6 +75,9 @@ impl fmt::Display for ProfileError {
                 f,
                 "cannot reserve {procs} processors over [{start}, {end}): only {free} free there"
             ),
+            ProfileError::InvalidSteps { index, problem } => {
+                write!(f, "step {index} of the profile: {problem}")
+            }
             ProfileError::OverRelease {
                 start,
                 end,
@@ -137,26 +147,32 @@ impl Profile {
     /// processors free from each `t_i` of `steps` to the next (the last
     /// forever), starting at the first: what reserving `capacity − free_i`
     /// over each step of an idle profile makes, without the searches and
-    /// insertions. Equal neighbours are merged. `None` if `steps` is empty,
-    /// its times do not strictly increase, or a step has more than
-    /// `capacity` free.
+    /// insertions. Equal neighbours are merged. An error names the first
+    /// step that is wrong: none at all, a time not after the previous
+    /// step's, or more than `capacity` processors free.
     ///
     /// ```
-    /// use profile::{Profile, Time};
+    /// use profile::{Profile, ProfileError, Time};
     ///
-    /// let p = Profile::from_steps(8, &[(Time(0), 2), (Time(10), 2), (Time(20), 8)]).unwrap();
+    /// let p = Profile::from_steps(8, &[(Time(0), 2), (Time(10), 2), (Time(20), 8)])?;
     /// assert_eq!(p.steps(), &[(Time(0), 2), (Time(20), 8)]);
     /// let mut q = Profile::new(8, Time(0));
     /// q.reserve(Time(0), 20, 6)?;
     /// assert_eq!(p, q);
+    /// let late = Profile::from_steps(8, &[(Time(5), 8), (Time(5), 2)]);
+    /// assert!(matches!(late, Err(ProfileError::InvalidSteps { index: 1, .. })));
     /// # Ok::<(), profile::ProfileError>(())
     /// ```
-    pub fn from_steps(capacity: u32, steps: &[(Time, u32)]) -> Option<Profile> {
-        let valid = !steps.is_empty()
-            && steps.windows(2).all(|w| w[0].0 < w[1].0)
-            && steps.iter().all(|s| s.1 <= capacity);
-        if !valid {
-            return None;
+    pub fn from_steps(capacity: u32, steps: &[(Time, u32)]) -> Result<Profile, ProfileError> {
+        let invalid = |index, problem| Err(ProfileError::InvalidSteps { index, problem });
+        if steps.is_empty() {
+            return invalid(0, "there is none; a profile has at least one step");
+        }
+        if let Some(k) = steps.windows(2).position(|w| w[0].0 >= w[1].0) {
+            return invalid(k + 1, "its time is not after the previous step's");
+        }
+        if let Some(k) = steps.iter().position(|s| s.1 > capacity) {
+            return invalid(k, "it has more processors free than the machine has");
         }
         let mut merged: Vec<(Time, u32)> = Vec::with_capacity(steps.len());
         for &step in steps {
@@ -165,7 +181,7 @@ impl Profile {
                 _ => merged.push(step),
             }
         }
-        Some(Profile {
+        Ok(Profile {
             capacity,
             steps: merged,
         })
