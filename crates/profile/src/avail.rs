@@ -568,6 +568,26 @@ mod tests {
     }
 
     #[test]
+    fn from_steps_names_the_first_wrong_step() {
+        let wrong = |steps: &[(Time, u32)]| match Profile::from_steps(8, steps) {
+            Err(ProfileError::InvalidSteps { index, problem }) => (index, problem),
+            other => panic!("{steps:?} gave {other:?}"),
+        };
+        assert_eq!(wrong(&[]).0, 0);
+        let (index, problem) = wrong(&[(Time(0), 8), (Time(9), 2), (Time(9), 4)]);
+        assert_eq!(index, 2, "{problem}");
+        let (index, problem) = wrong(&[(Time(0), 8), (Time(9), 9)]);
+        assert_eq!(index, 1, "{problem}");
+        let e = Profile::from_steps(8, &[(Time(0), 9)]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "step 0 of the profile: it has more processors free than the machine has"
+        );
+        let p = profile(8, &[(0, 9, 6), (9, 11, 8)]);
+        assert_eq!(Profile::from_steps(8, p.steps()), Ok(p));
+    }
+
+    #[test]
     fn reserve_and_release_restore_the_idle_profile() {
         let mut p = profile(10, &[(0, 10, 4), (5, 10, 6)]);
         assert_eq!(
