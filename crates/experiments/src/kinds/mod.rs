@@ -15,7 +15,7 @@ mod registered;
 mod utility;
 
 pub use backfilling::{replay, replay_policy};
-pub use provisioning::{GridMonths, provisioning_scenario};
+pub use provisioning::setup::{GridMonths, provisioning_scenario};
 
 use crate::registry::Registry;
 

@@ -43,8 +43,7 @@ use crate::seed::derive_seed;
 const DAY: i64 = 86_400;
 
 mod params;
-mod setup;
-pub use setup::{GridMonths, provisioning_scenario};
+pub(crate) mod setup;
 use setup::{config, scenario};
 
 /// The provisioning runner.
