@@ -7,7 +7,7 @@ use crate::context::Context;
 use crate::runs::{Earlier, Runs};
 use crate::sched::SimError;
 use crate::scheduler::Scheduler;
-use crate::{Policy, QueueOrder, Time};
+use crate::{Job, Policy, QueueOrder, Time};
 
 /// No backfilling: jobs start strictly in queue order.
 #[derive(Copy, Clone, Debug, Default)]
@@ -100,7 +100,7 @@ impl Default for Easy {
 }
 
 /// EASY: the first protected reservation of a decision, held aside from the
-/// profile (see [`Easy::fits_now`]).
+/// profile (see [`fits_rising`]).
 #[derive(Copy, Clone, Debug)]
 struct Held {
     start: Time,
@@ -109,42 +109,6 @@ struct Held {
     /// Processors free at `start`, this reservation aside: kept up to date as
     /// the decision starts jobs.
     free: u32,
-}
-
-impl Easy {
-    /// Whether `procs` processors are free over `[now, now + estimate)`
-    /// beside the `held` reservation.
-    ///
-    /// The profile holds only running jobs, each from its start (or its
-    /// latest extension) on, plus, with `k >= 2`, the protected reservations
-    /// of this decision. Without the latter, the free count never falls after
-    /// now: the count now decides, and where the held reservation overlaps,
-    /// the count at its start. `free_now` is the profile's free count now.
-    #[inline]
-    fn fits_now(
-        &self,
-        ctx: &Context<'_>,
-        procs: u32,
-        estimate: i64,
-        free_now: u32,
-        held: Option<&Held>,
-    ) -> bool {
-        let now = ctx.now;
-        let window = held.map(|h| (h.start, h.duration, h.procs));
-        if !self.protected.is_empty() {
-            return ctx.profile.fits(now, procs, estimate, window);
-        }
-        debug_assert_eq!(free_now, ctx.profile.free_at(now));
-        let fits = procs <= free_now
-            && held.is_none_or(|h| {
-                now + estimate <= h.start
-                    || procs
-                        .checked_add(h.procs)
-                        .is_some_and(|need| h.free >= need)
-            });
-        debug_assert_eq!(fits, ctx.profile.fits(now, procs, estimate, window));
-        fits
-    }
 }
 
 impl Easy {
@@ -192,7 +156,7 @@ impl Easy {
         }
         let slot = ctx.queue[0];
         let (procs, estimate) = (ctx.live[slot].job.procs, ctx.live[slot].job.estimate);
-        debug_assert!(!self.fits_now(ctx, procs, estimate, free_now, None));
+        debug_assert!(!ctx.profile.fits(ctx.now, procs, estimate, None));
         let (start, free) = Easy::head_start(ctx, procs, estimate);
         ctx.end_of(slot, start, estimate)?;
         let held = Held {
@@ -211,20 +175,40 @@ impl Easy {
     }
 }
 
-/// [`Easy`]'s scan with nothing but running jobs in the profile (and the
-/// first protected reservation, if any, `held` aside): from queue position
-/// `k`, the next job that fits now (`Some(true)`), or, if `protect`, the
-/// first that does not (`Some(false)`); `None` past the end. Also returns
-/// the position reached. The test of [`Easy::fits_now`], with its bounds
-/// computed once.
+/// [`Easy`]'s scan: from queue position `k`, the next job that `fits`
+/// now (`Some(true)`), or, if `protect`, the first that does not
+/// (`Some(false)`); `None` past the end. Also returns the position reached.
 #[inline]
-fn scan_rising(
+fn scan(
     ctx: &Context<'_>,
     k: usize,
-    free_now: u32,
-    held: Option<&Held>,
     protect: bool,
+    fits: impl Fn(&Job) -> bool,
 ) -> (Option<bool>, usize) {
+    let queue = &ctx.queue.as_slice()[k..];
+    for (i, &slot) in queue.iter().enumerate() {
+        if fits(&ctx.live[slot].job) {
+            return (Some(true), k + i);
+        }
+        if protect {
+            return (Some(false), k + i);
+        }
+    }
+    (None, k + queue.len())
+}
+
+/// Whether a job fits now beside the `held` reservation, with nothing but
+/// running jobs in the profile, each from its start (or its latest
+/// extension) on: the free count never falls after now, so the count now
+/// decides, and where the held reservation overlaps, what is free beside
+/// it at its start. Two comparisons against bounds computed once.
+#[inline]
+fn fits_rising<'a>(
+    ctx: &'a Context<'_>,
+    free_now: u32,
+    held: Option<&'a Held>,
+) -> impl Fn(&Job) -> bool + 'a {
+    debug_assert_eq!(free_now, ctx.profile.free_at(ctx.now));
     // A job fits beside the held reservation if it ends by its start, or
     // if `procs` more fit beside it there.
     let (room, beside) = held.map_or((i64::MAX, i64::MAX), |h| {
@@ -233,9 +217,7 @@ fn scan_rising(
             i64::from(h.free) - i64::from(h.procs),
         )
     });
-    let queue = &ctx.queue.as_slice()[k..];
-    for (i, &slot) in queue.iter().enumerate() {
-        let job = &ctx.live[slot].job;
+    move |job| {
         let fits =
             job.procs <= free_now && (job.estimate <= room || i64::from(job.procs) <= beside);
         debug_assert_eq!(
@@ -247,14 +229,8 @@ fn scan_rising(
                 held.map(|h| (h.start, h.duration, h.procs))
             )
         );
-        if fits {
-            return (Some(true), k + i);
-        }
-        if protect {
-            return (Some(false), k + i);
-        }
+        fits
     }
-    (None, k + queue.len())
 }
 
 impl Scheduler for Easy {
@@ -267,7 +243,7 @@ impl Scheduler for Easy {
         }
         let one = self.reservations == 1 && matches!(ctx.config.order, QueueOrder::Arrival);
         // The protected jobs' reservations hold for this decision only: the
-        // first is held aside (`fits_now` counts it), any further ones go
+        // first is held aside (`fits_rising` counts it), any further ones go
         // into the profile, with the first, and are lifted at the end.
         // Either way, what fits now is what fits beside all of them.
         debug_assert!(self.protected.is_empty());
@@ -280,30 +256,18 @@ impl Scheduler for Easy {
         while free_now > 0 {
             // Scan on, in one read-only pass, past the jobs that neither fit
             // nor get a reservation, to the next that does either.
-            let fits = {
-                let queue = ctx.queue.as_slice();
-                let protected = (self.protected.len() + usize::from(held.is_some())) as u64;
-                let protect = protected < u64::from(self.reservations);
-                if self.protected.is_empty() {
-                    let (found, at) = scan_rising(ctx, k, free_now, held.as_ref(), protect);
-                    k = at;
-                    found
-                } else {
-                    loop {
-                        let Some(&slot) = queue.get(k) else {
-                            break None;
-                        };
-                        let job = &ctx.live[slot].job;
-                        if self.fits_now(ctx, job.procs, job.estimate, free_now, held.as_ref()) {
-                            break Some(true);
-                        }
-                        if protect {
-                            break Some(false);
-                        }
-                        k += 1;
-                    }
-                }
+            let protected = (self.protected.len() + usize::from(held.is_some())) as u64;
+            let protect = protected < u64::from(self.reservations);
+            let (fits, at) = if self.protected.is_empty() {
+                scan(ctx, k, protect, fits_rising(ctx, free_now, held.as_ref()))
+            } else {
+                // Every protected reservation is in the profile, none aside.
+                debug_assert!(held.is_none());
+                scan(ctx, k, protect, |job| {
+                    ctx.profile.fits(now, job.procs, job.estimate, None)
+                })
             };
+            k = at;
             let Some(fits) = fits else { break };
             let job = &ctx.live[ctx.queue[k]].job;
             let (procs, estimate) = (job.procs, job.estimate);
