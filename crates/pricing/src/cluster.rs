@@ -32,7 +32,7 @@ use profile::{MAX_DURATION, Time};
 use crate::admission::{Admission, Decision, LibraAdmission, NodeLoad, check_allocation};
 use crate::config::{ClusterConfig, Committed};
 use crate::context::JobContext;
-use crate::control::{Late, WORK_EPS, partition_left, spread_into};
+use crate::control::{Late, WORK_EPS, capped, partition_left, spread_into};
 use crate::error::{PricingError, amount, in_domain};
 use crate::price::{PriceFunction, Quote};
 use crate::spec::JobSpec;
@@ -664,13 +664,6 @@ fn load(
         sum += committed(t, p, left);
     }
     (share, sum)
-}
-
-/// `x.min(cap)` for a `cap` that is never NaN (a task's work, a whole
-/// number of seconds): the same number, without `min`'s NaN case.
-#[inline]
-fn capped(x: f64, cap: f64) -> f64 {
-    if x < cap { x } else { cap }
 }
 
 /// `x.ceil() as i64` (saturating, NaN to 0) without the `ceil` library

@@ -104,10 +104,14 @@ pub(crate) fn partition_left(estimate: f64, cpu_done: f64, left: i64, late: Late
     if remaining <= WORK_EPS {
         return 0.0;
     }
-    // `min` without its NaN case: a NaN quotient is not below 1 either,
-    // so both give 1 for it, and the same number for every other.
-    let share = remaining / left as f64;
-    if share < 1.0 { share } else { 1.0 }
+    capped(remaining / left as f64, 1.0)
+}
+
+/// `x.min(cap)` for a `cap` that is never NaN: the same number for every
+/// `x` (a NaN `x` gives `cap`, as `min` does), without `min`'s NaN case.
+#[inline]
+pub(crate) fn capped(x: f64, cap: f64) -> f64 {
+    if x < cap { x } else { cap }
 }
 
 /// The rates at which the node's processor serves jobs with the given
