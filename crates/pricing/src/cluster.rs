@@ -643,7 +643,11 @@ pub fn simulate_with<A: Admission>(
 /// `committed(task, partition, seconds to its deadline)` the task's
 /// committed processor-seconds: each task brought `dt` seconds forward,
 /// then its partition and committed time added, in task order.
-#[inline]
+///
+/// Not inlined: inside the snapshot's loop over the nodes the compiler
+/// kept the two sums on the stack, and every task waited on a store and a
+/// load; here they stay in registers.
+#[inline(never)]
 fn load(
     tasks: &mut [Task],
     dt: f64,

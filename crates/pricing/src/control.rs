@@ -92,19 +92,21 @@ pub fn partition(estimate: f64, cpu_done: f64, deadline: i64, wall: i64, late: L
 
 /// [`partition`] with `left = deadline − wall` seconds to the deadline: the
 /// cluster's hot path, which knows each task's absolute deadline.
+///
+/// Every case is computed and one is selected, without branches: the
+/// cluster sums these over a node's tasks at every arrival, and branches
+/// there cost the loop its registers. The same number as testing the cases
+/// in turn (a division by a `left` of 0 or less is made and discarded).
 #[inline]
 pub(crate) fn partition_left(estimate: f64, cpu_done: f64, left: i64, late: Late) -> f64 {
-    if left <= 0 {
-        return match late {
-            Late::Full => 1.0,
-            Late::Zero => 0.0,
-        };
-    }
+    let late = match late {
+        Late::Full => 1.0,
+        Late::Zero => 0.0,
+    };
     let remaining = estimate - cpu_done;
-    if remaining <= WORK_EPS {
-        return 0.0;
-    }
-    capped(remaining / left as f64, 1.0)
+    let share = capped(remaining / left as f64, 1.0);
+    let share = if remaining <= WORK_EPS { 0.0 } else { share };
+    if left <= 0 { late } else { share }
 }
 
 /// `x.min(cap)` for a `cap` that is never NaN: the same number for every
@@ -174,6 +176,46 @@ pub(crate) fn spread_into(partitions: &[f64], spare: Spare, rates: &mut Vec<f64>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`partition_left`] as the paper's cases read, one after the other.
+    fn partition_in_turn(estimate: f64, cpu_done: f64, left: i64, late: Late) -> f64 {
+        if left <= 0 {
+            return match late {
+                Late::Full => 1.0,
+                Late::Zero => 0.0,
+            };
+        }
+        let remaining = estimate - cpu_done;
+        if remaining <= WORK_EPS {
+            return 0.0;
+        }
+        capped(remaining / left as f64, 1.0)
+    }
+
+    #[test]
+    fn partition_selected_is_partition_in_turn_bit_for_bit() {
+        let values = profile::testing::EDGE_F64
+            .iter()
+            .copied()
+            .chain([0.0, 1e-7, 1e-6, 2e-6, 0.5, 1.0, 3600.0, 1e12]);
+        let values: Vec<f64> = values.collect();
+        let lefts = [i64::MIN, -7200, -1, 0, 1, 2, 3600, 1 << 40, i64::MAX];
+        for &estimate in &values {
+            for &cpu in &values {
+                for left in lefts {
+                    for late in [Late::Full, Late::Zero] {
+                        let got = partition_left(estimate, cpu, left, late);
+                        let want = partition_in_turn(estimate, cpu, left, late);
+                        assert_eq!(
+                            got.to_bits(),
+                            want.to_bits(),
+                            "{estimate} {cpu} {left} {late:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn partition_cases() {
