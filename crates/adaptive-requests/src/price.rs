@@ -179,13 +179,26 @@ impl PriceFunction {
         let discount = if late == 0.0 {
             0.0
         } else {
-            (late * work * self.max_discount).floor()
+            floor(late * work * self.max_discount)
         };
         let mut p = (work - discount) * terms.price_profile;
         if terms.preemptive {
             p -= p * self.incentive;
         }
         p * self.rate / HOUR
+    }
+}
+
+/// `x.floor()`, without the library call the default x86-64 target cannot
+/// inline (Algorithm 1 prices every candidate window): a positive `x`
+/// below 2^63 truncates to the same integer; everything else (zeros of
+/// either sign, negatives, NaN, infinities, huge values) goes to `floor`.
+#[inline]
+fn floor(x: f64) -> f64 {
+    if x > 0.0 && x < 9.223_372_036_854_775_808e18 {
+        (x as i64) as f64
+    } else {
+        x.floor()
     }
 }
 
@@ -319,6 +332,22 @@ mod tests {
             72_000,
             (72_000.0 - (900.0 / 14_400.0 * 72_000.0 * 0.6_f64).floor()) / 3600.0,
         );
+    }
+
+    #[test]
+    fn floor_is_floor_bit_for_bit() {
+        let mut values: Vec<f64> = profile::testing::EDGE_F64.to_vec();
+        values.extend([0.3, 0.5, 0.999_999_999, 1.0, 1.5, 2.5, 1e15 + 0.5]);
+        values.extend([
+            4_503_599_627_370_495.5,
+            9.007_199_254_740_993e15,
+            1e18,
+            9.2e18,
+        ]);
+        values.extend([9.223_372_036_854_775_808e18, 1e19, -0.5, -1.5, -1e18]);
+        for x in values {
+            assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "{x:e}");
+        }
     }
 
     #[test]
