@@ -168,7 +168,7 @@ impl PriceFunction {
             // conversions round to nearest), which is much cheaper.
             let ratio = match (i64::try_from(over), i64::try_from(slack)) {
                 (Ok(over), Ok(slack)) => over as f64 / slack as f64,
-                _ => over as f64 / slack as f64,
+                _ => wide_ratio(over, slack),
             };
             ratio.clamp(0.0, 1.0)
         } else {
@@ -198,8 +198,23 @@ fn floor(x: f64) -> f64 {
     if x > 0.0 && x < 9.223_372_036_854_775_808e18 {
         (x as i64) as f64
     } else {
-        x.floor()
+        floor_rare(x)
     }
+}
+
+/// `x.floor()` out of line: the call and what it saves stay off the common
+/// path of [`PriceFunction::charge`].
+#[cold]
+#[inline(never)]
+fn floor_rare(x: f64) -> f64 {
+    x.floor()
+}
+
+/// `over / slack` for numbers beyond `i64` (out of line, as [`floor_rare`]).
+#[cold]
+#[inline(never)]
+fn wide_ratio(over: i128, slack: i128) -> f64 {
+    over as f64 / slack as f64
 }
 
 impl Default for PriceFunction {
