@@ -368,16 +368,16 @@ pub fn admit(
     let need = processors as usize;
     let r = job.resource_requirements;
     // Lines 1–8.
-    let capable: Vec<&NodeLoad> = nodes.iter().filter(|n| n.has(r)).collect();
-    if capable.len() < need {
+    let capable = nodes.iter().filter(|n| n.has(r)).count();
+    if capable < need {
         return Ok(Decision::Reject(Rejection::CannotMeetResources {
-            capable: capable.len(),
+            capable,
             processors,
         }));
     }
     // Lines 9–16, with each node's cost (line 19) for the loop below.
-    let mut in_time: Vec<(&NodeLoad, f64)> = Vec::with_capacity(capable.len());
-    for n in capable.into_iter().filter(|n| n.in_time(r)) {
+    let mut in_time: Vec<(&NodeLoad, f64)> = Vec::with_capacity(capable);
+    for n in nodes.iter().filter(|n| n.has(r) && n.in_time(r)) {
         match price.cost(job, &n.quote) {
             Ok(c) if c.is_finite() => in_time.push((n, c)),
             Ok(cost) => return Err(PricingError::NonFiniteCost { node: n.node, cost }),

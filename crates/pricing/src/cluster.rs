@@ -454,25 +454,32 @@ impl<A> Cluster<A> {
         node.version += 1;
         // The soonest event: (seconds from now, the job whose task it is).
         let mut next: Option<(i64, usize)> = None;
-        let mut soonest = |secs: f64, job: usize| {
-            // A float cast saturates, so a tiny rate gives i64::MAX, not a wrap.
-            let dt = ceil_i64(secs - WORK_EPS).max(1);
+        let mut sooner = |dt: i64, job: usize| {
             if next.is_none_or(|(n, _)| dt < n) {
                 next = Some((dt, job));
             }
+        };
+        // A float cast saturates, so a tiny rate gives i64::MAX, not a wrap.
+        let soonest = |sooner: &mut dyn FnMut(i64, usize), secs: f64, job: usize| {
+            sooner(ceil_i64(secs - WORK_EPS).max(1), job);
         };
         for ((task, &p), &r) in node.tasks.iter_mut().zip(&partitions).zip(&rates) {
             task.partition = p;
             task.rate = r;
             if r > 0.0 {
-                soonest((task.work - task.cpu) / r, task.job);
+                soonest(&mut sooner, (task.work - task.cpu) / r, task.job);
                 if task.cpu < task.estimate - WORK_EPS {
-                    soonest((task.estimate - task.cpu) / r, task.job);
+                    soonest(&mut sooner, (task.estimate - task.cpu) / r, task.job);
                 }
             }
             let due = task.deadline - now;
             if due > 0 {
-                soonest(due as f64, task.job);
+                // What `soonest` makes of a whole number of seconds below
+                // 2^42 (deadlines within ±2^41 s, `now` after the earliest
+                // arrival): `due − WORK_EPS` lies in `(due − 1, due]`, so its
+                // ceiling is `due` itself.
+                debug_assert_eq!(ceil_i64(due as f64 - WORK_EPS).max(1), due);
+                sooner(due, task.job);
             }
         }
         self.scratch = (partitions, rates);
