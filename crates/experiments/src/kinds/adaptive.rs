@@ -45,6 +45,7 @@ use crate::kind::{Input, Kind, Metric, Param, ParamError, Setup, overrides};
 use crate::seed::derive_seed;
 use crate::workload::Workload;
 
+mod canonical;
 mod params;
 
 /// The adaptive-requests runner.
@@ -205,11 +206,9 @@ impl Kind for Adaptive {
         ]))
     }
 
-    /// The incentive only changes the price of preemptive requests.
+    /// What a run of the variant does not read (`canonical.rs`).
     fn canonical(params: &mut Params) {
-        if !params.preemptive {
-            params.incentive = 0.0;
-        }
+        canonical::reset_unread(params);
     }
 
     fn check(params: &Params, setup: &Setup<'_>) -> Result<(), ParamError> {
