@@ -246,6 +246,49 @@ impl<O> SchedulerConfig<O> {
             rule: self.budget,
         }
     }
+
+    /// What the scheduler charges `request` for `placement`: `ω` of the
+    /// placement, capped at the budget under [`BudgetRule::Cap`] (the
+    /// [`RequestOutcome::price`] of an accepted request).
+    pub fn charge<F: Moldability>(&self, request: &Request<F>, placement: &Placement) -> f64 {
+        let terms = Terms::of(&request.req, request.submit);
+        self.tariff()
+            .charged(&terms, placement.completion(), placement.proc_seconds())
+    }
+
+    /// Whether [`schedule`] gives `requests` the same placements (and
+    /// rejections) under every incentive of the price function, so that
+    /// only the preemptive requests' prices differ: re-price the outcomes
+    /// with [`SchedulerConfig::charge`] instead of scheduling again.
+    ///
+    /// The incentive enters a schedule only through the budget test of a
+    /// placement of a request with `Sp` (the only requests it applies to),
+    /// under [`BudgetRule::Limit`]; under [`BudgetRule::Cap`] no budget
+    /// excludes a placement. Under `Limit` it is true when every request
+    /// with `Sp` has one shape `(R, T)` and a budget of at least `ω`'s full
+    /// price of `R·T` processor-seconds at its price profile (Table 1's
+    /// budget on a request that is not moldable): every placement the
+    /// scheduler tests for it, whole or split, runs on that shape and holds
+    /// `R·T` processor-seconds (subrequests split `T` at percentages whose
+    /// [`share_duration`](crate::share_duration)s add up to `T`), so it
+    /// costs at most that full price at no incentive, and an incentive only
+    /// lowers the price: every budget test passes, whatever the incentive.
+    pub fn same_at_every_incentive<F: Moldability>(&self, requests: &[Request<F>]) -> bool {
+        self.budget == BudgetRule::Cap
+            || requests.iter().all(|r| {
+                if !r.req.is_preemptive() {
+                    return true;
+                }
+                let mut shapes = r.req.shapes();
+                let (Some((procs, time)), None) = (shapes.next(), shapes.next()) else {
+                    return false;
+                };
+                let work = i64::from(procs).saturating_mul(time);
+                self.price
+                    .full_price(work, r.req.price_profile())
+                    .is_ok_and(|full| full <= r.req.budget())
+            })
+    }
 }
 
 /// A request as submitted: who, when, and what.

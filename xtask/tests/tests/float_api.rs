@@ -94,6 +94,7 @@ const COVERED: &[(&str, &str, &str, &str)] = &[
     ),
     ("adaptive-requests", "price.rs", "price", "finite_price"),
     ("adaptive-requests", "req.rs", "budget", "finite_budget"),
+    ("adaptive-requests", "sched.rs", "charge", "finite_charge"),
     (
         "adaptive-requests",
         "req.rs",

@@ -9,7 +9,7 @@
 //! and fails when a new float-returning `pub fn` has no test here.
 
 use adaptive_requests::{
-    IntervalStats, LinearFmol, PriceFunction, Req, ReqError, RequestSeeds, SchedError,
+    BudgetRule, IntervalStats, LinearFmol, PriceFunction, Req, ReqError, RequestSeeds, SchedError,
     SchedulerConfig, schedule,
 };
 use profile::Time;
@@ -173,6 +173,37 @@ proptest! {
         if let Ok(outcomes) = schedule(config, &requests) {
             let stats = IntervalStats::of(capacity, &requests, &outcomes);
             prop_assert!(stats.response().is_none_or(f64::is_finite), "{stats:?}");
+        }
+    }
+
+    /// What the scheduler charges each accepted request of a schedule of
+    /// Table 1 requests built from hostile trace jobs and settings, at a
+    /// hostile incentive, under either budget rule: finite, and the price
+    /// the scheduler recorded.
+    #[test]
+    fn finite_charge(
+        table in table1(),
+        variant in variant(),
+        jobs in jobs(),
+        capacity in or(64, procs()),
+        (incentive, cap) in (hostile(), any::<bool>()),
+        seeds in (any::<u64>(), any::<u64>()),
+    ) {
+        let Ok(omega) = table.price_function(incentive) else { return Ok(()); };
+        let seeds = RequestSeeds { preemptive: seeds.0, price_profile: seeds.1 };
+        let Ok(requests) = table.requests(variant, &jobs, &omega, seeds) else {
+            return Ok(());
+        };
+        let rule = if cap { BudgetRule::Cap } else { BudgetRule::Limit };
+        let config = SchedulerConfig::new(capacity, variant.policy).price(omega).budget(rule);
+        if let Ok(outcomes) = schedule(config, &requests) {
+            for (r, o) in requests.iter().zip(&outcomes) {
+                if let Some(p) = &o.placement {
+                    let charged = config.charge(r, p);
+                    prop_assert!(charged.is_finite(), "{charged}");
+                    prop_assert_eq!(charged.to_bits(), o.price.to_bits());
+                }
+            }
         }
     }
 }

@@ -2,6 +2,7 @@
 
 mod extremes;
 mod finite;
+mod incentive;
 mod mdf_full;
 mod props;
 mod schedules;

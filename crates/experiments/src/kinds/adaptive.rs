@@ -35,23 +35,23 @@
 use std::sync::Arc;
 
 use adaptive_requests::{
-    BudgetRule, Fallback, IntervalStats, Policy, RequestSeeds, Rescheduling, SchedulerConfig,
-    Table1, Variant, schedule, validate,
+    BudgetRule, Fallback, IntervalStats, Policy, Rescheduling, Table1, Variant,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::error::RunError;
 use crate::kind::{Input, Kind, Metric, Param, ParamError, Setup, overrides};
-use crate::seed::derive_seed;
 use crate::workload::Workload;
 
+mod canonical;
 mod params;
+mod schedules;
 
 /// The adaptive-requests runner.
 pub(crate) struct Adaptive;
 
 /// `[params]` of an adaptive experiment: one variant and its setting.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub(crate) struct Params {
     /// The scheduler (each series sets it).
@@ -205,11 +205,9 @@ impl Kind for Adaptive {
         ]))
     }
 
-    /// The incentive only changes the price of preemptive requests.
+    /// What a run of the variant does not read (`canonical.rs`).
     fn canonical(params: &mut Params) {
-        if !params.preemptive {
-            params.incentive = 0.0;
-        }
+        canonical::reset_unread(params);
     }
 
     fn check(params: &Params, setup: &Setup<'_>) -> Result<(), ParamError> {
@@ -269,47 +267,14 @@ impl Kind for Adaptive {
         Ok(())
     }
 
+    /// Every interval scheduled and measured (`schedules.rs`, which also
+    /// shares one schedule between runs that differ only in the incentive).
     fn run(
         params: &Params,
         input: &Input<'_>,
         _reference: Option<&[IntervalStats]>,
     ) -> Result<Vec<IntervalStats>, RunError> {
-        let workload = input.workload()?;
-        let variant = params.variant();
-        let kind_error = |message: String| RunError::Kind { message };
-        let omega = params
-            .table1
-            .price_function(params.incentive / 100.0)
-            .map_err(|e| kind_error(format!("params: {e}")))?;
-        let config = SchedulerConfig::new(workload.capacity, variant.policy)
-            .price(omega)
-            .budget(params.budget)
-            .fallback(params.mdf_fallback)
-            .rescheduling(params.mdf_rescheduling);
-        let factor = 1.0 + params.load_increase / 100.0;
-        swf_io::split_intervals(&workload.jobs, params.interval_days)
-            .into_iter()
-            .enumerate()
-            .map(|(i, jobs)| {
-                let jobs = swf_io::scale_load(jobs, factor).map_err(|e| {
-                    kind_error(format!("load_increase = {:?}: {e}", params.load_increase))
-                })?;
-                let seeds = request_seeds(input.seed, i);
-                let requests = params
-                    .table1
-                    .requests(variant, &jobs, &omega, seeds)
-                    .map_err(|e| kind_error(e.to_string()))?;
-                let outcomes = schedule(config, &requests)
-                    .map_err(|e| kind_error(format!("interval {i}: {e}")))?;
-                validate(&config, &requests, &outcomes).map_err(|e| {
-                    kind_error(format!(
-                        "{variant} produced an invalid schedule in interval {i} ({e}); \
-                         this is a scheduler bug, please report it"
-                    ))
-                })?;
-                Ok(IntervalStats::of(workload.capacity, &requests, &outcomes))
-            })
-            .collect()
+        schedules::run(params, input)
     }
 
     fn notes(params: &Params, workloads: &[Arc<Workload>]) -> Vec<String> {
@@ -336,47 +301,9 @@ impl Kind for Adaptive {
     }
 }
 
-/// The seeds of interval `interval`'s draws (which requests may be split,
-/// which pay the high price profile), derived from the repetition seed: the
-/// same for every variant and load.
-fn request_seeds(seed: u64, interval: usize) -> RequestSeeds {
-    RequestSeeds {
-        preemptive: derive_seed(seed, &format!("adaptive/preemptive/{interval}")),
-        price_profile: derive_seed(seed, &format!("adaptive/price-profile/{interval}")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Each interval has its own streams: another interval draws other
-    /// price profiles from the same repetition seed.
-    #[test]
-    fn intervals_draw_differently() {
-        let jobs: Vec<profile::Job> = (0..400u64)
-            .map(|i| profile::Job::new(i, profile::Time(i as i64), 16, 7200, 7200))
-            .collect();
-        let omega = adaptive_requests::PriceFunction::TABLE1;
-        let profiles = |interval: usize| -> Vec<f64> {
-            Table1::default()
-                .requests(
-                    "mdf-preemptive-moldable".parse().unwrap(),
-                    &jobs,
-                    &omega,
-                    request_seeds(7, interval),
-                )
-                .unwrap()
-                .iter()
-                .map(|r| r.req.price_profile())
-                .collect()
-        };
-        assert_eq!(profiles(3), profiles(3));
-        assert_ne!(profiles(3), profiles(4));
-        let (a, b) = (request_seeds(7, 3), request_seeds(7, 4));
-        assert_ne!(a.preemptive, a.price_profile, "two streams per interval");
-        assert_ne!(a, b);
-    }
 
     /// A series name stands for the variant's parts, and the parts read back
     /// as the same variant.

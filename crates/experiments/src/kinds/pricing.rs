@@ -53,6 +53,7 @@ use crate::registry::PolicyName;
 use crate::seed::derive_seed;
 use crate::workload::Workload;
 
+mod canonical;
 mod notes;
 mod params;
 
@@ -284,6 +285,11 @@ impl Kind for Pricing {
             ]),
             None => overrides([("policy", policy.to_string().into())]),
         })
+    }
+
+    /// What a run of the policy does not read (`canonical.rs`).
+    fn canonical(params: &mut Params) {
+        canonical::reset_unread(params);
     }
 
     fn check(params: &Params, setup: &Setup<'_>) -> Result<(), ParamError> {

@@ -42,6 +42,7 @@ use crate::seed::derive_seed;
 
 const DAY: i64 = 86_400;
 
+mod canonical;
 mod params;
 pub(crate) mod setup;
 use setup::{config, scenario};
@@ -163,19 +164,6 @@ impl Default for AdmissionParams {
     }
 }
 
-impl AdmissionParams {
-    /// The providers' pricing.
-    pub(crate) fn pricing(&self) -> intergrid::ProviderPricing {
-        intergrid::ProviderPricing {
-            alpha: self.alpha,
-            beta: self.beta,
-            base_price: self.base_price,
-            budget_factor: self.budget_factor,
-            deadline_factor: self.deadline_factor,
-        }
-    }
-}
-
 /// ArEb + least-load, the paper's base.
 const BASE: Series = Series {
     provider: partitions_forecast::ProviderPolicy::ArEb,
@@ -261,6 +249,11 @@ impl Kind for Provisioning {
     fn series(name: &str) -> Result<toml::Table, String> {
         let series = name.parse::<Series>().map_err(|e| e.to_string())?;
         Ok(overrides([("policy", series.to_string().into())]))
+    }
+
+    /// What a run of the policy does not read (`canonical.rs`).
+    fn canonical(params: &mut Params) {
+        canonical::reset_unread(params);
     }
 
     fn check(p: &Params, _setup: &Setup<'_>) -> Result<(), ParamError> {

@@ -9,7 +9,7 @@ use partitions_forecast::ForecastConfig;
 use profile::{Job, Time};
 use swf_io::lublin99::Lublin99;
 
-use super::{DAY, Params};
+use super::{AdmissionParams, DAY, Params};
 use crate::error::RunError;
 use crate::kind::Input;
 use crate::seed::derive_seed;
@@ -32,7 +32,18 @@ pub(super) fn config(params: &Params) -> Config {
         tolerance: params.tolerance_s,
         horizon: params.horizon_s,
         track_allocations: params.track_allocations,
-        pricing: params.admission.as_ref().map(|a| a.pricing()),
+        pricing: params.admission.as_ref().map(pricing),
+    }
+}
+
+/// The providers' pricing of `[params.admission]`.
+fn pricing(a: &AdmissionParams) -> intergrid::ProviderPricing {
+    intergrid::ProviderPricing {
+        alpha: a.alpha,
+        beta: a.beta,
+        base_price: a.base_price,
+        budget_factor: a.budget_factor,
+        deadline_factor: a.deadline_factor,
     }
 }
 

@@ -1,0 +1,154 @@
+//! The pricing kind's [`Kind::canonical`](crate::Kind::canonical): the
+//! settings a run of each policy never reads, reset to their defaults, so
+//! that runs which are the same simulation share one identity.
+//!
+//! A run builds its jobs with `qos_jobs` (the QoS workload keys and
+//! `base_price`, never the policy's settings) and hands `run_config` to
+//! `pricing::run_policy`, which reads, by policy:
+//!
+//! - a backfilling baseline (`Policy::Backfill`): `run_baseline`, which
+//!   passes `drop` and `base_price` to `backfill` and nothing else, so
+//!   `alpha`, `beta`, `gamma`, `delta`, `rating`, `spare`, `late` and
+//!   `committed` are unread;
+//! - Libra: `RunConfig::cluster` (`rating`, `base_price`, `spare`, `late`,
+//!   `committed`) and `RunConfig::price`'s `LibraStatic` (`gamma`, `delta`);
+//!   `alpha`, `beta` and `drop` are unread;
+//! - Libra+$: the same cluster and `LibraDollar` (`alpha`, and `beta`
+//!   unless the policy fixes its own); `gamma`, `delta` and `drop` are
+//!   unread.
+//!
+//! A registered policy is left as it is.
+
+use ::pricing::Policy;
+
+use super::Params;
+use crate::registry::PolicyName;
+
+/// Resets what a run of `params.policy` does not read to `Params::default()`.
+pub(super) fn reset_unread(params: &mut Params) {
+    let PolicyName::BuiltIn(series) = &params.policy else {
+        return;
+    };
+    let d = Params::default();
+    match series.policy() {
+        Policy::Backfill(_) => {
+            (params.alpha, params.beta) = (d.alpha, d.beta);
+            (params.gamma, params.delta) = (d.gamma, d.delta);
+            params.rating = d.rating;
+            (params.spare, params.late) = (d.spare, d.late);
+            params.committed = d.committed;
+        }
+        Policy::Libra => {
+            (params.alpha, params.beta) = (d.alpha, d.beta);
+            params.drop = d.drop;
+        }
+        Policy::LibraDollar { beta } => {
+            (params.gamma, params.delta) = (d.gamma, d.delta);
+            params.drop = d.drop;
+            if beta.is_some() {
+                params.beta = d.beta;
+            }
+        }
+        // A policy this file does not know: everything may be read.
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ::pricing::{Committed, DropRule, Late, Spare};
+
+    use super::*;
+    use crate::kind::Kind;
+    use crate::kinds::pricing::Pricing;
+
+    /// `params` with `policy` as the series `name` sets it, and
+    /// `change` applied.
+    fn with(name: &str, change: impl FnOnce(&mut Params)) -> Params {
+        let table = Pricing::series(name).unwrap();
+        let mut params: Params = toml::Value::Table(table).try_into().unwrap();
+        change(&mut params);
+        params
+    }
+
+    /// The identity of `params`: its canonical TOML text.
+    fn identity(params: &Params) -> String {
+        let mut p = params.clone();
+        Pricing::canonical(&mut p);
+        toml::to_string(&p).unwrap()
+    }
+
+    fn same(name: &str, change: impl FnOnce(&mut Params)) -> bool {
+        identity(&with(name, |_| {})) == identity(&with(name, change))
+    }
+
+    #[test]
+    fn a_baseline_reads_only_its_drop_rule_base_price_and_jobs() {
+        for name in ["fcfs-bf", "sjf-bf", "edf-bf"] {
+            assert!(same(name, |p| p.beta = 0.7), "{name}");
+            assert!(same(name, |p| p.alpha = 2.0), "{name}");
+            assert!(same(name, |p| (p.gamma, p.delta) = (3.0, 4.0)), "{name}");
+            assert!(same(name, |p| p.rating = 100), "{name}");
+            assert!(same(name, |p| p.spare = Spare::Equal), "{name}");
+            assert!(same(name, |p| p.late = Late::Zero), "{name}");
+            assert!(same(name, |p| p.committed = Committed::Window), "{name}");
+            assert!(!same(name, |p| p.drop = DropRule::Lapsed), "{name}");
+            assert!(!same(name, |p| p.base_price = 2.0), "{name}");
+            assert!(!same(name, |p| p.high_urgency = 40.0), "{name}");
+            assert!(!same(name, |p| p.arrival_delay = 0.25), "{name}");
+        }
+        // Two baselines stay two runs.
+        assert_ne!(
+            identity(&with("fcfs-bf", |_| {})),
+            identity(&with("sjf-bf", |_| {}))
+        );
+    }
+
+    #[test]
+    fn libra_reads_its_cluster_and_static_price() {
+        assert!(same("libra", |p| p.beta = 0.7));
+        assert!(same("libra", |p| p.alpha = 2.0));
+        assert!(same("libra", |p| p.drop = DropRule::Lapsed));
+        assert!(!same("libra", |p| p.gamma = 2.0));
+        assert!(!same("libra", |p| p.delta = 2.0));
+        assert!(!same("libra", |p| p.rating = 100));
+        assert!(!same("libra", |p| p.spare = Spare::Equal));
+        assert!(!same("libra", |p| p.committed = Committed::Window));
+        assert!(!same("libra", |p| p.inaccuracy = 10.0));
+    }
+
+    #[test]
+    fn libra_dollar_reads_its_cluster_and_alpha_and_beta() {
+        assert!(same("libra+$", |p| (p.gamma, p.delta) = (3.0, 4.0)));
+        assert!(same("libra+$", |p| p.drop = DropRule::Lapsed));
+        assert!(!same("libra+$", |p| p.beta = 0.7));
+        assert!(!same("libra+$", |p| p.alpha = 2.0));
+        assert!(!same("libra+$", |p| p.late = Late::Zero));
+        // `libra+$-b0.5` is `libra+$` with beta = 0.5: its beta is read.
+        assert!(!same("libra+$-b0.5", |p| p.beta = 0.7));
+        // A policy fixing its own beta (refused by `check`, but canonical
+        // all the same) does not read the run's.
+        let fixed = |beta| {
+            let mut p = Params {
+                policy: PolicyName::BuiltIn("libra+$-b0.5".parse().unwrap()),
+                ..Params::default()
+            };
+            p.beta = beta;
+            identity(&p)
+        };
+        assert_eq!(fixed(0.1), fixed(0.9));
+    }
+
+    #[test]
+    fn a_registered_policy_keeps_every_setting() {
+        let registered = |beta| {
+            let mut p = Params {
+                policy: PolicyName::Registered("mine".into()),
+                ..Params::default()
+            };
+            p.beta = beta;
+            identity(&p)
+        };
+        assert_ne!(registered(0.1), registered(0.9));
+    }
+}
