@@ -157,6 +157,7 @@ impl PriceFunction {
         self.charge(&Terms::of(req, submit), completion, proc_seconds)
     }
 
+    #[inline]
     pub(crate) fn charge(&self, terms: &Terms, completion: Time, proc_seconds: i64) -> f64 {
         // In i128, so that no completion, submission or T^min can overflow;
         // the same numbers as in i64 wherever that does not.
@@ -195,7 +196,8 @@ impl PriceFunction {
 /// either sign, negatives, NaN, infinities, huge values) goes to `floor`.
 #[inline]
 fn floor(x: f64) -> f64 {
-    if x > 0.0 && x < 9.223_372_036_854_775_808e18 {
+    const TWO_63: f64 = (1u64 << 63) as f64;
+    if x > 0.0 && x < TWO_63 {
         (x as i64) as f64
     } else {
         floor_rare(x)
@@ -353,13 +355,9 @@ mod tests {
     fn floor_is_floor_bit_for_bit() {
         let mut values: Vec<f64> = profile::testing::EDGE_F64.to_vec();
         values.extend([0.3, 0.5, 0.999_999_999, 1.0, 1.5, 2.5, 1e15 + 0.5]);
-        values.extend([
-            4_503_599_627_370_495.5,
-            9.007_199_254_740_993e15,
-            1e18,
-            9.2e18,
-        ]);
-        values.extend([9.223_372_036_854_775_808e18, 1e19, -0.5, -1.5, -1e18]);
+        let two = |e: u32| (1u64 << e) as f64;
+        values.extend([two(52) - 0.5, two(53) + 2.0, 1e18, 9.2e18, two(63) - 1024.0]);
+        values.extend([two(63), 1e19, -0.5, -1.5, -1e18]);
         for x in values {
             assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "{x:e}");
         }
