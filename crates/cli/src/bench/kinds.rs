@@ -75,6 +75,46 @@ pub const KIND_CASES: [KindCase; 4] = [
     },
 ];
 
+/// The runs of the cell labelled `label` among an experiment's cell
+/// `labels`: one, plus those its label says share its reference; `None` if
+/// no cell has that label.
+fn runs_of(labels: &[String], label: &str) -> Option<usize> {
+    labels.iter().find_map(|l| {
+        if l == label {
+            return Some(1);
+        }
+        let rest = l.strip_prefix(label)?.strip_prefix(" (+")?;
+        let more = rest.strip_suffix(" run(s) sharing its reference)")?;
+        Some(1 + more.parse::<usize>().ok()?)
+    })
+}
+
+/// That `case` names a cell of its configuration holding the runs it
+/// declares: a change in how runs are shared must not silently change what
+/// the row measures.
+pub fn check_case(settings: &Settings, case: &KindCase) -> Result<()> {
+    let path = settings.root.join(case.config);
+    let experiment = crate::config::read_config(&settings.registry, &path, case.config)?;
+    let labels = cell_labels(&experiment);
+    match runs_of(&labels, case.cell) {
+        Some(runs) if runs == case.runs => Ok(()),
+        Some(runs) => Err(anyhow!(
+            "bench row '{}': the cell '{}' of {} holds {runs} runs, not {}; choose a cell that \
+             measures what the row says",
+            case.name,
+            case.cell,
+            case.config,
+            case.runs
+        )),
+        None => Err(anyhow!(
+            "bench row '{}': {} has no cell '{}'",
+            case.name,
+            case.config,
+            case.cell
+        )),
+    }
+}
+
 /// `bench-child cell <config> <label>`: runs the cell of the configuration
 /// at `config` (relative to the repository) whose label is `label` (or
 /// starts with it, for a cell whose runs share a reference); returns the
@@ -117,41 +157,26 @@ pub fn run_cell(settings: &Settings, config: &str, label: &str) -> Result<(f64, 
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
-    use experiments::{Registry, cell_labels};
-
-    use super::KIND_CASES;
-
-    /// The runs of the cell labelled `label` among `labels`: one, plus
-    /// those its label says share its reference.
-    fn runs_of(labels: &[String], label: &str) -> Option<usize> {
-        labels.iter().find_map(|l| {
-            if l == label {
-                return Some(1);
-            }
-            let rest = l.strip_prefix(label)?.strip_prefix(" (+")?;
-            let more = rest.strip_suffix(" run(s) sharing its reference)")?;
-            Some(1 + more.parse::<usize>().ok()?)
-        })
-    }
+    use super::{KIND_CASES, check_case, runs_of};
+    use crate::settings::Settings;
 
     #[test]
     fn every_kind_case_names_a_cell_of_its_configuration_with_its_runs() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let registry = Registry::builtin();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let settings = Settings::new(root);
         for case in &KIND_CASES {
-            let text = std::fs::read_to_string(root.join(case.config)).unwrap();
-            let experiment = registry.parse(&text, case.config).unwrap();
-            let labels = cell_labels(&experiment);
-            assert_eq!(
-                runs_of(&labels, case.cell),
-                Some(case.runs),
-                "{}: the cell '{}' of {} (cells: {labels:?})",
-                case.name,
-                case.cell,
-                case.config
-            );
+            check_case(&settings, case).unwrap();
         }
+    }
+
+    #[test]
+    fn a_cell_label_gives_its_runs() {
+        let labels = [
+            "a".to_string(),
+            "b (+6 run(s) sharing its reference)".to_string(),
+        ];
+        assert_eq!(runs_of(&labels, "a"), Some(1));
+        assert_eq!(runs_of(&labels, "b"), Some(7));
+        assert_eq!(runs_of(&labels, "c"), None);
     }
 }

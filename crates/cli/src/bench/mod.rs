@@ -313,6 +313,7 @@ fn measure_all(
     }
     let mut by_kind = Vec::new();
     for case in &kinds::KIND_CASES {
+        kinds::check_case(settings, case)?;
         let m = runner.measure(case.name, &["cell", case.config, case.cell])?;
         by_kind.push((case, m));
     }
