@@ -406,6 +406,26 @@ pub(crate) trait Resolved: Send + Sync {
 
 struct Typed<K: Kind>(K::Params);
 
+/// The identity of `params`: its canonical TOML text, as the run cache
+/// keys it (for the kinds' tests of [`Kind::canonical`]).
+#[cfg(test)]
+pub(crate) fn identity<K: Kind>(params: &K::Params) -> String {
+    let mut p = params.clone();
+    K::canonical(&mut p);
+    toml::to_string(&p).unwrap()
+}
+
+/// Whether `change` leaves the [`identity`] of `params` as it was.
+#[cfg(test)]
+pub(crate) fn same_identity<K: Kind>(
+    params: &K::Params,
+    change: impl FnOnce(&mut K::Params),
+) -> bool {
+    let mut changed = params.clone();
+    change(&mut changed);
+    identity::<K>(params) == identity::<K>(&changed)
+}
+
 fn samples<K: Kind>(outcome: &RunSamples) -> &[K::Sample] {
     outcome
         .downcast_ref::<Vec<K::Sample>>()

@@ -49,7 +49,7 @@ mod tests {
     use adaptive_requests::{BudgetRule, Fallback, Rescheduling};
 
     use super::*;
-    use crate::kind::Kind;
+    use crate::kind::{Kind, identity, same_identity};
     use crate::kinds::adaptive::Adaptive;
 
     /// The default parameters under series `name`, with `change` applied.
@@ -60,14 +60,8 @@ mod tests {
         params
     }
 
-    fn identity(params: &Params) -> String {
-        let mut p = params.clone();
-        Adaptive::canonical(&mut p);
-        toml::to_string(&p).unwrap()
-    }
-
     fn same(name: &str, change: impl FnOnce(&mut Params)) -> bool {
-        identity(&with(name, |_| {})) == identity(&with(name, change))
+        same_identity::<Adaptive>(&with(name, |_| {}), change)
     }
 
     #[test]
@@ -131,8 +125,8 @@ mod tests {
             }
         }
         assert_ne!(
-            identity(&with("fifo-rigid", |_| {})),
-            identity(&with("mdf-rigid", |_| {}))
+            identity::<Adaptive>(&with("fifo-rigid", |_| {})),
+            identity::<Adaptive>(&with("mdf-rigid", |_| {}))
         );
     }
 }

@@ -59,7 +59,7 @@ mod tests {
     use ::pricing::{Committed, DropRule, Late, Spare};
 
     use super::*;
-    use crate::kind::Kind;
+    use crate::kind::{Kind, identity, same_identity};
     use crate::kinds::pricing::Pricing;
 
     /// `params` with `policy` as the series `name` sets it, and
@@ -71,15 +71,8 @@ mod tests {
         params
     }
 
-    /// The identity of `params`: its canonical TOML text.
-    fn identity(params: &Params) -> String {
-        let mut p = params.clone();
-        Pricing::canonical(&mut p);
-        toml::to_string(&p).unwrap()
-    }
-
     fn same(name: &str, change: impl FnOnce(&mut Params)) -> bool {
-        identity(&with(name, |_| {})) == identity(&with(name, change))
+        same_identity::<Pricing>(&with(name, |_| {}), change)
     }
 
     #[test]
@@ -99,8 +92,8 @@ mod tests {
         }
         // Two baselines stay two runs.
         assert_ne!(
-            identity(&with("fcfs-bf", |_| {})),
-            identity(&with("sjf-bf", |_| {}))
+            identity::<Pricing>(&with("fcfs-bf", |_| {})),
+            identity::<Pricing>(&with("sjf-bf", |_| {}))
         );
     }
 
@@ -134,7 +127,7 @@ mod tests {
                 ..Params::default()
             };
             p.beta = beta;
-            identity(&p)
+            identity::<Pricing>(&p)
         };
         assert_eq!(fixed(0.1), fixed(0.9));
     }
@@ -147,7 +140,7 @@ mod tests {
                 ..Params::default()
             };
             p.beta = beta;
-            identity(&p)
+            identity::<Pricing>(&p)
         };
         assert_ne!(registered(0.1), registered(0.9));
     }

@@ -67,7 +67,7 @@ mod tests {
     use partitions_forecast::{LoadMeasure, ShareFrom};
 
     use super::*;
-    use crate::kind::Kind;
+    use crate::kind::{identity, same_identity};
     use crate::kinds::provisioning::Provisioning;
 
     /// The default parameters under series `name`, with `change` applied.
@@ -80,14 +80,8 @@ mod tests {
         params
     }
 
-    fn identity(params: &Params) -> String {
-        let mut p = params.clone();
-        Provisioning::canonical(&mut p);
-        toml::to_string(&p).unwrap()
-    }
-
     fn same(name: &str, change: impl FnOnce(&mut Params)) -> bool {
-        identity(&with(name, |_| {})) == identity(&with(name, change))
+        same_identity::<Provisioning>(&with(name, |_| {}), change)
     }
 
     #[test]
@@ -156,8 +150,8 @@ mod tests {
             }
         }
         assert_ne!(
-            identity(&with("areb+least-load", |_| {})),
-            identity(&with("arcb+least-load", |_| {}))
+            identity::<Provisioning>(&with("areb+least-load", |_| {})),
+            identity::<Provisioning>(&with("arcb+least-load", |_| {}))
         );
     }
 
@@ -165,7 +159,7 @@ mod tests {
     fn the_stringency_is_read_with_deadlines_only() {
         assert!(same("arcb+earliest-ask", |p| p.stringency = 2.0));
         let share = |stringency| {
-            identity(&with("arcb+earliest-ask", |p| {
+            identity::<Provisioning>(&with("arcb+earliest-ask", |p| {
                 (p.deadline_share, p.stringency) = (0.2, stringency);
             }))
         };
