@@ -228,6 +228,12 @@ pub fn cell_labels(experiment: &Experiment) -> Vec<String> {
         .collect()
 }
 
+/// The number of runs of each cell of `experiment` (its reference and the
+/// runs measured against it), in the order of [`cell_labels`].
+pub fn cell_runs(experiment: &Experiment) -> Vec<usize> {
+    Layout::new(experiment).cells.iter().map(Vec::len).collect()
+}
+
 /// Runs the cells of `shard` and returns their measurements.
 pub fn run_shard(
     experiment: &Experiment,

@@ -415,6 +415,16 @@ pub(crate) fn identity<K: Kind>(params: &K::Params) -> String {
     toml::to_string(&p).unwrap()
 }
 
+/// The default parameters under series `name` (its overrides applied),
+/// with `change` applied: for the kinds' tests of [`Kind::canonical`].
+#[cfg(test)]
+pub(crate) fn series_params<K: Kind>(name: &str, change: impl FnOnce(&mut K::Params)) -> K::Params {
+    let table = K::series(name).unwrap();
+    let mut params: K::Params = toml::Value::Table(table).try_into().unwrap();
+    change(&mut params);
+    params
+}
+
 /// Whether `change` leaves the [`identity`] of `params` as it was.
 #[cfg(test)]
 pub(crate) fn same_identity<K: Kind>(

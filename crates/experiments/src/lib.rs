@@ -89,8 +89,8 @@ mod workload;
 
 pub use cache::RunCache;
 pub use cells::{
-    CELLS_VERSION, CellRecord, CellsError, MergeError, RunValues, ShardCells, cell_labels, merge,
-    run_shard,
+    CELLS_VERSION, CellRecord, CellsError, MergeError, RunValues, ShardCells, cell_labels,
+    cell_runs, merge, run_shard,
 };
 pub use check::{ResultsError, aggregate, check_results, check_run_toml};
 pub use claim::{Cause, Claim};

@@ -14,7 +14,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow};
-use experiments::{Provenance, RunOptions, Shard, cell_labels, run_shard};
+use experiments::{Provenance, RunOptions, Shard, cell_labels, cell_runs, run_shard};
 
 use crate::experiment::read_experiment;
 use crate::settings::Settings;
@@ -75,18 +75,12 @@ pub const KIND_CASES: [KindCase; 4] = [
     },
 ];
 
-/// The runs of the cell labelled `label` among an experiment's cell
-/// `labels`: one, plus those its label says share its reference; `None` if
-/// no cell has that label.
-fn runs_of(labels: &[String], label: &str) -> Option<usize> {
-    labels.iter().find_map(|l| {
-        if l == label {
-            return Some(1);
-        }
-        let rest = l.strip_prefix(label)?.strip_prefix(" (+")?;
-        let more = rest.strip_suffix(" run(s) sharing its reference)")?;
-        Some(1 + more.parse::<usize>().ok()?)
-    })
+/// The index of the cell labelled `label` (or `label` followed by the
+/// runs sharing its reference) among an experiment's cell `labels`.
+fn cell_index(labels: &[String], label: &str) -> Option<usize> {
+    labels
+        .iter()
+        .position(|l| l == label || l.starts_with(&format!("{label} (+")))
 }
 
 /// That `case` names a cell of its configuration holding the runs it
@@ -95,8 +89,8 @@ fn runs_of(labels: &[String], label: &str) -> Option<usize> {
 pub fn check_case(settings: &Settings, case: &KindCase) -> Result<()> {
     let path = settings.root.join(case.config);
     let experiment = crate::config::read_config(&settings.registry, &path, case.config)?;
-    let labels = cell_labels(&experiment);
-    match runs_of(&labels, case.cell) {
+    let index = cell_index(&cell_labels(&experiment), case.cell);
+    match index.map(|i| cell_runs(&experiment)[i]) {
         Some(runs) if runs == case.runs => Ok(()),
         Some(runs) => Err(anyhow!(
             "bench row '{}': the cell '{}' of {} holds {runs} runs, not {}; choose a cell that \
@@ -123,10 +117,8 @@ pub fn run_cell(settings: &Settings, config: &str, label: &str) -> Result<(f64, 
     let path = settings.root.join(config);
     let loaded = read_experiment(settings, None, Path::new(&path), None)?;
     let labels = cell_labels(&loaded.experiment);
-    let index = labels
-        .iter()
-        .position(|l| l == label || l.starts_with(&format!("{label} (+")))
-        .ok_or_else(|| anyhow!("{config} has no cell '{label}'"))?;
+    let index =
+        cell_index(&labels, label).ok_or_else(|| anyhow!("{config} has no cell '{label}'"))?;
     let count = u32::try_from(labels.len()).context("too many cells")?;
     let shard = Shard::new(u32::try_from(index)?, count).map_err(|e| anyhow!(e))?;
     let options = RunOptions {
@@ -157,7 +149,7 @@ pub fn run_cell(settings: &Settings, config: &str, label: &str) -> Result<(f64, 
 
 #[cfg(test)]
 mod tests {
-    use super::{KIND_CASES, check_case, runs_of};
+    use super::{KIND_CASES, cell_index, check_case};
     use crate::settings::Settings;
 
     #[test]
@@ -170,13 +162,13 @@ mod tests {
     }
 
     #[test]
-    fn a_cell_label_gives_its_runs() {
+    fn a_cell_is_found_by_its_label() {
         let labels = [
             "a".to_string(),
             "b (+6 run(s) sharing its reference)".to_string(),
         ];
-        assert_eq!(runs_of(&labels, "a"), Some(1));
-        assert_eq!(runs_of(&labels, "b"), Some(7));
-        assert_eq!(runs_of(&labels, "c"), None);
+        assert_eq!(cell_index(&labels, "a"), Some(0));
+        assert_eq!(cell_index(&labels, "b"), Some(1));
+        assert_eq!(cell_index(&labels, "c"), None);
     }
 }

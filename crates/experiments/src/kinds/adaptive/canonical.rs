@@ -49,15 +49,11 @@ mod tests {
     use adaptive_requests::{BudgetRule, Fallback, Rescheduling};
 
     use super::*;
-    use crate::kind::{Kind, identity, same_identity};
+    use crate::kind::{identity, same_identity, series_params};
     use crate::kinds::adaptive::Adaptive;
 
-    /// The default parameters under series `name`, with `change` applied.
     fn with(name: &str, change: impl FnOnce(&mut Params)) -> Params {
-        let table = Adaptive::series(name).unwrap();
-        let mut params: Params = toml::Value::Table(table).try_into().unwrap();
-        change(&mut params);
-        params
+        series_params::<Adaptive>(name, change)
     }
 
     fn same(name: &str, change: impl FnOnce(&mut Params)) -> bool {

@@ -59,16 +59,11 @@ mod tests {
     use ::pricing::{Committed, DropRule, Late, Spare};
 
     use super::*;
-    use crate::kind::{Kind, identity, same_identity};
+    use crate::kind::{identity, same_identity, series_params};
     use crate::kinds::pricing::Pricing;
 
-    /// `params` with `policy` as the series `name` sets it, and
-    /// `change` applied.
     fn with(name: &str, change: impl FnOnce(&mut Params)) -> Params {
-        let table = Pricing::series(name).unwrap();
-        let mut params: Params = toml::Value::Table(table).try_into().unwrap();
-        change(&mut params);
-        params
+        series_params::<Pricing>(name, change)
     }
 
     fn same(name: &str, change: impl FnOnce(&mut Params)) -> bool {
