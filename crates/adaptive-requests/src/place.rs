@@ -181,19 +181,19 @@ pub(crate) fn step_index(steps: &[(Time, u32)], t: Time) -> usize {
     steps.partition_point(|s| s.0 <= t).saturating_sub(1)
 }
 
-/// The durations of the share `[from, to)` on each shape, and whether they
-/// never decrease along the shapes (then a blocked window blocks every
-/// later shape too).
+/// The durations of the share `[from, to)` on each shape (with a free
+/// third field, `None`), and whether they never decrease along the shapes
+/// (then a blocked window blocks every later shape too).
 fn share_durations<'b>(
     shapes: &[(u32, i64)],
     from: u32,
     to: u32,
-    buffer: &'b mut Vec<(u32, i64)>,
-) -> (&'b [(u32, i64)], bool) {
+    buffer: &'b mut Vec<(u32, i64, Option<Time>)>,
+) -> (&'b mut [(u32, i64, Option<Time>)], bool) {
     buffer.extend(
         shapes
             .iter()
-            .map(|&(r, t)| (r, share_duration(t, from, to))),
+            .map(|&(r, t)| (r, share_duration(t, from, to), None)),
     );
     let ascending = buffer.windows(2).all(|w| w[0].1 <= w[1].1);
     (buffer, ascending)
@@ -215,7 +215,7 @@ fn with_buffer<T, R>(
 }
 
 thread_local! {
-    static SHARE_DURATIONS: Cell<Vec<(u32, i64)>> = const { Cell::new(Vec::new()) };
+    static SHARE_DURATIONS: Cell<Vec<(u32, i64, Option<Time>)>> = const { Cell::new(Vec::new()) };
     static FRAGMENT_DURATIONS: Cell<Vec<i64>> = const { Cell::new(Vec::new()) };
 }
 
@@ -256,7 +256,7 @@ pub(crate) fn best_whole(
 
 /// [`best_whole`] with a buffer for the share durations.
 fn best_whole_with(
-    buffer: &mut Vec<(u32, i64)>,
+    buffer: &mut Vec<(u32, i64, Option<Time>)>,
     steps: &[(Time, u32)],
     lo: Time,
     target: &Target<'_>,
@@ -266,7 +266,7 @@ fn best_whole_with(
 ) -> Option<Part> {
     let (from, to) = share;
     let (durs, ascending) = share_durations(target.shapes, from, to, buffer);
-    let d_min = durs.iter().map(|d| d.1).min()?;
+    let d_min = durs.iter().map(|s| s.1).min()?;
     let r_floor = target.r_floor();
     let max_end = max_end.min(target.terms.due());
     let work_of = |r: u32, d: i64| prefix_work.saturating_add(i64::from(r).saturating_mul(d));
@@ -278,8 +278,16 @@ fn best_whole_with(
         to,
     };
     let mut best: Option<Part> = None;
-    // Shapes the budget rules out at `lo`: their earliest affordable start.
-    for &(r, d) in durs {
+    // Each shape's first affordable start, the third field of its entry in
+    // `durs`: `lo` if the budget affords the shape at `lo`, else the
+    // earliest affordable start found below, or `None` if there is none at
+    // any start the scan tries. The price never rises with the completion
+    // time, so a window of the shape is within the budget exactly when it
+    // starts there or later: the scan compares with it instead of pricing
+    // every window it tries (debug builds check that both agree).
+    for (r, d, first) in durs.iter_mut() {
+        let (r, d) = (*r, *d);
+        *first = Some(lo);
         let end = lo.saturating_add(d);
         if end > max_end || target.tariff.admits(target.terms, end, work_of(r, d)) {
             continue;
@@ -288,11 +296,13 @@ fn best_whole_with(
         // search stops there: the affordable start it finds is the same
         // whenever it could win (the price never rises with the completion
         // time, so the earliest affordable start does not depend on where
-        // the search stops).
+        // the search stops). Every window the scan tries ends by then.
         let reach = best.map_or(max_end, |b| b.end().min(max_end));
         let Some(start) = affordable_start(target, lo, d, work_of(r, d), reach) else {
+            *first = None;
             continue;
         };
+        *first = Some(start);
         let c = part(start, r, d);
         if least_free(steps, start, c.end()) >= r && better(&c, best.as_ref()) {
             best = Some(c);
@@ -325,7 +335,7 @@ fn best_whole_with(
         let mut least = u32::MAX;
         let mut j = i;
         let mut reach = t0;
-        for &(r, d) in durs {
+        for &(r, d, first) in durs.iter() {
             let end = t0.saturating_add(d);
             if end > limit {
                 if ascending {
@@ -363,7 +373,12 @@ fn best_whole_with(
                 }
                 continue;
             }
-            if target.tariff.admits(target.terms, end, work_of(r, d)) {
+            let admissible = first.is_some_and(|first| t0 >= first);
+            debug_assert_eq!(
+                admissible,
+                target.tariff.admits(target.terms, end, work_of(r, d))
+            );
+            if admissible {
                 let c = part(t0, r, d);
                 if better(&c, best.as_ref()) {
                     best = Some(c);
