@@ -181,15 +181,19 @@ pub(crate) fn step_index(steps: &[(Time, u32)], t: Time) -> usize {
     steps.partition_point(|s| s.0 <= t).saturating_sub(1)
 }
 
-/// The durations of the share `[from, to)` on each shape (with a free
-/// third field, `None`), and whether they never decrease along the shapes
-/// (then a blocked window blocks every later shape too).
+/// A shape `(R, duration)` of a share, and a field for its first
+/// affordable start ([`best_whole`] fills it).
+type ShareShape = (u32, i64, Option<Time>);
+
+/// The durations of the share `[from, to)` on each shape (the third field
+/// `None`), and whether they never decrease along the shapes (then a
+/// blocked window blocks every later shape too).
 fn share_durations<'b>(
     shapes: &[(u32, i64)],
     from: u32,
     to: u32,
-    buffer: &'b mut Vec<(u32, i64, Option<Time>)>,
-) -> (&'b mut [(u32, i64, Option<Time>)], bool) {
+    buffer: &'b mut Vec<ShareShape>,
+) -> (&'b mut [ShareShape], bool) {
     buffer.extend(
         shapes
             .iter()
@@ -215,7 +219,7 @@ fn with_buffer<T, R>(
 }
 
 thread_local! {
-    static SHARE_DURATIONS: Cell<Vec<(u32, i64, Option<Time>)>> = const { Cell::new(Vec::new()) };
+    static SHARE_DURATIONS: Cell<Vec<ShareShape>> = const { Cell::new(Vec::new()) };
     static FRAGMENT_DURATIONS: Cell<Vec<i64>> = const { Cell::new(Vec::new()) };
 }
 
@@ -256,7 +260,7 @@ pub(crate) fn best_whole(
 
 /// [`best_whole`] with a buffer for the share durations.
 fn best_whole_with(
-    buffer: &mut Vec<(u32, i64, Option<Time>)>,
+    buffer: &mut Vec<ShareShape>,
     steps: &[(Time, u32)],
     lo: Time,
     target: &Target<'_>,

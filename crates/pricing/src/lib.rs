@@ -122,6 +122,7 @@ mod config;
 mod context;
 mod control;
 mod error;
+mod events;
 mod price;
 mod qos;
 mod run;
