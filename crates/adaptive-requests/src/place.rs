@@ -8,7 +8,7 @@ use profile::{Profile, Time};
 use crate::fmol::Moldability;
 use crate::price::{BudgetRule, PriceFunction, Tariff, Terms};
 use crate::req::{Preemption, Req};
-use crate::split::place_split;
+use crate::split::{place_split, place_split_from};
 
 /// One (sub)request as placed: `procs` processors over
 /// `[start, start + duration)`, running the share `[from, to)` (in percent)
@@ -589,6 +589,28 @@ pub(crate) fn place_target(
     match sp {
         Some(sp) if sp.part_limit() > 1 => place_split(steps, now, target, &sp),
         _ => best_whole(steps, now, target, (0, 100), 0, target.terms.due()).map(Placement::single),
+    }
+}
+
+/// [`place_target`], and for a split request the latest `now` up to which
+/// the same call gives the same placement while the free capacity from
+/// `now` on stays as it is ([`place_split_from`]); `None` for a request
+/// placed whole, or whose shapes do not all take at least as long with
+/// fewer processors (Algorithm 1 then takes the widest shape that fits,
+/// not necessarily the earliest completion, and the bound is not proven).
+pub(crate) fn place_target_from(
+    steps: &[(Time, u32)],
+    now: Time,
+    target: &Target<'_>,
+    sp: Option<Preemption>,
+) -> (Option<Placement>, Option<Time>) {
+    match sp {
+        Some(sp) if sp.part_limit() > 1 => {
+            let (placed, from_now) = place_split_from(steps, now, target, &sp);
+            let slower = target.shapes.windows(2).all(|w| w[0].1 <= w[1].1);
+            (placed, slower.then_some(from_now))
+        }
+        _ => (place_target(steps, now, target, sp), None),
     }
 }
 

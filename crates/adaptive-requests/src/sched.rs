@@ -5,7 +5,7 @@ use profile::{Profile, Time};
 
 use crate::error::SchedError;
 use crate::fmol::{LinearFmol, Moldability};
-use crate::place::{Placement, Target, fits, place_target};
+use crate::place::{Placement, Target, fits, place_target_from};
 use crate::price::{BudgetRule, PriceFunction, Tariff, Terms};
 use crate::req::Req;
 
@@ -166,11 +166,18 @@ pub enum Rescheduling {
     /// capacity, only from an earlier `now`, and still starts after the
     /// current one; Algorithm 1's placement is the earliest completion
     /// over every start, so a search from the later `now` finds it again.
-    /// A request the splitter places is always placed again: its greedy
-    /// fill may find a different placement from a later `now` (it no
-    /// longer starts from a fragment that has passed), and if it moves,
-    /// every request after it is placed again too. The
-    /// `mdf_prefix_kept_is_the_full_rescheduling` test checks the result
+    /// A request the splitter places is placed again: its greedy fill may
+    /// find a different placement from a later `now` (it no longer starts
+    /// from a fragment that has passed), and if it moves, every request
+    /// after it is placed again too. Except when its last fill is known to
+    /// hold: nothing before it in the order has moved since, no request
+    /// after it has started (a started request stays in the profile, where
+    /// the fill did not see it), its shapes take no less time with fewer processors, and
+    /// the unsplit placement and the first fragment of each fill computed
+    /// from the earlier `now` all start at or after the current one (the
+    /// fill from the later `now` then computes the same placements; see
+    /// `place_split_from`). Debug builds ask the splitter again and compare.
+    /// The `mdf_prefix_kept_is_the_full_rescheduling` test checks the result
     /// against placing every request again.
     #[default]
     Full,
@@ -344,6 +351,9 @@ struct Entry<F> {
     /// shape under MDF.
     key: i64,
     placement: Option<Placement>,
+    /// For a placement the splitter gave (`place_target_from`): the latest
+    /// `now` at which it would give it again on the same free capacity.
+    reuse_until: Option<Time>,
 }
 
 /// An on-line scheduler of adaptive requests on one machine.
@@ -438,13 +448,17 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
         }
         self.now = submit;
         let now = submit;
+        let waits = |e: &Entry<F>| e.placement.as_ref().is_some_and(|p| p.start() > now);
+        // A request that starts stays in the profile where the requests
+        // before it in the order were placed without it: their splitter
+        // answers no longer hold.
+        if let Some(k) = self.waiting.iter().rposition(|&e| !waits(&self.entries[e])) {
+            for &e in &self.waiting[..k] {
+                self.entries[e].reuse_until = None;
+            }
+        }
         let entries = &self.entries;
-        self.waiting.retain(|&e| {
-            entries[e]
-                .placement
-                .as_ref()
-                .is_some_and(|p| p.start() > now)
-        });
+        self.waiting.retain(|&e| waits(&entries[e]));
         self.profile.advance(now);
         let terms = Terms::of(&req, submit);
         let shapes: Vec<(u32, i64)> = req.shapes().collect();
@@ -457,6 +471,7 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
             shapes,
             key,
             placement: None,
+            reuse_until: None,
         });
         let placed = if self.config.policy.reschedules() {
             match self.reschedule(index)? {
@@ -476,11 +491,13 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
     /// Places request `index` into the current schedule without moving
     /// anything; records it as waiting (in MDF order) if accepted.
     fn append(&mut self, index: usize) -> Result<Option<Placement>, SchedError> {
-        let Some(p) = self.place(index) else {
+        let Some(p) = self.place(index).0 else {
             return Ok(None);
         };
         self.reserve(&p)?;
         self.entries[index].placement = Some(p.clone());
+        // Placed over later requests' reservations too: not reusable.
+        self.entries[index].reuse_until = None;
         let at = self.position(index);
         // Placed after everything, not in its MDF place.
         self.settled &= at == self.waiting.len();
@@ -526,29 +543,46 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
         // request whose placement still fits keeps it, unless `Full` must
         // ask the splitter again.
         let mut moved = full && first == 0 && !self.settled;
-        let mut fresh: Vec<Placement> = Vec::with_capacity(order.len());
+        let mut fresh: Vec<(Placement, Option<Time>)> = Vec::with_capacity(order.len());
         for &e in &order {
             let old = self.entries[e].placement.as_ref();
-            let keep = !(moved || full && self.splits(e));
-            let kept = old.filter(|p| keep && fits(&self.profile, p)).cloned();
-            let p = match kept {
-                Some(p) => p,
+            let splits = self.splits(e);
+            let keep = !(moved || full && splits);
+            // Under `Full` the splitter is asked again, unless nothing before
+            // the request moved since it last answered (so the free capacity
+            // it sees from now on is the same) and its answer is known to
+            // hold from now (`place_target_from`).
+            let until = self.entries[e].reuse_until;
+            let reuse = full && splits && !moved && until.is_some_and(|t| self.now <= t);
+            let kept = old
+                .filter(|p| (keep || reuse) && fits(&self.profile, p))
+                .cloned();
+            let (p, until) = match kept {
+                Some(p) => {
+                    debug_assert!(
+                        !reuse || self.place(e) == (Some(p.clone()), until),
+                        "request {}: the splitter answers otherwise than the answer reused",
+                        self.entries[e].id
+                    );
+                    (p, if reuse { until } else { None })
+                }
                 None => match self.place(e) {
-                    Some(p) => {
+                    (Some(p), until) => {
                         moved |= old.is_none_or(|o| *o != p) && (full || old.is_some());
-                        p
+                        (p, until)
                     }
-                    None => {
+                    (None, _) => {
                         std::mem::swap(&mut self.profile, &mut self.backup);
                         return Ok(None);
                     }
                 },
             };
             self.reserve(&p)?;
-            fresh.push(p);
+            fresh.push((p, until));
         }
-        for (&e, p) in order.iter().zip(fresh) {
+        for (&e, (p, until)) in order.iter().zip(fresh) {
             self.entries[e].placement = Some(p);
+            self.entries[e].reuse_until = until;
         }
         self.waiting.insert(at, index);
         self.settled |= first == 0;
@@ -564,15 +598,16 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
     }
 
     /// The best placement of request `index` in the current profile from
-    /// now: the splitter for preemptive requests, Algorithm 1 otherwise.
-    fn place(&self, index: usize) -> Option<Placement> {
+    /// now: the splitter for preemptive requests, Algorithm 1 otherwise;
+    /// with how long it holds (`place_target_from`).
+    fn place(&self, index: usize) -> (Option<Placement>, Option<Time>) {
         let e = &self.entries[index];
         let target = Target {
             shapes: &e.shapes,
             terms: &e.terms,
             tariff: &self.tariff,
         };
-        place_target(self.profile.steps(), self.now, &target, e.req.preemption())
+        place_target_from(self.profile.steps(), self.now, &target, e.req.preemption())
     }
 
     fn reserve(&mut self, p: &Placement) -> Result<(), SchedError> {

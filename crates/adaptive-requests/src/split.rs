@@ -34,12 +34,35 @@ pub(crate) fn place_split(
     target: &Target<'_>,
     sp: &Preemption,
 ) -> Option<Placement> {
+    place_split_from(steps, now, target, sp).0
+}
+
+/// [`place_split`], and the earliest start among the placements the fill
+/// computed from `now` itself: the unsplit placement and each group's
+/// first fragment (`Time::MAX` if there are none). Every later search
+/// starts where one of those ends, so it does not depend on `now`.
+///
+/// If Algorithm 1 finds the earliest-completion placement (the shapes'
+/// durations never decrease as `R` falls), the fill gives the same
+/// placement from any later `now` up to that start while the free capacity
+/// from `now` on is the same: no window starting at the later `now` can run
+/// where the window starting at the beginning of its step (or at the
+/// earlier `now`) could not, and that one ends sooner; and the price never
+/// rises with the completion time, so the shapes the budget rules out at
+/// the later `now` have the same earliest affordable start.
+pub(crate) fn place_split_from(
+    steps: &[(Time, u32)],
+    now: Time,
+    target: &Target<'_>,
+    sp: &Preemption,
+) -> (Option<Placement>, Time) {
     let due = target.terms.due();
     let mut best: Option<Placement> =
         best_whole(steps, now, target, (0, 100), 0, due).map(Placement::single);
+    let mut from_now = best.as_ref().map_or(Time::MAX, Placement::start);
     let limit_parts = sp.part_limit();
     if limit_parts < 2 {
-        return best;
+        return (best, from_now);
     }
     let bounds = sp.boundaries();
     let last = bounds.len() - 1;
@@ -62,6 +85,9 @@ pub(crate) fn place_split(
             let Some(part) = first_fragment(steps, cursor, shapes, &bounds, at, limit) else {
                 break;
             };
+            if prefix.is_empty() {
+                from_now = from_now.min(part.start);
+            }
             at = bounds.iter().position(|&b| b == part.to).unwrap_or(last);
             cursor = part.end();
             work = work.saturating_add(part.proc_seconds());
@@ -80,7 +106,7 @@ pub(crate) fn place_split(
             }
         }
     }
-    best
+    (best, from_now)
 }
 
 #[cfg(test)]
