@@ -24,6 +24,8 @@
 //! `Time::LATEST`, so a run always ends.
 
 use std::any::Any;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use profile::{MAX_DURATION, Time};
 
@@ -32,7 +34,6 @@ use crate::config::{ClusterConfig, Committed};
 use crate::context::JobContext;
 use crate::control::{Late, WORK_EPS, capped, partition_left, spread_into};
 use crate::error::{PricingError, amount, in_domain};
-use crate::events::NodeEvents;
 use crate::price::{PriceFunction, Quote};
 use crate::spec::JobSpec;
 
@@ -118,6 +119,7 @@ struct Task {
 #[derive(Clone, Debug)]
 struct Node {
     last: Time,
+    version: u64,
     tasks: Vec<Task>,
     free_memory: u64,
     free_disk: u64,
@@ -157,9 +159,10 @@ pub struct Cluster<A = LibraAdmission> {
     admission: A,
     nodes: Vec<Node>,
     jobs: Vec<Record>,
-    /// Each node's pending event (at most one: a recomputation replaces
-    /// it), so the order `(time, node)` is total and deterministic.
-    events: NodeEvents,
+    /// Node events `(time, node, version)`; an event whose version is not
+    /// its node's current one was superseded by a recomputation. At most one
+    /// event per node is current, so the order is total and deterministic.
+    events: BinaryHeap<Reverse<(Time, usize, u64)>>,
     now: Time,
     /// The lowest node rating: run times are longest there.
     slowest: u32,
@@ -190,17 +193,18 @@ impl<A> Cluster<A> {
             .iter()
             .map(|n| Node {
                 last: Time::ZERO,
+                version: 0,
                 tasks: Vec::new(),
                 free_memory: n.memory_mb,
                 free_disk: n.disk_mb,
             })
             .collect();
         Ok(Cluster {
-            events: NodeEvents::new(config.nodes.len()),
             config,
             admission,
             nodes,
             jobs: Vec::new(),
+            events: BinaryHeap::new(),
             now: Time(i64::MIN),
             slowest,
             beyond: None,
@@ -447,6 +451,7 @@ impl<A> Cluster<A> {
                 .map(|t| partition_left(t.estimate, t.cpu, t.deadline - now, late)),
         );
         spread_into(&partitions, self.config.control.spare, &mut rates);
+        node.version += 1;
         // The soonest event: (seconds from now, the job whose task it is).
         let mut next: Option<(i64, usize)> = None;
         let mut sooner = |dt: i64, job: usize| {
@@ -478,19 +483,16 @@ impl<A> Cluster<A> {
             }
         }
         self.scratch = (partitions, rates);
-        // The node's previous event, if any, is superseded.
-        let mut at = None;
         if let Some((dt, job)) = next {
             // Strictly later than now, and never past the end of time.
             match now.checked_add(dt).filter(|&t| t <= Time::LATEST) {
-                Some(t) => at = Some(t),
+                Some(t) => self.events.push(Reverse((t, j, node.version))),
                 None => {
                     let id = self.jobs[job].outcome.id;
                     self.beyond.get_or_insert(id);
                 }
             }
         }
-        self.events.set(j, at);
     }
 
     /// Handles node `j`'s event now: finished tasks leave, the rest are
@@ -518,13 +520,20 @@ impl<A> Cluster<A> {
         self.recompute(j);
     }
 
-    /// The time of the next pending event, if any; `None` once the cluster
-    /// has stopped at `Time::LATEST`.
+    /// The time of the next pending event, if any (superseded events are
+    /// discarded on the way); `None` once the cluster has stopped at
+    /// `Time::LATEST`.
     pub fn next_event(&mut self) -> Option<Time> {
         if self.beyond.is_some() {
             return None;
         }
-        self.events.first().map(|(t, _)| t)
+        while let Some(&Reverse((t, j, version))) = self.events.peek() {
+            if self.nodes[j].version == version {
+                return Some(t);
+            }
+            self.events.pop();
+        }
+        None
     }
 
     /// Handles the next pending event and returns its time; `None` when
@@ -539,12 +548,15 @@ impl<A> Cluster<A> {
         if self.beyond.is_some() {
             return None;
         }
-        let (t, j) = self.events.first()?;
-        self.now = self.now.max(t);
-        // Handling the event recomputes the node, which replaces its event.
-        self.node_event(j);
-        debug_assert!(self.events.first() != Some((t, j)));
-        Some(t)
+        while let Some(Reverse((t, j, version))) = self.events.pop() {
+            if self.nodes[j].version != version {
+                continue;
+            }
+            self.now = self.now.max(t);
+            self.node_event(j);
+            return Some(t);
+        }
+        None
     }
 
     /// Runs every event up to and including `to`, and sets the clock to `to`.

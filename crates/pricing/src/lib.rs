@@ -122,7 +122,6 @@ mod config;
 mod context;
 mod control;
 mod error;
-mod events;
 mod price;
 mod qos;
 mod run;
