@@ -389,6 +389,9 @@ struct Gateway<'a, Q> {
     violations: ViolationLog,
     timers_until: Time,
     unsettled: usize,
+    /// The providers wide enough for the job being scheduled (a buffer
+    /// kept from job to job).
+    capable: Vec<usize>,
 }
 
 impl<Q: Provisioning> Gateway<'_, Q> {
@@ -457,10 +460,25 @@ impl<Q: Provisioning> Gateway<'_, Q> {
         j: usize,
         providers: &mut [P],
     ) -> Result<bool, GatewayError> {
-        let job = &self.jobs[j];
-        let capable: Vec<usize> = (0..providers.len())
-            .filter(|&k| providers[k].capacity() >= job.procs)
-            .collect();
+        let mut capable = std::mem::take(&mut self.capable);
+        capable.clear();
+        let procs = self.jobs[j].procs;
+        capable.extend((0..providers.len()).filter(|&k| providers[k].capacity() >= procs));
+        let placed = self.schedule_on(policy, now, j, providers, &capable);
+        self.capable = capable;
+        placed
+    }
+
+    /// [`Gateway::schedule`] over the providers `capable` of the job, in
+    /// index order.
+    fn schedule_on<P: Provider>(
+        &mut self,
+        policy: &mut Q,
+        now: Time,
+        j: usize,
+        providers: &mut [P],
+        capable: &[usize],
+    ) -> Result<bool, GatewayError> {
         if capable.is_empty() {
             self.reject(j, Rejection::TooWide, now);
             return Ok(true);
@@ -468,7 +486,7 @@ impl<Q: Provisioning> Gateway<'_, Q> {
         let ask = policy.slot_information() == Some(Information::Ask);
         for _attempt in 0..self.config.max_attempts.max(1) {
             if ask {
-                for &k in &capable {
+                for &k in capable {
                     self.count(now, Message::SlotRequest);
                     self.refresh(now, k, &mut providers[k], Message::SlotReply);
                 }
@@ -643,6 +661,7 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
         violations: ViolationLog::new(config.tolerance),
         timers_until: config.timers_until.unwrap_or(last_arrival),
         unsettled: jobs.len(),
+        capable: Vec::with_capacity(n),
     };
     let mut policy = config.policy.clone();
     let mut next_report = policy.utilisation_reports().then_some(config.start);
