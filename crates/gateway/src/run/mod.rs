@@ -389,8 +389,7 @@ struct Gateway<'a, Q> {
     violations: ViolationLog,
     timers_until: Time,
     unsettled: usize,
-    /// The providers wide enough for the job being scheduled (a buffer
-    /// kept from job to job).
+    /// A buffer for the providers wide enough for the job being scheduled.
     capable: Vec<usize>,
 }
 
@@ -460,17 +459,15 @@ impl<Q: Provisioning> Gateway<'_, Q> {
         j: usize,
         providers: &mut [P],
     ) -> Result<bool, GatewayError> {
-        let mut capable = std::mem::take(&mut self.capable);
+        let (mut capable, procs) = (std::mem::take(&mut self.capable), self.jobs[j].procs);
         capable.clear();
-        let procs = self.jobs[j].procs;
         capable.extend((0..providers.len()).filter(|&k| providers[k].capacity() >= procs));
         let placed = self.schedule_on(policy, now, j, providers, &capable);
         self.capable = capable;
         placed
     }
 
-    /// [`Gateway::schedule`] over the providers `capable` of the job, in
-    /// index order.
+    /// [`Gateway::schedule`] over the job's `capable` providers, in order.
     fn schedule_on<P: Provider>(
         &mut self,
         policy: &mut Q,
