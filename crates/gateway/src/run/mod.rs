@@ -389,7 +389,8 @@ struct Gateway<'a, Q> {
     violations: ViolationLog,
     timers_until: Time,
     unsettled: usize,
-    /// A buffer for the providers wide enough for the job being scheduled.
+    /// The providers wide enough for the job being scheduled, in order (a
+    /// buffer kept from job to job).
     capable: Vec<usize>,
 }
 
@@ -459,37 +460,27 @@ impl<Q: Provisioning> Gateway<'_, Q> {
         j: usize,
         providers: &mut [P],
     ) -> Result<bool, GatewayError> {
-        let (mut capable, procs) = (std::mem::take(&mut self.capable), self.jobs[j].procs);
-        capable.clear();
-        capable.extend((0..providers.len()).filter(|&k| providers[k].capacity() >= procs));
-        let placed = self.schedule_on(policy, now, j, providers, &capable);
-        self.capable = capable;
-        placed
-    }
-
-    /// [`Gateway::schedule`] over the job's `capable` providers, in order.
-    fn schedule_on<P: Provider>(
-        &mut self,
-        policy: &mut Q,
-        now: Time,
-        j: usize,
-        providers: &mut [P],
-        capable: &[usize],
-    ) -> Result<bool, GatewayError> {
-        if capable.is_empty() {
+        let procs = self.jobs[j].procs;
+        self.capable.clear();
+        self.capable
+            .extend((0..providers.len()).filter(|&k| providers[k].capacity() >= procs));
+        if self.capable.is_empty() {
             self.reject(j, Rejection::TooWide, now);
             return Ok(true);
         }
         let ask = policy.slot_information() == Some(Information::Ask);
         for _attempt in 0..self.config.max_attempts.max(1) {
             if ask {
-                for &k in capable {
+                // By position: `refresh` borrows the gateway mutably.
+                for i in 0..self.capable.len() {
+                    let k = self.capable[i];
                     self.count(now, Message::SlotRequest);
                     self.refresh(now, k, &mut providers[k], Message::SlotReply);
                 }
             }
             let job = &self.jobs[j];
-            let candidates: Vec<Candidate<'_>> = capable
+            let candidates: Vec<Candidate<'_>> = self
+                .capable
                 .iter()
                 .map(|&k| Candidate {
                     provider: k,
@@ -507,7 +498,7 @@ impl<Q: Provisioning> Gateway<'_, Q> {
                 Choice::Wait | Choice::Reject(_) => None,
             };
             if let Some(provider) = chosen
-                && capable.binary_search(&provider).is_err()
+                && self.capable.binary_search(&provider).is_err()
             {
                 return Err(GatewayError::Choice {
                     job: job.id,
