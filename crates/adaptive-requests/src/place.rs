@@ -435,6 +435,42 @@ fn affordable_start(
     if good <= bad || !ok(good) {
         return None;
     }
+    #[cfg(debug_assertions)]
+    let bracket = (bad, good);
+    // The price function solved for the completion narrows the search, most
+    // often to the answer: its guess and a neighbour are tested, and
+    // whatever they show is a bracket the bisection below would also keep
+    // (`bad` refused or `lo`, `good` accepted). Without the guess it takes
+    // about 17 prices.
+    let guess = target.tariff.first_admitted_completion(target.terms, work) - duration as f64;
+    if guess > bad as f64 && guess < good as f64 {
+        let g = (guess as i64).clamp(bad + 1, good);
+        if ok(g) {
+            good = g;
+            if g - 1 > bad && !ok(g - 1) {
+                bad = g - 1;
+            }
+        } else {
+            bad = g;
+            if g + 1 < good && ok(g + 1) {
+                good = g + 1;
+            }
+        }
+    }
+    let found = bisect(&ok, bad, good);
+    #[cfg(debug_assertions)]
+    debug_assert_eq!(
+        found,
+        bisect(&ok, bracket.0, bracket.1),
+        "the guess moved the affordable start"
+    );
+    Some(Time(found))
+}
+
+/// The first accepted start in `(bad, good]`, given that `ok` refuses
+/// `bad` (or `bad` is the lower end of the range) and accepts `good`, and
+/// never refuses a later start than one it accepts.
+fn bisect(ok: &impl Fn(i64) -> bool, mut bad: i64, mut good: i64) -> i64 {
     // In i128: `good - bad` may pass i64 for extreme `lo` and `max_end`.
     while i128::from(good) - i128::from(bad) > 1 {
         let mid = (i128::from(bad) + (i128::from(good) - i128::from(bad)) / 2) as i64;
@@ -444,7 +480,7 @@ fn affordable_start(
             bad = mid;
         }
     }
-    Some(Time(good))
+    good
 }
 
 /// The splitter's step: the earliest event time at or after `lo` at which

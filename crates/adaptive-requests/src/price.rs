@@ -297,6 +297,33 @@ impl Tariff {
         }
     }
 
+    /// An estimate of the earliest completion [`admits`](Tariff::admits)
+    /// accepts for `work`, solved from the price function in floating
+    /// point: only a guess, which a search must verify (it may be off by a
+    /// few seconds, or outside the range searched).
+    pub(crate) fn first_admitted_completion(&self, terms: &Terms, work: i64) -> f64 {
+        let omega = &self.omega;
+        let slack = (terms.deadline - terms.t_min) as f64;
+        let paid = terms.price_profile
+            * if terms.preemptive {
+                1.0 - omega.incentive
+            } else {
+                1.0
+            }
+            * omega.rate
+            / HOUR;
+        let budget = terms.budget + BUDGET_TOLERANCE * terms.budget.abs().max(1.0);
+        let work = work as f64;
+        // The discount needed, in whole processor-seconds, and the lateness
+        // that gives it.
+        let discount = (work - budget / paid).ceil();
+        let late = discount / (work * omega.max_discount);
+        if self.rule == BudgetRule::Cap || !(late > 0.0) || !(slack > 0.0) {
+            return f64::NEG_INFINITY;
+        }
+        terms.submit.0 as f64 + terms.t_min as f64 + (late * slack).ceil()
+    }
+
     /// Whether such a completion is acceptable under the budget.
     pub(crate) fn admits(&self, terms: &Terms, completion: Time, work: i64) -> bool {
         match self.rule {

@@ -178,20 +178,61 @@ pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(),
             deltas.push((out.end, -i64::from(job.procs)));
         }
     }
-    // Ends sort before starts at the same instant: a processor freed at t is usable at t.
-    deltas.sort_unstable();
-    let mut busy: i64 = 0;
-    for (at, d) in deltas {
-        busy += d;
-        if busy > i64::from(capacity) {
-            return Err(Violation::OverCapacity {
-                at,
-                busy: busy as u64,
-                capacity,
-            });
+    over_capacity(capacity, &mut deltas)
+}
+
+/// The first instant, in time order, at which the busy processors exceed
+/// `capacity`, given each start and end as `(instant, +procs or −procs)`;
+/// ends come before starts at the same instant (a processor freed at `t` is
+/// usable at `t`), and among equal instants the deltas go in ascending
+/// order.
+///
+/// When the instants span less than 2^31 s (every trace does) each delta is
+/// packed into one `u64` whose order is the pairs' order, which sorts about
+/// twice as fast as the pairs; the error is the same either way.
+fn over_capacity(capacity: u32, deltas: &mut [(Time, i64)]) -> Result<(), Violation> {
+    // A delta is ±procs with procs < 2^32: `d + 2^32` takes 33 bits.
+    const DELTA_BITS: u32 = 33;
+    let first = deltas.iter().map(|d| d.0).min();
+    let last = deltas.iter().map(|d| d.0).max();
+    let packable = match (first, last) {
+        (Some(a), Some(b)) => b.secs() - a.secs() < 1 << (64 - DELTA_BITS),
+        _ => true,
+    };
+    let scan = |sorted: &mut dyn Iterator<Item = (Time, i64)>| {
+        let mut busy: i64 = 0;
+        for (at, d) in sorted {
+            busy += d;
+            if busy > i64::from(capacity) {
+                return Err(Violation::OverCapacity {
+                    at,
+                    busy: busy as u64,
+                    capacity,
+                });
+            }
+        }
+        Ok(())
+    };
+    match first {
+        Some(origin) if packable => {
+            let pack = |(at, d): (Time, i64)| {
+                ((at.secs() - origin.secs()) as u64) << DELTA_BITS | (d + (1 << 32)) as u64
+            };
+            let unpack = |key: u64| {
+                (
+                    Time(origin.secs() + (key >> DELTA_BITS) as i64),
+                    (key & ((1 << DELTA_BITS) - 1)) as i64 - (1 << 32),
+                )
+            };
+            let mut keys: Vec<u64> = deltas.iter().map(|&d| pack(d)).collect();
+            keys.sort_unstable();
+            scan(&mut keys.into_iter().map(unpack))
+        }
+        _ => {
+            deltas.sort_unstable();
+            scan(&mut deltas.iter().copied())
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -246,5 +287,53 @@ mod tests {
             validate(4, &jobs, &good[..1]),
             Err(Violation::Length { .. })
         ));
+    }
+
+    /// The scan over sorted pairs, as it was before the packed keys.
+    fn over_capacity_pairs(capacity: u32, deltas: &[(Time, i64)]) -> Result<(), Violation> {
+        let mut sorted = deltas.to_vec();
+        sorted.sort_unstable();
+        let mut busy: i64 = 0;
+        for (at, d) in sorted {
+            busy += d;
+            if busy > i64::from(capacity) {
+                return Err(Violation::OverCapacity {
+                    at,
+                    busy: busy as u64,
+                    capacity,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        #![proptest_config(crate::testing::proptest_config(2000))]
+
+        /// Packed keys find the same first violation, with the same numbers,
+        /// as the pairs: close instants (packed), and instants spread over
+        /// the whole schedulable range (the pairs' path), with equal instants,
+        /// the widest jobs and capacities the busy count crosses.
+        #[test]
+        fn packed_keys_find_what_the_pairs_find(
+            jobs in proptest::collection::vec((0..50i64, 1..40i64, 1..=6u32), 0..40),
+            wide in proptest::option::of(proptest::bool::ANY),
+            spread in proptest::bool::ANY,
+            capacity in 0..30u32,
+        ) {
+            let scale = if spread { Time::LATEST.secs() / 100 } else { 1 };
+            let mut deltas = Vec::new();
+            for (start, ran, procs) in jobs {
+                let procs = match wide {
+                    Some(true) => u32::MAX - procs,
+                    _ => procs,
+                };
+                let (start, end) = (Time(start * scale), Time((start + ran) * scale));
+                deltas.push((start, i64::from(procs)));
+                deltas.push((end, -i64::from(procs)));
+            }
+            let expected = over_capacity_pairs(capacity, &deltas);
+            proptest::prop_assert_eq!(over_capacity(capacity, &mut deltas), expected);
+        }
     }
 }
