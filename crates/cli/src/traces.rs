@@ -508,6 +508,42 @@ fn fetch(url: &str, tmp: &Path, cap: files::Cap) -> Result<()> {
     Ok(())
 }
 
+/// A trace read in this process, as [`load`] returns it.
+struct ReadTrace {
+    file: String,
+    content_sha256: String,
+    file_sha256: String,
+    trace: swf_io::Trace,
+    note: Option<String>,
+}
+
+impl ReadTrace {
+    fn source(&self) -> Source {
+        let t = &self.trace;
+        let trace = swf_io::Trace {
+            source: t.source.clone(),
+            header: t.header.clone(),
+            records: t.records.clone(),
+            skipped: Vec::new(),
+            skipped_count: t.skipped_count,
+        };
+        Source::trace(
+            self.file.clone(),
+            self.content_sha256.clone(),
+            trace,
+            self.note.clone(),
+        )
+        .with_file_sha256(self.file_sha256.clone())
+    }
+}
+
+/// Traces read in this process, by file identity and mode, so that a batch
+/// of experiments on one trace decompresses, hashes and parses it once
+/// (every experiment reads its traces before the batch runs, one after
+/// another). Traces with skipped lines are not kept: their errors cannot
+/// be copied.
+static READ: Mutex<BTreeMap<(FileKey, bool), ReadTrace>> = Mutex::new(BTreeMap::new());
+
 /// Reads a found trace. The reported checksum is that of its SWF text; the
 /// file's own checksum is kept for provenance.
 pub fn load(found: &Found, lenient: bool) -> Result<Source> {
@@ -515,6 +551,16 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
         Found::StandIn(known) => return Ok(Source::stand_in(known)),
         Found::File { path, known } => (path, known),
     };
+    let key = file_key(path).map(|k| (k, lenient));
+    if let Some(read) = key
+        .as_ref()
+        .and_then(|k| lock(&READ).get(k).map(ReadTrace::source))
+    {
+        if let Some(note) = read_note(&read) {
+            eprintln!("warning: {note}");
+        }
+        return Ok(read);
+    }
     let mut raw = open_trace(path)?;
     let mode = if lenient {
         swf_io::Mode::Lenient
@@ -571,5 +617,67 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
             eprintln!("  ... and {more} more");
         }
     }
-    Ok(Source::trace(file, content_sha256, trace, note).with_file_sha256(file_sha256))
+    let read = ReadTrace {
+        file,
+        content_sha256,
+        file_sha256,
+        trace,
+        note,
+    };
+    let source = read.source();
+    match key {
+        Some(k) if read.trace.skipped_count == 0 => {
+            lock(&READ).insert(k, read);
+            Ok(source)
+        }
+        // Give back the trace read, with its skipped lines.
+        _ => Ok(
+            Source::trace(read.file, read.content_sha256, read.trace, read.note)
+                .with_file_sha256(read.file_sha256),
+        ),
+    }
+}
+
+/// The note a trace source carries, if any.
+fn read_note(source: &Source) -> Option<&str> {
+    match source {
+        Source::Trace { note, .. } => note.as_deref(),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A trace read twice is parsed once and given back whole; a file
+    /// rewritten in between is read again.
+    #[test]
+    fn a_trace_is_read_once_until_it_changes() {
+        let dir = std::env::temp_dir().join(format!("usched-traces-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("two.swf");
+        let line = |id: u32| format!("{id} {id}0 0 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n");
+        std::fs::write(&path, format!("; MaxProcs: 8\n{}{}", line(1), line(2))).unwrap();
+        let found = Found::File {
+            path: path.clone(),
+            known: None,
+        };
+        let records = |s: &Source| match s {
+            Source::Trace { trace, sha256, .. } => (trace.records.clone(), sha256.clone()),
+            _ => panic!("a file, not a stand-in"),
+        };
+        let first = records(&load(&found, false).unwrap());
+        assert_eq!(first.0.len(), 2);
+        assert_eq!(records(&load(&found, false).unwrap()), first);
+        std::fs::write(
+            &path,
+            format!("; MaxProcs: 8\n{}{}{}", line(1), line(2), line(3)),
+        )
+        .unwrap();
+        let changed = records(&load(&found, false).unwrap());
+        assert_eq!(changed.0.len(), 3);
+        assert_ne!(changed.1, first.1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

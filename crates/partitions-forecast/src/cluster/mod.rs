@@ -178,7 +178,23 @@ struct ForecastState {
 }
 
 /// Processors taken from each partition by one job: `(partition, procs)`.
-type Charge = Vec<(usize, u32)>;
+/// Most jobs take from one partition, held without an allocation.
+#[derive(Clone, Debug)]
+enum Charge {
+    One([(usize, u32); 1]),
+    Many(Vec<(usize, u32)>),
+}
+
+impl std::ops::Deref for Charge {
+    type Target = [(usize, u32)];
+
+    fn deref(&self) -> &Self::Target {
+        match self {
+            Charge::One(one) => one,
+            Charge::Many(many) => many,
+        }
+    }
+}
 
 /// A place on the profile for a job.
 #[derive(Clone, Debug)]

@@ -16,7 +16,7 @@ impl Cluster {
             self.profiles.global.release(start, dur, total)
         };
         r.expect("charges are placed only where the processors are free, and released once");
-        for &(q, n) in charge {
+        for &(q, n) in charge.iter() {
             let r = if take {
                 self.profiles.parts[q].reserve(start, dur, n)
             } else {
@@ -42,11 +42,11 @@ impl Cluster {
             return None;
         }
         if self.profiles.parts.len() == 1 {
-            return Some(vec![(0, procs)]);
+            return Some(Charge::One([(0, procs)]));
         }
         let own = self.own_free(p, start, end);
         if own >= procs {
-            return Some(vec![(p, procs)]);
+            return Some(Charge::One([(p, procs)]));
         }
         if !self.layout.borrowing {
             return None;
@@ -71,7 +71,7 @@ impl Cluster {
                 rest -= take;
             }
         }
-        (rest == 0).then_some(charge)
+        (rest == 0).then_some(Charge::Many(charge))
     }
 
     /// The first step boundary of any profile strictly after `t`.
