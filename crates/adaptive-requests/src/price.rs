@@ -318,7 +318,9 @@ impl Tariff {
         // that gives it.
         let discount = (work - budget / paid).ceil();
         let late = discount / (work * omega.max_discount);
-        if self.rule == BudgetRule::Cap || !(late > 0.0) || !(slack > 0.0) {
+        // NaN (a zero rate or discount) is no use either.
+        let solved = late > 0.0 && slack > 0.0;
+        if self.rule == BudgetRule::Cap || !solved {
             return f64::NEG_INFINITY;
         }
         terms.submit.0 as f64 + terms.t_min as f64 + (late * slack).ceil()
