@@ -442,8 +442,12 @@ fn affordable_start(
     // whatever they show is a bracket the bisection below would also keep
     // (`bad` refused or `lo`, `good` accepted). Without the guess it takes
     // about 17 prices.
-    let guess = target.tariff.first_admitted_completion(target.terms, work) - duration as f64;
-    if guess > bad as f64 && guess < good as f64 {
+    let guess = target
+        .tariff
+        .first_admitted_completion(target.terms, work)
+        .map(|completion| completion - duration as f64)
+        .filter(|&start| start > bad as f64 && start < good as f64);
+    if let Some(guess) = guess {
         let g = (guess as i64).clamp(bad + 1, good);
         if ok(g) {
             good = g;

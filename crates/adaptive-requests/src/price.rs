@@ -300,8 +300,13 @@ impl Tariff {
     /// An estimate of the earliest completion [`admits`](Tariff::admits)
     /// accepts for `work`, solved from the price function in floating
     /// point: only a guess, which a search must verify (it may be off by a
-    /// few seconds, or outside the range searched).
-    pub(crate) fn first_admitted_completion(&self, terms: &Terms, work: i64) -> f64 {
+    /// few seconds, or outside the range searched). `None` where there is
+    /// nothing to solve (no budget limit, no slack, a zero rate or
+    /// discount) or no discount is needed.
+    pub(crate) fn first_admitted_completion(&self, terms: &Terms, work: i64) -> Option<f64> {
+        if self.rule == BudgetRule::Cap {
+            return None;
+        }
         let omega = &self.omega;
         let slack = (terms.deadline - terms.t_min) as f64;
         let paid = terms.price_profile
@@ -315,15 +320,11 @@ impl Tariff {
         let budget = terms.budget + BUDGET_TOLERANCE * terms.budget.abs().max(1.0);
         let work = work as f64;
         // The discount needed, in whole processor-seconds, and the lateness
-        // that gives it.
+        // that gives it (NaN for a zero rate or discount: no use either).
         let discount = (work - budget / paid).ceil();
         let late = discount / (work * omega.max_discount);
-        // NaN (a zero rate or discount) is no use either.
-        let solved = late > 0.0 && slack > 0.0;
-        if self.rule == BudgetRule::Cap || !solved {
-            return f64::NEG_INFINITY;
-        }
-        terms.submit.0 as f64 + terms.t_min as f64 + (late * slack).ceil()
+        (late > 0.0 && slack > 0.0)
+            .then(|| terms.submit.0 as f64 + terms.t_min as f64 + (late * slack).ceil())
     }
 
     /// Whether such a completion is acceptable under the budget.

@@ -508,41 +508,42 @@ fn fetch(url: &str, tmp: &Path, cap: files::Cap) -> Result<()> {
     Ok(())
 }
 
-/// A trace read in this process, as [`load`] returns it.
-struct ReadTrace {
-    file: String,
-    content_sha256: String,
-    file_sha256: String,
-    trace: swf_io::Trace,
-    note: Option<String>,
-}
-
-impl ReadTrace {
-    fn source(&self) -> Source {
-        let t = &self.trace;
-        let trace = swf_io::Trace {
-            source: t.source.clone(),
-            header: t.header.clone(),
-            records: t.records.clone(),
-            skipped: Vec::new(),
-            skipped_count: t.skipped_count,
-        };
-        Source::trace(
-            self.file.clone(),
-            self.content_sha256.clone(),
-            trace,
-            self.note.clone(),
-        )
-        .with_file_sha256(self.file_sha256.clone())
-    }
-}
-
 /// Traces read in this process, by file identity and mode, so that a batch
 /// of experiments on one trace decompresses, hashes and parses it once
 /// (every experiment reads its traces before the batch runs, one after
 /// another). Traces with skipped lines are not kept: their errors cannot
 /// be copied.
-static READ: Mutex<BTreeMap<(FileKey, bool), ReadTrace>> = Mutex::new(BTreeMap::new());
+static READ: Mutex<BTreeMap<(FileKey, bool), Source>> = Mutex::new(BTreeMap::new());
+
+/// A copy of a trace `source` read from a file, unless it is a stand-in or
+/// had lines skipped (an error cannot be copied).
+fn copy_trace(source: &Source) -> Option<Source> {
+    let Source::Trace {
+        file,
+        sha256,
+        file_sha256,
+        trace,
+        note,
+    } = source
+    else {
+        return None;
+    };
+    if trace.skipped_count > 0 {
+        return None;
+    }
+    let copy = swf_io::Trace {
+        source: trace.source.clone(),
+        header: trace.header.clone(),
+        records: trace.records.clone(),
+        skipped: Vec::new(),
+        skipped_count: 0,
+    };
+    let copy = Source::trace(file.clone(), sha256.clone(), copy, note.clone());
+    Some(match file_sha256 {
+        Some(sha) => copy.with_file_sha256(sha.clone()),
+        None => copy,
+    })
+}
 
 /// Reads a found trace. The reported checksum is that of its SWF text; the
 /// file's own checksum is kept for provenance.
@@ -554,9 +555,12 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
     let key = file_key(path).map(|k| (k, lenient));
     if let Some(read) = key
         .as_ref()
-        .and_then(|k| lock(&READ).get(k).map(ReadTrace::source))
+        .and_then(|k| lock(&READ).get(k).and_then(copy_trace))
     {
-        if let Some(note) = read_note(&read) {
+        if let Source::Trace {
+            note: Some(note), ..
+        } = &read
+        {
             eprintln!("warning: {note}");
         }
         return Ok(read);
@@ -617,33 +621,12 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
             eprintln!("  ... and {more} more");
         }
     }
-    let read = ReadTrace {
-        file,
-        content_sha256,
-        file_sha256,
-        trace,
-        note,
-    };
-    let source = read.source();
-    match key {
-        Some(k) if read.trace.skipped_count == 0 => {
-            lock(&READ).insert(k, read);
-            Ok(source)
-        }
-        // Give back the trace read, with its skipped lines.
-        _ => Ok(
-            Source::trace(read.file, read.content_sha256, read.trace, read.note)
-                .with_file_sha256(read.file_sha256),
-        ),
+    let source = Source::trace(file, content_sha256, trace, note).with_file_sha256(file_sha256);
+    if let (Some(k), Some(copy)) = (key, copy_trace(&source)) {
+        lock(&READ).insert(k, source);
+        return Ok(copy);
     }
-}
-
-/// The note a trace source carries, if any.
-fn read_note(source: &Source) -> Option<&str> {
-    match source {
-        Source::Trace { note, .. } => note.as_deref(),
-        _ => None,
-    }
+    Ok(source)
 }
 
 #[cfg(test)]
