@@ -30,6 +30,7 @@ pub fn run_all(
     let batch = Preloaded::read(settings, jobs, |cache, l| {
         cache.register(&l.experiment, &l.traces)
     });
+    batch.check_ids(jobs)?;
     let status = run_batch(settings, jobs, strict, |report, index, _, _| {
         let start = Instant::now();
         let loaded = batch.take(settings, report, index)?;
@@ -87,6 +88,39 @@ impl Preloaded {
             settings.threads,
         );
         Ok(loaded)
+    }
+
+    /// Refuses, before anything runs, two experiments whose results would
+    /// go to one directory (the same id) or one inside the other's
+    /// (`study/sensitivity` and `study/sensitivity/x`): the later one would
+    /// replace the earlier one's results, or be refused after its runs.
+    pub fn check_ids(&self, jobs: &[(PathBuf, Option<String>)]) -> Result<()> {
+        let mut seen: Vec<(String, &Path)> = Vec::new();
+        for (slot, (path, _)) in self.loaded.iter().zip(jobs) {
+            let guard = slot.lock().unwrap_or_else(PoisonError::into_inner);
+            let Some(Ok(loaded)) = guard.as_ref() else {
+                continue;
+            };
+            let id = &loaded.id;
+            let under = |a: &str, b: &str| a.starts_with(&format!("{b}/"));
+            for (other, other_path) in &seen {
+                let (a, b) = (other_path.display(), path.display());
+                if other == id {
+                    bail!(
+                        "{a} and {b} both have id '{id}': the second would replace the first's \
+                         results; give one of them another id"
+                    );
+                }
+                if under(id, other) || under(other, id) {
+                    bail!(
+                        "{a} (id '{other}') and {b} (id '{id}'): one's results would go inside \
+                         the other's, which each run replaces whole; choose ids that do not nest"
+                    );
+                }
+            }
+            seen.push((id.clone(), path));
+        }
+        Ok(())
     }
 
     /// Says how many runs were shared (unless `-q`).

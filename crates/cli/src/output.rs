@@ -32,10 +32,14 @@
 //! **What may be replaced.** An output file replaces only a regular file;
 //! a symbolic link, FIFO, device, socket or directory in its place is an
 //! error naming it. A results directory replaces only a directory the tool
-//! wrote: one holding the marker [`RESULTS_MARKER`] (every results
-//! directory gets one), or, for results of versions that wrote no marker,
-//! one holding only regular files whose names are among the files being
-//! written. Anything else is an error.
+//! wrote and nobody changed: its marker [`RESULTS_MARKER`] lists every
+//! file and folder written there, each file with its SHA-256, and the
+//! directory is replaced only if it holds just those, unchanged (module
+//! `manifest`). A directory without such a list (results of versions
+//! before it, or a marker someone else made) is replaced only if it holds
+//! nothing but regular files whose names are among the files being
+//! written. Anything else is an error naming the entry. No output goes
+//! inside a results directory ([`check_outside_results`]).
 //!
 //! Two writers of one directory at once each retry the swap until theirs
 //! is in place, so the last one wins, the other's results are gone whole
@@ -56,10 +60,10 @@ pub const STAGING: &str = ".usched-staging";
 /// The file in every results directory that marks it as the tool's.
 pub const RESULTS_MARKER: &str = ".usched-results";
 
-/// What [`RESULTS_MARKER`] says.
-const MARKER_TEXT: &str = "This directory was written by `cargo xtask`; the next run that writes \
-                           these results replaces it whole (docs/ARCHITECTURE.md, \"Limits and \
-                           guarantees\").\n";
+mod guards;
+mod manifest;
+
+pub use guards::{check_outside_results, refuse_input_dir, refuse_input_file, same_file};
 
 /// A writer's lock and ownership file in its staging subdirectory.
 const OWNER: &str = "owner";
@@ -439,6 +443,7 @@ pub fn check_name_lengths(path: &Path, what: &str) -> Result<()> {
 /// error nothing is left behind.
 pub fn write_file_with(path: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
     check_file_target(path, "")?;
+    check_outside_results(path)?;
     let dir = parent(path);
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     // Best effort: a failure to tidy up must not stop the write.
@@ -480,9 +485,15 @@ pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
         );
     }
     let marker = dir.join(RESULTS_MARKER);
-    if fs::symlink_metadata(&marker).is_ok_and(|m| m.is_file()) {
-        return Ok(());
-    }
+    let legacy = if fs::symlink_metadata(&marker).is_ok_and(|m| m.is_file()) {
+        match manifest::check(dir, &marker)? {
+            manifest::Marker::Manifest => return Ok(()),
+            manifest::Marker::Legacy => true,
+            manifest::Marker::Unknown => false,
+        }
+    } else {
+        false
+    };
     // Another writer may move the directory aside at any moment (the last
     // one wins): a directory gone is nothing to refuse.
     let gone = |e: &io::Error| e.kind() == io::ErrorKind::NotFound;
@@ -498,12 +509,14 @@ pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
             Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
         };
         let name = entry.file_name();
-        let ours = name.to_str().is_some_and(|n| names.contains(&n))
+        let ours = name
+            .to_str()
+            .is_some_and(|n| names.contains(&n) || (legacy && n == RESULTS_MARKER))
             && entry.file_type().is_ok_and(|t| t.is_file());
         if !ours {
             bail!(
-                "{} was not written by cargo xtask (it has no {RESULTS_MARKER} and holds {}); \
-                 refusing to replace it: move it away or choose another --out",
+                "{} was not written by cargo xtask (it has no {RESULTS_MARKER} listing its files, \
+                 and holds {}); refusing to replace it: move it away or choose another --out",
                 dir.display(),
                 name.to_string_lossy()
             );
@@ -561,6 +574,7 @@ impl DirSwap {
     /// directory.
     pub fn stage(dir: &Path, files: &[(&str, String)]) -> Result<DirSwap> {
         let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+        check_outside_results(dir)?;
         check_dir_target(dir, &names)?;
         let parent = parent(dir);
         fs::create_dir_all(parent)
@@ -695,7 +709,8 @@ impl Drop for DirSwap {
 
 fn fill(tmp: &Path, files: &[(&str, String)]) -> Result<()> {
     fs::create_dir(tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
-    let marker = std::iter::once((RESULTS_MARKER, MARKER_TEXT));
+    let marker = manifest::marker_text(files);
+    let marker = std::iter::once((RESULTS_MARKER, marker.as_str()));
     for (name, contents) in files.iter().map(|(n, c)| (*n, c.as_str())).chain(marker) {
         let path = tmp.join(name);
         // A name ending in `/` is a directory the names after it fill
@@ -705,72 +720,6 @@ fn fill(tmp: &Path, files: &[(&str, String)]) -> Result<()> {
             continue;
         }
         fs::write(&path, contents).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(())
-}
-
-/// Whether `a` and `b` name one file: the same canonical path, or the same
-/// device and inode (a hard link).
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    if let (Ok(x), Ok(y)) = (fs::canonicalize(a), fs::canonicalize(b))
-        && x == y
-    {
-        return true;
-    }
-    same_inode(a, b)
-}
-
-#[cfg(unix)]
-fn same_inode(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    match (fs::metadata(a), fs::metadata(b)) {
-        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-        _ => false,
-    }
-}
-
-#[cfg(not(unix))]
-fn same_inode(_: &Path, _: &Path) -> bool {
-    false
-}
-
-/// Refuses an output file (`flag` names it in the message) that is one of
-/// the `inputs` under another name or the same.
-pub fn refuse_input_file(output: &Path, flag: &str, inputs: &[&Path]) -> Result<()> {
-    if let Some(input) = inputs.iter().find(|i| same_file(output, i)) {
-        bail!(
-            "{flag} {} is the input {}; refusing to write over an input, choose another file",
-            output.display(),
-            input.display()
-        );
-    }
-    Ok(())
-}
-
-/// Refuses to replace the directory `dir` when it is, or holds, one of the
-/// `inputs` (a configuration beside its results, say).
-pub fn refuse_input_dir(dir: &Path, inputs: &[&Path]) -> Result<()> {
-    let Ok(dir_real) = fs::canonicalize(dir) else {
-        return Ok(());
-    };
-    // The input itself, and the entry that names it (a symlink is the user's too).
-    let names = |input: &Path| {
-        let real = fs::canonicalize(input).ok();
-        let entry = input
-            .file_name()
-            .and_then(|n| Some(fs::canonicalize(parent(input)).ok()?.join(n)));
-        [real, entry].into_iter().flatten()
-    };
-    if let Some(input) = inputs
-        .iter()
-        .find(|i| names(i).any(|p| p.starts_with(&dir_real)))
-    {
-        bail!(
-            "the results would replace {}, which holds the input {}; refusing to delete an \
-             input, choose another --out",
-            dir.display(),
-            input.display()
-        );
     }
     Ok(())
 }

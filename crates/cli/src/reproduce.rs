@@ -27,6 +27,11 @@ pub fn run_jobs(
     match (run.shard, &run.cells) {
         (Some(shard), Some(cells)) => run_shards(settings, jobs, shard, cells),
         _ => {
+            // Refused before any work when it already lies in results
+            // (and again when written, for results this run makes).
+            if let Some(file) = &run.combined {
+                output::check_outside_results(file).context("--combined")?;
+            }
             let status = run_all(settings, jobs, strict);
             if let Some(file) = &run.combined {
                 crate::results::write_combined(settings, file)?;

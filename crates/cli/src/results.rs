@@ -70,6 +70,7 @@ pub fn run_loaded(
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     output::refuse_input_dir(&dir, &inputs).with_context(|| id.clone())?;
     output::check_name_lengths(&dir, "--out")?;
+    output::check_outside_results(&dir)?;
     // A link or a file where the results go is refused before any work
     // (what a directory holds is checked when it is replaced).
     if std::fs::symlink_metadata(&dir).is_ok_and(|m| !m.is_dir()) {

@@ -283,9 +283,10 @@ impl Experiment {
         let s = &self.spec;
         let parts: Vec<&str> = s.id.get_ref().split('/').collect();
         let safe = |p: &&str| {
+            // Not hidden: `.usched-staging` and `.usched-results` are the
+            // tool's own names beside and inside results (and `.`, `..`).
             !p.is_empty()
-                && *p != "."
-                && *p != ".."
+                && !p.starts_with('.')
                 && p.chars()
                     .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         };
@@ -297,7 +298,7 @@ impl Experiment {
                 format!(
                     "id '{}' must look like '<group>/<name>' (a paper's figure, or your own: \
                      'study/load-sweep') or '<paper>/sensitivity/<name>' (letters, digits, '-', \
-                     '_', '.'); results go to <out>/<group>/<name>/",
+                     '_', '.', not starting with '.'); results go to <out>/<group>/<name>/",
                     s.id.get_ref()
                 ),
             ));

@@ -639,6 +639,91 @@ mod outputs {
         assert!(user.join(cli::output::RESULTS_MARKER).is_file());
     }
 
+    /// A results directory is replaced only while it holds exactly what its
+    /// marker lists (each file unchanged); no output goes inside one; two
+    /// experiments of one batch never share or nest their directories.
+    #[test]
+    fn results_are_replaced_only_while_they_hold_just_what_the_tool_wrote() {
+        let tmp = setup("manifest");
+        let res = tmp.path().join("res/test/tiny");
+        let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+        check(
+            &xtask(&tmp, &["run", "exp.toml", "--out", "res"]),
+            0,
+            &[],
+            "first run",
+        );
+        check(
+            &xtask(&tmp, &["run", "exp.toml", "--out", "res"]),
+            0,
+            &[],
+            "again",
+        );
+        // Outputs inside results are refused before anything is written.
+        let inside = res.join("data.csv");
+        let data = read(&inside);
+        let out = xtask(
+            &tmp,
+            &[
+                "run",
+                "exp.toml",
+                "--out",
+                "res2",
+                "--combined",
+                inside.to_str().unwrap(),
+            ],
+        );
+        check(
+            &out,
+            1,
+            &["--combined", "a results directory"],
+            "--combined inside",
+        );
+        let jobs = res.join("jobs.csv");
+        let args = [
+            "simulate",
+            "--trace",
+            "tiny.swf",
+            "--policy",
+            "easy",
+            "--jobs-csv",
+        ];
+        let out = xtask(&tmp, &[&args[..], &[jobs.to_str().unwrap()]].concat());
+        check(&out, 1, &["a results directory"], "--jobs-csv inside");
+        assert!(!jobs.exists());
+        assert_eq!(read(&inside), data);
+        // A user's file among the results, and a result file edited.
+        std::fs::write(res.join("plot.py"), "mine").unwrap();
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
+        check(&out, 1, &["holds plot.py", "did not write"], "added file");
+        assert_eq!(read(&res.join("plot.py")), "mine");
+        std::fs::remove_file(res.join("plot.py")).unwrap();
+        let summary = res.join("summary.md");
+        let edited = format!("{}\nmy notes\n", read(&summary));
+        std::fs::write(&summary, &edited).unwrap();
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
+        check(&out, 1, &["summary.md changed"], "edited file");
+        assert_eq!(read(&summary), edited);
+        // A forged marker (empty) makes no directory the tool's.
+        std::fs::remove_dir_all(&res).unwrap();
+        std::fs::create_dir_all(&res).unwrap();
+        std::fs::write(res.join(cli::output::RESULTS_MARKER), "").unwrap();
+        std::fs::write(res.join("notes.txt"), "mine").unwrap();
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
+        check(
+            &out,
+            1,
+            &["was not written by cargo xtask", "notes.txt"],
+            "forged",
+        );
+        assert_eq!(read(&res.join("notes.txt")), "mine");
+        // One batch, one id twice: refused before anything runs.
+        std::fs::copy(tmp.path().join("exp.toml"), tmp.path().join("exp2.toml")).unwrap();
+        let out = xtask(&tmp, &["run", "exp.toml", "exp2.toml", "--out", "res3"]);
+        check(&out, 1, &["both have id 'test/tiny'"], "same id twice");
+        assert!(!tmp.path().join("res3").exists());
+    }
+
     #[test]
     fn two_outputs_on_one_file_are_usage_errors() {
         let tmp = setup("same-output");

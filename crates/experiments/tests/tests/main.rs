@@ -164,6 +164,16 @@ mod config {
             2,
             "must look like",
         );
+        // Hidden names: the tool's own (`.usched-staging` beside results,
+        // `.usched-results` inside them) and any other.
+        for id in [".usched-staging/x", "test/.usched-results", "test/.hidden"] {
+            check(
+                "id = \"test/tiny\"",
+                &format!("id = \"{id}\""),
+                2,
+                "not starting with '.'",
+            );
+        }
     }
 
     #[test]

@@ -1,0 +1,97 @@
+//! Where an output may not go: over one of its inputs, or inside a
+//! results directory the tool replaces whole.
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+use super::{RESULTS_MARKER, parent};
+
+/// Refuses an output at `path` inside a results directory the tool wrote
+/// (an ancestor holding [`RESULTS_MARKER`]): the next run replaces that
+/// directory whole, which would delete the output, or refuses to because
+/// of it.
+pub fn check_outside_results(path: &Path) -> Result<()> {
+    let path =
+        std::path::absolute(path).with_context(|| format!("cannot resolve {}", path.display()))?;
+    if let Some(results) = path
+        .ancestors()
+        .skip(1)
+        .find(|a| fs::symlink_metadata(a.join(RESULTS_MARKER)).is_ok_and(|m| m.is_file()))
+    {
+        bail!(
+            "{} is inside {}, a results directory that cargo xtask replaces whole; choose a \
+             path outside it",
+            path.display(),
+            results.display()
+        );
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name one file: the same canonical path, or the same
+/// device and inode (a hard link).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    if let (Ok(x), Ok(y)) = (fs::canonicalize(a), fs::canonicalize(b))
+        && x == y
+    {
+        return true;
+    }
+    same_inode(a, b)
+}
+
+#[cfg(unix)]
+fn same_inode(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (fs::metadata(a), fs::metadata(b)) {
+        (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_inode(_: &Path, _: &Path) -> bool {
+    false
+}
+
+/// Refuses an output file (`flag` names it in the message) that is one of
+/// the `inputs` under another name or the same.
+pub fn refuse_input_file(output: &Path, flag: &str, inputs: &[&Path]) -> Result<()> {
+    if let Some(input) = inputs.iter().find(|i| same_file(output, i)) {
+        bail!(
+            "{flag} {} is the input {}; refusing to write over an input, choose another file",
+            output.display(),
+            input.display()
+        );
+    }
+    Ok(())
+}
+
+/// Refuses to replace the directory `dir` when it is, or holds, one of the
+/// `inputs` (a configuration beside its results, say).
+pub fn refuse_input_dir(dir: &Path, inputs: &[&Path]) -> Result<()> {
+    let Ok(dir_real) = fs::canonicalize(dir) else {
+        return Ok(());
+    };
+    // The input itself, and the entry that names it (a symlink is the user's too).
+    let names = |input: &Path| {
+        let real = fs::canonicalize(input).ok();
+        let entry = input
+            .file_name()
+            .and_then(|n| Some(fs::canonicalize(parent(input)).ok()?.join(n)));
+        [real, entry].into_iter().flatten()
+    };
+    if let Some(input) = inputs
+        .iter()
+        .find(|i| names(i).any(|p| p.starts_with(&dir_real)))
+    {
+        bail!(
+            "the results would replace {}, which holds the input {}; refusing to delete an \
+             input, choose another --out",
+            dir.display(),
+            input.display()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,153 @@
+//! What a results directory's marker records: every file and folder the
+//! tool wrote there, each file with its SHA-256, so the next run replaces
+//! the directory only if it still holds exactly that.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::{self, File};
+use std::io;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::RESULTS_MARKER;
+
+/// The marker's opening comment.
+const MARKER_HEAD: &str = "# This directory was written by `cargo xtask`. The next run that writes \
+                           these results\n# replaces it whole, but only while it holds exactly the \
+                           files listed below, unchanged\n# (docs/ARCHITECTURE.md, \"Limits and \
+                           guarantees\").\n";
+
+/// The marker of versions before the manifest: its exact text.
+pub(super) const LEGACY_MARKER: &str = "This directory was written by `cargo xtask`; the next run \
+                                        that writes these results replaces it whole \
+                                        (docs/ARCHITECTURE.md, \"Limits and guarantees\").\n";
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    /// The format's version: 1.
+    manifest: u32,
+    /// Folders, each ending in `/` (`schedules/`).
+    #[serde(default)]
+    folders: BTreeSet<String>,
+    /// Files by path relative to the directory, `/`-separated, to the hex
+    /// SHA-256 of their contents.
+    #[serde(default)]
+    files: BTreeMap<String, String>,
+}
+
+fn hex(digest: &[u8]) -> String {
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The marker for a directory of `files` (names ending in `/` are folders).
+pub(super) fn marker_text(files: &[(&str, String)]) -> String {
+    let mut m = Manifest {
+        manifest: 1,
+        ..Manifest::default()
+    };
+    for (name, contents) in files {
+        if name.ends_with('/') {
+            m.folders.insert((*name).to_string());
+        } else {
+            m.files.insert(
+                (*name).to_string(),
+                hex(&Sha256::digest(contents.as_bytes())),
+            );
+        }
+    }
+    let body = toml::to_string(&m).expect("a manifest is plain TOML");
+    format!("{MARKER_HEAD}{body}")
+}
+
+/// How the marker of an existing directory reads.
+pub(super) enum Marker {
+    /// A manifest: the directory may be replaced if it holds just that.
+    Manifest,
+    /// The fixed text of versions before the manifest.
+    Legacy,
+    /// Anything else: not the tool's marker.
+    Unknown,
+}
+
+/// Reads the marker at `path`, and with a manifest checks `dir` against
+/// it: an error names the first entry the tool did not write, or changed.
+pub(super) fn check(dir: &Path, marker: &Path) -> Result<Marker> {
+    // A marker is a few kilobytes; a large one is not the tool's.
+    let text = match fs::read(marker) {
+        Ok(bytes) if bytes.len() <= 16 << 20 => String::from_utf8(bytes).unwrap_or_default(),
+        Ok(_) => return Ok(Marker::Unknown),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Marker::Unknown),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", marker.display())),
+    };
+    if text == LEGACY_MARKER {
+        return Ok(Marker::Legacy);
+    }
+    let Ok(m) = toml::from_str::<Manifest>(&text) else {
+        return Ok(Marker::Unknown);
+    };
+    if m.manifest != 1 {
+        return Ok(Marker::Unknown);
+    }
+    let mut folders = vec![String::new()];
+    while let Some(rel) = folders.pop() {
+        let here = dir.join(&rel);
+        let entries = match fs::read_dir(&here) {
+            Ok(entries) => entries,
+            // Another writer moved it aside: nothing left to lose.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Marker::Manifest),
+            Err(e) => return Err(e).with_context(|| format!("cannot list {}", here.display())),
+        };
+        for entry in entries {
+            let entry = entry.with_context(|| format!("cannot list {}", here.display()))?;
+            let name = entry.file_name();
+            let shown = format!("{rel}{}", name.to_string_lossy());
+            let Some(name) = name.to_str() else {
+                foreign(dir, &shown)?;
+                continue;
+            };
+            let path = format!("{rel}{name}");
+            if path == RESULTS_MARKER {
+                continue;
+            }
+            let kind = entry
+                .file_type()
+                .with_context(|| format!("cannot read {}", entry.path().display()))?;
+            if kind.is_dir() && m.folders.contains(&format!("{path}/")) {
+                folders.push(format!("{path}/"));
+                continue;
+            }
+            match m.files.get(&path) {
+                Some(sha) if kind.is_file() => {
+                    if &sha256_file(&entry.path())? != sha {
+                        bail!(
+                            "{} changed since cargo xtask wrote it; refusing to replace {} (that \
+                             would lose the change): move the file away, or choose another --out",
+                            entry.path().display(),
+                            dir.display()
+                        );
+                    }
+                }
+                _ => foreign(dir, &shown)?,
+            }
+        }
+    }
+    Ok(Marker::Manifest)
+}
+
+fn foreign(dir: &Path, entry: &str) -> Result<()> {
+    bail!(
+        "{} holds {entry}, which cargo xtask did not write there; refusing to replace the \
+         directory (that would delete it): move it away, or choose another --out",
+        dir.display()
+    )
+}
+
+fn sha256_file(path: &Path) -> Result<String> {
+    let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut hasher = Sha256::new();
+    io::copy(&mut file, &mut hasher).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(hex(&hasher.finalize()))
+}
