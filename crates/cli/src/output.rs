@@ -509,10 +509,11 @@ pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
             Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
         };
         let name = entry.file_name();
-        let ours = name
-            .to_str()
-            .is_some_and(|n| names.contains(&n) || (legacy && n == RESULTS_MARKER))
-            && entry.file_type().is_ok_and(|t| t.is_file());
+        let ours = name.to_str().is_some_and(|n| {
+            names.contains(&n)
+                    // Or another writer's results swapped in meanwhile.
+                    || (n == RESULTS_MARKER && (legacy || manifest::is_tool_marker(&marker)))
+        }) && entry.file_type().is_ok_and(|t| t.is_file());
         if !ours {
             bail!(
                 "{} was not written by cargo xtask (it has no {RESULTS_MARKER} listing its files, \

@@ -74,30 +74,65 @@ pub(super) enum Marker {
 
 /// Reads the marker at `path`, and with a manifest checks `dir` against
 /// it: an error names the first entry the tool did not write, or changed.
+///
+/// Another writer may swap in its own results meanwhile (the last one
+/// wins): a difference found while the marker changed under the check is
+/// that swap, not a user's file, and the check starts again.
 pub(super) fn check(dir: &Path, marker: &Path) -> Result<Marker> {
-    // A marker is a few kilobytes; a large one is not the tool's.
-    let text = match fs::read(marker) {
-        Ok(bytes) if bytes.len() <= 16 << 20 => String::from_utf8(bytes).unwrap_or_default(),
-        Ok(_) => return Ok(Marker::Unknown),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Marker::Unknown),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", marker.display())),
-    };
-    if text == LEGACY_MARKER {
-        return Ok(Marker::Legacy);
+    let mut attempts = 0;
+    loop {
+        let text = read_marker(marker)?;
+        let Some(m) = parse(&text) else {
+            return Ok(if text == LEGACY_MARKER {
+                Marker::Legacy
+            } else {
+                Marker::Unknown
+            });
+        };
+        match walk(dir, &m) {
+            Ok(()) => return Ok(Marker::Manifest),
+            Err(e) => {
+                attempts += 1;
+                if attempts >= 100 || read_marker(marker)? == text {
+                    return Err(e);
+                }
+            }
+        }
     }
-    let Ok(m) = toml::from_str::<Manifest>(&text) else {
-        return Ok(Marker::Unknown);
-    };
-    if m.manifest != 1 {
-        return Ok(Marker::Unknown);
+}
+
+/// The marker's text; empty if it is missing, too large or not UTF-8 (a
+/// marker is a few kilobytes).
+fn read_marker(marker: &Path) -> Result<String> {
+    match fs::read(marker) {
+        Ok(bytes) if bytes.len() <= 16 << 20 => Ok(String::from_utf8(bytes).unwrap_or_default()),
+        Ok(_) => Ok(String::new()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", marker.display())),
     }
+}
+
+/// Whether the marker at `path` is one the tool writes (a manifest, or the
+/// fixed text of earlier versions).
+pub(super) fn is_tool_marker(path: &Path) -> bool {
+    read_marker(path).is_ok_and(|t| t == LEGACY_MARKER || parse(&t).is_some())
+}
+
+fn parse(text: &str) -> Option<Manifest> {
+    toml::from_str::<Manifest>(text)
+        .ok()
+        .filter(|m| m.manifest == 1)
+}
+
+/// Checks that `dir` holds exactly what `m` lists, each file unchanged.
+fn walk(dir: &Path, m: &Manifest) -> Result<()> {
     let mut folders = vec![String::new()];
     while let Some(rel) = folders.pop() {
         let here = dir.join(&rel);
         let entries = match fs::read_dir(&here) {
             Ok(entries) => entries,
             // Another writer moved it aside: nothing left to lose.
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Marker::Manifest),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(e).with_context(|| format!("cannot list {}", here.display())),
         };
         for entry in entries {
@@ -105,8 +140,7 @@ pub(super) fn check(dir: &Path, marker: &Path) -> Result<Marker> {
             let name = entry.file_name();
             let shown = format!("{rel}{}", name.to_string_lossy());
             let Some(name) = name.to_str() else {
-                foreign(dir, &shown)?;
-                continue;
+                return foreign(dir, &shown);
             };
             let path = format!("{rel}{name}");
             if path == RESULTS_MARKER {
@@ -130,11 +164,11 @@ pub(super) fn check(dir: &Path, marker: &Path) -> Result<Marker> {
                         );
                     }
                 }
-                _ => foreign(dir, &shown)?,
+                _ => return foreign(dir, &shown),
             }
         }
     }
-    Ok(Marker::Manifest)
+    Ok(())
 }
 
 fn foreign(dir: &Path, entry: &str) -> Result<()> {
