@@ -5,13 +5,16 @@
 
 use std::process::{Command, Stdio};
 
-use crate::common::spawn::{spawn, xtask_in};
+use crate::common::spawn::{no_spawns, spawn, xtask_in};
 use crate::common::tempdir::TempDir;
 
 /// Runs `cmd` with its stdout and/or stderr a pipe whose reading end is
 /// closed before the command writes anything; the exit status and what
 /// the other stream (kept open) received.
 fn with_closed(cmd: &mut Command, close_stdout: bool, close_stderr: bool) -> (Option<i32>, String) {
+    // No other test's child may hold a copy of the reading end (inherited
+    // between its fork and exec) while the command writes.
+    let _alone = no_spawns();
     let open = || Stdio::piped();
     let mut child = spawn(cmd.stdin(Stdio::null()).stdout(open()).stderr(open())).unwrap();
     let stdout = child.stdout.take().unwrap();
