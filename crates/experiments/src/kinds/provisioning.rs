@@ -71,8 +71,7 @@ impl LocalMax {
     }
 }
 
-/// The trace start used when neither the configuration nor the trace's
-/// header gives one: DAS2-fs1-2003-1's `UnixStartTime` (2003-01-01).
+/// The trace start when neither config nor header gives one: DAS-2's.
 pub(crate) const DEFAULT_TRACE_START_UNIX: i64 = 1_041_377_305;
 
 /// `[params]` of a provisioning experiment.
@@ -94,9 +93,8 @@ pub(crate) struct Params {
     pub local_max_job: LocalMax,
     /// First and last month (1–12) of the grid trace to replay.
     pub grid_months: [u32; 2],
-    /// The trace's UnixStartTime (its time 0); unset, the trace header's
-    /// `UnixStartTime`, else [`DEFAULT_TRACE_START_UNIX`] (DAS-2's, which
-    /// its header also gives).
+    /// The trace's UnixStartTime (its time 0); unset, the header's, else
+    /// [`DEFAULT_TRACE_START_UNIX`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace_start_unix: Option<i64>,
     /// The calendar year the trace starts in; unset, the local year of the
