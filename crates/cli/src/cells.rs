@@ -22,6 +22,11 @@ use crate::{files, identity, output};
 /// The file naming what an experiment's cells belong to.
 pub const EXPERIMENT_FILE: &str = "experiment.toml";
 
+/// The copy of the resolved configuration the cells were measured with:
+/// what `merge` reads (never a path named inside the cells directory),
+/// checked against [`Identity::config_sha256`].
+pub const CONFIG_FILE: &str = "config.toml";
+
 /// The `format` value of [`EXPERIMENT_FILE`].
 const FORMAT: &str = "usched-cells-experiment";
 
@@ -114,13 +119,15 @@ fn short(hash: &str) -> &str {
     &hash[..hash.len().min(12)]
 }
 
-/// Writes (or checks) `<cells>/<id>/experiment.toml`; returns the
-/// experiment's cells directory. A directory holding cells of another
-/// configuration or revision is an error: those cells cannot be merged
-/// with these.
-pub fn claim_dir(cells: &Path, identity: &Identity) -> Result<PathBuf> {
+/// Writes (or checks) `<cells>/<id>/experiment.toml` and the copy of the
+/// resolved configuration `<cells>/<id>/config.toml` (`experiment`'s, whose
+/// identity is `identity`); returns the experiment's cells directory. A
+/// directory holding cells of another configuration or revision is an
+/// error: those cells cannot be merged with these.
+pub fn claim_dir(cells: &Path, identity: &Identity, experiment: &Experiment) -> Result<PathBuf> {
     let dir = cells.join(&identity.experiment);
     let file = dir.join(EXPERIMENT_FILE);
+    let copy = dir.join(CONFIG_FILE);
     if fs::symlink_metadata(&file).is_ok() {
         let found = Identity::read(&file)?;
         if let Some(why) = identity.difference(&found) {
@@ -131,8 +138,13 @@ pub fn claim_dir(cells: &Path, identity: &Identity) -> Result<PathBuf> {
                 dir.display()
             );
         }
+        if fs::symlink_metadata(&copy).is_err() {
+            output::write_file(&copy, experiment.resolved_toml().as_bytes())?;
+        }
         return Ok(dir);
     }
+    // The copy first: an experiment.toml is never without its configuration.
+    output::write_file(&copy, experiment.resolved_toml().as_bytes())?;
     let text = format!(
         "# What the cells in this directory belong to (docs/SCALE-OUT.md).\n{}",
         toml::to_string(identity).context("cannot serialise the cells identity")?
@@ -141,6 +153,39 @@ pub fn claim_dir(cells: &Path, identity: &Identity) -> Result<PathBuf> {
     // each stages its own copy and renames it into place (crate::output).
     output::write_file(&file, text.as_bytes())?;
     Ok(dir)
+}
+
+/// The configuration the cells in `dir` (described by `identity`) were
+/// measured with: the copy the shards wrote there ([`CONFIG_FILE`]), its
+/// sha256 checked against the one `experiment.toml` records before it is
+/// parsed. Errors name that file; no other file is read.
+pub fn read_config_copy(
+    registry: &experiments::Registry,
+    dir: &Path,
+    identity: &Identity,
+) -> Result<Experiment> {
+    let copy = dir.join(CONFIG_FILE);
+    if fs::symlink_metadata(&copy).is_err() {
+        bail!(
+            "{} is missing: the shards write the configuration they ran with there; re-run \
+             them with this build into a fresh --cells directory",
+            copy.display()
+        );
+    }
+    let text = files::read_to_string(&copy, files::CONFIG)?;
+    let sha = experiments::sha256_hex(text.as_bytes());
+    if sha != identity.config_sha256 {
+        bail!(
+            "{}: sha256 {} but {} records {}: the copy of the configuration was changed; \
+             re-run the shards into a fresh --cells directory",
+            copy.display(),
+            short(&sha),
+            dir.join(EXPERIMENT_FILE).display(),
+            short(&identity.config_sha256)
+        );
+    }
+    let shown = copy.display().to_string();
+    Ok(registry.parse_with(&text, &shown, &crate::config::limits()?)?)
 }
 
 /// The file of shard `shard` in an experiment's cells directory.

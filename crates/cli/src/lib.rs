@@ -13,7 +13,8 @@
 //! status ([`exit`]): 0 success, 1 error (also a panic, a repository root
 //! that cannot be found, and any failed experiment of a batch, once all
 //! have run), 2 usage error, 3 a claim did not pass under
-//! `--strict-claims`.
+//! `--strict-claims`, 141 stdout or stderr closed by its reader (the
+//! command stops quietly).
 //!
 //! # The repository root
 //!
@@ -102,7 +103,7 @@ pub mod traces;
 pub mod verify;
 
 use cli::{Cli, Command, RunFlags};
-use exit::{EXIT_ERROR, EXIT_USAGE};
+use exit::{EXIT_CLOSED_PIPE, EXIT_ERROR, EXIT_USAGE};
 use progress::Verbosity;
 use settings::Settings;
 
@@ -174,6 +175,7 @@ pub fn needs_root(command: &Command) -> bool {
 
 /// Parses `args`, makes the settings, runs the command: the exit status.
 fn launch(args: &[String], settings: impl FnOnce(&Cli) -> Result<Settings>) -> ExitCode {
+    exit::stop_quietly_on_closed_pipe();
     let command = Cli::command().version(identity::VERSION);
     let argv = std::iter::once("xtask".to_string()).chain(args.iter().cloned());
     let parsed = command
@@ -202,6 +204,8 @@ fn launch(args: &[String], settings: impl FnOnce(&Cli) -> Result<Settings>) -> E
     };
     match isolate::isolated(run) {
         Ok(code) => code,
+        // Its reader is gone: nothing to tell, and stderr may be the pipe.
+        Err(e) if exit::is_closed_pipe(&e) => ExitCode::from(EXIT_CLOSED_PIPE),
         Err(e) => {
             // Errors quote configurations and files: no raw control characters.
             eprintln!(

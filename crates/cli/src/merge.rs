@@ -10,8 +10,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use experiments::{MergeError, Shard, ShardCells};
 
 use crate::batch::run_batch;
-use crate::cells::{EXPERIMENT_FILE, Identity, identities, read_shards};
-use crate::config::read_config;
+use crate::cells::{EXPERIMENT_FILE, Identity, identities, read_config_copy, read_shards};
 use crate::experiment::provenance;
 use crate::output;
 use crate::results::write_results;
@@ -94,12 +93,11 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
         let start = Instant::now();
         let (file, identity) = &found[index];
         let dir = file.parent().unwrap_or(cells);
-        let experiment = read_config(
-            &settings.registry,
-            &identity.config_path,
-            &identity.config_file,
-        )
-        .with_context(|| format!("{}: cannot read its configuration", identity.experiment))?;
+        // The configuration the shards ran with, from the cells directory
+        // (checked against its recorded sha256), never from a path named
+        // in it.
+        let experiment = read_config_copy(&settings.registry, dir, identity)
+            .with_context(|| format!("{}: cannot read its configuration", identity.experiment))?;
         report.start(index, experiment.id(), experiment.title(), 1);
         let now = Identity::of(&experiment, &identity.config_path, &identity.config_file);
         if let Some(why) = now.difference(identity) {

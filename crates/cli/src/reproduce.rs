@@ -61,7 +61,7 @@ fn run_shard_one(
         ..
     } = loaded;
     let identity = Identity::of(&experiment, path, &name);
-    let dir = claim_dir(cells, &identity)?;
+    let dir = claim_dir(cells, &identity, &experiment)?;
     let progress = |p: &Progress<'_>| report.run(p);
     let options = RunOptions {
         threads: settings.threads,

@@ -214,7 +214,7 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
         let experiment = read_config(&settings.registry, path, &name)?;
         let identity = Identity::of(&experiment, path, &name);
         total += identity.cells;
-        identities.push(identity);
+        identities.push((identity, experiment));
     }
     let (shards, merge) = scripts(settings, args, &ids, &layout)?;
     let summary = format!(
@@ -234,8 +234,8 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
     if let Some(p) = &args.partition {
         check_partition(p)?;
     }
-    for identity in &identities {
-        claim_dir(&layout.cells, identity)?;
+    for (identity, experiment) in &identities {
+        claim_dir(&layout.cells, identity, experiment)?;
     }
     fs::create_dir_all(&layout.logs)
         .with_context(|| format!("cannot create {}", layout.logs.display()))?;

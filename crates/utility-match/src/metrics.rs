@@ -42,20 +42,24 @@ pub struct UserMetrics {
 pub struct SystemMetrics {
     /// Users with at least one job.
     pub users: usize,
-    /// Mean of eq. 2.
+    /// Mean of eq. 2. This and the other means over users are NaN
+    /// (undefined, never 0) in a run without jobs.
     pub success_ratio: f64,
     /// Mean of the users' mean utility.
     pub utility: f64,
     /// Mean of eq. 3 as printed.
     pub utility_eq3: f64,
-    /// Mean of the users' mean utility over their jobs that ran.
-    pub served_utility: f64,
+    /// Mean of the users' mean utility over their jobs that ran; `None`
+    /// (undefined, never 0) if no job ran.
+    pub served_utility: Option<f64>,
     /// Mean of the users' mean scheduler-computed utility.
     pub decided_utility: f64,
-    /// `system_submit_time`: mean of eq. 4, seconds.
-    pub submission_time: f64,
-    /// `system_exec_time`: mean of eq. 5, seconds.
-    pub execution_time: f64,
+    /// `system_submit_time`: mean of eq. 4, seconds; `None` if no job was
+    /// assigned.
+    pub submission_time: Option<f64>,
+    /// `system_exec_time`: mean of eq. 5, seconds; `None` if no job
+    /// completed.
+    pub execution_time: Option<f64>,
     /// Eq. 6: `1 − std_dev_load / avg_load` over the machines.
     pub load_balance: f64,
     /// Job forwards per submitted job.
@@ -163,20 +167,34 @@ fn balance(run: &GridRun) -> f64 {
     1.0 - var.sqrt() / avg
 }
 
+/// The metrics that are means over users: undefined (NaN, or `None`) in a
+/// run without jobs.
+const USER_MEANS: [&str; 7] = [
+    "success_ratio",
+    "user_utility",
+    "user_utility_eq3",
+    "served_utility",
+    "decided_utility",
+    "submission_time",
+    "execution_time",
+];
+
 impl SystemMetrics {
     /// Every metric by name, as a number (the counts converted), in the
     /// order of the fields; `utility` is called `user_utility` and
     /// `utility_eq3` `user_utility_eq3`. Finite for every `SystemMetrics`
-    /// that [`SystemMetrics::of`] returns (it refuses the others).
+    /// that [`SystemMetrics::of`] returns (it refuses the others), but for
+    /// an undefined metric (`None`: a mean over no job), which is NaN,
+    /// never 0.
     pub fn named(&self) -> [(&'static str, f64); 12] {
         [
             ("success_ratio", self.success_ratio),
             ("user_utility", self.utility),
             ("user_utility_eq3", self.utility_eq3),
-            ("served_utility", self.served_utility),
+            ("served_utility", self.served_utility.unwrap_or(f64::NAN)),
             ("decided_utility", self.decided_utility),
-            ("submission_time", self.submission_time),
-            ("execution_time", self.execution_time),
+            ("submission_time", self.submission_time.unwrap_or(f64::NAN)),
+            ("execution_time", self.execution_time.unwrap_or(f64::NAN)),
             ("load_balance", self.load_balance),
             ("forwards_per_job", self.forwards_per_job),
             ("messages_per_job", self.messages_per_job),
@@ -212,20 +230,31 @@ impl SystemMetrics {
         };
         let m = SystemMetrics {
             users: users.len(),
-            success_ratio: mean(users.iter().map(|u| u.success_ratio)).unwrap_or(0.0),
-            utility: mean(users.iter().map(|u| u.utility)).unwrap_or(0.0),
-            utility_eq3: mean(users.iter().map(|u| u.utility_eq3)).unwrap_or(0.0),
-            served_utility: mean(users.iter().filter_map(|u| u.served_utility)).unwrap_or(0.0),
-            decided_utility: mean(users.iter().map(|u| u.decided_utility)).unwrap_or(0.0),
-            submission_time: mean(users.iter().filter_map(|u| u.submission_time)).unwrap_or(0.0),
-            execution_time: mean(users.iter().filter_map(|u| u.execution_time)).unwrap_or(0.0),
+            // A run without jobs has no user means: NaN (undefined), never 0.
+            success_ratio: mean(users.iter().map(|u| u.success_ratio)).unwrap_or(f64::NAN),
+            utility: mean(users.iter().map(|u| u.utility)).unwrap_or(f64::NAN),
+            utility_eq3: mean(users.iter().map(|u| u.utility_eq3)).unwrap_or(f64::NAN),
+            served_utility: mean(users.iter().filter_map(|u| u.served_utility)),
+            decided_utility: mean(users.iter().map(|u| u.decided_utility)).unwrap_or(f64::NAN),
+            submission_time: mean(users.iter().filter_map(|u| u.submission_time)),
+            execution_time: mean(users.iter().filter_map(|u| u.execution_time)),
             load_balance: load_balance(run)?,
             forwards_per_job: run.forwards as f64 / jobs,
             messages_per_job: run.status_messages as f64 / jobs,
             rejected: failed(FailReason::NoAcceptableResource),
             expired: failed(FailReason::TtlExpired),
         };
-        match m.named().into_iter().find(|(_, v)| !v.is_finite()) {
+        let undefined = |name: &str| {
+            (m.users == 0 && USER_MEANS.contains(&name))
+                || (name == "served_utility" && m.served_utility.is_none())
+                || (name == "submission_time" && m.submission_time.is_none())
+                || (name == "execution_time" && m.execution_time.is_none())
+        };
+        match m
+            .named()
+            .into_iter()
+            .find(|(name, v)| !v.is_finite() && !undefined(name))
+        {
             Some((metric, value)) => Err(GridError::NotFinite { metric, value }),
             None => Ok(m),
         }
@@ -318,8 +347,8 @@ mod tests {
         assert_eq!(s.users, 2);
         assert_eq!(s.success_ratio, 1.0);
         assert_eq!(s.utility, 0.75);
-        assert_eq!(s.submission_time, 2.0);
-        assert_eq!(s.execution_time, 8.0);
+        assert_eq!(s.submission_time, Some(2.0));
+        assert_eq!(s.execution_time, Some(8.0));
         // Loads 1 and 0: mean 0.5, σ 0.5.
         assert_eq!(s.load_balance, 0.0);
         assert_eq!((s.forwards_per_job, s.messages_per_job), (0.5, 3.0));
@@ -329,6 +358,10 @@ mod tests {
             ..run
         };
         assert_eq!(load_balance(&idle), Ok(1.0));
+        // No jobs: the user means are over nothing, NaN, never 0.
+        let none = SystemMetrics::of(&idle).unwrap();
+        assert!(none.success_ratio.is_nan() && none.utility.is_nan());
+        assert_eq!(none.served_utility, None);
     }
 
     #[test]
@@ -338,10 +371,10 @@ mod tests {
             success_ratio: 0.1,
             utility: 0.2,
             utility_eq3: 0.3,
-            served_utility: 0.4,
+            served_utility: Some(0.4),
             decided_utility: 0.5,
-            submission_time: 6.0,
-            execution_time: 7.0,
+            submission_time: Some(6.0),
+            execution_time: Some(7.0),
             load_balance: 0.8,
             forwards_per_job: 0.9,
             messages_per_job: 1.1,

@@ -153,6 +153,9 @@ impl Scenario {
         for (name, n) in [
             ("sites", self.sites),
             ("resources_per_site", self.resources_per_site),
+            // No users or no jobs: every user metric is a mean over nothing.
+            ("users", self.users),
+            ("jobs_per_user", self.jobs_per_user),
             ("max_options", self.max_options),
         ] {
             if n == 0 {
@@ -452,6 +455,24 @@ mod tests {
             },
             "sites: is 0, expected at least 1",
         );
+        for (s, name) in [
+            (
+                Scenario {
+                    users: 0,
+                    ..Scenario::paper()
+                },
+                "users",
+            ),
+            (
+                Scenario {
+                    jobs_per_user: 0,
+                    ..Scenario::paper()
+                },
+                "jobs_per_user",
+            ),
+        ] {
+            check(s, &format!("{name}: is 0, expected at least 1"));
+        }
         check(
             Scenario {
                 os: vec![],

@@ -3,6 +3,7 @@
 //! xtask --test tests`, one module with `cargo test -p xtask --test tests --
 //! slurm::`.
 
+mod closed_pipes;
 mod common;
 mod end_to_end;
 mod float_api;

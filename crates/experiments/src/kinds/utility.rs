@@ -37,6 +37,12 @@ use crate::kind::{Input, Kind, Metric, Param, ParamError, Setup, Workloads, over
 pub(crate) struct Utility;
 
 /// A setting `utility-match` rejects, as an error on its key.
+/// A mean over users, `None` (left out, never 0) where undefined (NaN: a
+/// run without jobs).
+fn defined(v: f64) -> Option<f64> {
+    (!v.is_nan()).then_some(v)
+}
+
 fn param_error(e: GridError) -> ParamError {
     match e {
         GridError::Setting { name, message } => ParamError::key(name, message),
@@ -55,43 +61,43 @@ impl Kind for Utility {
             "success_ratio",
             "User success ratio (eq. 2)",
             "completed / submitted jobs",
-            |s| Some(s.success_ratio),
+            |s| defined(s.success_ratio),
         ),
         Metric::new(
             "user_utility",
             "User utility (mean over jobs, failed = 0)",
             "utility",
-            |s| Some(s.utility),
+            |s| defined(s.utility),
         ),
         Metric::new(
             "user_utility_eq3",
             "User utility, eq. 3 as printed",
             "1 − sqrt(Σ utility) / jobs",
-            |s| Some(s.utility_eq3),
+            |s| defined(s.utility_eq3),
         ),
         Metric::new(
             "served_utility",
             "Utility of the jobs that ran",
             "utility",
-            |s| Some(s.served_utility),
+            |s| s.served_utility,
         ),
         Metric::new(
             "decided_utility",
             "Utility computed by the scheduler",
             "utility",
-            |s| Some(s.decided_utility),
+            |s| defined(s.decided_utility),
         ),
         Metric::new(
             "submission_time",
             "Submission time (eq. 4)",
             "t_assign − t_submit (s)",
-            |s| Some(s.submission_time),
+            |s| s.submission_time,
         ),
         Metric::new(
             "execution_time",
             "Execution time (eq. 5)",
             "t_executed − t_assign (s)",
-            |s| Some(s.execution_time),
+            |s| s.execution_time,
         ),
         Metric::new(
             "load_balance",

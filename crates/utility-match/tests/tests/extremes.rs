@@ -317,7 +317,7 @@ fn huge_counts_are_refused_before_allocating() {
     assert_eq!(setting_error(s.generate(1)).0, "jobs_per_user");
     let s = Scenario {
         users: usize::MAX,
-        jobs_per_user: 0,
+        jobs_per_user: 1,
         ..Scenario::paper()
     };
     assert_eq!(setting_error(s.generate(1)).0, "users");
@@ -438,16 +438,20 @@ fn a_machine_of_u32_max_cores_validates() {
     assert_eq!(validate(&machines, &jobs, &run, config.max_ttl), Ok(()));
 }
 
-/// No jobs: an empty run.
+/// No jobs: a scenario without users is refused; a run without jobs is
+/// empty, its user means undefined (NaN), never 0.
 #[test]
 fn no_jobs_is_an_empty_run() {
-    let w = Scenario {
+    let s = Scenario {
         users: 0,
         ..Scenario::paper()
-    }
-    .generate(1)
-    .unwrap();
-    assert!(w.jobs.is_empty());
+    };
+    assert_eq!(setting_error(s.generate(1)).0, "users");
+    let w = Scenario::paper().generate(1).unwrap();
+    let w = utility_match::GridWorkload {
+        jobs: Vec::new(),
+        ..w
+    };
     let run = simulate(
         &GridConfig::default(),
         &PartialUtility,
@@ -456,5 +460,5 @@ fn no_jobs_is_an_empty_run() {
     )
     .unwrap();
     assert_eq!((run.jobs.len(), run.status_messages), (0, 0));
-    assert_eq!(SystemMetrics::of(&run).unwrap().success_ratio, 0.0);
+    assert!(SystemMetrics::of(&run).unwrap().success_ratio.is_nan());
 }

@@ -54,6 +54,16 @@ pub fn output(cmd: &mut Command) -> io::Result<Output> {
     child?.wait_with_output()
 }
 
+/// `cmd.spawn()`, started outside any test's [`no_spawns`]: the caller
+/// handles the child's pipes and waits for it.
+#[allow(dead_code)] // not every binary that includes this file needs it
+pub fn spawn(cmd: &mut Command) -> io::Result<std::process::Child> {
+    let guard = spawning();
+    let child = cmd.spawn();
+    drop(guard);
+    child
+}
+
 /// `cmd.status()`, started outside any test's [`no_spawns`].
 #[allow(dead_code)] // not every binary that includes this file needs it
 pub fn status(cmd: &mut Command) -> io::Result<ExitStatus> {

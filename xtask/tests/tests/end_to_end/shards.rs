@@ -119,12 +119,14 @@ fn cells_of_another_configuration_or_revision_are_refused() {
         "{}",
         text(&out.stderr)
     );
-    // ... and so does merge, naming the changed file.
+    // Merge reads the configuration the shards ran with (the cells
+    // directory's copy), not the changed file: the refused shard's cell is
+    // missing.
     let out = xtask(&tmp, &["merge", "cells", "--out", "merged"]);
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(
-        err.contains("another configuration") && err.contains("exp.toml"),
+        err.contains("were not measured") && !err.contains("another configuration"),
         "{err}"
     );
     // Cells of another code revision.
@@ -162,6 +164,57 @@ fn cells_of_another_configuration_or_revision_are_refused() {
     .unwrap();
     let err = text(&xtask(&tmp, &["merge", "cells", "--out", "merged"]).stderr);
     assert!(err.contains("shard-0-of-2.toml: not a cells file"), "{err}");
+}
+
+#[test]
+fn merge_reads_the_cells_copy_of_the_configuration_never_a_path_named_in_them() {
+    let tmp = setup("shards-config-copy");
+    ok(&tmp, &["run", "exp.toml", "--out", "local"]);
+    for i in 0..2 {
+        let shard = format!("{i}/2");
+        ok(
+            &tmp,
+            &["run", "exp.toml", "--shard", &shard, "--cells", "cells"],
+        );
+    }
+    // experiment.toml names another file: merge never reads it.
+    let secret = tmp.path().join("secret.txt");
+    std::fs::write(&secret, "root:x:0:0:SECRET-LINE\n").unwrap();
+    let identity = tmp.path().join("cells/test/tiny/experiment.toml");
+    let doc = std::fs::read_to_string(&identity).unwrap();
+    let line = doc
+        .lines()
+        .find(|l| l.starts_with("config_path"))
+        .unwrap()
+        .to_string();
+    let forged = format!("config_path = {:?}", secret.display().to_string());
+    std::fs::write(&identity, doc.replace(&line, &forged)).unwrap();
+    let err = ok(&tmp, &["merge", "cells", "--out", "merged"]);
+    assert!(!err.contains("SECRET"), "{err}");
+    assert_eq!(
+        tree(&tmp.path().join("merged")),
+        tree(&tmp.path().join("local"))
+    );
+    // A changed copy is refused by its recorded sha256, naming the copy.
+    let copy = tmp.path().join("cells/test/tiny/config.toml");
+    let resolved = std::fs::read_to_string(&copy).unwrap();
+    std::fs::write(&copy, format!("{resolved}\n# changed\n")).unwrap();
+    for (what, want) in [
+        ("changed", "config.toml: sha256"),
+        ("missing", "config.toml is missing"),
+    ] {
+        if what == "missing" {
+            std::fs::remove_file(&copy).unwrap();
+        }
+        let out = xtask(&tmp, &["merge", "cells", "--out", "merged2"]);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{what}: {err}");
+        assert!(
+            err.contains(want) && !err.contains("SECRET"),
+            "{what}: {err}"
+        );
+        assert!(!err.contains("secret.txt"), "{what}: {err}");
+    }
 }
 
 #[test]
