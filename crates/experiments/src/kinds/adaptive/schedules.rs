@@ -247,7 +247,6 @@ mod tests {
             label: "hand".into(),
             capacity: 32,
             jobs,
-            start_unix: None,
         })
     }
 

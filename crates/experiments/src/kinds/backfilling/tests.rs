@@ -19,7 +19,6 @@ fn workload(capacity: u32, jobs: Vec<Job>) -> Arc<Workload> {
         label: "hand".into(),
         capacity,
         jobs,
-        start_unix: None,
     })
 }
 

@@ -39,12 +39,12 @@ pub(super) const PARAMS: &[Param] = &[
     Param::new(
         "trace_start_unix",
         "s since 1970",
-        "the trace's UnixStartTime (its time 0); unset, the trace header's, else DAS-2's 1041377305",
+        "the trace's UnixStartTime (its time 0)",
     ),
     Param::new(
         "trace_year",
         "year",
-        "the calendar year the trace starts in; unset, the local year of the trace's start",
+        "the calendar year the trace starts in",
     ),
     Param::new(
         "trace_utc_offset_s",

@@ -9,7 +9,7 @@ use partitions_forecast::ForecastConfig;
 use profile::{Job, Time};
 use swf_io::lublin99::Lublin99;
 
-use super::{AdmissionParams, DAY, DEFAULT_TRACE_START_UNIX, Params};
+use super::{AdmissionParams, DAY, Params};
 use crate::error::RunError;
 use crate::kind::Input;
 use crate::seed::derive_seed;
@@ -207,77 +207,30 @@ fn local_max(params: &Params) -> Vec<u32> {
         .collect()
 }
 
-/// The calendar of the grid months of `params` on a trace whose header
-/// gives `header_start` (`UnixStartTime`): the configuration's
-/// `trace_start_unix` if set, else the header's, else DAS-2's
-/// ([`DEFAULT_TRACE_START_UNIX`]); the configuration's `trace_year` if set,
-/// else the local calendar year of that start.
-pub(super) fn grid_months(params: &Params, header_start: Option<i64>) -> GridMonths {
-    let start = params
-        .trace_start_unix
-        .or(header_start)
-        .unwrap_or(DEFAULT_TRACE_START_UNIX);
-    let year = params
-        .trace_year
-        .unwrap_or_else(|| year_of_unix(start + params.trace_utc_offset_s));
-    GridMonths {
-        year,
-        months: params.grid_months,
-        trace_start_unix: start,
-        utc_offset_s: params.trace_utc_offset_s,
-    }
-}
-
-/// The calendar year (proleptic Gregorian, UTC) of Unix time `t`.
-fn year_of_unix(t: i64) -> i64 {
-    let mut year = 1970 + t.div_euclid(365 * DAY + DAY / 4);
-    while month_start_unix(year, 1) > t {
-        year -= 1;
-    }
-    while month_start_unix(year + 1, 1) <= t {
-        year += 1;
-    }
-    year
-}
-
 /// The jobs of one repetition of `params` ([`provisioning_scenario`]).
 pub(super) fn scenario(params: &Params, input: &Input<'_>) -> Result<Scenario, RunError> {
-    let workload = input.workload()?;
-    let months = grid_months(params, workload.start_unix);
+    let months = GridMonths {
+        year: params.trace_year,
+        months: params.grid_months,
+        trace_start_unix: params.trace_start_unix,
+        utc_offset_s: params.trace_utc_offset_s,
+    };
     let warmup = Time(params.warmup_days * DAY);
-    provisioning_scenario(workload, &months, &local_max(params), warmup, input.seed).map_err(
-        |message| RunError::Kind {
-            message: format!("{message}; check params.grid_months and trace_start_unix"),
-        },
+    provisioning_scenario(
+        input.workload()?,
+        &months,
+        &local_max(params),
+        warmup,
+        input.seed,
     )
+    .map_err(|message| RunError::Kind {
+        message: format!("{message}; check params.grid_months and trace_start_unix"),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_trace_start_comes_from_the_config_else_the_header_else_das2() {
-        let p = Params::default();
-        // DAS-2's header gives the old default: the committed results stand.
-        let das2 = grid_months(&p, Some(1_041_377_305));
-        assert_eq!((das2.trace_start_unix, das2.year), (1_041_377_305, 2003));
-        assert_eq!(grid_months(&p, None), das2);
-        // KTH-SP2's header (1996-09-23): its start and its year.
-        let kth = grid_months(&p, Some(843_480_031));
-        assert_eq!((kth.trace_start_unix, kth.year), (843_480_031, 1996));
-        // A value set in the configuration wins over the header.
-        let set = Params {
-            trace_start_unix: Some(1_000),
-            trace_year: Some(1999),
-            ..Params::default()
-        };
-        let m = grid_months(&set, Some(843_480_031));
-        assert_eq!((m.trace_start_unix, m.year), (1_000, 1999));
-        assert_eq!(year_of_unix(-1), 1969);
-        assert_eq!(year_of_unix(month_start_unix(2024, 1)), 2024);
-        assert_eq!(year_of_unix(month_start_unix(2024, 1) - 1), 2023);
-    }
     use crate::kinds::provisioning::LocalMax;
 
     /// The widest job of each cluster's local stream over 30 days.
