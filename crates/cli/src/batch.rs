@@ -1,6 +1,7 @@
 //! Batches of experiments: each isolated from the others' errors and
 //! panics, runs several experiments share simulated once ([`Preloaded`]).
 
+use crate::exit::say_err;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Mutex, PoisonError};
@@ -126,7 +127,7 @@ impl Preloaded {
     /// Says how many runs were shared (unless `-q`).
     pub fn report_shared(&self, settings: &Settings) {
         if !matches!(settings.verbosity, Verbosity::Quiet) {
-            eprintln!(
+            say_err!(
                 "{} run(s) were shared between experiments instead of simulated again",
                 self.cache.shared()
             );
@@ -153,9 +154,19 @@ pub fn run_batch(
         match isolated(|| run(&report, index, path, id.as_deref())) {
             Ok(n) => failed_claims += n,
             Err(e) => {
-                report.warn(&format!("error: {e:#}"));
-                let name = id.clone().unwrap_or_else(|| path.display().to_string());
                 let message = format!("{e:#}");
+                let name = id.clone().unwrap_or_else(|| path.display().to_string());
+                if jobs.len() == 1 {
+                    // One experiment: its error is the command's, printed
+                    // once, whole, at the end, naming the experiment.
+                    report.finish();
+                    if message.starts_with(&name) {
+                        bail!("{message}");
+                    }
+                    bail!("{name}: {message}");
+                }
+                // Several: each error as it happens, and a summary at the end.
+                report.warn(&format!("error: {message}"));
                 let first_line = message.lines().next().unwrap_or("");
                 // Errors usually start with the experiment's id already.
                 let first_line = first_line
@@ -178,16 +189,11 @@ pub fn run_batch(
             .map(|(name, why)| format!("  {name}: {why}"))
             .collect();
         let others = match jobs.len() - failed.len() {
-            0 if jobs.len() == 1 => String::new(),
             0 => " (none ran to the end)".to_string(),
             1 => " (the other ran and wrote its results)".to_string(),
             _ => " (the others ran and wrote their results)".to_string(),
         };
-        let what = if jobs.len() == 1 {
-            "the experiment failed".to_string()
-        } else {
-            format!("{} of {} experiments failed", failed.len(), jobs.len())
-        };
+        let what = format!("{} of {} experiments failed", failed.len(), jobs.len());
         bail!("{what}{others}:\n{}", list.join("\n"));
     }
     claims_status(failed_claims, strict)

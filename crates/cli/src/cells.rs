@@ -128,6 +128,8 @@ pub fn claim_dir(cells: &Path, identity: &Identity, experiment: &Experiment) -> 
     let dir = cells.join(&identity.experiment);
     let file = dir.join(EXPERIMENT_FILE);
     let copy = dir.join(CONFIG_FILE);
+    // Cells go into real directories below --cells, the id's own included.
+    output::check_no_links_below(cells, &file)?;
     if fs::symlink_metadata(&file).is_ok() {
         let found = Identity::read(&file)?;
         if let Some(why) = identity.difference(&found) {

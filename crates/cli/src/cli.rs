@@ -28,7 +28,9 @@ Environment:
                       Workloads Archive)
   TRACES_NO_STAND_IN  accepted; refusing stand-ins is the default (--stand-in asks for one)
   USCHED_MAX_<KEY>    raise a per-process cap: REPETITIONS (100), SWEEP_VALUES (100),
-                      WORKLOADS (20), RUNS (5000), GENERATED_JOBS (2500000)
+                      WORKLOADS (20), RUNS (5000), GENERATED_JOBS (2500000); per trace
+                      file: TRACE_RECORDS (10000000), TRACE_LINES (50000000),
+                      TRACE_BYTES (4294967296, after decompression)
 
 Exit status:
   0  success (a FAILed claim is a result)
@@ -184,6 +186,9 @@ pub enum Command {
         /// Exit with status 3 if a claim does not pass
         #[arg(long)]
         strict_claims: bool,
+        /// Replace --doc FILE, or a figure beside it, even if this tool did not write it
+        #[arg(long)]
+        force: bool,
     },
     /// Assemble results from the cells of sharded runs (--shard I/N --cells DIR)
     #[command(
@@ -298,6 +303,9 @@ pub struct RunFlags {
     /// rows with an `experiment` column first
     #[arg(long, value_name = "FILE", conflicts_with = "cells")]
     pub combined: Option<PathBuf>,
+    /// Replace an existing --combined FILE even if this tool did not write it
+    #[arg(long, requires = "combined")]
+    pub force: bool,
 }
 
 /// `cargo xtask slurm`.
@@ -552,6 +560,10 @@ pub struct SimulateArgs {
     /// Restrict the pictures to [START, END) seconds on the trace's submit-time scale
     #[arg(long, value_name = "START:END", value_parser = window)]
     pub window: Option<(i64, i64)>,
+    /// Replace existing output files even if this tool did not write them (a jobs.csv
+    /// always needs it: its format carries no mark of the tool)
+    #[arg(long)]
+    pub force: bool,
 }
 
 impl SimulateArgs {
@@ -569,6 +581,7 @@ impl SimulateArgs {
             gantt: self.gantt,
             timeline: self.timeline,
             window: self.window,
+            force: self.force,
         }
     }
 }

@@ -42,6 +42,47 @@ pub fn limits() -> Result<Limits> {
     Ok(limits)
 }
 
+/// The reader's caps on one trace file: [`swf_io::Limits`]'s defaults,
+/// `max_records`, `max_lines` and `max_bytes` overridden by
+/// `USCHED_MAX_TRACE_RECORDS`, `USCHED_MAX_TRACE_LINES` and
+/// `USCHED_MAX_TRACE_BYTES` if set.
+pub fn trace_limits() -> Result<swf_io::Limits> {
+    let mut limits = swf_io::Limits::DEFAULT;
+    for (key, field) in [
+        ("RECORDS", &mut limits.max_records),
+        ("LINES", &mut limits.max_lines),
+        ("BYTES", &mut limits.max_bytes),
+    ] {
+        let var = format!("USCHED_MAX_TRACE_{key}");
+        let Some(value) = std::env::var_os(&var) else {
+            continue;
+        };
+        *field = value
+            .to_str()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .filter(|v| *v > 0)
+            .ok_or_else(|| {
+                anyhow!(
+                    "{var} is '{}', expected a positive integer",
+                    value.to_string_lossy()
+                )
+            })?;
+    }
+    Ok(limits)
+}
+
+/// The hint added to a reader's error that passed one of
+/// [`trace_limits`]' caps: the variable that raises it.
+pub fn trace_limit_hint(error: &swf_io::SwfError) -> Option<String> {
+    match error {
+        swf_io::SwfError::TooLarge { what, .. } => Some(format!(
+            "raise it with USCHED_MAX_TRACE_{}=N",
+            what.to_uppercase()
+        )),
+        _ => None,
+    }
+}
+
 /// The configuration a results directory's run.toml records (its `[config]`
 /// table), for results of a file outside configs/.
 pub fn recorded_config(registry: &Registry, dir: &Path) -> Result<Experiment> {

@@ -62,6 +62,32 @@ pub fn is_closed_pipe(error: &anyhow::Error) -> bool {
     })
 }
 
+/// `println!` for the command line: the line goes through
+/// [`experiments::encode::terminal`], since lines quote paths, trace names
+/// and configuration text, and a control character in one (an escape
+/// sequence in a file name) must not reach the terminal raw. Every line a
+/// command prints goes through this or [`say_err`] (a tidy test keeps it so).
+macro_rules! say {
+    () => {
+        println!()
+    };
+    ($($arg:tt)*) => {
+        println!("{}", experiments::encode::terminal(&format!($($arg)*)))
+    };
+}
+pub(crate) use say;
+
+/// [`say`] for stderr (`eprintln!`).
+macro_rules! say_err {
+    () => {
+        eprintln!()
+    };
+    ($($arg:tt)*) => {
+        eprintln!("{}", experiments::encode::terminal(&format!($($arg)*)))
+    };
+}
+pub(crate) use say_err;
+
 #[cfg(test)]
 mod tests {
     use super::*;

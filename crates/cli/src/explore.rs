@@ -9,6 +9,7 @@
 //! `proptest-regressions/` file; this command lists the files that changed,
 //! which are committed with the fix (of the class the case stands for).
 
+use crate::exit::say_err;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -58,7 +59,7 @@ pub fn explore(
     let seed = seed.unwrap_or_else(fresh_seed);
     let quiet = settings.verbosity == Verbosity::Quiet;
     // Printed first, so a run cut short can be repeated.
-    eprintln!(
+    say_err!(
         "explore: seed {seed}, {scale}x the gate's cases (repeat with `cargo xtask explore --seed {seed} --scale {scale}`)"
     );
     let mut before = BTreeMap::new();
@@ -95,12 +96,12 @@ pub fn explore(
         })
         .collect();
     if status.success() {
-        eprintln!("explore: seed {seed}: every suite passed");
+        say_err!("explore: seed {seed}: every suite passed");
     } else {
-        eprintln!("explore: seed {seed}: a test failed (above)");
+        say_err!("explore: seed {seed}: a test failed (above)");
     }
     if !changed.is_empty() {
-        eprintln!(
+        say_err!(
             "explore: proptest recorded failing cases in:\n  {}\nfix the class of inputs each stands for, then commit these files with the fix",
             changed.join("\n  ")
         );

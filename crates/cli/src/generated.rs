@@ -9,9 +9,13 @@ use sha2::{Digest, Sha256};
 use swf_io::lublin99::Lublin99;
 
 /// The SWF text of `model`: the reference program's header and the records.
+/// Records the simulator could not replay (times past its range, from
+/// arrivals rescaled to a tiny load, say) are an error naming the option.
 pub fn swf_text(model: &Lublin99) -> Result<Vec<u8>> {
+    let records = model.generate();
+    model.check_records(&records)?;
     let mut out = Vec::new();
-    swf_io::write_swf(&mut out, &model.header(), &model.generate())
+    swf_io::write_swf(&mut out, &model.header(), &records)
         .context("cannot write the generated workload")?;
     Ok(out)
 }
@@ -36,7 +40,14 @@ pub fn source(trace: &str) -> Option<Result<Source>> {
                 let _ = write!(s, "{b:02x}");
                 s
             });
-        let parsed = swf_io::SwfReader::new(&text[..], trace, swf_io::Mode::Strict)?
+        // The size is what the spec asked for, not a file's: no caps.
+        let all = swf_io::Limits {
+            max_records: u64::MAX,
+            max_lines: u64::MAX,
+            max_bytes: u64::MAX,
+            ..swf_io::Limits::DEFAULT
+        };
+        let parsed = swf_io::SwfReader::with_limits(&text[..], trace, swf_io::Mode::Strict, all)?
             .into_trace()
             .context("cannot read the generated workload back")?;
         let note = model

@@ -280,9 +280,10 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
             out,
             doc,
             strict_claims,
+            force,
         } => {
             results_in(settings, out);
-            verify::verify(settings, &ids, doc.as_deref(), strict_claims)
+            verify::verify(settings, &ids, doc.as_deref(), strict_claims, force)
         }
         Command::Simulate(args) => simulate::simulate(settings, &args.options()),
         Command::Generate(args) => {

@@ -1,5 +1,6 @@
 //! `cargo xtask list`: every experiment id with its title and paper.
 
+use crate::exit::say;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -21,11 +22,11 @@ pub fn list(settings: &Settings) -> Result<ExitCode> {
                     x.title(),
                     x.paper().unwrap_or("own study")
                 );
-                println!("{}", one_line(&line));
+                say!("{}", one_line(&line));
             }
             Err(err) => {
                 let line = format!("{:width$}  (invalid configuration: {err:#})", e.id);
-                println!("{}", one_line(&line));
+                say!("{}", one_line(&line));
             }
         }
     }

@@ -53,4 +53,6 @@ pub struct SimulateOptions {
     pub timeline: Option<PathBuf>,
     /// Restrict the pictures to `[start, end)` seconds of the trace's submit-time scale.
     pub window: Option<(i64, i64)>,
+    /// Replace existing output files even if the tool did not write them.
+    pub force: bool,
 }

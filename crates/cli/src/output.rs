@@ -62,8 +62,12 @@ pub const RESULTS_MARKER: &str = ".usched-results";
 
 mod guards;
 mod manifest;
+mod replace;
 
-pub use guards::{check_outside_results, refuse_input_dir, refuse_input_file, same_file};
+pub use guards::{
+    check_no_links_below, check_outside_results, refuse_input_dir, refuse_input_file, same_file,
+};
+pub use replace::{Made, check_replace};
 
 /// A writer's lock and ownership file in its staging subdirectory.
 const OWNER: &str = "owner";

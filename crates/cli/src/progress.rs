@@ -248,6 +248,16 @@ pub fn plain_line(tag: &str, done: usize, total: usize, elapsed: f64) -> String 
     )
 }
 
+/// `1 job`, `2 jobs`: a count with its noun, singular for one.
+pub fn count(n: impl Into<u64>, noun: &str) -> String {
+    let n: u64 = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// `12.3 s`, `4 min 05 s`, `1 h 02 min`.
 pub fn human(seconds: f64) -> String {
     let s = seconds.max(0.0);

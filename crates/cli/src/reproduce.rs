@@ -31,6 +31,7 @@ pub fn run_jobs(
             // (and again when written, for results this run makes).
             if let Some(file) = &run.combined {
                 output::check_outside_results(file).context("--combined")?;
+                output::check_replace(file, "--combined", output::Made::Combined, run.force)?;
             }
             let status = run_all(settings, jobs, strict);
             if let Some(file) = &run.combined {

@@ -1,6 +1,7 @@
 //! Running one experiment and writing its results directory atomically,
 //! printing its summary and verdicts, and the exit status the claims give.
 
+use crate::exit::{say, say_err};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -25,13 +26,13 @@ pub fn recover_results(settings: &Settings) {
     match output::recover_tree(&settings.results, 1) {
         Ok(recovered) => {
             for path in &recovered.restored {
-                eprintln!(
+                say_err!(
                     "warning: restored {} from a run that was interrupted while replacing it",
                     path.display()
                 );
             }
         }
-        Err(e) => eprintln!("warning: cannot tidy {}: {e:#}", settings.results.display()),
+        Err(e) => say_err!("warning: cannot tidy {}: {e:#}", settings.results.display()),
     }
 }
 
@@ -67,6 +68,7 @@ pub fn run_loaded(
         inputs,
     } = loaded;
     let dir = settings.results.join(&id);
+    output::check_no_links_below(&settings.results, &dir)?;
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     output::refuse_input_dir(&dir, &inputs).with_context(|| id.clone())?;
     output::check_name_lengths(&dir, "--out")?;
@@ -148,6 +150,7 @@ fn write_results_with(
 ) -> Result<usize> {
     let id = experiment.id();
     let dir = settings.results.join(id);
+    output::check_no_links_below(&settings.results, &dir)?;
     WRITTEN
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -166,7 +169,7 @@ fn write_results_with(
     // The report is Markdown, already encoded; the terminal pass is the
     // last line of defence for stdout.
     let report_text = experiments::encode::terminal(&results.summary_in(experiment, &setting));
-    report.suspend(|| println!("{report_text}"));
+    report.suspend(|| say!("{report_text}"));
     report.info(&format!(
         "{id}: wrote {} in {}",
         dir.display(),
@@ -405,7 +408,7 @@ pub fn write_combined(settings: &Settings, file: &Path) -> Result<()> {
     }
     output::write_file(file, out.as_bytes())
         .with_context(|| format!("--combined: cannot write {}", file.display()))?;
-    eprintln!(
+    say_err!(
         "wrote {} ({} experiment(s), an `experiment` column first)",
         file.display(),
         ids.len()
@@ -417,7 +420,7 @@ pub fn write_combined(settings: &Settings, file: &Path) -> Result<()> {
 /// success, or [`EXIT_CLAIM_FAILED`] under `--strict-claims` (`strict`).
 pub fn claims_status(failed_claims: usize, strict: bool) -> Result<ExitCode> {
     if failed_claims > 0 {
-        eprintln!(
+        say_err!(
             "{failed_claims} claim(s) did not PASS (FAIL or INCONCLUSIVE){}",
             if strict {
                 " (--strict-claims: exit status 3)"
@@ -437,14 +440,14 @@ pub fn print_verdicts(id: &str, verdicts: &[Verdict]) {
     // Claim text and values come from configurations: one line each, no
     // control characters.
     let line = |s: &str| experiments::encode::terminal(&s.replace(['\n', '\r'], " "));
-    println!("{}:", line(id));
+    say!("{}:", line(id));
     for v in verdicts {
         let paper = v
             .paper_value
             .as_deref()
             .map(|p| format!(" (paper: {})", line(p)))
             .unwrap_or_default();
-        println!(
+        say!(
             "  {}  {}{paper}\n        ours: {}",
             v.label(),
             line(&v.text),

@@ -8,6 +8,7 @@
 //! only when every sensitivity run of the paper has results, so the table
 //! never depends on which results happen to be present.
 
+use crate::exit::say_err;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -147,7 +148,7 @@ pub fn write_tables(
                     .filter(|w| !have.iter().any(|h| h.0 == **w))
                     .copied()
                     .collect();
-                eprintln!(
+                say_err!(
                     "{paper}: sensitivity table in {} left unchanged: no results for {} \
                      (cargo xtask reproduce {paper} --sensitivity)",
                     doc.display(),
@@ -165,7 +166,7 @@ pub fn write_tables(
             output::write_file(&doc, new.as_bytes())?;
         }
         if settings.verbosity > Verbosity::Quiet {
-            eprintln!("{paper}: wrote the sensitivity table in {}", doc.display());
+            say_err!("{paper}: wrote the sensitivity table in {}", doc.display());
         }
     }
     Ok(())

@@ -1,5 +1,6 @@
 //! `cargo xtask simulate`: one trace, one policy, the usual metrics.
 
+use crate::exit::{say, say_err};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -12,7 +13,8 @@ use profile::Outcome;
 
 use crate::generated;
 use crate::options::{SimulateOptions, parse_estimate};
-use crate::output;
+use crate::output::{self, Made};
+use crate::progress;
 use crate::schedules;
 use crate::settings::Settings;
 use crate::traces::{Found, load, resolve};
@@ -33,6 +35,7 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
         ("--gantt", &opts.gantt),
         ("--timeline", &opts.timeline),
     ];
+    let made = [Made::Schedule, Made::Unmarked, Made::Picture, Made::Picture];
     // Before any work: every output can be written.
     for (flag, out) in outputs {
         if let Some(out) = out {
@@ -56,6 +59,13 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
             load(&found, opts.lenient)?
         }
     };
+    // Still before any work: no output replaces a file of the user's (an
+    // output over the trace itself was refused above, naming it).
+    for ((flag, out), made) in outputs.into_iter().zip(made) {
+        if let Some(out) = out {
+            output::check_replace(out, flag, made, opts.force)?;
+        }
+    }
     let source = with_machine_size(source, opts.procs)?;
     // The trace's name, also for a path: it labels jobs.csv and the pictures.
     let file_name = if trace.starts_with(generated::PREFIX) {
@@ -89,6 +99,15 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
              or 0); give it with --procs N"
         );
     }
+    if let (Source::Trace { file, trace, .. }, None) = (&source, opts.procs)
+        && trace.header.max_procs.is_none_or(|p| p < 1)
+        && let Some(nodes) = trace.header.machine_size()
+    {
+        say_err!(
+            "note: {file} gives no MaxProcs; its MaxNodes ({nodes}) is the machine size, as if \
+             field 5 counted nodes; give --procs N if the jobs count processors"
+        );
+    }
     let sim_start = Instant::now();
     let (outcomes, stats) = replay(&workload, policy, BOUND)?;
     let sim_secs = sim_start.elapsed().as_secs_f64();
@@ -98,34 +117,40 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
         .as_deref()
         .map(|s| format!(" (sha256 {s})"))
         .unwrap_or_default();
-    println!("trace                  {}{sha}", facts.source);
+    say!("trace                  {}{sha}", facts.source);
     if facts.stand_in {
-        println!("                       STAND-IN: NOT comparable to published results");
+        say!("                       STAND-IN: NOT comparable to published results");
     }
-    println!("machine                {} processors", facts.capacity);
-    println!(
+    say!(
+        "machine                {}",
+        progress::count(facts.capacity, "processor")
+    );
+    say!(
         "policy                 {} (estimate: {})",
         policy.name(),
         opts.estimate
     );
-    println!(
+    say!(
         "jobs simulated         {} ({} records dropped as unreplayable, {} wider than the machine, {} without a requested time)",
-        stats.jobs, facts.unreplayable, facts.too_wide, facts.no_estimate
+        stats.jobs,
+        facts.unreplayable,
+        facts.too_wide,
+        facts.no_estimate
     );
     if let (true, Some(note)) = (trace.starts_with(generated::PREFIX), &facts.note) {
-        println!(
+        say!(
             "note                   {}",
             experiments::encode::terminal(note)
         );
     }
-    println!("mean wait              {:.1} s", stats.mean_wait);
-    println!(
+    say!("mean wait              {:.1} s", stats.mean_wait);
+    say!(
         "mean bounded slowdown  {:.2} ({BOUND} s bound)",
         stats.mean_bounded_slowdown
     );
-    println!("utilisation            {:.1} %", 100.0 * stats.utilization);
-    println!("killed at estimate     {}", stats.killed);
-    println!(
+    say!("utilisation            {:.1} %", 100.0 * stats.utilization);
+    say!("killed at estimate     {}", stats.killed);
+    say!(
         "wall time              {sim_secs:.3} s simulation, {:.3} s in all",
         start.elapsed().as_secs_f64()
     );
@@ -234,15 +259,15 @@ impl Outputs<'_> {
                 &allocation,
             )?;
             output::write_file(out, text.as_bytes())?;
-            println!(
-                "jobs.csv               {} ({} jobs, first-fit processor ids)",
+            say!(
+                "jobs.csv               {} ({}, first-fit processor ids)",
                 out.display(),
-                self.workload.jobs.len()
+                progress::count(self.workload.jobs.len() as u64, "job")
             );
         }
         if opts.gantt.is_none() && opts.timeline.is_none() {
             if opts.window.is_some() {
-                eprintln!(
+                say_err!(
                     "warning: --window only restricts --gantt and --timeline, and neither was given"
                 );
             }
@@ -275,23 +300,25 @@ impl Outputs<'_> {
         let shown = view.jobs_in(window);
         if let Some(out) = &opts.gantt {
             if shown > GANTT_READABLE {
-                eprintln!(
+                say_err!(
                     "warning: {shown} jobs ran in the window {}:{}; a Gantt chart of more than \
                      about {GANTT_READABLE} is hard to read, narrow it with --window START:END",
-                    window.0, window.1
+                    window.0,
+                    window.1
                 );
             }
             output::write_file(out, view.gantt_svg(&allocation, window).as_bytes())?;
-            println!(
-                "gantt                  {} ({shown} jobs in {}:{} s)",
+            say!(
+                "gantt                  {} ({} in {}:{} s)",
                 out.display(),
+                progress::count(shown as u64, "job"),
                 window.0,
                 window.1
             );
         }
         if let Some(out) = &opts.timeline {
             output::write_file(out, view.timeline_svg(window).as_bytes())?;
-            println!(
+            say!(
                 "timeline               {} ({}:{} s)",
                 out.display(),
                 window.0,
@@ -346,7 +373,7 @@ impl Outputs<'_> {
         }
         let text = schedules::swf(header, &records, self.workload.capacity, &notes)?;
         output::write_file(out, text.as_bytes())?;
-        println!(
+        say!(
             "schedule               {} ({} records, {left_out} input records left out)",
             out.display(),
             records.len()
@@ -404,6 +431,7 @@ mod tests {
             gantt: None,
             timeline: None,
             window: None,
+            force: false,
         };
         let result = simulate(&Settings::from_env().unwrap(), &opts)
             .map(|_| {
@@ -472,11 +500,16 @@ mod tests {
                     .into()
             )
         );
-        let text = format!(
-            "{header}{}{}{}",
-            LINE.replace(" 0 -1 50 ", " -1 -1 50 "),
+        // Job numbers are unique.
+        let (second, third) = (
             LINE.replace(" 0 -1 50 ", " 9223372036854775800 -1 50 "),
-            LINE.replace(" 4 -1 -1 4 ", " 8 -1 -1 8 ")
+            LINE.replace(" 4 -1 -1 4 ", " 8 -1 -1 8 "),
+        );
+        let text = format!(
+            "{header}{}2{}3{}",
+            LINE.replace(" 0 -1 50 ", " -1 -1 50 "),
+            &second[1..],
+            &third[1..]
         );
         assert_eq!(
             run("dropped", &text, false, None),

@@ -7,6 +7,7 @@
 //! `slurm/merge.sbatch` and `slurm/logs/` (`shards-<array job>_<task>.log`,
 //! `merge-<job>.log`). docs/SCALE-OUT.md is the user's guide.
 
+use crate::exit::say;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -223,9 +224,9 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
         args.shards
     );
     if args.dry_run {
-        println!("# {summary}; dry run: nothing written or submitted");
-        println!("# {}\n{shards}", layout.dir.join("shards.sbatch").display());
-        println!(
+        say!("# {summary}; dry run: nothing written or submitted");
+        say!("# {}\n{shards}", layout.dir.join("shards.sbatch").display());
+        say!(
             "# {} (submitted with --dependency=afterok:<array job> --kill-on-invalid-dep=yes)\n{merge}",
             layout.dir.join("merge.sbatch").display()
         );
@@ -276,19 +277,19 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
             format!("sbatch refused the merge job (the array {array} is queued: scancel {array})")
         })?,
     )?;
-    println!("{summary}");
-    println!(
+    say!("{summary}");
+    say!(
         "submitted job array {array} (tasks 0-{}, one shard each) and merge job {merge_job} \
          (runs when every task succeeded)",
         args.shards - 1
     );
-    println!("follow:  squeue -j {array},{merge_job}    sacct -j {array},{merge_job}");
-    println!("logs:    {}/", layout.logs.display());
-    println!(
+    say!("follow:  squeue -j {array},{merge_job}    sacct -j {array},{merge_job}");
+    say!("logs:    {}/", layout.logs.display());
+    say!(
         "results: {}/ once job {merge_job} completes",
         layout.out.display()
     );
-    println!(
+    say!(
         "if a task fails, the merge job is cancelled: re-run its shard, then merge:\n  \
          cargo xtask reproduce <ids> --shard I/{} --cells {}\n  cargo xtask merge {} --out {}",
         args.shards,

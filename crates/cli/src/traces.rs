@@ -28,6 +28,7 @@
 //! (regular files only, capped) and streamed: checksums and parsing never
 //! hold a trace whole in memory.
 
+use crate::exit::say_err;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
@@ -254,7 +255,7 @@ pub fn verify(path: &Path, known: &KnownTrace) -> Result<()> {
 pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Found> {
     // Downloads of processes that died are deleted (crate::output).
     if let Err(e) = output::recover_dir(&settings.cache) {
-        eprintln!("warning: cannot tidy the trace cache: {e:#}");
+        say_err!("warning: cannot tidy the trace cache: {e:#}");
     }
     let known = known_trace(name);
     if known.is_none() && looks_like_path(name) {
@@ -297,7 +298,7 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
                     });
                 }
                 Err(e) => {
-                    eprintln!("warning: skipped: {e:#}");
+                    say_err!("warning: skipped: {e:#}");
                     looked.push(format!("{label}: {e:#}"));
                 }
             }
@@ -331,10 +332,10 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         );
     }
     if lock(&ANNOUNCED).insert(known.name) {
-        eprintln!("{}", stand_in_banner(known));
-        eprintln!("looked in:\n  {}", looked.join("\n  "));
+        say_err!("{}", stand_in_banner(known));
+        say_err!("looked in:\n  {}", looked.join("\n  "));
     } else {
-        eprintln!(
+        say_err!(
             "STAND-IN for {} (NOT the trace; see the warning above)",
             known.name
         );
@@ -437,7 +438,7 @@ fn download(known: &KnownTrace, url: &str, cache: &Path) -> Result<PathBuf> {
     let dest = cache.join(known.file_name());
     *lock(&ATTEMPTS).entry(url.to_string()).or_insert(0) += 1;
     let cap = download_cap(known);
-    eprintln!(
+    say_err!(
         "downloading {url} (timeouts: connect {CONNECT_TIMEOUT_S} s, total {MAX_TIME_S} s; at most {}) ...",
         files::human(cap.bytes)
     );
@@ -446,7 +447,7 @@ fn download(known: &KnownTrace, url: &str, cache: &Path) -> Result<PathBuf> {
         verify(tmp, known).map_err(|e| anyhow::anyhow!("{e:#}; the download was deleted"))
     })
     .with_context(|| format!("cannot download {}", known.file_name()))?;
-    eprintln!("saved {} (SWF text sha256 verified)", dest.display());
+    say_err!("saved {} (SWF text sha256 verified)", dest.display());
     Ok(dest)
 }
 
@@ -561,7 +562,7 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
             note: Some(note), ..
         } = &read
         {
-            eprintln!("warning: {note}");
+            say_err!("warning: {note}");
         }
         return Ok(read);
     }
@@ -574,12 +575,17 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
     // The text streams through the hash into the parser; the error names
     // the file, line and field.
     let mut hashing = Hashing::new(text_of(&mut raw, path)?);
-    let trace = swf_io::SwfReader::new(
+    let trace = swf_io::SwfReader::with_limits(
         std::io::BufReader::with_capacity(1 << 16, &mut hashing),
         path.display().to_string(),
         mode,
-    )?
-    .into_trace()?;
+        crate::config::trace_limits()?,
+    )
+    .and_then(swf_io::SwfReader::into_trace)
+    .map_err(|e| match crate::config::trace_limit_hint(&e) {
+        Some(hint) => anyhow::anyhow!("{e}; {hint}"),
+        None => e.into(),
+    })?;
     let content_sha256 = hashing
         .finish()
         .with_context(|| format!("{} is not a valid gzip file", path.display()))?;
@@ -601,24 +607,24 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
                 "sha256 of the SWF text of {file} differs from the archive's ({}); results may not match",
                 k.content_sha256
             );
-            eprintln!("warning: {note}");
+            say_err!("warning: {note}");
             Some(note)
         }
         _ => None,
     };
     if trace.skipped_count > 0 {
-        eprintln!(
+        say_err!(
             "warning: {}: {} malformed lines skipped (lenient mode):",
             path.display(),
             trace.skipped_count
         );
         // The reader keeps the first few (`swf_io::KEPT_SKIPPED`).
         for skipped in &trace.skipped {
-            eprintln!("  {}", skipped.error);
+            say_err!("  {}", skipped.error);
         }
         let more = trace.skipped_count - trace.skipped.len() as u64;
         if more > 0 {
-            eprintln!("  ... and {more} more");
+            say_err!("  ... and {more} more");
         }
     }
     let source = Source::trace(file, content_sha256, trace, note).with_file_sha256(file_sha256);

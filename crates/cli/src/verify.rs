@@ -1,6 +1,7 @@
 //! `cargo xtask verify`: re-checks the claims of existing results and
 //! writes the reproduction document (and the sensitivity tables).
 
+use crate::exit::say_err;
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
@@ -36,12 +37,15 @@ fn relative(from: &Path, path: &Path) -> String {
 /// The document `doc` (default `docs/REPRODUCTION.md`) is rewritten only when
 /// every paper figure of the catalog has results, so partial results never
 /// shrink it; otherwise the partial document goes to
-/// `<results>/REPRODUCTION.md`, and a line says so.
+/// `<results>/REPRODUCTION.md`, and a line says so. Neither the document
+/// nor a figure copied beside it replaces a file the tool did not write,
+/// unless `force`.
 pub fn verify(
     settings: &Settings,
     ids: &[String],
     doc: Option<&Path>,
     strict: bool,
+    force: bool,
 ) -> Result<ExitCode> {
     recover_results(settings);
     let entries = settings.catalog()?;
@@ -82,6 +86,7 @@ pub fn verify(
         .collect();
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     output::refuse_input_file(&doc, "--doc", &inputs)?;
+    output::check_replace(&doc, "--doc", output::Made::Document, force)?;
     let doc_dir = doc.parent().unwrap_or(Path::new("."));
     // The papers' notes live beside the full document.
     let notes_dir = target.parent().unwrap_or(Path::new("."));
@@ -145,6 +150,12 @@ pub fn verify(
             figure = doc_dir
                 .join("figures")
                 .join(format!("{}.svg", e.id.replace('/', "-")));
+            output::check_replace(
+                &figure,
+                "a figure beside --doc",
+                output::Made::Picture,
+                force,
+            )?;
             output::write_file(&figure, &svg)?;
         }
         docs.push(DocEntry {
@@ -203,9 +214,9 @@ pub fn verify(
     )?;
     if settings.verbosity > Verbosity::Quiet {
         if complete {
-            eprintln!("wrote {}", settings.shown(&doc));
+            say_err!("wrote {}", settings.shown(&doc));
         } else {
-            eprintln!(
+            say_err!(
                 "results for {} of {figures} paper figures in {} (missing: {}); {} is \
                  regenerated only from a complete set and was left unchanged; wrote the \
                  partial document to {}",
@@ -222,12 +233,12 @@ pub fn verify(
 
 /// Prints one of several errors (the last one ends the command).
 fn report_error(message: &str) {
-    eprintln!("error: {}", experiments::encode::terminal(message));
+    say_err!("error: {}", experiments::encode::terminal(message));
 }
 
 /// Prints a warning quoting configurations or files.
 fn report_warning(message: &str) {
-    eprintln!("warning: {}", experiments::encode::terminal(message));
+    say_err!("warning: {}", experiments::encode::terminal(message));
 }
 
 /// `<paper>.md` in `notes_dir` (docs/adaptive.md for adaptive/fig4), if it

@@ -539,6 +539,25 @@ pub(crate) fn prepare(
         spec.procs,
         &spec.transforms,
     );
+    if let Origin::Generated {
+        arrivals,
+        estimates,
+        ..
+    } = input
+        && facts.unreplayable > 0
+    {
+        // The model alone stays far inside the simulator's range; rescaled
+        // arrivals or an estimate factor pushed these jobs out of it.
+        return Err(RunError::Kind {
+            message: format!(
+                "workload '{}': the lublin99 generator (arrivals {arrivals:?}, estimates \
+                 {estimates}) made {} of its jobs unreplayable: times past the simulator's \
+                 limit of 2^40 s; give a larger load or arrival rate, or a smaller estimate \
+                 factor",
+                w.label, facts.unreplayable
+            ),
+        });
+    }
     let before = w.jobs.len();
     let scale_error = |what: String, e: swf_io::TransformError| RunError::Kind {
         message: format!("workload '{}': {what}: {e}", w.label),

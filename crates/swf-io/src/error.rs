@@ -81,6 +81,34 @@ pub enum SwfError {
         /// The cap in bytes.
         limit: usize,
     },
+    /// A job number (field 1) that an earlier data line already has; SWF
+    /// job numbers count jobs, so each appears once (-1, unknown, may
+    /// repeat).
+    DuplicateJob {
+        /// The file name or other label given to the reader.
+        source_name: String,
+        /// 1-based physical line number.
+        line: u64,
+        /// The job number.
+        job: i64,
+        /// The line that has it first.
+        first_line: u64,
+    },
+    /// The input is larger than one of the reader's caps on the whole
+    /// input ([`Limits::max_records`](crate::Limits::max_records),
+    /// [`Limits::max_lines`](crate::Limits::max_lines),
+    /// [`Limits::max_bytes`](crate::Limits::max_bytes)); an error in both
+    /// modes, since skipping cannot bound it.
+    TooLarge {
+        /// The file name or other label given to the reader.
+        source_name: String,
+        /// 1-based physical line number where the cap was passed.
+        line: u64,
+        /// What is counted: `records`, `lines` or `bytes`.
+        what: &'static str,
+        /// The cap.
+        limit: u64,
+    },
 }
 
 impl SwfError {
@@ -92,7 +120,9 @@ impl SwfError {
             | SwfError::BadField { line, .. }
             | SwfError::BadHeader { line, .. }
             | SwfError::HeaderOutOfRange { line, .. }
-            | SwfError::LineTooLong { line, .. } => Some(*line),
+            | SwfError::LineTooLong { line, .. }
+            | SwfError::DuplicateJob { line, .. }
+            | SwfError::TooLarge { line, .. } => Some(*line),
         }
     }
 
@@ -104,7 +134,9 @@ impl SwfError {
             | SwfError::BadField { source_name, .. }
             | SwfError::BadHeader { source_name, .. }
             | SwfError::HeaderOutOfRange { source_name, .. }
-            | SwfError::LineTooLong { source_name, .. } => source_name,
+            | SwfError::LineTooLong { source_name, .. }
+            | SwfError::DuplicateJob { source_name, .. }
+            | SwfError::TooLarge { source_name, .. } => source_name,
         }
     }
 }
@@ -172,6 +204,27 @@ impl fmt::Display for SwfError {
                 f,
                 "{source_name}:{line}: line longer than {limit} bytes (SWF lines are under \
                  200 bytes); check that this is an SWF file"
+            ),
+            SwfError::DuplicateJob {
+                source_name,
+                line,
+                job,
+                first_line,
+            } => write!(
+                f,
+                "{source_name}:{line}: field 1 (job number) is {job}, which line {first_line} \
+                 already has; SWF job numbers are unique (fix the file, or read in lenient \
+                 mode to skip the repeats)"
+            ),
+            SwfError::TooLarge {
+                source_name,
+                line,
+                what,
+                limit,
+            } => write!(
+                f,
+                "{source_name}:{line}: more than {limit} {what}, the reader's cap on one \
+                 trace (`Limits::max_{what}`)"
             ),
         }
     }

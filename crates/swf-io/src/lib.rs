@@ -66,12 +66,15 @@ pub mod lublin99;
 mod reader;
 mod record;
 mod transform;
+mod unique;
 mod writer;
 
 pub use batsim::{JOBS_CSV_COLUMNS, write_jobs_csv};
 pub use error::{SkippedLine, SwfError, TransformError};
 pub use header::SwfHeader;
-pub use limits::{KEPT_SKIPPED, Limits, MAX_LINE_BYTES, MAX_PROCS};
+pub use limits::{
+    KEPT_SKIPPED, Limits, MAX_BYTES, MAX_LINE_BYTES, MAX_LINES, MAX_PROCS, MAX_RECORDS,
+};
 pub use reader::{Mode, SwfReader, Trace, open, read_trace};
 pub use record::{FIELD_NAMES, SwfRecord};
 pub use transform::{

@@ -10,6 +10,7 @@ use crate::error::{SkippedLine, SwfError, excerpt};
 use crate::header::{SwfHeader, ValueError};
 use crate::limits::Limits;
 use crate::record::{SwfRecord, parse_fields};
+use crate::unique::JobNumbers;
 
 /// How the reader treats a malformed line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +58,12 @@ pub struct SwfReader<R> {
     /// `buf` holds a line (line number `line`) not yet handled.
     pending: Option<Line>,
     done: bool,
+    /// Bytes read so far (after decompression).
+    bytes: u64,
+    /// Records yielded so far.
+    records: u64,
+    /// The job numbers seen, to refuse a repeat.
+    jobs: JobNumbers,
 }
 
 /// What [`SwfReader::read_line`] found.
@@ -117,6 +124,9 @@ impl<R: BufRead> SwfReader<R> {
             line: 0,
             pending: None,
             done: false,
+            bytes: 0,
+            records: 0,
+            jobs: JobNumbers::default(),
         };
         loop {
             let Some(line) = r.read_line()? else {
@@ -201,19 +211,26 @@ impl<R: BufRead> SwfReader<R> {
             .read_until(b'\n', &mut self.buf);
         let too_long = match read {
             Ok(0) => return Ok(None),
-            Ok(_) => {
+            Ok(n) => {
+                self.bytes = self.bytes.saturating_add(n as u64);
                 let len = self.buf.len() - usize::from(self.buf.ends_with(b"\n"));
                 len > cap
             }
             Err(error) => return Err(self.io_error(error)),
         };
-        if too_long
-            && self.mode == Mode::Lenient
-            && let Err(error) = self.reader.skip_until(b'\n')
-        {
-            return Err(self.io_error(error));
+        if too_long && self.mode == Mode::Lenient {
+            match self.reader.skip_until(b'\n') {
+                Ok(n) => self.bytes = self.bytes.saturating_add(n as u64),
+                Err(error) => return Err(self.io_error(error)),
+            }
         }
         self.line += 1;
+        if self.line > self.limits.max_lines {
+            return Err(self.too_large("lines", self.limits.max_lines));
+        }
+        if self.bytes > self.limits.max_bytes {
+            return Err(self.too_large("bytes", self.limits.max_bytes));
+        }
         if self.line == 1 && self.buf.starts_with(BOM) {
             // The mark counts towards the first line's cap, as bytes of the file.
             self.buf.drain(..BOM.len());
@@ -227,6 +244,17 @@ impl<R: BufRead> SwfReader<R> {
         SwfError::Io {
             source_name: self.source.clone(),
             error,
+        }
+    }
+
+    /// Ends the stream: the input passed the cap on `what`.
+    fn too_large(&mut self, what: &'static str, limit: u64) -> SwfError {
+        self.done = true;
+        SwfError::TooLarge {
+            source_name: self.source.clone(),
+            line: self.line,
+            what,
+            limit,
         }
     }
 
@@ -319,7 +347,23 @@ impl<R: BufRead> Iterator for SwfReader<R> {
             let result = match line {
                 Line::TooLong => self.malformed(Self::too_long),
                 Line::Whole => match parse_fields(&self.buf) {
-                    Ok(record) => return Some(Ok(record)),
+                    Ok(record) => match self.jobs.insert(record.job, self.line) {
+                        Ok(()) => {
+                            self.records += 1;
+                            if self.records > self.limits.max_records {
+                                return Some(Err(
+                                    self.too_large("records", self.limits.max_records)
+                                ));
+                            }
+                            return Some(Ok(record));
+                        }
+                        Err(first_line) => self.malformed(|r| SwfError::DuplicateJob {
+                            source_name: r.source.clone(),
+                            line: r.line,
+                            job: record.job.unwrap_or(-1),
+                            first_line,
+                        }),
+                    },
                     Err(e) => self.malformed(|r| e.to_swf(&r.buf, &r.source, r.line)),
                 },
             };
@@ -391,15 +435,100 @@ mod tests {
     use super::*;
 
     const LINE: &str = "1 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n";
+    const LINE2: &str = "2 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n";
 
     #[test]
     fn header_then_records_with_blank_and_late_comment_lines() {
-        let text = format!("; Version: 2.2\n\n; MaxProcs: 4\n{LINE}\n; late comment\n{LINE}");
+        let text = format!("; Version: 2.2\n\n; MaxProcs: 4\n{LINE}\n; late comment\n{LINE2}");
         let mut r = SwfReader::new(text.as_bytes(), "t.swf", Mode::Strict).unwrap();
         assert_eq!(r.header().max_procs, Some(4));
         assert_eq!(r.header().lines.len(), 2);
         assert_eq!(r.by_ref().filter(Result::is_ok).count(), 2);
         assert!(r.next().is_none());
+    }
+
+    /// `n` data lines numbered from `first`, in the given order.
+    fn lines(numbers: &[i64]) -> String {
+        numbers
+            .iter()
+            .map(|j| format!("{j} 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n"))
+            .collect()
+    }
+
+    #[test]
+    fn a_repeated_job_number_is_an_error_naming_both_lines_or_skipped() {
+        for order in [&[1, 2, 3, 2][..], &[3, 1, 2, 1]] {
+            let text = format!("; MaxProcs: 4\n{}", lines(order));
+            let r = SwfReader::new(text.as_bytes(), "d.swf", Mode::Strict).unwrap();
+            let e = r.into_trace().unwrap_err();
+            let first = 2 + order.iter().position(|&j| j == order[3]).unwrap();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "d.swf:5: field 1 (job number) is {}, which line {first} already has; SWF \
+                     job numbers are unique (fix the file, or read in lenient mode to skip \
+                     the repeats)",
+                    order[3]
+                )
+            );
+            let r = SwfReader::new(text.as_bytes(), "d.swf", Mode::Lenient).unwrap();
+            let t = r.into_trace().unwrap();
+            assert_eq!(t.records.len(), 3);
+            assert_eq!((t.skipped_count, t.skipped[0].line), (1, 5));
+        }
+        // Unknown numbers repeat freely.
+        let text = lines(&[-1, -1, -1]);
+        let t = SwfReader::new(text.as_bytes(), "u", Mode::Strict)
+            .unwrap()
+            .into_trace()
+            .unwrap();
+        assert_eq!(t.records.len(), 3);
+    }
+
+    #[test]
+    fn the_caps_on_a_whole_input_hold_in_both_modes() {
+        let text = format!("; c\n\n{}", lines(&[1, 2, 3, 4]));
+        let cases = [
+            (
+                Limits {
+                    max_records: 3,
+                    ..Limits::default()
+                },
+                "t:6: more than 3 records",
+            ),
+            (
+                Limits {
+                    max_lines: 4,
+                    ..Limits::default()
+                },
+                "t:5: more than 4 lines",
+            ),
+            (
+                Limits {
+                    max_bytes: 60,
+                    ..Limits::default()
+                },
+                "t:4: more than 60 bytes",
+            ),
+        ];
+        for (limits, message) in cases {
+            for mode in [Mode::Strict, Mode::Lenient] {
+                let e = SwfReader::with_limits(text.as_bytes(), "t", mode, limits)
+                    .and_then(SwfReader::into_trace)
+                    .unwrap_err();
+                assert!(e.to_string().starts_with(message), "{e}");
+            }
+        }
+        let exact = Limits {
+            max_records: 4,
+            max_lines: 6,
+            max_bytes: text.len() as u64,
+            ..Limits::default()
+        };
+        let t = SwfReader::with_limits(text.as_bytes(), "t", Mode::Strict, exact)
+            .and_then(SwfReader::into_trace)
+            .unwrap();
+        assert_eq!(t.records.len(), 4);
     }
 
     #[test]
@@ -437,7 +566,7 @@ mod tests {
 
     #[test]
     fn io_errors_end_the_stream_in_both_modes() {
-        let data = format!("{LINE}{LINE}");
+        let data = format!("{LINE}{LINE2}");
         for mode in [Mode::Strict, Mode::Lenient] {
             let input = BufReader::with_capacity(8, data.as_bytes().chain(Failing));
             let mut r = SwfReader::new(input, "f.swf", mode).unwrap();

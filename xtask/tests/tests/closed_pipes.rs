@@ -9,17 +9,28 @@ use crate::common::spawn::{no_spawns, spawn, xtask_in};
 use crate::common::tempdir::TempDir;
 
 /// Runs `cmd` with its stdout and/or stderr a pipe whose reading end is
-/// closed before the command writes anything; the exit status and what
-/// the other stream (kept open) received.
+/// closed before the command starts (so every write fails, however fast
+/// the command is); the exit status and what the other stream (kept
+/// open) received.
 fn with_closed(cmd: &mut Command, close_stdout: bool, close_stderr: bool) -> (Option<i32>, String) {
     // No other test's child may hold a copy of the reading end (inherited
     // between its fork and exec) while the command writes.
     let _alone = no_spawns();
-    let open = || Stdio::piped();
-    let mut child = spawn(cmd.stdin(Stdio::null()).stdout(open()).stderr(open())).unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let stderr = child.stderr.take().unwrap();
-    let mut kept = Vec::new();
+    let stream = |closed: bool| {
+        if closed {
+            let (reader, writer) = std::io::pipe().unwrap();
+            drop(reader);
+            Stdio::from(writer)
+        } else {
+            Stdio::piped()
+        }
+    };
+    let mut child = spawn(
+        cmd.stdin(Stdio::null())
+            .stdout(stream(close_stdout))
+            .stderr(stream(close_stderr)),
+    )
+    .unwrap();
     let reader = |stream: Box<dyn std::io::Read + Send>| {
         std::thread::spawn(move || {
             let mut stream = stream;
@@ -28,14 +39,11 @@ fn with_closed(cmd: &mut Command, close_stdout: bool, close_stderr: bool) -> (Op
             text
         })
     };
-    if close_stdout {
-        drop(stdout);
-    } else {
+    let mut kept = Vec::new();
+    if let Some(stdout) = child.stdout.take() {
         kept.push(reader(Box::new(stdout)));
     }
-    if close_stderr {
-        drop(stderr);
-    } else {
+    if let Some(stderr) = child.stderr.take() {
         kept.push(reader(Box::new(stderr)));
     }
     let status = child.wait().unwrap();

@@ -31,7 +31,7 @@ id = "util"
 metric = "utilization"
 "#;
 
-fn write_tiny_trace(path: &Path) {
+pub(crate) fn write_tiny_trace(path: &Path) {
     let g = swf_io::lublin99::Lublin99 {
         procs: 64,
         duration: i64::MAX,
@@ -45,14 +45,14 @@ fn write_tiny_trace(path: &Path) {
     std::fs::write(path, bytes).unwrap();
 }
 
-fn setup(name: &str) -> TempDir {
+pub(crate) fn setup(name: &str) -> TempDir {
     let tmp = TempDir::new(name);
     write_tiny_trace(&tmp.path().join("tiny.swf"));
     std::fs::write(tmp.path().join("exp.toml"), CONFIG).unwrap();
     tmp
 }
 
-fn xtask_env(tmp: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Output {
+pub(crate) fn xtask_env(tmp: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = crate::common::spawn::offline_xtask(tmp.path());
     cmd.args(args);
     for (k, v) in env {
@@ -61,16 +61,16 @@ fn xtask_env(tmp: &TempDir, args: &[&str], env: &[(&str, &str)]) -> Output {
     crate::common::spawn::output(&mut cmd).unwrap()
 }
 
-fn xtask(tmp: &TempDir, args: &[&str]) -> Output {
+pub(crate) fn xtask(tmp: &TempDir, args: &[&str]) -> Output {
     xtask_env(tmp, args, &[])
 }
 
-fn text(b: &[u8]) -> String {
+pub(crate) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
 /// Asserts the exit status and that stderr holds every needle.
-fn check(out: &Output, status: i32, needles: &[&str], case: &str) {
+pub(crate) fn check(out: &Output, status: i32, needles: &[&str], case: &str) {
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(status), "{case}: {stderr}");
     for n in needles {

@@ -14,4 +14,5 @@ mod schedules;
 mod slurm;
 mod studies;
 mod traces;
+mod user_files;
 mod workspace_rules;

@@ -70,6 +70,7 @@ fn options(trace: &Path, policy: Policy, tmp: &TempDir) -> SimulateOptions {
         gantt: Some(tmp.join("gantt.svg")),
         timeline: Some(tmp.join("timeline.svg")),
         window: None,
+        force: false,
     }
 }
 

@@ -489,6 +489,42 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The command line prints through `say!` and `say_err!` (`cli::exit`),
+/// which encode control characters for the terminal: printed lines quote
+/// paths, trace names and configuration text. The only raw printing is in
+/// those macros, the progress reporter, the entry point and `describe`,
+/// each of which encodes its text itself.
+#[test]
+fn the_command_line_prints_only_through_its_encoding_macros() {
+    let src = root().join("crates/cli/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let allowed = ["exit.rs", "progress.rs", "lib.rs", "describe.rs"];
+    let mut raw = Vec::new();
+    for file in &files {
+        let name = relative(file);
+        if allowed
+            .iter()
+            .any(|a| name.ends_with(&format!("crates/cli/src/{a}")))
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            if ["println!(", "print!("].iter().any(|m| code.contains(m)) {
+                raw.push(format!("{name}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        raw.is_empty(),
+        "print with say! or say_err! (cli::exit), which encode for the terminal:\n{}",
+        raw.join("\n")
+    );
+}
+
 #[test]
 fn source_files_stay_small() {
     let crates_dir = root().join("crates");

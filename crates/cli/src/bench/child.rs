@@ -1,6 +1,7 @@
 //! `bench-child`: one measurement in a fresh process, printed as
 //! `seconds=... count=... peak_kb=...`.
 
+use crate::exit::say;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -67,7 +68,7 @@ pub fn child(settings: &Settings, args: &[String]) -> Result<ExitCode> {
         "cell" => kinds::run_cell(settings, arg(1)?, arg(2)?)?,
         other => bail!("bench-child: unknown case '{other}'"),
     };
-    println!("seconds={seconds} count={count} peak_kb={}", vm_hwm_kb());
+    say!("seconds={seconds} count={count} peak_kb={}", vm_hwm_kb());
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,6 +3,7 @@
 //! (baseline, current, baseline, current, ...): both medians, the ratio
 //! current / baseline and a verdict, then the goal ratios of both.
 
+use crate::exit::say;
 use std::path::Path;
 
 use super::report::{POLICY_GOALS, secs};
@@ -25,12 +26,12 @@ fn short(why: &str) -> String {
 /// Prints the side-by-side table of `runner`'s cases against the baseline
 /// at `baseline`.
 pub(super) fn print(runner: &Runner, results: &Results, baseline: &Path) {
-    println!(
+    say!(
         "\nside by side: baseline {} against current {}",
         baseline.display(),
         runner.current().path().display()
     );
-    println!(
+    say!(
         "each case: {} runs of each, alternating baseline, current, ...; medians; \
          verdict ok when current / baseline <= {WITHIN}",
         runner.runs()
@@ -43,9 +44,13 @@ pub(super) fn print(runner: &Runner, results: &Results, baseline: &Path) {
         .chain([names::STEPS.len(), 40])
         .max()
         .unwrap_or(40);
-    println!(
+    say!(
         "{:<w$} {:>10} {:>10} {:>8}  {:<7}  peak MB base / cur",
-        "case", "baseline", "current", "cur/base", "verdict"
+        "case",
+        "baseline",
+        "current",
+        "cur/base",
+        "verdict"
     );
     let (mut fine, mut slower, mut without) = (0, 0, 0);
     for p in runner.pairs() {
@@ -64,7 +69,7 @@ pub(super) fn print(runner: &Runner, results: &Results, baseline: &Path) {
                 if b.count != c.count {
                     note += &format!("  (count differs: {} / {})", b.count, c.count);
                 }
-                println!(
+                say!(
                     "{:<w$} {:>10} {:>10} {:>7.3}x  {verdict:<7}  {note}",
                     p.name,
                     secs(b.seconds),
@@ -79,7 +84,7 @@ pub(super) fn print(runner: &Runner, results: &Results, baseline: &Path) {
             }
         };
         without += 1;
-        println!(
+        say!(
             "{:<w$} {:>10} {:>10} {:>8}  {:<7}  {why}",
             p.name,
             "–",
@@ -89,14 +94,17 @@ pub(super) fn print(runner: &Runner, results: &Results, baseline: &Path) {
         );
     }
     if let Err(why) = &results.python {
-        println!("{:<w$} skipped for both: {}", names::STEPS, short(why));
+        say!("{:<w$} skipped for both: {}", names::STEPS, short(why));
     }
-    println!("{fine} rows ok, {slower} SLOWER, {without} without a baseline");
+    say!("{fine} rows ok, {slower} SLOWER, {without} without a baseline");
 
-    println!("\ngoals, both binaries (ratios within this session)");
-    println!(
+    say!("\ngoals, both binaries (ratios within this session)");
+    say!(
         "{:<w$} {:>10} {:>10} {:>8}  verdict (current)",
-        "goal", "baseline", "current", "limit"
+        "goal",
+        "baseline",
+        "current",
+        "limit"
     );
     let find = |name: &str| runner.pairs().iter().find(|p| p.name == name);
     let mut traces = vec![("SDSC-SP2", names::SDSC)];
@@ -116,7 +124,7 @@ pub(super) fn print(runner: &Runner, results: &Results, baseline: &Path) {
                 _ => "–".into(),
             };
             let cur = pairs[i].current.seconds / pairs[0].current.seconds;
-            println!(
+            say!(
                 "{:<w$} {base:>10} {:>10} {:>8}  {}",
                 format!("{what}, {trace}"),
                 format!("{cur:.2}x"),

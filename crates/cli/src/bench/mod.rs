@@ -53,6 +53,7 @@ mod rates;
 mod report;
 mod runner;
 
+use crate::exit::say_err;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -261,7 +262,7 @@ pub fn bench_with(settings: &Settings, options: &BenchOptions) -> Result<ExitCod
     // CTC-SP2 is not in the repository: a missing copy skips its rows.
     let ctc = real_trace(CTC, settings);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    eprintln!("building xtask in release ...");
+    say_err!("building xtask in release ...");
     let status = Command::new(&cargo)
         .args(["build", "--release", "--quiet", "-p", "xtask"])
         .current_dir(&settings.root)

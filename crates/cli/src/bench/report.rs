@@ -3,6 +3,7 @@
 
 use super::rates::{DECISIONS_FLOOR, STEPS_FLOOR};
 use super::{BIG_JOBS_GEN, BIG_PROCS, Measure, Results, names};
+use crate::exit::say;
 
 /// Goals: policy time over FCFS time on the same trace, in the same session.
 pub(super) const EASY_OVER_FCFS: f64 = 1.5;
@@ -21,7 +22,7 @@ pub(super) fn row(
     verdict: &str,
     ratio: String,
 ) {
-    println!("{case:<40} {v:>10} {rate:>12} {floor:>10}  {verdict:<7}  {ratio}");
+    say!("{case:<40} {v:>10} {rate:>12} {floor:>10}  {verdict:<7}  {ratio}");
 }
 
 fn ok(v: f64, floor: f64) -> &'static str {
@@ -59,15 +60,18 @@ pub(super) const POLICY_GOALS: [(&str, usize, f64); 2] = [
 /// Prints the table of `results`, medians of `runs` runs.
 pub(super) fn print(r: &Results, runs: usize) {
     let [fcfs, easy, cons] = r.sdsc;
-    println!("cargo xtask bench: medians of {runs} runs, each in a fresh release process");
-    println!(
+    say!("cargo xtask bench: medians of {runs} runs, each in a fresh release process");
+    say!(
         "trace {} ({} jobs replayed, requested time as estimate)\n",
         r.trace.display(),
         fcfs.count
     );
-    println!(
+    say!(
         "{:<40} {:>10} {:>12} {:>10}  verdict  vs FCFS",
-        "case", "median", "rate", "floor"
+        "case",
+        "median",
+        "rate",
+        "floor"
     );
     let vs = |m: Measure, base: Measure| format!("{:.1}x", m.seconds / base.seconds);
     let parse = r.parse;
@@ -104,10 +108,10 @@ pub(super) fn print(r: &Results, runs: usize) {
         vs(cons, fcfs),
     );
 
-    println!();
+    say!();
     match &r.ctc {
         Some((p, ms)) => {
-            println!(
+            say!(
                 "trace {} ({} jobs replayed, requested time as estimate)",
                 p.display(),
                 ms[0].count
@@ -123,10 +127,10 @@ pub(super) fn print(r: &Results, runs: usize) {
                 );
             }
         }
-        None => println!("skipped: CTC-SP2 not found (set TRACES_DIR)"),
+        None => say!("skipped: CTC-SP2 not found (set TRACES_DIR)"),
     }
 
-    println!(
+    say!(
         "\nLublin99 two-class, seed 1, {BIG_PROCS} procs, run time as estimate: streamed, \
          generated and simulated job by job (times include the generator)"
     );
@@ -159,7 +163,7 @@ pub(super) fn print(r: &Results, runs: usize) {
         );
     }
 
-    println!(
+    say!(
         "\none unit of each paper's experiments: a cell of a committed configuration \
          (workload prepared and simulated), one thread"
     );
@@ -174,7 +178,7 @@ pub(super) fn print(r: &Results, runs: usize) {
         );
     }
 
-    println!(
+    say!(
         "\ndecision rates: the stepping API (profile::Stepper) with an agent deciding as EASY \
          does, on SDSC-SP2; usched/BatchScheduling-v0 (defaults, random valid actions) on \
          SDSC-SP2, from Python"
@@ -182,10 +186,10 @@ pub(super) fn print(r: &Results, runs: usize) {
     rate_row(names::DECISIONS, r.decisions, DECISIONS_FLOOR, "decisions");
     match &r.python {
         Ok(m) => rate_row(names::STEPS, *m, STEPS_FLOOR, "steps"),
-        Err(why) => println!("{:<40} skipped: {why}", names::STEPS),
+        Err(why) => say!("{:<40} skipped: {why}", names::STEPS),
     }
 
-    println!("\ngoals (ratios within this session)");
+    say!("\ngoals (ratios within this session)");
     let goal = |name: &str, v: f64, limit: f64| {
         row(
             name,

@@ -1,6 +1,7 @@
 //! Running the children: the binaries measured, one child process per run,
 //! the other binary's runs alternating with this one's (`--against`).
 
+use crate::exit::say_err;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -113,7 +114,7 @@ impl Runner {
             if let (Some(b), Ok(all)) = (&self.baseline, &mut theirs) {
                 match run_child(b.command(case), case) {
                     Ok(m) => {
-                        eprintln!(
+                        say_err!(
                             "[{}/{}] {name} (baseline): {:.3} s",
                             i + 1,
                             self.runs,
@@ -123,13 +124,13 @@ impl Runner {
                     }
                     Err(e) => {
                         let why = format!("{e:#}");
-                        eprintln!("{name}: the baseline cannot run it: {why}");
+                        say_err!("{name}: the baseline cannot run it: {why}");
                         theirs = Err(why);
                     }
                 }
             }
             let m = run_child(self.current.command(case), case)?;
-            eprintln!("[{}/{}] {name}: {:.3} s", i + 1, self.runs, m.seconds);
+            say_err!("[{}/{}] {name}: {:.3} s", i + 1, self.runs, m.seconds);
             mine.push(m);
         }
         let current = medians(&mine);
@@ -156,7 +157,7 @@ impl Runner {
         let mut mine = Vec::new();
         for i in 0..self.runs {
             let m = run_child(command(), &[name])?;
-            eprintln!("[{}/{}] {name}: {:.3} s", i + 1, self.runs, m.seconds);
+            say_err!("[{}/{}] {name}: {:.3} s", i + 1, self.runs, m.seconds);
             mine.push(m);
         }
         let current = medians(&mine);

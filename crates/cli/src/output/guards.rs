@@ -95,3 +95,29 @@ pub fn refuse_input_dir(dir: &Path, inputs: &[&Path]) -> Result<()> {
     }
     Ok(())
 }
+
+/// Refuses a symbolic link between `root` (the `--out` or `--cells`
+/// directory the user gave, which may itself be a link) and `dir` below
+/// it: results go into real directories under the root, never through a
+/// link to somewhere else (a group folder `root/study` linked elsewhere
+/// would have the tool write and replace directories outside the tree).
+/// `dir` itself is checked where it is replaced.
+pub fn check_no_links_below(root: &Path, dir: &Path) -> Result<()> {
+    let Ok(rest) = dir.strip_prefix(root) else {
+        return Ok(());
+    };
+    let mut path = root.to_path_buf();
+    let parts: Vec<_> = rest.components().collect();
+    for part in parts.iter().take(parts.len().saturating_sub(1)) {
+        path.push(part);
+        if fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            bail!(
+                "{} is a symbolic link; results are written only into real directories \
+                 below {} (remove the link, or give its target as the output directory)",
+                path.display(),
+                root.display()
+            );
+        }
+    }
+    Ok(())
+}

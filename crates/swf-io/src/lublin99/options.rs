@@ -3,6 +3,7 @@
 
 use super::Lublin99;
 use crate::record::SwfRecord;
+use profile::{MAX_DURATION, Time};
 
 /// How a [`Lublin99`] workload's arrivals are paced.
 ///
@@ -167,11 +168,60 @@ pub(super) fn rescale(mut recs: Vec<SwfRecord>, arrivals: Arrivals, procs: u32) 
     }
     for r in &mut recs {
         if let Some(s) = r.submit.as_mut() {
-            // `as` saturates; rounding is monotone, so the order is kept.
-            *s = first + ((*s - first) as f64 * factor).round() as i64;
+            // `as` saturates and so does the sum; rounding is monotone, so
+            // the order is kept. Times past the simulator's range are
+            // refused by `Lublin99::check_records`.
+            *s = first.saturating_add(((*s - first) as f64 * factor).round() as i64);
         }
     }
     recs
+}
+
+impl Lublin99 {
+    /// Checks that `records`, this model's output, can be replayed: every
+    /// submit time at most [`Time::LIMIT`] (2^40 s) and every run and
+    /// requested time at most [`MAX_DURATION`]. The model alone stays far
+    /// inside; arrivals rescaled to a tiny load or rate, or an estimate
+    /// factor in the millions, can push times out, and such records would
+    /// be dropped as unreplayable. The error names the option to change.
+    pub fn check_records(&self, records: &[SwfRecord]) -> Result<(), ParseSpecError> {
+        let limit = Time::LIMIT.secs();
+        let late = records.iter().filter_map(|r| r.submit).max().unwrap_or(0);
+        if late > limit {
+            let (option, change) = match self.arrivals {
+                Arrivals::Load(l) => (format!("load {l:?}"), "a larger load"),
+                Arrivals::Rate(r) => (format!("arrival rate {r:?} jobs per hour"), "a larger rate"),
+                Arrivals::Model => ("the model's arrivals".to_owned(), "fewer jobs"),
+            };
+            return Err(ParseSpecError {
+                message: format!(
+                    "{option} spreads the {} jobs' submit times past the simulator's limit of \
+                     {limit} s (2^40); give {change}",
+                    records.len()
+                ),
+            });
+        }
+        let long = records
+            .iter()
+            .flat_map(|r| [r.run_time, r.requested_time])
+            .flatten()
+            .max()
+            .unwrap_or(0);
+        if long > MAX_DURATION {
+            let model = match self.estimates {
+                Estimates::Factor(f) => format!("f:{f:?}"),
+                Estimates::Modal(f) => format!("modal:{f:?}"),
+                Estimates::None => "none".to_owned(),
+            };
+            return Err(ParseSpecError {
+                message: format!(
+                    "estimate model {model} makes requested times past the simulator's limit \
+                     of {MAX_DURATION} s (2^40); give a smaller factor"
+                ),
+            });
+        }
+        Ok(())
+    }
 }
 
 /// A [`Lublin99`] setting written as `key=value` pairs, or a bad value.
@@ -263,6 +313,30 @@ mod tests {
 
     fn spec(s: &str) -> Lublin99 {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn times_past_the_simulators_range_are_refused_naming_the_option() {
+        for (extra, needle) in [
+            ("load=1e-300", "load 1e-300 spreads"),
+            (
+                "arrival_rate=1e-300",
+                "arrival rate 1e-300 jobs per hour spreads",
+            ),
+            ("estimates=f:1e300", "estimate model f:1e300 makes"),
+        ] {
+            let model = spec(&format!("procs=64,jobs=50,seed=1,{extra}"));
+            let records = model.generate();
+            let e = model.check_records(&records).unwrap_err().to_string();
+            assert!(e.contains(needle), "{extra}: {e}");
+            // No time wrapped around: every submit is kept in order.
+            let submits: Vec<i64> = records.iter().filter_map(|r| r.submit).collect();
+            assert!(submits.windows(2).all(|w| w[0] <= w[1]), "{extra}");
+        }
+        for ok in ["load=0.01", "arrival_rate=0.5", "estimates=f:1000", ""] {
+            let model = spec(&format!("procs=64,jobs=50,seed=1,{ok}"));
+            assert_eq!(model.check_records(&model.generate()), Ok(()), "{ok}");
+        }
     }
 
     #[test]

@@ -10,6 +10,8 @@ use swf_io::{
 };
 
 const OK: &str = "1 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n";
+/// A second record (job numbers are unique).
+const OK2: &str = "2 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n";
 
 /// The buffer a reader may hold for one line, allocated: the cap plus the
 /// `\n`, rounded up by `Vec`'s doubling.
@@ -30,7 +32,7 @@ fn a_line_past_the_cap_is_an_error_naming_it_and_never_buffered() {
         .as_bytes()
         .chain(endless_line(20_000_000))
         .chain(&b"\n"[..])
-        .chain(OK.as_bytes());
+        .chain(OK2.as_bytes());
     let mut strict = SwfReader::new(
         BufReader::with_capacity(4096, input),
         "long.swf",
@@ -59,7 +61,7 @@ fn a_line_past_the_cap_is_an_error_naming_it_and_never_buffered() {
         .as_bytes()
         .chain(endless_line(20_000_000))
         .chain(&b"\n"[..])
-        .chain(OK.as_bytes());
+        .chain(OK2.as_bytes());
     let mut lenient = SwfReader::new(
         BufReader::with_capacity(4096, input),
         "long.swf",
@@ -143,7 +145,7 @@ impl Read for BadLines {
 fn lenient_mode_keeps_the_first_few_skipped_lines_and_counts_the_rest() {
     let n = 2_000_000;
     let mut r = SwfReader::new(
-        BufReader::new(OK.as_bytes().chain(BadLines(n)).chain(OK.as_bytes())),
+        BufReader::new(OK.as_bytes().chain(BadLines(n)).chain(OK2.as_bytes())),
         "bad.swf",
         Mode::Lenient,
     )

@@ -16,6 +16,7 @@ use swf_io::{
 const SMALL: Limits = Limits {
     max_line_bytes: 120,
     kept_skipped: 3,
+    ..Limits::DEFAULT
 };
 
 /// Reading `input` in both modes, with the default and with small caps,

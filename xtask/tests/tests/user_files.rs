@@ -1,0 +1,250 @@
+//! What the command line may replace, and what it prints: a user's file
+//! at an output's path is never replaced without `--force` (the tool's own
+//! files are), results never go through a symbolic link below `--out`,
+//! one failing experiment's error is printed once, and hostile traces and
+//! generator options are clear errors (duplicate job numbers, a trace past
+//! the reader's caps, times past the simulator's range).
+
+use std::os::unix::fs::symlink;
+
+use crate::hostile_files::{check, setup, text, xtask, xtask_env};
+
+#[test]
+fn simulate_replaces_its_own_outputs_and_never_a_users_file_without_force() {
+    let tmp = setup("user-files-simulate");
+    let p = |n: &str| tmp.path().join(n).display().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["simulate", "--trace", "tiny.swf", "--policy", "easy"];
+        args.extend_from_slice(extra);
+        xtask(&tmp, &args)
+    };
+    let (swf, svg, csv) = (p("s.swf"), p("g.svg"), p("j.csv"));
+    // Written, then replaced again: the tool's own files.
+    for _ in 0..2 {
+        let out = run(&[
+            "--schedule-out",
+            &swf,
+            "--gantt",
+            &svg,
+            "--timeline",
+            &p("t.svg"),
+        ]);
+        check(&out, 0, &[], "own outputs");
+    }
+    // A user's file at each path is kept, and the run does no work.
+    for (flag, path) in [
+        ("--schedule-out", &swf),
+        ("--gantt", &svg),
+        ("--jobs-csv", &csv),
+    ] {
+        std::fs::write(path, "my notes\n").unwrap();
+        let out = run(&[flag, path]);
+        check(&out, 1, &[flag, "--force to replace it"], flag);
+        assert_eq!(
+            std::fs::read_to_string(path).unwrap(),
+            "my notes\n",
+            "{flag}"
+        );
+        let out = run(&[flag, path, "--force"]);
+        check(&out, 0, &[], flag);
+        assert_ne!(
+            std::fs::read_to_string(path).unwrap(),
+            "my notes\n",
+            "{flag}"
+        );
+    }
+    // A jobs.csv reads like Batsim's own: even the tool's needs --force.
+    let out = run(&["--jobs-csv", &csv]);
+    check(&out, 1, &["may be yours"], "jobs.csv again");
+}
+
+#[test]
+fn combined_never_replaces_a_users_file_without_force() {
+    let tmp = setup("user-files-combined");
+    let out_dir = tmp.path().join("out").display().to_string();
+    let combined = tmp.path().join("all.csv");
+    std::fs::write(&combined, "mine\n").unwrap();
+    let combined = combined.display().to_string();
+    let args = [
+        "run",
+        "exp.toml",
+        "--out",
+        &out_dir,
+        "--combined",
+        &combined,
+    ];
+    let out = xtask(&tmp, &args);
+    check(
+        &out,
+        1,
+        &["--combined", "--force to replace it"],
+        "user's file",
+    );
+    assert_eq!(std::fs::read_to_string(&combined).unwrap(), "mine\n");
+    assert!(
+        !tmp.path().join("out/test").exists(),
+        "refused before any work"
+    );
+    let mut forced = args.to_vec();
+    forced.push("--force");
+    check(&xtask(&tmp, &forced), 0, &[], "--force");
+    // Now the tool's own: replaced without --force.
+    check(&xtask(&tmp, &args), 0, &[], "own combined");
+    assert!(
+        std::fs::read_to_string(&combined)
+            .unwrap()
+            .starts_with("experiment,")
+    );
+}
+
+#[test]
+fn results_never_go_through_a_symbolic_link_below_out() {
+    let tmp = setup("user-files-links");
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::create_dir_all(tmp.path().join("out")).unwrap();
+    symlink(&elsewhere, tmp.path().join("out/test")).unwrap();
+    let out = xtask(&tmp, &["run", "exp.toml", "--out", "out"]);
+    check(&out, 1, &["out/test is a symbolic link"], "group link");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+    // The same for shards' cells.
+    std::fs::create_dir_all(tmp.path().join("cells")).unwrap();
+    symlink(&elsewhere, tmp.path().join("cells/test")).unwrap();
+    let out = xtask(
+        &tmp,
+        &["run", "exp.toml", "--shard", "0/1", "--cells", "cells"],
+    );
+    check(&out, 1, &["cells/test is a symbolic link"], "cells link");
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+}
+
+#[test]
+fn one_failing_experiment_prints_its_error_once() {
+    let tmp = setup("user-files-error-once");
+    let config = std::fs::read_to_string(tmp.path().join("exp.toml")).unwrap();
+    std::fs::write(
+        tmp.path().join("exp.toml"),
+        config.replace("tiny.swf", "missing.swf"),
+    )
+    .unwrap();
+    let out = xtask(&tmp, &["run", "exp.toml", "--out", "out"]);
+    check(&out, 1, &["missing.swf"], "missing trace");
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.matches("error").count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("does not exist").count(), 1, "{stderr}");
+}
+
+#[test]
+fn hostile_traces_and_generator_options_are_clear_errors() {
+    let tmp = setup("user-files-traces");
+    let line = |j: u32| format!("{j} 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n");
+    let dup = format!("; MaxProcs: 8\n{}{}{}", line(1), line(2), line(1));
+    std::fs::write(tmp.path().join("dup.swf"), dup).unwrap();
+    let sim = |trace: &str, extra: &[&str], env: &[(&str, &str)]| {
+        let mut args = vec!["simulate", "--trace", trace, "--policy", "easy"];
+        args.extend_from_slice(extra);
+        xtask_env(&tmp, &args, env)
+    };
+    let out = sim("dup.swf", &[], &[]);
+    check(
+        &out,
+        1,
+        &["dup.swf:4: field 1 (job number) is 1, which line 2"],
+        "dup",
+    );
+    check(
+        &sim("dup.swf", &["--lenient"], &[]),
+        0,
+        &["skipped"],
+        "dup lenient",
+    );
+    let caps = [
+        ("USCHED_MAX_TRACE_RECORDS", "50", "more than 50 records"),
+        ("USCHED_MAX_TRACE_LINES", "20", "more than 20 lines"),
+        ("USCHED_MAX_TRACE_BYTES", "3000", "more than 3000 bytes"),
+    ];
+    for (var, value, needle) in caps {
+        let out = sim("tiny.swf", &[], &[(var, value)]);
+        check(&out, 1, &[needle, &format!("raise it with {var}=N")], var);
+    }
+    check(
+        &sim("tiny.swf", &[], &[("USCHED_MAX_TRACE_LINES", "0")]),
+        1,
+        &["USCHED_MAX_TRACE_LINES is '0', expected a positive integer"],
+        "zero cap",
+    );
+    // Generator options that push times past the simulator's range.
+    fn gen_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec!["generate", "lublin99", "--procs", "64", "--jobs", "50"];
+        args.extend_from_slice(extra);
+        args
+    }
+    for (extra, needle) in [
+        (["--load", "1e-300"], "load 1e-300 spreads"),
+        (
+            ["--arrival-rate", "1e-300"],
+            "arrival rate 1e-300 jobs per hour spreads",
+        ),
+        (["--estimates", "f:1e300"], "estimate model f:1e300 makes"),
+    ] {
+        let mut args = gen_args(&extra);
+        args.extend_from_slice(&["--out", "g.swf"]);
+        check(&xtask(&tmp, &args), 1, &[needle, "2^40"], needle);
+        assert!(
+            !tmp.path().join("g.swf").exists(),
+            "{needle}: nothing written"
+        );
+        let spec = format!(
+            "lublin99:procs=64,jobs=50,seed=1,{}={}",
+            &extra[0][2..],
+            extra[1]
+        );
+        let spec = spec.replace("arrival-rate", "arrival_rate");
+        check(&sim(&spec, &[], &[]), 1, &[needle], &spec);
+    }
+    // A .gz name gets gzip, which reads back as the same workload.
+    let mut args = gen_args(&[]);
+    args.extend_from_slice(&["--out", "g.swf.gz"]);
+    check(&xtask(&tmp, &args), 0, &[], "gz");
+    let bytes = std::fs::read(tmp.path().join("g.swf.gz")).unwrap();
+    assert_eq!(&bytes[..2], &[0x1f, 0x8b]);
+    let plain = sim("g.swf.gz", &[], &[]);
+    check(&plain, 0, &[], "gz read back");
+    assert!(text(&plain.stdout).contains("jobs simulated         50"));
+    check(&xtask(&tmp, &args), 0, &[], "gz replaced: the tool's own");
+}
+
+#[test]
+fn verify_never_replaces_a_users_document_without_force() {
+    let tmp = setup("user-files-verify");
+    check(
+        &xtask(&tmp, &["run", "exp.toml", "--out", "out"]),
+        0,
+        &[],
+        "run",
+    );
+    let doc = tmp.path().join("out/REPRODUCTION.md");
+    std::fs::write(&doc, "my notes\n").unwrap();
+    let out = xtask(&tmp, &["verify", "--out", "out"]);
+    check(
+        &out,
+        1,
+        &["--doc", "--force to replace it"],
+        "user's document",
+    );
+    assert_eq!(std::fs::read_to_string(&doc).unwrap(), "my notes\n");
+    check(
+        &xtask(&tmp, &["verify", "--out", "out", "--force"]),
+        0,
+        &[],
+        "--force",
+    );
+    // The tool's own document is replaced without --force.
+    check(
+        &xtask(&tmp, &["verify", "--out", "out"]),
+        0,
+        &[],
+        "own document",
+    );
+    assert!(std::fs::read_to_string(&doc).unwrap().starts_with("# "));
+}
