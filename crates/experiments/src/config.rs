@@ -302,6 +302,24 @@ impl PanelSpec {
     }
 }
 
+/// The span of the value at `path` in the document `text`, if it is
+/// written there: keys from the top (`["confidence"]`,
+/// `["params", "table1", "rate"]`). Every validation error that has no
+/// [`Spanned`] value of its own points at its key's value through this,
+/// so it names the file, line and column like the parser's errors.
+pub(crate) fn value_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
+    let doc = toml::de::DeTable::parse(text).ok()?;
+    let (first, rest) = path.split_first()?;
+    let mut value = doc.get_ref().get(*first)?;
+    for part in rest {
+        let toml::de::DeValue::Table(t) = value.get_ref() else {
+            return None;
+        };
+        value = t.get(*part)?;
+    }
+    Some(value.span())
+}
+
 /// A configuration file that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -414,5 +432,17 @@ mod tests {
         let e = ConfigError::at("f.toml", text, Some(9..11), "bad".into());
         assert_eq!(e.line(), Some(2));
         assert!(e.to_string().starts_with("f.toml:2:4: bad"), "{e}");
+    }
+
+    #[test]
+    fn value_spans_follow_dotted_paths() {
+        let text = "confidence = 0.5\nseries = []\n[params]\nbeta = 0.5\n[params.t]\nrate = 2\n";
+        let at = |path: &[&str]| value_span(text, path).map(|s| &text[s]);
+        assert_eq!(at(&["confidence"]), Some("0.5"));
+        assert_eq!(at(&["series"]), Some("[]"));
+        assert_eq!(at(&["params", "t", "rate"]), Some("2"));
+        assert_eq!(at(&["params", "gamma"]), None);
+        assert_eq!(at(&["confidence", "x"]), None);
+        assert_eq!(value_span("not = [toml", &["not"]), None);
     }
 }

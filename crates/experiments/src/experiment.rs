@@ -102,7 +102,13 @@ impl Registry {
             Some(_) => {}
         }
         let Some(kind_name) = head.kind else {
-            return Err(at(None, "missing field `kind`".into()));
+            return Err(at(
+                Some(0..0),
+                format!(
+                    "missing field `kind`, expected one of: {}",
+                    self.kinds().join(", ")
+                ),
+            ));
         };
         let entry = *self.kind(kind_name.get_ref()).ok_or_else(|| {
             at(
@@ -145,7 +151,7 @@ impl Registry {
         limits::check_caps(&experiment, text, limits)
             .map_err(|(span, message)| at(span, message))?;
         experiment
-            .validate_common()
+            .validate_common(text)
             .map_err(|(span, message)| at(span, message))?;
         experiment.plan =
             Plan::resolve(&experiment, text).map_err(|(span, message)| at(span, message))?;
@@ -278,9 +284,11 @@ impl Experiment {
         }
     }
 
-    /// Cross-field checks: every reference resolves. Errors carry a span.
-    fn validate_common(&self) -> Result<(), (Option<Range<usize>>, String)> {
+    /// Cross-field checks: every reference resolves. Errors carry a span:
+    /// a [`Spanned`] value's, or their key's in the document `text`.
+    fn validate_common(&self, text: &str) -> Result<(), (Option<Range<usize>>, String)> {
         let s = &self.spec;
+        let key = |k: &str| crate::config::value_span(text, &[k]);
         let parts: Vec<&str> = s.id.get_ref().split('/').collect();
         let safe = |p: &&str| {
             // Not hidden: `.usched-staging` and `.usched-results` are the
@@ -314,9 +322,6 @@ impl Experiment {
                 ),
             ));
         }
-        if s.repetitions == 0 {
-            return Err((None, "repetitions must be at least 1".into()));
-        }
         if s.sweep.log_x {
             let values = s.sweep.values.as_ref();
             let bad = values.and_then(|v| {
@@ -336,10 +341,16 @@ impl Experiment {
             }
         }
         if let Some(c) = s.confidence.filter(|c| *c != 0.90 && *c != 0.95) {
-            return Err((None, format!("confidence is {c}, expected 0.90 or 0.95")));
+            return Err((
+                key("confidence"),
+                format!("`confidence` is {c}, expected 0.90 or 0.95 (absent: 0.95)"),
+            ));
         }
         if s.workloads.is_empty() {
-            return Err((None, "give at least one [[workloads]] table".into()));
+            return Err((
+                key("workloads"),
+                "`workloads` is empty, expected at least one [[workloads]] table".into(),
+            ));
         }
         for (i, w) in s.workloads.iter().enumerate() {
             let label = w.label.get_ref();
@@ -444,12 +455,23 @@ impl Experiment {
         }
         if s.series.is_empty() {
             return Err((
-                None,
-                "give at least one series: `series = [\"name\", ...]`".into(),
+                key("series"),
+                format!(
+                    "`series` is empty, expected at least one series: a name{} or a table \
+                     {{ name, params, workload }}",
+                    if self.kind.series_grammar.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", self.kind.series_grammar)
+                    }
+                ),
             ));
         }
         if s.panels.is_empty() {
-            return Err((None, "give at least one [[panels]] table".into()));
+            return Err((
+                key("panels"),
+                "`panels` is empty, expected at least one [[panels]] table".into(),
+            ));
         }
         let metrics = (self.kind.metrics)();
         for (i, p) in s.panels.iter().enumerate() {

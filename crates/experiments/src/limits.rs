@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use crate::config::value_span;
 use crate::experiment::Experiment;
 
 type Located = (Option<Range<usize>>, String);
@@ -154,12 +155,21 @@ pub(crate) fn check_caps(
         }
     };
     let reps = u64::from(spec.repetitions);
+    if reps == 0 {
+        return Err((
+            value_span(text, &["repetitions"]),
+            format!(
+                "`repetitions` is 0, expected a whole number from 1 to {} (the cap per process)",
+                limits.max_repetitions
+            ),
+        ));
+    }
     within(
         "repetitions",
         "`repetitions`",
         reps,
         limits.max_repetitions,
-        top_level_span(text, "repetitions"),
+        value_span(text, &["repetitions"]),
     )?;
     if let Some(values) = &spec.sweep.values {
         within(
@@ -236,12 +246,6 @@ pub(crate) fn check_caps(
         limits.max_generated_jobs,
         generated.last().map(|w| w.label.span()),
     )
-}
-
-/// The span of the value of top-level `key` in the document, if written.
-fn top_level_span(text: &str, key: &str) -> Option<Range<usize>> {
-    let doc = toml::de::DeTable::parse(text).ok()?;
-    Some(doc.get_ref().get(key)?.span())
 }
 
 #[cfg(test)]

@@ -269,6 +269,16 @@ impl Plan {
                             ),
                         )
                     })?;
+                    // Checked as a series is: an unknown policy fails here, at its place.
+                    r.params.check(&setup).map_err(|e| {
+                        (
+                            span.clone(),
+                            format!(
+                                "panel '{}': the reference of series '{}'{}: {e}",
+                                panel.id, def.name, at
+                            ),
+                        )
+                    })?;
                     row.push(Some(r));
                 }
                 by_point.push(row);
@@ -393,17 +403,8 @@ fn series_defs(experiment: &Experiment) -> Result<Vec<SeriesDef>, Located> {
 
 /// The span of `params.<key>` (dotted) in the document, if it is written there.
 fn key_span(text: &str, key: &str) -> Option<Range<usize>> {
-    let doc = toml::de::DeTable::parse(text).ok()?;
-    let mut table = doc.get_ref();
-    let mut value = table.get("params")?;
-    for part in key.split('.') {
-        let toml::de::DeValue::Table(t) = value.get_ref() else {
-            return None;
-        };
-        table = t;
-        value = table.get(part)?;
-    }
-    Some(value.span())
+    let path: Vec<&str> = std::iter::once("params").chain(key.split('.')).collect();
+    crate::config::value_span(text, &path)
 }
 
 #[cfg(test)]

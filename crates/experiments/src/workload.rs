@@ -226,6 +226,9 @@ pub struct Workload {
     pub capacity: u32,
     /// Jobs in non-decreasing submit order, none wider than the machine.
     pub jobs: Vec<Job>,
+    /// The Unix time of submit time 0, if the source gives it (a trace
+    /// header's `UnixStartTime`; a stand-in's, the log's).
+    pub start_unix: Option<i64>,
 }
 
 /// What a summary says about a workload.
@@ -352,6 +355,7 @@ pub(crate) fn convert(
     filters: &[Transform],
 ) -> (Workload, WorkloadFacts) {
     let generated;
+    let mut start_unix = None;
     let mut facts = WorkloadFacts {
         label: label.to_string(),
         source: String::new(),
@@ -385,6 +389,7 @@ pub(crate) fn convert(
             facts.note = note.clone();
             facts.skipped_lines = trace.skipped.iter().map(|s| s.line).collect();
             facts.skipped = trace.skipped_count;
+            start_unix = trace.header.unix_start_time;
             (
                 &trace.records,
                 procs.or(trace.header.machine_size()).map(u64::from),
@@ -392,6 +397,7 @@ pub(crate) fn convert(
         }
         Origin::Read(Source::StandIn { known }) => {
             generated = stand_in_records(known, seed);
+            start_unix = Some(known.start_unix);
             facts.source = format!(
                 "Lublin99 stand-in for {} ({} procs, {} jobs over its {} days)",
                 known.name,
@@ -479,6 +485,7 @@ pub(crate) fn convert(
             label: label.to_string(),
             capacity,
             jobs,
+            start_unix,
         },
         facts,
     )

@@ -76,10 +76,23 @@ pub struct PolicyParseError {
 
 impl fmt::Display for PolicyParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `easy-k<N>` with an N out of range (or not a number) says the range.
+        if let Some(n) = self.name.strip_prefix("easy-k") {
+            return write!(
+                f,
+                "unknown policy '{}': N in easy-k<N> is '{n}', expected a whole number from 1 \
+                 to {} (or easy-kinf: every waiting job); the other policies are fcfs, easy and \
+                 conservative",
+                self.name,
+                Policy::UNLIMITED
+            );
+        }
         write!(
             f,
-            "unknown policy '{}', expected fcfs, easy, easy-k<N>, easy-kinf or conservative",
-            self.name
+            "unknown policy '{}', expected fcfs, easy, easy-k<N> (N from 1 to {}), easy-kinf or \
+             conservative",
+            self.name,
+            Policy::UNLIMITED
         )
     }
 }
@@ -412,7 +425,21 @@ mod serde_names {
         check("\"conservative\"", Policy::Conservative);
         check_err::<Policy>(
             "\"easy-k0\"",
-            "unknown policy 'easy-k0', expected fcfs, easy, easy-k<N>, easy-kinf or conservative",
+            "unknown policy 'easy-k0': N in easy-k<N> is '0', expected a whole number from 1 to \
+             4294967295 (or easy-kinf: every waiting job)",
+        );
+        check_err::<Policy>(
+            "\"easy-k4294967296\"",
+            "N in easy-k<N> is '4294967296', expected a whole number from 1 to 4294967295",
+        );
+        check_err::<Policy>(
+            "\"easy-kx\"",
+            "N in easy-k<N> is 'x', expected a whole number from 1 to 4294967295",
+        );
+        check_err::<Policy>(
+            "\"sjf\"",
+            "unknown policy 'sjf', expected fcfs, easy, easy-k<N> (N from 1 to 4294967295), \
+             easy-kinf or conservative",
         );
     }
 

@@ -456,6 +456,21 @@ def test_provisioning_equals_the_experiment(tmp_path, root, das2):
     assert r.summary["revenue"] > 0
 
 
+def test_provisioning_calendar_comes_from_the_trace_header(das2):
+    # Unset (None, the default), the start is the header's UnixStartTime and
+    # the year that start's, as the kind resolves them: DAS-2's header gives
+    # 1041377305 (2003), so the run equals the one with the values given.
+    opts = dict(clusters=[32, 16, 16], grid_months=[11, 12], seed=3)
+    a = papers.provisioning(das2, "arcb+earliest-partial", **opts)
+    b = papers.provisioning(
+        das2, "arcb+earliest-partial", trace_start_unix=1041377305, trace_year=2003, **opts
+    )
+    same_tables(a, b)
+    # A year given overrides the header's: 2002's months precede the trace.
+    with pytest.raises(usched.UschedError, match="no grid job of"):
+        papers.provisioning(das2, "arcb+earliest-partial", trace_year=2002, **opts)
+
+
 def test_provisioning_tables_agree_with_the_summary(das2):
     r = papers.provisioning(
         das2, "arcb+earliest-partial", clusters=[32, 16, 16], grid_months=[11, 12],

@@ -90,10 +90,14 @@ pub(crate) struct Params {
     pub local_max_job: LocalMax,
     /// First and last month (1–12) of the grid trace to replay.
     pub grid_months: [u32; 2],
-    /// The trace's UnixStartTime (its time 0).
-    pub trace_start_unix: i64,
-    /// The calendar year the trace starts in.
-    pub trace_year: i64,
+    /// The trace's UnixStartTime (its time 0); unset, the header's (an
+    /// error without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_start_unix: Option<i64>,
+    /// The calendar year the trace starts in; unset, the local year of the
+    /// trace's start.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_year: Option<i64>,
     /// The trace's offset from UTC in seconds (month boundaries are local midnights).
     pub trace_utc_offset_s: i64,
     /// Slot publication interval in minutes (also the forecast's interval).
@@ -179,8 +183,8 @@ impl Default for Params {
             procs_per_node: 2,
             local_max_job: LocalMax::Nodes,
             grid_months: [9, 12],
-            trace_start_unix: 1_041_377_305,
-            trace_year: 2003,
+            trace_start_unix: None,
+            trace_year: None,
             trace_utc_offset_s: 3600,
             interval_min: 120.0,
             report_every_s: 600,

@@ -58,6 +58,72 @@ mod config {
         assert!(e.traces().is_empty());
     }
 
+    /// Checks without a `Spanned` value of their own point at their key
+    /// and name the field and what it may be.
+    #[test]
+    fn validation_errors_name_the_field_and_its_allowed_values() {
+        let series = "series = [\"fcfs\", \"easy\", \"conservative\"]";
+        check(
+            "seed = 5",
+            "seed = 5\nrepetitions = 0",
+            7,
+            "`repetitions` is 0, expected a whole number from 1 to 100",
+        );
+        check(
+            "seed = 5",
+            "seed = 5\nconfidence = 0.5",
+            7,
+            "`confidence` is 0.5, expected 0.90 or 0.95",
+        );
+        check(
+            "seed = 5",
+            "seed = 5\nconfidence = nan",
+            7,
+            "`confidence` is NaN, expected 0.90 or 0.95",
+        );
+        check(
+            series,
+            "series = []",
+            7,
+            "`series` is empty, expected at least one series: a name (<policy>: fcfs",
+        );
+        check(
+            series,
+            "series = [\"fcfs\", \"easy-k0\"]",
+            7,
+            "N in easy-k<N> is '0', expected a whole number from 1 to 4294967295",
+        );
+        check(
+            "[[workloads]]\nlabel = \"gen\"\nlublin99 = { procs = 32, jobs = 200 }",
+            "workloads = []",
+            9,
+            "`workloads` is empty, expected at least one [[workloads]] table",
+        );
+        check(
+            "kind = \"backfilling\"\n",
+            "",
+            1,
+            "missing field `kind`, expected one of: adaptive, backfilling",
+        );
+        check(
+            "metric = \"mean_bsld\"",
+            "metric = \"mean_bsld\"\ngain_over = \"nope\"",
+            23,
+            "panel 'bsld': the reference of series 'fcfs': params.policy: unknown policy 'nope'",
+        );
+        // `panels = []` must come before the tables.
+        let text = BASE
+            .replacen("[[panels]]\nid = \"bsld\"\nmetric = \"mean_bsld\"\n", "", 1)
+            .replacen("seed = 5", "seed = 5\npanels = []", 1);
+        let err = Experiment::parse(&text, "configs/x/y.toml").unwrap_err();
+        assert!(
+            err.to_string().starts_with(
+                "configs/x/y.toml:7:10: `panels` is empty, expected at least one [[panels]] table"
+            ),
+            "{err}"
+        );
+    }
+
     #[test]
     fn errors_name_file_line_and_column() {
         check(

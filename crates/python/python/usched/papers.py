@@ -246,8 +246,8 @@ def provisioning(
     procs_per_node: int = 2,
     local_max_job: str = "nodes",
     grid_months: Tuple[int, int] = (9, 12),
-    trace_start_unix: int = 1041377305,
-    trace_year: int = 2003,
+    trace_start_unix: Optional[int] = None,
+    trace_year: Optional[int] = None,
     trace_utc_offset_s: int = 3600,
     interval_min: float = 120.0,
     report_every_s: int = 600,
@@ -279,7 +279,11 @@ def provisioning(
     ``base`` series runs first, without deadlines: ``deadline_share`` of
     the grid jobs get ``stringency`` times their base response time as a
     deadline, and the run is measured against it (the improvement ratio
-    R). The other options are the ``provisioning`` kind's ``[params]``,
+    R). ``trace_start_unix`` (the trace's time 0, seconds since 1970) and
+    ``trace_year`` place the months on the calendar; ``None`` (the default,
+    as an unset key of the kind) takes the start from the trace header's
+    ``UnixStartTime`` and the year from that start, and fails if the header
+    has none. The other options are the ``provisioning`` kind's ``[params]``,
     with the paper's defaults; ``admission`` is ``[params.admission]``
     (Libra+$ at the providers: ``{"policy": "libra+$", "alpha": ..,
     "beta": .., "base_price": .., "budget_factor": .., "deadline_factor":

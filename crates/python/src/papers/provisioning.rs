@@ -31,8 +31,8 @@ pub(crate) struct Options {
     procs_per_node: i64,
     local_max_job: String,
     grid_months: (i64, i64),
-    trace_start_unix: i64,
-    trace_year: i64,
+    trace_start_unix: Option<i64>,
+    trace_year: Option<i64>,
     trace_utc_offset_s: i64,
     interval_min: f64,
     report_every_s: i64,
@@ -56,8 +56,11 @@ struct Setting {
     base: Series,
     /// The largest local job of each cluster.
     local_max: Vec<u32>,
-    /// The grid months of the trace.
-    months: GridMonths,
+    /// The grid months (resolved against the trace by [`GridMonths::resolve`]).
+    months: [u32; 2],
+    trace_start_unix: Option<i64>,
+    trace_year: Option<i64>,
+    utc_offset_s: i64,
     warmup: Time,
     deadline_share: f64,
     stringency: f64,
@@ -177,13 +180,6 @@ impl Options {
                 }
             })?;
         }
-        let months = GridMonths {
-            year: self.trace_year,
-            // Checked above: months 1 to 12.
-            months: [first as u32, last as u32],
-            trace_start_unix: self.trace_start_unix,
-            utc_offset_s: self.trace_utc_offset_s,
-        };
         let share_from: ShareFrom = choice("share_from", &self.share_from)?;
         let load: LoadMeasure = choice("forecast_load", &self.forecast_load)?;
         let pricing = match &self.admission {
@@ -213,7 +209,11 @@ impl Options {
                 .iter()
                 .map(|&c| if by_nodes { c / per_node } else { c })
                 .collect(),
-            months,
+            // Checked above: months 1 to 12.
+            months: [first as u32, last as u32],
+            trace_start_unix: self.trace_start_unix,
+            trace_year: self.trace_year,
+            utc_offset_s: self.trace_utc_offset_s,
             warmup: Time(self.warmup_days.saturating_mul(DAY)),
             deadline_share: self.deadline_share,
             stringency: self.stringency,
@@ -238,9 +238,16 @@ fn round(
     s: &Setting,
     seed: u64,
 ) -> Result<Round, String> {
-    let scenario =
-        experiments::provisioning_scenario(trace, &s.months, &s.local_max, s.warmup, seed)
-            .map_err(|e| format!("{e}; check grid_months and trace_start_unix"))?;
+    // As the kind: unset, the start and year come from the trace header.
+    let months = GridMonths::resolve(
+        s.trace_start_unix,
+        s.trace_year,
+        s.months,
+        s.utc_offset_s,
+        trace,
+    )?;
+    let scenario = experiments::provisioning_scenario(trace, &months, &s.local_max, s.warmup, seed)
+        .map_err(|e| format!("{e}; check grid_months and trace_start_unix"))?;
     let text = |e: intergrid::IntergridError| e.to_string();
     let none = vec![None; scenario.grid.len()];
     let base =

@@ -247,6 +247,7 @@ mod tests {
             label: "hand".into(),
             capacity: 32,
             jobs,
+            start_unix: None,
         })
     }
 

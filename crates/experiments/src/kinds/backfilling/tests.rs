@@ -19,6 +19,7 @@ fn workload(capacity: u32, jobs: Vec<Job>) -> Arc<Workload> {
         label: "hand".into(),
         capacity,
         jobs,
+        start_unix: None,
     })
 }
 

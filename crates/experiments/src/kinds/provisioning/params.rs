@@ -39,12 +39,12 @@ pub(super) const PARAMS: &[Param] = &[
     Param::new(
         "trace_start_unix",
         "s since 1970",
-        "the trace's UnixStartTime (its time 0)",
+        "the trace's UnixStartTime (its time 0); unset, the trace header's (an error if it has none)",
     ),
     Param::new(
         "trace_year",
         "year",
-        "the calendar year the trace starts in",
+        "the calendar year the trace starts in; unset, the local year of the trace's start",
     ),
     Param::new(
         "trace_utc_offset_s",

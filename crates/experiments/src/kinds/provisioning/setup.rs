@@ -207,30 +207,114 @@ fn local_max(params: &Params) -> Vec<u32> {
         .collect()
 }
 
+/// The calendar of the grid months of `params` on `workload`
+/// ([`GridMonths::resolve`]).
+pub(super) fn grid_months(params: &Params, workload: &Workload) -> Result<GridMonths, String> {
+    GridMonths::resolve(
+        params.trace_start_unix,
+        params.trace_year,
+        params.grid_months,
+        params.trace_utc_offset_s,
+        workload,
+    )
+}
+
+impl GridMonths {
+    /// The calendar of `months` of `workload`, as the `provisioning` kind
+    /// and the Python package resolve it: `trace_start_unix` if set, else
+    /// the trace header's `UnixStartTime` ([`Workload::start_unix`]);
+    /// `trace_year` if set, else the local calendar year of that start.
+    /// The error names the workload and the field when neither gives the
+    /// start (a header without `UnixStartTime`, a generated workload).
+    pub fn resolve(
+        trace_start_unix: Option<i64>,
+        trace_year: Option<i64>,
+        months: [u32; 2],
+        utc_offset_s: i64,
+        workload: &Workload,
+    ) -> Result<GridMonths, String> {
+        let start = trace_start_unix.or(workload.start_unix).ok_or_else(|| {
+            format!(
+                "params.trace_start_unix is unset and workload '{}' has no UnixStartTime in its \
+                 trace header to take it from; set params.trace_start_unix to the trace's time 0 \
+                 in seconds since 1970 (and params.trace_year if the year is not that start's)",
+                workload.label
+            )
+        })?;
+        let year = trace_year.unwrap_or_else(|| year_of_unix(start + utc_offset_s));
+        Ok(GridMonths {
+            year,
+            months,
+            trace_start_unix: start,
+            utc_offset_s,
+        })
+    }
+}
+
+/// The calendar year (proleptic Gregorian, UTC) of Unix time `t`.
+fn year_of_unix(t: i64) -> i64 {
+    let mut year = 1970 + t.div_euclid(365 * DAY + DAY / 4);
+    while month_start_unix(year, 1) > t {
+        year -= 1;
+    }
+    while month_start_unix(year + 1, 1) <= t {
+        year += 1;
+    }
+    year
+}
+
 /// The jobs of one repetition of `params` ([`provisioning_scenario`]).
 pub(super) fn scenario(params: &Params, input: &Input<'_>) -> Result<Scenario, RunError> {
-    let months = GridMonths {
-        year: params.trace_year,
-        months: params.grid_months,
-        trace_start_unix: params.trace_start_unix,
-        utc_offset_s: params.trace_utc_offset_s,
-    };
+    let workload = input.workload()?;
+    let months = grid_months(params, workload).map_err(|message| RunError::Kind { message })?;
     let warmup = Time(params.warmup_days * DAY);
-    provisioning_scenario(
-        input.workload()?,
-        &months,
-        &local_max(params),
-        warmup,
-        input.seed,
+    provisioning_scenario(workload, &months, &local_max(params), warmup, input.seed).map_err(
+        |message| RunError::Kind {
+            message: format!("{message}; check params.grid_months and trace_start_unix"),
+        },
     )
-    .map_err(|message| RunError::Kind {
-        message: format!("{message}; check params.grid_months and trace_start_unix"),
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn headed(start_unix: Option<i64>) -> Workload {
+        Workload {
+            label: "w".into(),
+            capacity: 8,
+            jobs: Vec::new(),
+            start_unix,
+        }
+    }
+
+    #[test]
+    fn the_trace_start_comes_from_the_config_else_the_header() {
+        let p = Params::default();
+        // DAS-2's header gives the values committed configs set: their results stand.
+        let das2 = grid_months(&p, &headed(Some(1_041_377_305))).unwrap();
+        assert_eq!((das2.trace_start_unix, das2.year), (1_041_377_305, 2003));
+        // KTH-SP2's header (1996-09-23): its start and its year.
+        let kth = grid_months(&p, &headed(Some(843_480_031))).unwrap();
+        assert_eq!((kth.trace_start_unix, kth.year), (843_480_031, 1996));
+        // A value set in the configuration wins over the header.
+        let set = Params {
+            trace_start_unix: Some(1_000),
+            trace_year: Some(1999),
+            ..Params::default()
+        };
+        let m = grid_months(&set, &headed(Some(843_480_031))).unwrap();
+        assert_eq!((m.trace_start_unix, m.year), (1_000, 1999));
+        // Neither: an error naming the workload and the field.
+        let e = grid_months(&p, &headed(None)).unwrap_err();
+        assert!(
+            e.starts_with("params.trace_start_unix is unset and workload 'w' has no UnixStartTime"),
+            "{e}"
+        );
+        assert_eq!(year_of_unix(-1), 1969);
+        assert_eq!(year_of_unix(month_start_unix(2024, 1)), 2024);
+        assert_eq!(year_of_unix(month_start_unix(2024, 1) - 1), 2023);
+    }
     use crate::kinds::provisioning::LocalMax;
 
     /// The widest job of each cluster's local stream over 30 days.
