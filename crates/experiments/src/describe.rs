@@ -105,7 +105,9 @@ fn whole(out: &mut Doc, registry: &Registry) {
     );
     out.paragraph(
         "One TOML file per experiment, read with unknown keys refused: an unknown key or a bad \
-         value is an error naming the file, line and column.",
+         value is an error naming the file, line and column, the field and what it may be; every \
+         check that needs no trace (ranges, empty lists, unknown series, policies and references) \
+         is made when the file is read, before anything runs.",
     );
     out.table(
         &["folder", "holds", "run with"],

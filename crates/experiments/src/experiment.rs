@@ -398,6 +398,28 @@ impl Experiment {
                     ),
                 ));
             }
+            // Known from the configuration alone: refused here, at the workload.
+            if let Some(p) = w.procs {
+                if w.trace.is_none() {
+                    return Err((
+                        here,
+                        format!(
+                            "workload '{label}': `procs` sets the machine of a trace; a lublin99 \
+                             workload has its own `procs` (and a kind's generated one its \
+                             [params]); remove it"
+                        ),
+                    ));
+                }
+                if !(1..=swf_io::MAX_PROCS).contains(&p) {
+                    return Err((
+                        here,
+                        format!(
+                            "workload '{label}': `procs` is {p}, expected 1 to {} processors",
+                            swf_io::MAX_PROCS
+                        ),
+                    ));
+                }
+            }
         }
         let axis = s.sweep.axis.get_ref();
         let axis_span = Some(s.sweep.axis.span());

@@ -746,15 +746,20 @@ mod pipeline {
         let given = traced("trace = \"tiny\"\nprocs = 8");
         let r = run(&given, &traces, &RunOptions::default()).unwrap();
         assert_eq!(r.workloads[0].capacity, 8);
-        let zero = traced("trace = \"tiny\"\nprocs = 0");
-        let e = run(&zero, &traces, &RunOptions::default()).unwrap_err();
+        // Both refused when the configuration is read, at the workload's line.
+        let parse = |config: &str| {
+            let text = BASE.replace("lublin99 = { procs = 32, jobs = 200 }", config);
+            Experiment::parse(&text, "t.toml").unwrap_err()
+        };
+        let e = parse("trace = \"tiny\"\nprocs = 0");
         assert!(
-            e.to_string()
-                .contains("procs = 0 is out of range; give 1 to 10000000"),
+            e.to_string().starts_with(
+                "t.toml:10:9: workload 'gen': `procs` is 0, expected 1 to 10000000 processors"
+            ),
             "{e}"
         );
-        let generated = traced("lublin99 = { procs = 32, jobs = 200 }\nprocs = 8");
-        let e = run(&generated, &Traces::new(), &RunOptions::default()).unwrap_err();
+        let e = parse("lublin99 = { procs = 32, jobs = 200 }\nprocs = 8");
+        assert_eq!(e.line(), Some(10));
         assert!(
             e.to_string().contains("a lublin99 workload has its own"),
             "{e}"
