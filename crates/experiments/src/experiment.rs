@@ -78,7 +78,15 @@ impl Registry {
         let at = |span: Option<Range<usize>>, message: String| {
             ConfigError::at(file, text, span, message)
         };
-        let toml_err = |e: toml::de::Error| at(e.span(), e.message().trim().to_string());
+        let toml_err = |e: toml::de::Error| {
+            let message = e.message().trim().to_string();
+            // A missing required key gets its place, type and meaning.
+            let at_top = e.span().is_none_or(|s| s.start == 0);
+            match crate::schema_doc::missing_key_help(&message, at_top) {
+                Some(help) => at(e.span(), format!("{message}; {help}")),
+                None => at(e.span(), message),
+            }
+        };
         let head: Head = toml::from_str(text).map_err(toml_err)?;
         match &head.version {
             None => {

@@ -502,6 +502,46 @@ pub(crate) const TABLES: &[TableDoc] = &[
     },
 ];
 
+/// What to add for a required key serde found missing: `missing field
+/// `seed`` at the top level (`at_top`) or in a table becomes the key's
+/// place, type and meaning, when the schema names one key so (a name in
+/// several tables, outside the top level, gets no guess).
+pub(crate) fn missing_key_help(message: &str, at_top: bool) -> Option<String> {
+    let name = message.strip_prefix("missing field `")?.split('`').next()?;
+    let found: Vec<(&TableDoc, &KeyDoc)> = TABLES
+        .iter()
+        .filter(|t| at_top == t.table.is_empty())
+        .flat_map(|t| t.keys.iter().map(move |k| (t, k)))
+        .filter(|(_, k)| k.key == name)
+        .collect();
+    let [(table, key)] = found[..] else {
+        return None;
+    };
+    let place = if table.table.is_empty() {
+        "at the top level".to_owned()
+    } else {
+        format!("in each {}", table.table)
+    };
+    let add = match key.ty {
+        "array of tables" => format!("add a `[[{}{name}]]` table", prefix(table)),
+        "table" => format!("add a `[{}{name}]` table", prefix(table)),
+        ty => format!("add `{name} = ...` {place} ({ty})"),
+    };
+    Some(format!(
+        "{add}: {} (`cargo xtask describe` lists every key)",
+        key.doc
+    ))
+}
+
+/// The dotted path before a key of `table` (`workloads.`), empty at the top.
+fn prefix(table: &TableDoc) -> String {
+    if table.path.is_empty() {
+        String::new()
+    } else {
+        format!("{}.", table.path)
+    }
+}
+
 /// The transforms' paragraph and keys.
 pub(crate) const TRANSFORMS_DOC: TableDoc = TableDoc {
     table: "transforms",

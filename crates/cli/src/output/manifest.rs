@@ -54,7 +54,7 @@ pub(super) fn marker_text(files: &[(&str, String)]) -> String {
         } else {
             m.files.insert(
                 (*name).to_string(),
-                hex(&Sha256::digest(contents.as_bytes())),
+                experiments::sha256_hex(contents.as_bytes()),
             );
         }
     }

@@ -124,6 +124,31 @@ mod config {
         );
     }
 
+    /// A missing required key is named with its place, type and meaning.
+    #[test]
+    fn a_missing_required_key_says_what_to_add() {
+        let no_panels = BASE.split("[[panels]]").next().unwrap().to_string();
+        let err = Experiment::parse(&no_panels, "configs/x/y.toml").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("missing field `panels`; add a `[[panels]]` table: "),
+            "{err}"
+        );
+        check(
+            "seed = 5\n",
+            "",
+            1,
+            "missing field `seed`; add `seed = ...` at the top level (integer): base seed",
+        );
+        let text = BASE.replacen("metric = \"mean_bsld\"\n", "", 1);
+        let err = Experiment::parse(&text, "configs/x/y.toml").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("missing field `metric`; add `metric = ...` in each [[panels]] (string)"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn errors_name_file_line_and_column() {
         check(
