@@ -18,26 +18,33 @@ pub fn read_config(registry: &Registry, path: &Path, shown: &str) -> Result<Expe
     Ok(registry.parse_with(&text, shown, &limits)?)
 }
 
+/// The cap the environment variable `var` sets, if set: a positive integer.
+fn env_cap(var: &str) -> Result<Option<u64>> {
+    let Some(value) = std::env::var_os(var) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|v| *v > 0)
+        .map(Some)
+        .ok_or_else(|| {
+            anyhow!(
+                "{var} is '{}', expected a positive integer",
+                value.to_string_lossy()
+            )
+        })
+}
+
 /// The caps on a configuration: the defaults of [`Limits`], each
 /// overridden by `USCHED_MAX_<KEY>` if set (`USCHED_MAX_RUNS=20000`).
 pub fn limits() -> Result<Limits> {
     let mut limits = Limits::default();
     for key in Limits::KEYS {
         let var = format!("USCHED_MAX_{}", key.to_uppercase());
-        let Some(value) = std::env::var_os(&var) else {
-            continue;
-        };
-        let value = value
-            .to_str()
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .filter(|v| *v > 0)
-            .ok_or_else(|| {
-                anyhow!(
-                    "{var} is '{}', expected a positive integer",
-                    value.to_string_lossy()
-                )
-            })?;
-        limits.set(key, value).map_err(|e| anyhow!("{var}: {e}"))?;
+        if let Some(value) = env_cap(&var)? {
+            limits.set(key, value).map_err(|e| anyhow!("{var}: {e}"))?;
+        }
     }
     Ok(limits)
 }
@@ -53,20 +60,9 @@ pub fn trace_limits() -> Result<swf_io::Limits> {
         ("LINES", &mut limits.max_lines),
         ("BYTES", &mut limits.max_bytes),
     ] {
-        let var = format!("USCHED_MAX_TRACE_{key}");
-        let Some(value) = std::env::var_os(&var) else {
-            continue;
-        };
-        *field = value
-            .to_str()
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .filter(|v| *v > 0)
-            .ok_or_else(|| {
-                anyhow!(
-                    "{var} is '{}', expected a positive integer",
-                    value.to_string_lossy()
-                )
-            })?;
+        if let Some(value) = env_cap(&format!("USCHED_MAX_TRACE_{key}"))? {
+            *field = value;
+        }
     }
     Ok(limits)
 }
