@@ -84,3 +84,14 @@ pub fn provenance(name: &str) -> Provenance {
         config_file: name.to_string(),
     }
 }
+
+/// The error of running an experiment: one placed in its configuration
+/// file ([`experiments::RunError::Located`]) as it is, since it starts with
+/// the file, line and column; any other with `what` (`"<id> failed"`) in
+/// front.
+pub fn run_failed(error: experiments::RunError, what: impl FnOnce() -> String) -> anyhow::Error {
+    match error {
+        experiments::RunError::Located { .. } => anyhow::Error::new(error),
+        other => anyhow::Error::new(other).context(what()),
+    }
+}

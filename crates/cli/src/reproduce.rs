@@ -11,7 +11,7 @@ use experiments::{Progress, RunCache, RunOptions, Shard};
 use crate::batch::{Preloaded, run_all, run_batch};
 use crate::cells::{Identity, claim_dir, shard_file};
 use crate::cli::RunFlags;
-use crate::experiment::{Loaded, provenance};
+use crate::experiment::{Loaded, provenance, run_failed};
 use crate::output;
 use crate::progress::{self, Reporter};
 use crate::settings::Settings;
@@ -71,7 +71,7 @@ fn run_shard_one(
     };
     let measured =
         experiments::run_shard(&experiment, &traces, &options, shard, &provenance(&name))
-            .with_context(|| format!("{id} (shard {shard}) failed"))?;
+            .map_err(|e| run_failed(e, || format!("{id} (shard {shard}) failed")))?;
     let file = shard_file(&dir, shard);
     output::write_file(&file, measured.to_toml().as_bytes())?;
     report.info(&format!(

@@ -13,7 +13,7 @@ use experiments::{
 
 use crate::config::read_config;
 use crate::exit::EXIT_CLAIM_FAILED;
-use crate::experiment::{Loaded, provenance, read_experiment};
+use crate::experiment::{Loaded, provenance, read_experiment, run_failed};
 use crate::output;
 use crate::progress::{self, Reporter};
 use crate::schedules;
@@ -86,15 +86,15 @@ pub fn run_loaded(
         progress: Some(&progress),
         cache,
     };
-    let mut results =
-        experiments::run(&experiment, &traces, &options).with_context(|| format!("{id} failed"))?;
+    let mut results = experiments::run(&experiment, &traces, &options)
+        .map_err(|e| run_failed(e, || format!("{id} failed")))?;
     if settings.no_claims {
         results = results.without_claims();
     }
     let provenance = provenance(&name);
     let schedules = if settings.schedules {
         let runs = experiments::schedules(&experiment, &traces, &options)
-            .with_context(|| format!("{id}: schedules failed"))?;
+            .map_err(|e| run_failed(e, || format!("{id}: schedules failed")))?;
         if runs.is_empty() {
             report.warn(&format!(
                 "{id}: --schedules: kind '{}' gives no per-job schedule",

@@ -3,7 +3,6 @@
 //! error that names the file, line and column. Parsing and checking it
 //! against a registry is [`crate::experiment`]'s.
 
-use std::fmt;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -11,6 +10,7 @@ use swf_io::Estimate;
 use toml::Spanned;
 
 use crate::claim::Claim;
+pub use crate::error::ConfigError;
 
 /// The config format this version reads (`version = 2`).
 pub const CONFIG_VERSION: u32 = 2;
@@ -304,95 +304,23 @@ impl PanelSpec {
 
 /// The span of the value at `path` in the document `text`, if it is
 /// written there: keys from the top (`["confidence"]`,
-/// `["params", "table1", "rate"]`). Every validation error that has no
-/// [`Spanned`] value of its own points at its key's value through this,
-/// so it names the file, line and column like the parser's errors.
+/// `["params", "table1", "rate"]`), a number indexing an array
+/// (`["workloads", "1", "transforms", "0"]`). Every validation error that
+/// has no [`Spanned`] value of its own points at its key's value through
+/// this, so it names the file, line and column like the parser's errors.
 pub(crate) fn value_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
     let doc = toml::de::DeTable::parse(text).ok()?;
     let (first, rest) = path.split_first()?;
     let mut value = doc.get_ref().get(*first)?;
     for part in rest {
-        let toml::de::DeValue::Table(t) = value.get_ref() else {
-            return None;
+        value = match value.get_ref() {
+            toml::de::DeValue::Table(t) => t.get(*part)?,
+            toml::de::DeValue::Array(a) => a.get(part.parse::<usize>().ok()?)?,
+            _ => return None,
         };
-        value = t.get(*part)?;
     }
     Some(value.span())
 }
-
-/// A configuration file that cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ConfigError {
-    /// Syntax errors, unknown keys, bad values and inconsistent references.
-    Invalid {
-        /// The file as given.
-        file: String,
-        /// 1-based line, when the problem has a place.
-        line: Option<usize>,
-        /// 1-based column.
-        column: Option<usize>,
-        /// What is wrong and what to do.
-        message: String,
-        /// The offending source line, if any.
-        source_line: Option<String>,
-    },
-}
-
-impl ConfigError {
-    pub(crate) fn at(file: &str, text: &str, span: Option<Range<usize>>, message: String) -> Self {
-        let place = span.map(|span| {
-            let start = span.start.min(text.len());
-            let before = &text[..start];
-            let line = before.matches('\n').count() + 1;
-            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-            let column = text[line_start..start].chars().count() + 1;
-            let source_line = text[line_start..].lines().next().unwrap_or("").to_string();
-            (line, column, source_line)
-        });
-        ConfigError::Invalid {
-            file: file.to_string(),
-            line: place.as_ref().map(|p| p.0),
-            column: place.as_ref().map(|p| p.1),
-            source_line: place.map(|p| p.2),
-            message,
-        }
-    }
-
-    /// The line the error points at, if any.
-    pub fn line(&self) -> Option<usize> {
-        match self {
-            ConfigError::Invalid { line, .. } => *line,
-        }
-    }
-}
-
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let ConfigError::Invalid {
-            file,
-            line,
-            column,
-            message,
-            source_line,
-        } = self;
-        match (line, column) {
-            (Some(l), Some(c)) => write!(f, "{file}:{l}:{c}: {message}")?,
-            _ => write!(f, "{file}: {message}")?,
-        }
-        if let (Some(l), Some(c), Some(src)) = (line, column, source_line) {
-            let width = l.to_string().len();
-            write!(
-                f,
-                "\n{:width$} |\n{l} | {src}\n{:width$} | {:>c$}",
-                "", "", "^"
-            )?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for ConfigError {}
 
 /// The longest part of an `id` between slashes, in bytes: results and cells
 /// folders are named after the parts, and a file name holds at most 255
@@ -444,5 +372,11 @@ mod tests {
         assert_eq!(at(&["params", "gamma"]), None);
         assert_eq!(at(&["confidence", "x"]), None);
         assert_eq!(value_span("not = [toml", &["not"]), None);
+        let text = "[[w]]\nt = [1, { s = 2 }]\n[[w]]\nlabel = \"b\"\n";
+        let at = |path: &[&str]| value_span(text, path).map(|s| &text[s]);
+        assert_eq!(at(&["w", "0", "t", "1", "s"]), Some("2"));
+        assert_eq!(at(&["w", "1", "label"]), Some("\"b\""));
+        assert_eq!(at(&["w", "2"]), None);
+        assert_eq!(at(&["w", "x"]), None);
     }
 }

@@ -2,6 +2,7 @@
 //! made of them, could not run. Every layer above reports through it.
 
 use std::fmt;
+use std::ops::Range;
 
 use profile::{SimError, Violation};
 
@@ -38,6 +39,29 @@ pub enum RunError {
         /// What went wrong.
         message: String,
     },
+    /// A value of the configuration is the cause: a kind's parameter that
+    /// only fails at run time (a warm-up that leaves no jobs of the trace),
+    /// a transform or a load factor that moves jobs out of range. `field`
+    /// is the value's dotted path in the configuration file
+    /// (`params.warmup`; a number indexes an array:
+    /// `workloads.0.transforms.1`); `message` says what is wrong and names
+    /// the field as the user wrote it. [`crate::run`] answers with
+    /// [`RunError::Located`] (file, line, column) where the file holds the
+    /// value, or the nearest table that does; a swept parameter points at
+    /// the sweep's value. Made with [`RunError::field`]; a kind of your own
+    /// returns it the same way.
+    Field {
+        /// The dotted path: `params.warmup`, `workloads.0.transforms.1`.
+        field: String,
+        /// What is wrong and what to do.
+        message: String,
+    },
+    /// A [`RunError::Field`] placed in the configuration file: the file,
+    /// line and column of the value, the run it failed in, and the line.
+    Located {
+        /// The place and the message (which starts with the run, if any).
+        error: ConfigError,
+    },
     /// An error inside one run, with the run's description.
     InRun {
         /// `easy on SDSC-SP2`, say.
@@ -67,10 +91,103 @@ impl fmt::Display for RunError {
                     "{policy} produced an invalid schedule ({violation}); this is a scheduler bug, please report it"
                 )
             }
-            RunError::Kind { message } => f.write_str(message),
+            RunError::Kind { message } | RunError::Field { message, .. } => f.write_str(message),
+            RunError::Located { error } => write!(f, "{error}"),
             RunError::InRun { run, error } => write!(f, "{run}: {error}"),
         }
     }
 }
 
+impl RunError {
+    /// A [`RunError::Field`]: the value at the dotted path `field` of the
+    /// configuration (`params.warmup`) is the cause.
+    ///
+    /// ```
+    /// use experiments::RunError;
+    ///
+    /// let e = RunError::field("params.warmup", "params.warmup = 90000 leaves no jobs");
+    /// assert_eq!(e.to_string(), "params.warmup = 90000 leaves no jobs");
+    /// ```
+    pub fn field(field: impl Into<String>, message: impl Into<String>) -> RunError {
+        RunError::Field {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
 impl std::error::Error for RunError {}
+
+/// A configuration file that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// Syntax errors, unknown keys, bad values and inconsistent references.
+    Invalid {
+        /// The file as given.
+        file: String,
+        /// 1-based line, when the problem has a place.
+        line: Option<usize>,
+        /// 1-based column.
+        column: Option<usize>,
+        /// What is wrong and what to do.
+        message: String,
+        /// The offending source line, if any.
+        source_line: Option<String>,
+    },
+}
+
+impl ConfigError {
+    pub(crate) fn at(file: &str, text: &str, span: Option<Range<usize>>, message: String) -> Self {
+        let place = span.map(|span| {
+            let start = span.start.min(text.len());
+            let before = &text[..start];
+            let line = before.matches('\n').count() + 1;
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            let column = text[line_start..start].chars().count() + 1;
+            let source_line = text[line_start..].lines().next().unwrap_or("").to_string();
+            (line, column, source_line)
+        });
+        ConfigError::Invalid {
+            file: file.to_string(),
+            line: place.as_ref().map(|p| p.0),
+            column: place.as_ref().map(|p| p.1),
+            source_line: place.map(|p| p.2),
+            message,
+        }
+    }
+
+    /// The line the error points at, if any.
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            ConfigError::Invalid { line, .. } => *line,
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ConfigError::Invalid {
+            file,
+            line,
+            column,
+            message,
+            source_line,
+        } = self;
+        match (line, column) {
+            (Some(l), Some(c)) => write!(f, "{file}:{l}:{c}: {message}")?,
+            _ => write!(f, "{file}: {message}")?,
+        }
+        if let (Some(l), Some(c), Some(src)) = (line, column, source_line) {
+            let width = l.to_string().len();
+            write!(
+                f,
+                "\n{:width$} |\n{l} | {src}\n{:width$} | {:>c$}",
+                "", "", "^"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigError {}

@@ -32,6 +32,9 @@ pub struct Experiment {
     pub(crate) policies: Policies,
     pub(crate) plan: Plan,
     pub(crate) file: String,
+    /// The configuration's text, to place errors found at run time
+    /// ([`RunError::Located`](crate::RunError::Located)).
+    pub(crate) text: String,
     /// Notes on claims left out (see [`Experiment::skipped_claims`]).
     pub(crate) skipped_claims: Vec<String>,
 }
@@ -153,6 +156,7 @@ impl Registry {
             policies: self.policies().clone(),
             plan: Plan::empty(&entry).map_err(|m| at(None, m))?,
             file: file.to_string(),
+            text: text.to_string(),
             skipped_claims: Vec::new(),
         };
         // Sizes first, so nothing grows with them before.

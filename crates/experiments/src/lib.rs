@@ -70,6 +70,7 @@ mod graph;
 mod kind;
 mod kinds;
 mod limits;
+mod locate;
 mod numfmt;
 mod par;
 mod plan;

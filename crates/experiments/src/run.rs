@@ -118,8 +118,14 @@ impl Layout<'_> {
                     procs: g.procs,
                     jobs: g.jobs,
                     two_class: g.two_class,
-                    arrivals: g.arrivals().map_err(|message| RunError::Kind {
-                        message: format!("workload '{}': {message}", w.label.get_ref()),
+                    arrivals: g.arrivals().map_err(|message| {
+                        let at = self.experiment.workload_field(w.label.get_ref());
+                        let message = format!("workload '{}': {message}", w.label.get_ref());
+                        self.experiment.locate(
+                            RunError::field(format!("{at}.lublin99"), message),
+                            None,
+                            None,
+                        )
                     })?,
                     estimates: g.estimates,
                 }),
@@ -230,15 +236,23 @@ impl Layout<'_> {
         let prepared = try_par_map(&needed, threads, |k| {
             let w = &self.experiment.plan.variants[k.workload];
             let seed = self.workload_seed(*k, inputs);
-            prepare(
-                w,
-                &inputs[k.workload],
-                self.experiment.plan.points[k.point].load,
-                seed,
-            )
-            .map(|(w, f)| (Arc::new(w), f))
+            let point = &self.experiment.plan.points[k.point];
+            let at = self.experiment.workload_field(w.label.get_ref());
+            prepare(w, &at, &inputs[k.workload], point.load, seed)
+                .map(|(w, f)| (Arc::new(w), f))
+                .map_err(|e| self.experiment.locate(e, Some(point), None))
         })?;
         Ok(needed.into_iter().zip(prepared).collect())
+    }
+
+    /// `error` of run `node`, with the run's name, placed in the
+    /// configuration file where a value of it is the cause
+    /// ([`Experiment::locate`]).
+    fn in_run(&self, error: RunError, node: usize) -> RunError {
+        let node = &self.graph.nodes[node];
+        let point = &self.experiment.plan.points[node.point];
+        self.experiment
+            .locate(error, Some(point), Some(&node.label))
     }
 
     /// The input of run `node`.
@@ -280,10 +294,10 @@ impl Layout<'_> {
                 self.seeds[node.rep as usize],
                 &self.experiment.policies,
             );
-            let schedule = node.params.schedule(&input).map_err(|e| RunError::InRun {
-                run: node.label.clone(),
-                error: Box::new(e),
-            })?;
+            let schedule = node
+                .params
+                .schedule(&input)
+                .map_err(|e| self.in_run(e, n))?;
             if let Some(progress) = options.progress {
                 let done = done.fetch_add(1, Ordering::Relaxed) + 1;
                 progress(&Progress {
@@ -379,10 +393,7 @@ impl Layout<'_> {
                         if let (Some((cache, key)), Ok(outcome)) = (shared, &r) {
                             cache.keep(key, outcome);
                         }
-                        r.map_err(|e| RunError::InRun {
-                            run: node.label.clone(),
-                            error: Box::new(e),
-                        })
+                        r.map_err(|e| self.in_run(e, i))
                     }
                 };
                 if let Some(progress) = options.progress {

@@ -513,16 +513,23 @@ fn keeps(t: &Transform, r: &SwfRecord) -> bool {
 
 /// Builds one workload of an experiment: conversion (after the record
 /// filters), the other transforms, then the load factor of a `load` sweep.
+/// `at` is where the workload is written (`workloads.0`): errors caused by
+/// one of its values are [`RunError::Field`]s below it.
 pub(crate) fn prepare(
     spec: &WorkloadSpec,
+    at: &str,
     input: &Origin<'_>,
     load: Option<f64>,
     seed: u64,
 ) -> Result<(Workload, WorkloadFacts), RunError> {
     let label = spec.label.get_ref();
-    let procs_error = |message: String| RunError::Kind {
-        message: format!("workload '{label}': {message}"),
+    let field_error = |field: &str, message: String| {
+        RunError::field(
+            format!("{at}.{field}"),
+            format!("workload '{label}': {message}"),
+        )
     };
+    let procs_error = |message: String| field_error("procs", message);
     match (spec.procs, input) {
         (Some(p), Origin::Read(_)) if !(1..=swf_io::MAX_PROCS).contains(&p) => {
             return Err(procs_error(format!(
@@ -555,34 +562,42 @@ pub(crate) fn prepare(
     {
         // The model alone stays far inside the simulator's range; rescaled
         // arrivals or an estimate factor pushed these jobs out of it.
-        return Err(RunError::Kind {
-            message: format!(
-                "workload '{}': the lublin99 generator (arrivals {arrivals:?}, estimates \
-                 {estimates}) made {} of its jobs unreplayable: times past the simulator's \
-                 limit of 2^40 s; give a larger load or arrival rate, or a smaller estimate \
-                 factor",
-                w.label, facts.unreplayable
+        return Err(field_error(
+            "lublin99",
+            format!(
+                "the lublin99 generator (arrivals {arrivals:?}, estimates {estimates}) made {} \
+                 of its jobs unreplayable: times past the simulator's limit of 2^40 s; give a \
+                 larger load or arrival rate, or a smaller estimate factor",
+                facts.unreplayable
             ),
-        });
+        ));
     }
     let before = w.jobs.len();
-    let scale_error = |what: String, e: swf_io::TransformError| RunError::Kind {
-        message: format!("workload '{}': {what}: {e}", w.label),
-    };
-    for t in spec.transforms.iter().filter(|t| !t.is_filter()) {
+    for (j, t) in spec.transforms.iter().enumerate() {
+        if t.is_filter() {
+            continue;
+        }
         let jobs = std::mem::take(&mut w.jobs);
         w.jobs = match *t {
             Transform::DropShorterThan(secs) => swf_io::drop_shorter_than(jobs, secs).0,
             Transform::LastN(n) => swf_io::last_n(jobs, n),
-            Transform::ScaleLoad(f) => swf_io::scale_load(jobs, f)
-                .map_err(|e| scale_error(format!("transform scale_load = {f:?}"), e))?,
+            Transform::ScaleLoad(f) => swf_io::scale_load(jobs, f).map_err(|e| {
+                field_error(
+                    &format!("transforms.{j}"),
+                    format!("transform scale_load = {f:?}: {e}"),
+                )
+            })?,
             // Applied to the records by `convert`.
             _ => jobs,
         };
     }
     if let Some(f) = load {
-        w.jobs = swf_io::scale_load(std::mem::take(&mut w.jobs), f)
-            .map_err(|e| scale_error(format!("sweep value load = {f:?}"), e))?;
+        w.jobs = swf_io::scale_load(std::mem::take(&mut w.jobs), f).map_err(|e| {
+            RunError::field(
+                "load",
+                format!("workload '{label}': sweep value load = {f:?}: {e}"),
+            )
+        })?;
     }
     facts.transformed_away += before - w.jobs.len();
     facts.jobs = w.jobs.len();
@@ -593,10 +608,13 @@ pub(crate) fn prepare(
     if let (None, Origin::Read(source @ Source::Trace { file, .. })) = (spec.procs, input)
         && source.machine_size().is_none()
     {
-        return Err(procs_error(format!(
-            "{file} gives no machine size (header MaxProcs and MaxNodes missing, -1 or 0); \
+        return Err(field_error(
+            "trace",
+            format!(
+                "{file} gives no machine size (header MaxProcs and MaxNodes missing, -1 or 0); \
              add `procs = N` to the workload"
-        )));
+            ),
+        ));
     }
     Ok((w, facts))
 }

@@ -319,7 +319,7 @@ impl Scenario {
                     return Err(GridError::Setting {
                         name: "mean_interarrival",
                         message: format!(
-                            "is {} s, which puts user {user}'s submissions past 2^40 s \
+                            "is {:?} s, which puts user {user}'s submissions past 2^40 s \
                              (about 34,800 years); give a shorter mean",
                             self.mean_interarrival
                         ),

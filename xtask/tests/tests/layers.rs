@@ -578,7 +578,15 @@ const EXPERIMENTS_LAYERS: &[(&str, &[&str])] = &[
     ("paper kinds", &["kinds"]),
     (
         "plan",
-        &["experiment", "limits", "plan", "sweep", "graph", "figure"],
+        &[
+            "experiment",
+            "limits",
+            "plan",
+            "sweep",
+            "graph",
+            "figure",
+            "locate",
+        ],
     ),
     ("execution", &["run", "cache"]),
     (

@@ -135,6 +135,38 @@ fn one_failing_experiment_prints_its_error_once() {
 }
 
 #[test]
+fn errors_a_run_finds_in_the_configuration_name_its_file_line_and_field() {
+    let tmp = setup("user-files-run-errors");
+    let config = std::fs::read_to_string(tmp.path().join("exp.toml")).unwrap();
+    let with = |extra: &str| {
+        config.replace(
+            "trace = \"tiny.swf\"",
+            &format!("trace = \"tiny.swf\"\n{extra}"),
+        )
+    };
+    // Valid when read, wrong on this trace's 100 jobs.
+    for (extra, place, needle) in [
+        (
+            "transforms = [{ job_ids = [5000, 6000] }]",
+            "exp.toml:12:14: ",
+            "has no jobs left",
+        ),
+        (
+            "transforms = [{ scale_load = 1e-300 }]",
+            "exp.toml:12:15: ",
+            "transform scale_load = 1e-300",
+        ),
+    ] {
+        std::fs::write(tmp.path().join("exp.toml"), with(extra)).unwrap();
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "out"]);
+        // `transforms` is on line 12; the place is the line and the
+        // value (the list, or the transform that failed), and the line is
+        // shown.
+        check(&out, 1, &[place, needle, &format!("12 | {extra}")], extra);
+    }
+}
+
+#[test]
 fn hostile_traces_and_generator_options_are_clear_errors() {
     let tmp = setup("user-files-traces");
     let line = |j: u32| format!("{j} 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n");

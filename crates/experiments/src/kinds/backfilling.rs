@@ -274,8 +274,9 @@ impl Kind for Backfilling {
         let workload = input.workload()?;
         let window = params.window();
         if window.range(workload.jobs.len()).is_none() {
-            return Err(RunError::Kind {
-                message: format!(
+            return Err(RunError::field(
+                "params.warmup",
+                format!(
                     "params.warmup ({}) and params.cooldown ({}) leave none of the {} jobs of \
                      {} to measure",
                     params.warmup,
@@ -283,7 +284,7 @@ impl Kind for Backfilling {
                     workload.jobs.len(),
                     workload.label
                 ),
-            });
+            ));
         }
         let config = params.config(workload.capacity);
         let outcomes = simulate(workload, &params.policy, input.policies, &config)?;

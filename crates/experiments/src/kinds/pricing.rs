@@ -153,9 +153,10 @@ fn qos_jobs(params: &Params, workload: &Workload, seed: u64) -> Result<Vec<QosJo
     };
     let jobs =
         swf_io::scale_load(workload.jobs.clone(), 1.0 / params.arrival_delay).map_err(|e| {
-            RunError::Kind {
-                message: format!("arrival_delay = {:?}: {e}", params.arrival_delay),
-            }
+            RunError::field(
+                "params.arrival_delay",
+                format!("params.arrival_delay = {:?}: {e}", params.arrival_delay),
+            )
         })?;
     qos.jobs(&jobs, derive_seed(seed, "pricing/qos"))
         .map_err(|e| RunError::Kind {

@@ -259,7 +259,13 @@ impl Kind for Utility {
         let w = params
             .scenario()
             .generate(input.seed)
-            .map_err(|e| err(format!("params.{e}")))?;
+            .map_err(|e| match &e {
+                // A setting's name is its key in `[params]`.
+                utility_match::GridError::Setting { name, .. } => {
+                    RunError::field(format!("params.{name}"), format!("params.{e}"))
+                }
+                _ => err(format!("params.{e}")),
+            })?;
         let config = params.grid();
         let run = simulate(&config, &kind, &w.machines, &w.jobs)
             .map_err(|e| err(format!("{kind}: {e}")))?;

@@ -1291,3 +1291,7 @@ mod sweeps;
 
 /// The schema described: `configs/README.md` and every shipped key.
 mod describe;
+
+/// Errors found only at run time name the file, line and field.
+#[path = "workload/run_errors.rs"]
+mod workload_run_errors;

@@ -1,0 +1,221 @@
+//! Errors found at run time, placed in the configuration file: a
+//! [`RunError::Field`] (a kind's parameter, a transform, a load factor that
+//! only fails on the trace's jobs) becomes a [`RunError::Located`] that
+//! names the file, line and column of the value, as the parser's errors
+//! do.
+
+use std::ops::Range;
+
+use crate::config::{WorkloadSpec, value_span};
+use crate::error::{ConfigError, RunError};
+use crate::experiment::Experiment;
+use crate::sweep::{self, PointSpec, Target};
+
+impl Experiment {
+    /// `error` of run `run` (`easy on SDSC-SP2`, if the error belongs to
+    /// one) at sweep point `point`: a [`RunError::Field`] (or an empty
+    /// workload) placed in the file, with the run's name in front of its
+    /// message; any other error inside `run` wrapped in
+    /// [`RunError::InRun`].
+    pub(crate) fn locate(
+        &self,
+        error: RunError,
+        point: Option<&PointSpec>,
+        run: Option<&str>,
+    ) -> RunError {
+        let placed = |field: &str, message: String| {
+            let message = match run {
+                Some(run) => format!("{run}: {message}"),
+                None => message,
+            };
+            RunError::Located {
+                error: ConfigError::at(
+                    &self.file,
+                    &self.text,
+                    self.field_span(field, point),
+                    message,
+                ),
+            }
+        };
+        match error {
+            RunError::Field { field, message } => placed(&field, message),
+            RunError::EmptyWorkload { ref label } => {
+                let at = self.workload_field(label);
+                let has_transforms = self
+                    .spec
+                    .workloads
+                    .iter()
+                    .any(|w| w.label.get_ref() == label && !w.transforms.is_empty());
+                let field = match has_transforms {
+                    true => format!("{at}.transforms"),
+                    false => at,
+                };
+                placed(&field, error.to_string())
+            }
+            // A kind's own wrapping of a field error: the inner run's name
+            // stays in the message.
+            RunError::InRun { run: inner, error } if is_placeable(&error) => {
+                let inner = match run {
+                    Some(run) => format!("{run}: {inner}"),
+                    None => inner,
+                };
+                self.locate(*error, point, Some(&inner))
+            }
+            other => match run {
+                Some(run) => RunError::InRun {
+                    run: run.to_string(),
+                    error: Box::new(other),
+                },
+                None => other,
+            },
+        }
+    }
+
+    /// `workloads.<i>`: where the workload labelled `label` is written
+    /// (a series' variant of a workload keeps its label, and is placed at
+    /// the workload it was made from).
+    pub(crate) fn workload_field(&self, label: &str) -> String {
+        match self
+            .spec
+            .workloads
+            .iter()
+            .position(|w: &WorkloadSpec| w.label.get_ref() == label)
+        {
+            Some(i) => format!("workloads.{i}"),
+            None => "workloads".to_string(),
+        }
+    }
+
+    /// Where the value at the dotted path `field` is written: a swept key
+    /// at its point's values; else the value, or the nearest table above
+    /// it that the file holds.
+    fn field_span(&self, field: &str, point: Option<&PointSpec>) -> Option<Range<usize>> {
+        let parts: Vec<&str> = field.split('.').collect();
+        if let Some(span) = point.and_then(|p| p.span.clone())
+            && sweep::swept_keys(self)
+                .into_iter()
+                .any(|key| sets(key, &parts))
+        {
+            return Some(span);
+        }
+        (1..=parts.len())
+            .rev()
+            .find_map(|n| value_span(&self.text, &parts[..n]))
+    }
+}
+
+/// Whether swept key `key` sets the value at path `parts`.
+fn sets(key: &str, parts: &[&str]) -> bool {
+    match (sweep::target(key), parts) {
+        (Target::Load, ["load"]) => true,
+        (Target::Param(k), ["params", rest @ ..]) => k == rest.join("."),
+        (Target::Workload(f), ["workloads", _, rest @ ..]) => f == rest.join("."),
+        _ => false,
+    }
+}
+
+/// Whether [`Experiment::locate`] can place `error` in the file.
+fn is_placeable(error: &RunError) -> bool {
+    match error {
+        RunError::Field { .. } | RunError::EmptyWorkload { .. } => true,
+        RunError::InRun { error, .. } => is_placeable(error),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = r#"version = 2
+id = "t/locate"
+title = "t"
+kind = "backfilling"
+seed = 1
+series = ["fcfs"]
+
+[[workloads]]
+label = "a"
+lublin99 = { procs = 8, jobs = 10 }
+
+[[workloads]]
+label = "b"
+lublin99 = { procs = 8, jobs = 10 }
+transforms = [{ last_n = 5 }]
+
+[sweep]
+axis = "workload"
+label = "w"
+
+[params]
+bsld_bound = 10
+
+[[panels]]
+id = "p"
+metric = "mean_wait"
+"#;
+
+    /// The (line, column, message) `error` is placed at.
+    fn place(error: RunError, run: Option<&str>) -> (usize, usize, String) {
+        let e = Experiment::parse(TEXT, "t.toml").unwrap_or_else(|e| panic!("{e}"));
+        match e.locate(error, None, run) {
+            RunError::Located {
+                error:
+                    ConfigError::Invalid {
+                        line: Some(l),
+                        column: Some(c),
+                        message,
+                        ..
+                    },
+            } => (l, c, message),
+            other => panic!("not placed: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_field_is_placed_at_its_value_else_at_the_nearest_table_written() {
+        let (l, c, m) = place(
+            RunError::field("params.bsld_bound", "bad"),
+            Some("fcfs on a"),
+        );
+        assert_eq!((l, c, m.as_str()), (22, 14, "fcfs on a: bad"));
+        // Not written: the place is the `[params]` header.
+        let (l, _, _) = place(RunError::field("params.warmup", "bad"), None);
+        assert_eq!(l, 21);
+        // Indices into arrays of tables and arrays.
+        let (l, c, _) = place(RunError::field("workloads.1.transforms.0", "bad"), None);
+        assert_eq!((l, c), (15, 15));
+    }
+
+    #[test]
+    fn an_empty_workload_is_placed_at_its_transforms_or_its_table() {
+        let empty = |label: &str| RunError::EmptyWorkload {
+            label: label.into(),
+        };
+        assert_eq!(place(empty("b"), None).0, 15);
+        // Without transforms: its `[[workloads]]` header.
+        assert_eq!(place(empty("a"), None).0, 8);
+    }
+
+    #[test]
+    fn other_errors_stay_what_they_were_inside_their_run() {
+        let e = Experiment::parse(TEXT, "t.toml").unwrap();
+        let kind = RunError::Kind {
+            message: "no".into(),
+        };
+        assert_eq!(
+            e.locate(kind.clone(), None, Some("fcfs on a")),
+            RunError::InRun {
+                run: "fcfs on a".into(),
+                error: Box::new(kind.clone()),
+            }
+        );
+        assert_eq!(e.locate(kind.clone(), None, None), kind);
+        // A kind's own wrapping of a field error keeps both run names.
+        let nested = RunError::InRun {
+            run: "inner".into(),
+            error: Box::new(RunError::field("params.bsld_bound", "bad")),
+        };
+        assert_eq!(place(nested, Some("outer")).2, "outer: inner: bad");
+    }
+}

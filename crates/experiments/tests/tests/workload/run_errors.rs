@@ -1,0 +1,101 @@
+//! Errors that only the run can find (a value that is valid on its own
+//! but leaves no jobs of this trace, or moves them out of range) are
+//! placed in the configuration like the parser's: file, line, column of
+//! the value that caused them, and the line itself.
+
+use experiments::{Experiment, RunError, RunOptions, Traces, run};
+
+use super::BASE;
+
+/// Runs `text` and returns the located error's (line, column, message).
+fn located(text: &str) -> (usize, usize, String) {
+    let e = Experiment::parse(text, "f.toml").unwrap_or_else(|e| panic!("{e}"));
+    match run(&e, &Traces::new(), &RunOptions::default()) {
+        Err(RunError::Located { error }) => {
+            let message = error.to_string();
+            assert!(message.starts_with("f.toml:"), "{message}");
+            let experiments::ConfigError::Invalid { line, column, .. } = error else {
+                unreachable!("one variant")
+            };
+            (line.unwrap(), column.unwrap(), message)
+        }
+        other => panic!("expected a located error, got {other:?}"),
+    }
+}
+
+/// The 1-based line of `text` holding `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines().position(|l| l.contains(needle)).unwrap() + 1
+}
+
+#[test]
+fn a_transform_that_leaves_no_jobs_points_at_the_transforms() {
+    let text = BASE.replace(
+        "lublin99 = { procs = 32, jobs = 200 }",
+        "lublin99 = { procs = 32, jobs = 200 }\ntransforms = [{ drop_shorter_than = 1000000000 }]",
+    );
+    let (line, column, message) = located(&text);
+    assert_eq!(line, line_of(&text, "transforms = "), "{message}");
+    assert_eq!(column, "transforms = ".len() + 1, "{message}");
+    assert!(
+        message.contains("workload 'gen' has no jobs left"),
+        "{message}"
+    );
+    // The line itself is shown under the message.
+    assert!(
+        message.contains("| transforms = [{ drop_shorter_than"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_load_factor_out_of_range_points_at_its_transform() {
+    let text = BASE.replace(
+        "lublin99 = { procs = 32, jobs = 200 }",
+        "lublin99 = { procs = 32, jobs = 200 }\n\
+         transforms = [{ last_n = 100 }, { scale_load = 1e-300 }]",
+    );
+    let (line, column, message) = located(&text);
+    assert_eq!(line, line_of(&text, "scale_load"), "{message}");
+    // The second transform, not the first.
+    let at = text
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .find("{ scale_load")
+        .unwrap();
+    assert_eq!(column, at + 1, "{message}");
+    assert!(
+        message.contains("transform scale_load = 1e-300"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_kind_parameter_found_wrong_at_run_time_points_at_the_parameter() {
+    let text = BASE.replace("bsld_bound = 10", "bsld_bound = 10\nwarmup = 1000");
+    let (line, _, message) = located(&text);
+    assert_eq!(line, line_of(&text, "warmup = 1000"), "{message}");
+    // The run is named, and the field.
+    assert!(
+        message.contains("fcfs on gen: params.warmup (1000)"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_swept_value_points_at_the_sweep() {
+    let text = BASE
+        .replace(
+            "axis = \"workload\"\nlabel = \"workload\"",
+            "axis = \"warmup\"\nvalues = [0, 1000]\nlabel = \"warm-up\"",
+        )
+        .replace("[[claims]]\ntext = \"EASY beats FCFS\"\n", "")
+        .replace(
+            "check.below = { panel = \"bsld\", series = \"easy\", than = \"fcfs\" }\n",
+            "",
+        );
+    let (line, _, message) = located(&text);
+    assert_eq!(line, line_of(&text, "values = [0, 1000]"), "{message}");
+    assert!(message.contains("at warmup = 1000"), "{message}");
+}
