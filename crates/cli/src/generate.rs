@@ -40,7 +40,7 @@ pub fn generate(
         gz.write_all(&text)?;
         text = gz.finish()?;
     }
-    output::write_file(out, &text)?;
+    output::write_output(out, &text, "--out", output::Made::Workload, force)?;
     let jobs = model.generate();
     let mut line = format!(
         "wrote {} ({}, {}, seed {}",

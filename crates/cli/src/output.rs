@@ -67,7 +67,7 @@ mod replace;
 pub use guards::{
     check_no_links_below, check_outside_results, refuse_input_dir, refuse_input_file, same_file,
 };
-pub use replace::{Made, check_replace};
+pub use replace::{Made, check_replace, write_output};
 
 /// A writer's lock and ownership file in its staging subdirectory.
 const OWNER: &str = "owner";
@@ -446,6 +446,19 @@ pub fn check_name_lengths(path: &Path, what: &str) -> Result<()> {
 /// to write (and may check what it wrote); then renames it into place. On
 /// error nothing is left behind.
 pub fn write_file_with(path: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> Result<()> {
+    write_staged(path, fill, |tmp, path| {
+        check_file_target(path, "")?;
+        move_into_place(tmp, path)
+    })
+}
+
+/// [`write_file_with`] with the last step, `finish(staged, path)`, the
+/// caller's (`replace::write_output` checks again what it may replace).
+fn write_staged(
+    path: &Path,
+    fill: impl FnOnce(&Path) -> Result<()>,
+    finish: impl FnOnce(&Path, &Path) -> Result<()>,
+) -> Result<()> {
     check_file_target(path, "")?;
     check_outside_results(path)?;
     let dir = parent(path);
@@ -455,8 +468,12 @@ pub fn write_file_with(path: &Path, fill: impl FnOnce(&Path) -> Result<()>) -> R
     let staging = Staging::new(path)?;
     let tmp = staging.path("new");
     fill(&tmp)?;
-    check_file_target(path, "")?;
-    fs::rename(&tmp, path)
+    finish(&tmp, path)
+}
+
+/// Renames the staged file `tmp` onto `path`.
+fn move_into_place(tmp: &Path, path: &Path) -> Result<()> {
+    fs::rename(tmp, path)
         .with_context(|| format!("cannot move {} to {}", tmp.display(), path.display()))
 }
 

@@ -35,7 +35,7 @@ pub fn run_jobs(
             }
             let status = run_all(settings, jobs, strict);
             if let Some(file) = &run.combined {
-                crate::results::write_combined(settings, file)?;
+                crate::results::write_combined(settings, file, run.force)?;
             }
             status
         }

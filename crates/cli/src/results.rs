@@ -386,8 +386,9 @@ fn csv_records(text: &str) -> Vec<&str> {
 }
 
 /// `--combined FILE`: the data.csv of every experiment this process wrote
-/// (in the order they ran), one table with an `experiment` column first.
-pub fn write_combined(settings: &Settings, file: &Path) -> Result<()> {
+/// (in the order they ran), one table with an `experiment` column first;
+/// an existing file is replaced only if the tool wrote it, or `force`.
+pub fn write_combined(settings: &Settings, file: &Path, force: bool) -> Result<()> {
     let ids = WRITTEN
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -406,8 +407,14 @@ pub fn write_combined(settings: &Settings, file: &Path) -> Result<()> {
             }
         }
     }
-    output::write_file(file, out.as_bytes())
-        .with_context(|| format!("--combined: cannot write {}", file.display()))?;
+    output::write_output(
+        file,
+        out.as_bytes(),
+        "--combined",
+        output::Made::Combined,
+        force,
+    )
+    .with_context(|| format!("--combined: cannot write {}", file.display()))?;
     say_err!(
         "wrote {} ({} experiment(s), an `experiment` column first)",
         file.display(),

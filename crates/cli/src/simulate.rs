@@ -258,7 +258,13 @@ impl Outputs<'_> {
                 self.outcomes,
                 &allocation,
             )?;
-            output::write_file(out, text.as_bytes())?;
+            output::write_output(
+                out,
+                text.as_bytes(),
+                "--jobs-csv",
+                Made::Unmarked,
+                opts.force,
+            )?;
             say!(
                 "jobs.csv               {} ({}, first-fit processor ids)",
                 out.display(),
@@ -307,7 +313,8 @@ impl Outputs<'_> {
                     window.1
                 );
             }
-            output::write_file(out, view.gantt_svg(&allocation, window).as_bytes())?;
+            let svg = view.gantt_svg(&allocation, window);
+            output::write_output(out, svg.as_bytes(), "--gantt", Made::Picture, opts.force)?;
             say!(
                 "gantt                  {} ({} in {}:{} s)",
                 out.display(),
@@ -317,7 +324,8 @@ impl Outputs<'_> {
             );
         }
         if let Some(out) = &opts.timeline {
-            output::write_file(out, view.timeline_svg(window).as_bytes())?;
+            let svg = view.timeline_svg(window);
+            output::write_output(out, svg.as_bytes(), "--timeline", Made::Picture, opts.force)?;
             say!(
                 "timeline               {} ({}:{} s)",
                 out.display(),
@@ -372,7 +380,14 @@ impl Outputs<'_> {
             ));
         }
         let text = schedules::swf(header, &records, self.workload.capacity, &notes)?;
-        output::write_file(out, text.as_bytes())?;
+        let force = self.opts.force;
+        output::write_output(
+            out,
+            text.as_bytes(),
+            "--schedule-out",
+            Made::Schedule,
+            force,
+        )?;
         say!(
             "schedule               {} ({} records, {left_out} input records left out)",
             out.display(),

@@ -156,7 +156,13 @@ pub fn verify(
                 output::Made::Picture,
                 force,
             )?;
-            output::write_file(&figure, &svg)?;
+            output::write_output(
+                &figure,
+                &svg,
+                "a figure beside --doc",
+                output::Made::Picture,
+                force,
+            )?;
         }
         docs.push(DocEntry {
             id: e.id.clone(),
@@ -201,9 +207,12 @@ pub fn verify(
             corrupt.len()
         );
     }
-    output::write_file(
+    output::write_output(
         &doc,
         experiments::reproduction_doc(&docs, &missing).as_bytes(),
+        "--doc",
+        output::Made::Document,
+        force,
     )?;
     sensitivity::write_tables(
         settings,

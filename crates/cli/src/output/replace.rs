@@ -5,7 +5,7 @@ use std::fs;
 use std::io::{self, BufRead as _, Read as _};
 use std::path::Path;
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use flate2::read::MultiGzDecoder;
 
 /// What kind of file an output is, so an existing file at its path can be
@@ -101,6 +101,38 @@ pub fn check_replace(path: &Path, flag: &str, made: Made, force: bool) -> Result
     )
 }
 
+/// Writes the single output `path` (given as `flag`) through a staging
+/// file, replacing only what [`check_replace`] allows, checked again at
+/// the last step: a file that appeared at `path` while the output was
+/// computed (after the first check) is kept, not replaced. Where nothing
+/// is at `path`, the output is linked into place, which fails rather than
+/// replace a file made in between; where the tool's own file is, it is
+/// checked again and renamed over.
+pub fn write_output(
+    path: &Path,
+    contents: &[u8],
+    flag: &str,
+    made: Made,
+    force: bool,
+) -> Result<()> {
+    let fill = |tmp: &Path| {
+        fs::write(tmp, contents).with_context(|| format!("cannot write {}", path.display()))
+    };
+    super::write_staged(path, fill, |tmp, path| {
+        super::check_file_target(path, "")?;
+        if !force {
+            match fs::hard_link(tmp, path) {
+                // The staged name goes with the staging folder.
+                Ok(()) => return Ok(()),
+                // Taken, or a file system without hard links: check what
+                // is there now, then rename.
+                Err(_) => check_replace(path, flag, made, false)?,
+            }
+        }
+        super::move_into_place(tmp, path)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,6 +178,42 @@ mod tests {
             .to_string();
         assert!(e.contains("may be yours"), "{e}");
         assert!(check_replace(&dir.join("absent"), "--x", Made::Unmarked, false).is_ok());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The last step checks again: a file that appears at the path after
+    /// the first check (while the output is computed) is kept.
+    #[test]
+    fn a_file_made_between_the_check_and_the_write_is_kept() {
+        let dir = std::env::temp_dir().join(format!("usched-write-output-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.svg");
+        let ours = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"9\" height=\"9\" \
+                    font-family=\"Helvetica, Arial, sans-serif\">\n";
+        // Nothing there at the check: the write creates the file.
+        check_replace(&path, "--gantt", Made::Picture, false).unwrap();
+        write_output(&path, ours.as_bytes(), "--gantt", Made::Picture, false).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), ours);
+        // The tool's own file: replaced.
+        write_output(&path, ours.as_bytes(), "--gantt", Made::Picture, false).unwrap();
+        // Checked while free, then a user's file appears: kept.
+        fs::remove_file(&path).unwrap();
+        check_replace(&path, "--gantt", Made::Picture, false).unwrap();
+        fs::write(&path, "mine\n").unwrap();
+        let e = write_output(&path, ours.as_bytes(), "--gantt", Made::Picture, false)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("was not written by this tool"), "{e}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "mine\n");
+        // Under --force it is replaced; nothing staged is left behind.
+        write_output(&path, ours.as_bytes(), "--gantt", Made::Picture, true).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), ours);
+        let left: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|n| n != "g.svg" && n != super::super::STAGING)
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
         fs::remove_dir_all(&dir).unwrap();
     }
 }
