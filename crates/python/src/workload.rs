@@ -210,6 +210,14 @@ fn carried(trace: &str, settings: &TraceSettings) -> anyhow::Result<()> {
 
 /// The source with the machine size `procs` written into a trace's header.
 fn with_procs(mut source: Source, procs: Option<u32>) -> PyResult<Source> {
+    if let Some(p) = procs
+        && !(1..=swf_io::MAX_PROCS).contains(&p)
+    {
+        return Err(error(format!(
+            "procs={p} is out of range; give 1 to {}",
+            swf_io::MAX_PROCS
+        )));
+    }
     match (&mut source, procs) {
         (Source::Trace { trace, .. }, Some(procs)) => trace.header.max_procs = Some(procs.into()),
         (Source::StandIn { known }, Some(_)) => {

@@ -51,6 +51,10 @@ def test_bad_input_names_the_file_line_and_field(tmp_path):
         usched.simulate(usched.load(LUBLIN), "easiest")
     with pytest.raises(usched.UschedError, match="expected kill or continue"):
         usched.simulate(usched.load(LUBLIN), "easy", overrun="stop")
+    good = tmp_path / "good.swf"
+    good.write_text("; MaxProcs: 4\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n")
+    with pytest.raises(usched.UschedError, match=r"procs=0 is out of range; give 1 to"):
+        usched.load(str(good), procs=0)
 
 
 @pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])
@@ -163,6 +167,18 @@ def test_unknown_ids_and_bad_configs_are_errors(root, tmp_path):
     bad.write_text('version = 2\nid = "study/x"\ntitle = "x"\nkind = "backfilling"\nseed = 1\nrepetitions = 0\n')
     with pytest.raises(usched.UschedError):
         usched.run(str(bad), root=root)
+    # Valid when read, but the transform leaves no jobs: the error names the
+    # file, line and column of the transforms.
+    empty = tmp_path / "empty.toml"
+    empty.write_text(
+        'version = 2\nid = "study/y"\ntitle = "y"\nkind = "backfilling"\nseed = 1\n'
+        'series = ["fcfs"]\n[[workloads]]\nlabel = "g"\n'
+        "lublin99 = { procs = 8, jobs = 20 }\n"
+        "transforms = [{ drop_shorter_than = 1000000000 }]\n"
+        '[sweep]\naxis = "workload"\nlabel = "w"\n[[panels]]\nid = "p"\nmetric = "mean_wait"\n'
+    )
+    with pytest.raises(usched.UschedError, match=r"empty\.toml:10:14: .*no jobs left"):
+        usched.run(str(empty), root=root)
 
 
 def test_the_default_environment_needs_no_repository_and_no_network(tmp_path):
