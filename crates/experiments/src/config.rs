@@ -11,6 +11,7 @@ use swf_io::Estimate;
 use toml::Spanned;
 
 use crate::claim::Claim;
+use crate::encode::terminal_name;
 
 /// The config format this version reads (`version = 2`).
 pub const CONFIG_VERSION: u32 = 2;
@@ -377,8 +378,8 @@ impl fmt::Display for ConfigError {
             source_line,
         } = self;
         match (line, column) {
-            (Some(l), Some(c)) => write!(f, "{file}:{l}:{c}: {message}")?,
-            _ => write!(f, "{file}: {message}")?,
+            (Some(l), Some(c)) => write!(f, "{}:{l}:{c}: {message}", terminal_name(file))?,
+            _ => write!(f, "{}: {message}", terminal_name(file))?,
         }
         if let (Some(l), Some(c), Some(src)) = (line, column, source_line) {
             let width = l.to_string().len();

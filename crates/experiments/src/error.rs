@@ -5,6 +5,8 @@ use std::fmt;
 
 use profile::{SimError, Violation};
 
+use crate::encode::terminal_name;
+
 /// Why an experiment could not run.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -52,12 +54,14 @@ impl fmt::Display for RunError {
         match self {
             RunError::MissingTrace { name } => write!(
                 f,
-                "trace '{name}' was not supplied; resolve every trace the configuration names"
+                "trace '{}' was not supplied; resolve every trace the configuration names",
+                terminal_name(name)
             ),
             RunError::EmptyWorkload { label } => {
                 write!(
                     f,
-                    "workload '{label}' has no jobs left after conversion and transforms; check its trace and transforms"
+                    "workload '{}' has no jobs left after conversion and transforms; check its trace and transforms",
+                    terminal_name(label)
                 )
             }
             RunError::Simulation { policy, error } => write!(f, "{policy}: {error}"),
@@ -68,7 +72,7 @@ impl fmt::Display for RunError {
                 )
             }
             RunError::Kind { message } => f.write_str(message),
-            RunError::InRun { run, error } => write!(f, "{run}: {error}"),
+            RunError::InRun { run, error } => write!(f, "{}: {error}", terminal_name(run)),
         }
     }
 }

@@ -594,8 +594,9 @@ pub(crate) fn prepare(
         && source.machine_size().is_none()
     {
         return Err(procs_error(format!(
-            "{file} gives no machine size (header MaxProcs and MaxNodes missing, -1 or 0); \
-             add `procs = N` to the workload"
+            "{} gives no machine size (header MaxProcs and MaxNodes missing, -1 or 0); \
+             add `procs = N` to the workload",
+            crate::encode::terminal_name(file)
         )));
     }
     Ok((w, facts))
