@@ -280,6 +280,9 @@ fn a_line_feed_in_a_name_never_fakes_an_output_line() {
     let faked = config.replace("\"tiny.swf\"", r#""gone\nerror: faked.swf""#);
     std::fs::write(tmp.path().join("exp.toml"), faked).unwrap();
     check_not_faked(&xtask(&tmp, &["run", "exp.toml"]), "trace name in a config");
+    let faked = config.replace("\"test/tiny\"", r#""x\nerror: faked""#);
+    std::fs::write(tmp.path().join("id.toml"), faked).unwrap();
+    check_not_faked(&xtask(&tmp, &["run", "id.toml"]), "id in a config");
     check_not_faked(
         &xtask(&tmp, &["run", "z\nerror: faked.toml"]),
         "missing config path",
