@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Result, anyhow, bail};
 use experiments::RunCache;
+use experiments::encode::{terminal_name, terminal_path};
 
 use crate::experiment::{Loaded, read_experiment};
 use crate::isolate::isolated;
@@ -105,7 +106,7 @@ impl Preloaded {
             let id = &loaded.id;
             let under = |a: &str, b: &str| a.starts_with(&format!("{b}/"));
             for (other, other_path) in &seen {
-                let (a, b) = (other_path.display(), path.display());
+                let (a, b) = (terminal_path(other_path), terminal_path(path));
                 if other == id {
                     bail!(
                         "{a} and {b} both have id '{id}': the second would replace the first's \
@@ -155,7 +156,9 @@ pub fn run_batch(
             Ok(n) => failed_claims += n,
             Err(e) => {
                 let message = format!("{e:#}");
-                let name = id.clone().unwrap_or_else(|| path.display().to_string());
+                let name = id
+                    .as_deref()
+                    .map_or_else(|| terminal_path(path), terminal_name);
                 if jobs.len() == 1 {
                     // One experiment: its error is the command's, printed
                     // once, whole, at the end, naming the experiment.

@@ -12,6 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use experiments::encode::{terminal_name, terminal_path};
 
 /// Whether the folder `configs/<name>/` holds a paper's figures.
 pub fn is_paper(name: &str) -> bool {
@@ -60,12 +61,12 @@ pub fn scan(configs: &Path) -> Result<Vec<Entry>> {
         return Ok(out);
     }
     let read = |dir: &Path| {
-        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))
+        std::fs::read_dir(dir).with_context(|| format!("cannot list {}", terminal_path(dir)))
     };
     let tomls = |dir: &Path, prefix: &str, out: &mut Vec<Entry>| -> Result<()> {
         for file in read(dir)? {
             let path = file
-                .with_context(|| format!("cannot list {}", dir.display()))?
+                .with_context(|| format!("cannot list {}", terminal_path(dir)))?
                 .path();
             if path.extension().is_some_and(|e| e == "toml")
                 && let Some(f) = path.file_stem()
@@ -80,7 +81,7 @@ pub fn scan(configs: &Path) -> Result<Vec<Entry>> {
     };
     for paper in read(configs)? {
         let paper = paper
-            .with_context(|| format!("cannot list {}", configs.display()))?
+            .with_context(|| format!("cannot list {}", terminal_path(configs)))?
             .path();
         let Some(name) = paper.file_name().map(|n| n.to_string_lossy().into_owned()) else {
             continue;
@@ -131,7 +132,8 @@ pub fn select<'a>(
                 .map(Entry::paper)
                 .collect();
             bail!(
-                "no sensitivity runs for '{id}' (configs/<paper>/sensitivity/); papers with some: {}",
+                "no sensitivity runs for '{}' (configs/<paper>/sensitivity/); papers with some: {}",
+                terminal_name(id),
                 if papers.is_empty() {
                     "none".to_string()
                 } else {
@@ -146,7 +148,8 @@ pub fn select<'a>(
             let mut papers: Vec<&str> = catalog.iter().map(Entry::paper).collect();
             papers.dedup();
             bail!(
-                "unknown experiment '{id}'; valid ids: {} (or a paper: {}; a bare figure name; or all)",
+                "unknown experiment '{}'; valid ids: {} (or a paper: {}; a bare figure name; or all)",
+                terminal_name(id),
                 if valid.is_empty() {
                     "none (configs/ is empty)".to_string()
                 } else {

@@ -14,6 +14,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
+use experiments::encode::terminal_path;
 use experiments::{Experiment, Shard, ShardCells};
 use serde::{Deserialize, Serialize};
 
@@ -71,7 +72,7 @@ impl Identity {
         let id: Identity = toml::from_str(&text).map_err(|e| {
             anyhow!(
                 "{}: not a cells experiment file: {}",
-                path.display(),
+                terminal_path(path),
                 e.message().trim()
             )
         })?;
@@ -79,7 +80,7 @@ impl Identity {
             bail!(
                 "{}: cells format '{}' version {}; this build reads '{FORMAT}' version {}: \
                  re-run the shards with this build into a fresh --cells directory",
-                path.display(),
+                terminal_path(path),
                 id.format,
                 id.version,
                 experiments::CELLS_VERSION
@@ -106,8 +107,8 @@ impl Identity {
         } else if self != other {
             Some(format!(
                 "another run of the same configuration ({} there, {} now)",
-                other.config_path.display(),
-                self.config_path.display()
+                terminal_path(&other.config_path),
+                terminal_path(&self.config_path)
             ))
         } else {
             None
@@ -136,8 +137,8 @@ pub fn claim_dir(cells: &Path, identity: &Identity, experiment: &Experiment) -> 
             bail!(
                 "{} holds cells of {why}; they cannot be merged with this run's. Use a fresh \
                  --cells directory, or delete {} to start over",
-                dir.display(),
-                dir.display()
+                terminal_path(&dir),
+                terminal_path(&dir)
             );
         }
         if fs::symlink_metadata(&copy).is_err() {
@@ -171,7 +172,7 @@ pub fn read_config_copy(
         bail!(
             "{} is missing: the shards write the configuration they ran with there; re-run \
              them with this build into a fresh --cells directory",
-            copy.display()
+            terminal_path(&copy)
         );
     }
     let text = files::read_to_string(&copy, files::CONFIG)?;
@@ -180,9 +181,9 @@ pub fn read_config_copy(
         bail!(
             "{}: sha256 {} but {} records {}: the copy of the configuration was changed; \
              re-run the shards into a fresh --cells directory",
-            copy.display(),
+            terminal_path(&copy),
             short(&sha),
-            dir.join(EXPERIMENT_FILE).display(),
+            terminal_path(&dir.join(EXPERIMENT_FILE)),
             short(&identity.config_sha256)
         );
     }
@@ -206,10 +207,10 @@ pub fn identities(cells: &Path) -> Result<Vec<(PathBuf, Identity)>> {
             return Ok(());
         }
         let entries =
-            fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
+            fs::read_dir(dir).with_context(|| format!("cannot list {}", terminal_path(dir)))?;
         for entry in entries {
             let path = entry
-                .with_context(|| format!("cannot list {}", dir.display()))?
+                .with_context(|| format!("cannot list {}", terminal_path(dir)))?
                 .path();
             if path.is_dir() {
                 walk(&path, depth - 1, out)?;
@@ -220,8 +221,8 @@ pub fn identities(cells: &Path) -> Result<Vec<(PathBuf, Identity)>> {
     if !cells.is_dir() {
         bail!(
             "{} is not a directory of cells (run shards with --shard I/N --cells {} first)",
-            cells.display(),
-            cells.display()
+            terminal_path(cells),
+            terminal_path(cells)
         );
     }
     let mut files = Vec::new();
@@ -240,8 +241,8 @@ pub fn identities(cells: &Path) -> Result<Vec<(PathBuf, Identity)>> {
         bail!(
             "{} and {} both hold cells of {}; keep one directory per experiment (move or delete \
              the other), then merge again",
-            pair[0].0.display(),
-            pair[1].0.display(),
+            terminal_path(&pair[0].0),
+            terminal_path(&pair[1].0),
             pair[0].1.experiment
         );
     }
@@ -251,7 +252,7 @@ pub fn identities(cells: &Path) -> Result<Vec<(PathBuf, Identity)>> {
 /// The shard files in an experiment's cells directory, parsed.
 pub fn read_shards(dir: &Path) -> Result<Vec<ShardCells>> {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
-        .with_context(|| format!("cannot list {}", dir.display()))?
+        .with_context(|| format!("cannot list {}", terminal_path(dir)))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| {
             p.file_name()
@@ -270,9 +271,9 @@ pub fn read_shards(dir: &Path) -> Result<Vec<ShardCells>> {
             if *f != shard_file(dir, part.shard) {
                 bail!(
                     "{}: holds shard {} (it would be {}); rename or delete it, then merge again",
-                    f.display(),
+                    terminal_path(f),
                     part.shard,
-                    shard_file(dir, part.shard).display()
+                    terminal_path(&shard_file(dir, part.shard))
                 );
             }
             Ok(part)

@@ -7,6 +7,8 @@
 
 use std::path::PathBuf;
 
+use experiments::encode::terminal_path;
+
 use clap::{ArgAction, Args, Parser, Subcommand};
 use experiments::Shard;
 use profile::Policy;
@@ -100,7 +102,7 @@ impl Cli {
                         clap::error::ErrorKind::ArgumentConflict,
                         format!(
                             "{a} and {b} name the same file {}; give each output its own path",
-                            pa.display()
+                            terminal_path(pa)
                         ),
                     ));
                 }

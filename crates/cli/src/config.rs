@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
+use experiments::encode::terminal_name;
 use experiments::{Experiment, Limits, Registry};
 
 use crate::files;
@@ -14,7 +15,7 @@ use crate::files;
 pub fn read_config(registry: &Registry, path: &Path, shown: &str) -> Result<Experiment> {
     let limits = limits()?;
     let text = files::read_to_string(path, files::CONFIG)
-        .with_context(|| format!("cannot read {shown}"))?;
+        .with_context(|| format!("cannot read {}", terminal_name(shown)))?;
     Ok(registry.parse_with(&text, shown, &limits)?)
 }
 
@@ -31,7 +32,7 @@ fn env_cap(var: &str) -> Result<Option<u64>> {
         .ok_or_else(|| {
             anyhow!(
                 "{var} is '{}', expected a positive integer",
-                value.to_string_lossy()
+                terminal_name(&value.to_string_lossy())
             )
         })
 }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use experiments::encode::terminal_name;
 use experiments::{Experiment, Provenance, Traces};
 
 use crate::config::read_config;
@@ -39,7 +40,10 @@ pub fn read_experiment(
     let experiment = read_config(&settings.registry, path, &name)?;
     let id = experiment.id().to_string();
     if let Some(want) = expected_id.filter(|w| *w != id) {
-        bail!("{name}: id is '{id}' but the file's place says '{want}'; make them agree");
+        bail!(
+            "{}: id is '{id}' but the file's place says '{want}'; make them agree",
+            terminal_name(&name)
+        );
     }
     if let Some((report, index)) = report {
         report.start(index, &id, experiment.title(), settings.threads);
@@ -54,12 +58,12 @@ pub fn read_experiment(
             let mut trace_settings = settings.traces.clone();
             trace_settings.no_stand_in &= !t.stand_in;
             let found = resolve(&t.name, base, &trace_settings)
-                .with_context(|| format!("{id}: cannot find trace '{}'", t.name))?;
+                .with_context(|| format!("{id}: cannot find trace '{}'", terminal_name(&t.name)))?;
             if let Found::File { path, .. } = &found {
                 inputs.push(path.clone());
             }
             let source = load(&found, t.lenient)
-                .with_context(|| format!("{id}: cannot load trace '{}'", t.name))?;
+                .with_context(|| format!("{id}: cannot load trace '{}'", terminal_name(&t.name)))?;
             traces.insert(t.name, source);
         }
         Ok(traces)

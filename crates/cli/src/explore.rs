@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::{Context, Result};
+use experiments::encode::terminal_path;
 
 use crate::progress::Verbosity;
 use crate::settings::Settings;
@@ -88,12 +89,7 @@ pub fn explore(
     let changed: Vec<_> = after
         .iter()
         .filter(|(p, text)| before.get(*p) != Some(*text))
-        .map(|(p, _)| {
-            p.strip_prefix(&settings.root)
-                .unwrap_or(p)
-                .display()
-                .to_string()
-        })
+        .map(|(p, _)| terminal_path(p.strip_prefix(&settings.root).unwrap_or(p)))
         .collect();
     if status.success() {
         say_err!("explore: seed {seed}: every suite passed");

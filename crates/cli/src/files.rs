@@ -23,6 +23,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
+use experiments::encode::terminal_path;
 
 /// How much of one kind of file may be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,7 +118,7 @@ fn check(path: &Path, meta: &Metadata, cap: Cap) -> Result<()> {
     if let Some(k) = not_regular(meta) {
         bail!(
             "{} is not a regular file ({k}); give the path of a regular file",
-            path.display()
+            terminal_path(path)
         );
     }
     if meta.len() > cap.bytes {
@@ -129,7 +130,7 @@ fn check(path: &Path, meta: &Metadata, cap: Cap) -> Result<()> {
 fn too_large(path: &Path, cap: Cap) -> String {
     format!(
         "{} is larger than the {} cap for {}; {}",
-        path.display(),
+        terminal_path(path),
         human(cap.bytes),
         cap.what,
         cap.hint
@@ -153,9 +154,9 @@ pub fn open(path: &Path, cap: Cap) -> Result<Capped<File>> {
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            bail!("{} does not exist", path.display())
+            bail!("{} does not exist", terminal_path(path))
         }
-        Err(e) => bail!("cannot read {}: {e}", path.display()),
+        Err(e) => bail!("cannot read {}: {e}", terminal_path(path)),
     };
     check(path, &meta, cap)?;
     let mut options = OpenOptions::new();
@@ -169,10 +170,10 @@ pub fn open(path: &Path, cap: Cap) -> Result<Capped<File>> {
     }
     let file = options
         .open(path)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", terminal_path(path)))?;
     let meta = file
         .metadata()
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", terminal_path(path)))?;
     check(path, &meta, cap)?;
     Ok(Capped::new(file, path, cap))
 }
@@ -183,7 +184,7 @@ pub fn read(path: &Path, cap: Cap) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     reader
         .read_to_end(&mut bytes)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", terminal_path(path)))?;
     Ok(bytes)
 }
 
@@ -191,7 +192,7 @@ pub fn read(path: &Path, cap: Cap) -> Result<Vec<u8>> {
 pub fn read_to_string(path: &Path, cap: Cap) -> Result<String> {
     let bytes = read(path, cap)?;
     String::from_utf8(bytes)
-        .map_err(|e| anyhow::anyhow!("{} is not UTF-8 text: {e}", path.display()))
+        .map_err(|e| anyhow::anyhow!("{} is not UTF-8 text: {e}", terminal_path(path)))
 }
 
 /// [`read_to_string`], with a missing file as `None`.

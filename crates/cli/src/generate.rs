@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use experiments::encode::terminal_path;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use swf_io::lublin99::Lublin99;
@@ -44,7 +45,7 @@ pub fn generate(
     let jobs = model.generate();
     let mut line = format!(
         "wrote {} ({}, {}, seed {}",
-        out.display(),
+        terminal_path(out),
         crate::progress::count(jobs.len() as u64, "job"),
         crate::progress::count(model.procs, "proc"),
         model.seed

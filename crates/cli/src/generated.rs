@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use anyhow::{Context, Result};
 use experiments::Source;
+use experiments::encode::terminal_name;
 use sha2::{Digest, Sha256};
 use swf_io::lublin99::Lublin99;
 
@@ -30,9 +31,16 @@ pub const PREFIX: &str = "lublin99:";
 pub fn source(trace: &str) -> Option<Result<Source>> {
     let spec = trace.strip_prefix(PREFIX)?;
     Some((|| {
+        // The spec's own message quotes it: one line, encoded whole.
         let model: Lublin99 = spec
             .parse()
-            .map_err(|e| anyhow::anyhow!("--trace {trace}: {e}"))?;
+            .map_err(|e: swf_io::lublin99::ParseSpecError| {
+                anyhow::anyhow!(
+                    "--trace {}: {}",
+                    terminal_name(trace),
+                    terminal_name(&e.to_string())
+                )
+            })?;
         let text = swf_text(&model)?;
         let sha = Sha256::digest(&text)
             .iter()

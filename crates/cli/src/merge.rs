@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
+use experiments::encode::terminal_path;
 use experiments::{MergeError, Shard, ShardCells};
 
 use crate::batch::run_batch;
@@ -54,19 +55,19 @@ fn missing_report(
     let what = if in_catalog {
         format!("reproduce {}", identity.experiment)
     } else {
-        format!("run {}", identity.config_path.display())
+        format!("run {}", terminal_path(&identity.config_path))
     };
     if shards.is_empty() {
         out += &format!(
             "\nrun every shard, then merge again: cargo xtask {what} --shard I/N --cells {}",
-            cells_dir.display()
+            terminal_path(cells_dir)
         );
     } else {
         out += "\nre-run the missing shard(s), then merge again:";
         for s in shards {
             out += &format!(
                 "\n  cargo xtask {what} --shard {s} --cells {}",
-                cells_dir.display()
+                terminal_path(cells_dir)
             );
         }
     }
@@ -81,8 +82,8 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
         bail!(
             "no sharded experiments in {} (each has <id>/{EXPERIMENT_FILE}, written by \
              `reproduce --shard I/N --cells {}`)",
-            cells.display(),
-            cells.display()
+            terminal_path(cells),
+            terminal_path(cells)
         );
     }
     let jobs: Vec<(PathBuf, Option<String>)> = found
@@ -105,7 +106,7 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
                 "{}: the cells in {} are of {why}; re-run the shards with this configuration and \
                  code, or merge with the ones they ran with",
                 identity.experiment,
-                dir.display()
+                terminal_path(dir)
             );
         }
         let parts = read_shards(dir)?;

@@ -51,6 +51,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context, Result, anyhow, bail};
+use experiments::encode::terminal_path;
 
 use crate::files::not_regular;
 
@@ -84,10 +85,10 @@ static SEQUENCE: AtomicU64 = AtomicU64::new(0);
 fn file_name(path: &Path) -> Result<String> {
     let name = path
         .file_name()
-        .ok_or_else(|| anyhow!("{} has no file name", path.display()))?;
+        .ok_or_else(|| anyhow!("{} has no file name", terminal_path(path)))?;
     name.to_str()
         .map(str::to_string)
-        .ok_or_else(|| anyhow!("{} is not a UTF-8 file name", path.display()))
+        .ok_or_else(|| anyhow!("{} is not a UTF-8 file name", terminal_path(path)))
 }
 
 fn parent(path: &Path) -> &Path {
@@ -165,7 +166,8 @@ impl Staging {
                 Ok(()) => {}
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(e) => {
-                    return Err(e).with_context(|| format!("cannot create {}", root.display()));
+                    return Err(e)
+                        .with_context(|| format!("cannot create {}", terminal_path(&root)));
                 }
             }
             let meta = match fs::symlink_metadata(&root) {
@@ -176,13 +178,14 @@ impl Staging {
                     continue;
                 }
                 Err(e) => {
-                    return Err(e).with_context(|| format!("cannot create {}", root.display()));
+                    return Err(e)
+                        .with_context(|| format!("cannot create {}", terminal_path(&root)));
                 }
             };
             if !meta.is_dir() {
                 bail!(
                     "{} is not a directory (the tool's staging folder must be one); move it away",
-                    root.display()
+                    terminal_path(&root)
                 );
             }
             let token = token();
@@ -196,7 +199,8 @@ impl Staging {
                 }
                 Err(e) => {
                     let _ = fs::remove_dir(&root);
-                    return Err(e).with_context(|| format!("cannot create {}", dir.display()));
+                    return Err(e)
+                        .with_context(|| format!("cannot create {}", terminal_path(&dir)));
                 }
             }
             let owner = dir.join(OWNER);
@@ -212,7 +216,8 @@ impl Staging {
                     // Nobody else may touch a subdirectory without a valid owner.
                     let _ = fs::remove_dir_all(&dir);
                     let _ = fs::remove_dir(&root);
-                    return Err(e).with_context(|| format!("cannot create {}", owner.display()));
+                    return Err(e)
+                        .with_context(|| format!("cannot create {}", terminal_path(&owner)));
                 }
             };
             // From here on, dropping `staging` removes the subdirectory.
@@ -225,12 +230,12 @@ impl Staging {
             // lock belongs to a writer that is gone.
             if let Some(lock) = staging.lock.as_mut() {
                 lock.write_all(format!("{OWNER_MAGIC} {token}\n{name}\n").as_bytes())
-                    .with_context(|| format!("cannot write {}", owner.display()))?;
+                    .with_context(|| format!("cannot write {}", terminal_path(&owner)))?;
             }
             return Ok(staging);
         }
         Err(last.unwrap_or_else(|| io::Error::other("retries exhausted")))
-            .with_context(|| format!("cannot create {}", root.display()))
+            .with_context(|| format!("cannot create {}", terminal_path(&root)))
     }
 
     /// A path inside the subdirectory.
@@ -310,7 +315,8 @@ pub fn recover_dir(dir: &Path) -> Result<Recovery> {
         Ok(m) if m.is_dir() => {}
         _ => return Ok(recovery),
     }
-    let entries = fs::read_dir(&root).with_context(|| format!("cannot list {}", root.display()))?;
+    let entries =
+        fs::read_dir(&root).with_context(|| format!("cannot list {}", terminal_path(&root)))?;
     let mut found: Vec<(String, PathBuf)> = entries
         .flatten()
         .filter_map(|e| Some((e.file_name().to_str()?.to_string(), e.path())))
@@ -354,13 +360,18 @@ pub fn recover_dir(dir: &Path) -> Result<Recovery> {
             Err(_) if exists(&target) => {}
             Err(e) => {
                 return Err(e).with_context(|| {
-                    format!("cannot restore {} from {}", target.display(), old.display())
+                    format!(
+                        "cannot restore {} from {}",
+                        terminal_path(&target),
+                        terminal_path(&old)
+                    )
                 });
             }
         }
     }
     for (lock, _, path) in dead {
-        remove(&path).with_context(|| format!("cannot remove the stale {}", path.display()))?;
+        remove(&path)
+            .with_context(|| format!("cannot remove the stale {}", terminal_path(&path)))?;
         drop(lock);
         recovery.removed.push(path);
     }
@@ -415,7 +426,7 @@ pub fn check_file_target(path: &Path, flag: &str) -> Result<()> {
         };
         bail!(
             "{flag}{} is {what}; an output replaces only a regular file, choose another path",
-            path.display()
+            terminal_path(path)
         );
     }
     Ok(())
@@ -462,7 +473,7 @@ fn write_staged(
     check_file_target(path, "")?;
     check_outside_results(path)?;
     let dir = parent(path);
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", terminal_path(dir)))?;
     // Best effort: a failure to tidy up must not stop the write.
     let _ = recover_dir(dir);
     let staging = Staging::new(path)?;
@@ -473,14 +484,19 @@ fn write_staged(
 
 /// Renames the staged file `tmp` onto `path`.
 fn move_into_place(tmp: &Path, path: &Path) -> Result<()> {
-    fs::rename(tmp, path)
-        .with_context(|| format!("cannot move {} to {}", tmp.display(), path.display()))
+    fs::rename(tmp, path).with_context(|| {
+        format!(
+            "cannot move {} to {}",
+            terminal_path(tmp),
+            terminal_path(path)
+        )
+    })
 }
 
 /// Writes `contents` to a staging file, then renames it onto `path`.
 pub fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
     write_file_with(path, |tmp| {
-        fs::write(tmp, contents).with_context(|| format!("cannot write {}", path.display()))
+        fs::write(tmp, contents).with_context(|| format!("cannot write {}", terminal_path(path)))
     })
 }
 
@@ -495,13 +511,13 @@ pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
         bail!(
             "{} is a symbolic link; results replace only a directory the tool wrote, choose \
              another --out",
-            dir.display()
+            terminal_path(dir)
         );
     }
     if !meta.is_dir() {
         bail!(
             "{} is {}, not a results directory; refusing to replace it, choose another --out",
-            dir.display(),
+            terminal_path(dir),
             not_regular(&meta).unwrap_or("a file")
         );
     }
@@ -521,13 +537,15 @@ pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
     let entries = match fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if gone(&e) => return Ok(()),
-        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", terminal_path(dir))),
     };
     for entry in entries {
         let entry = match entry {
             Ok(entry) => entry,
             Err(e) if gone(&e) => return Ok(()),
-            Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot list {}", terminal_path(dir)));
+            }
         };
         let name = entry.file_name();
         let ours = name.to_str().is_some_and(|n| {
@@ -539,8 +557,8 @@ pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
             bail!(
                 "{} was not written by cargo xtask (it has no {RESULTS_MARKER} listing its files, \
                  and holds {}); refusing to replace it: move it away or choose another --out",
-                dir.display(),
-                name.to_string_lossy()
+                terminal_path(dir),
+                terminal_path(Path::new(&name))
             );
         }
     }
@@ -600,12 +618,12 @@ impl DirSwap {
         check_dir_target(dir, &names)?;
         let parent = parent(dir);
         fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
+            .with_context(|| format!("cannot create {}", terminal_path(parent)))?;
         // Best effort: debris must not stop new results.
         let _ = recover_dir(parent);
         let staging = Staging::new(dir)?;
         let new = staging.path("new");
-        fill(&new, files).with_context(|| format!("cannot write {}", dir.display()))?;
+        fill(&new, files).with_context(|| format!("cannot write {}", terminal_path(dir)))?;
         Ok(DirSwap {
             dir: dir.to_path_buf(),
             names: names.iter().map(|n| n.to_string()).collect(),
@@ -629,8 +647,8 @@ impl DirSwap {
                 return Err(e).with_context(|| {
                     format!(
                         "cannot move {} to {}",
-                        self.new.display(),
-                        self.dir.display()
+                        terminal_path(&self.new),
+                        terminal_path(&self.dir)
                     )
                 });
             }
@@ -640,7 +658,7 @@ impl DirSwap {
         let staging = self
             .staging
             .as_ref()
-            .ok_or_else(|| anyhow!("{}: the swap was given up", self.dir.display()))?;
+            .ok_or_else(|| anyhow!("{}: the swap was given up", terminal_path(&self.dir)))?;
         let old = staging.path(&format!("old-{}", self.aside.len()));
         match fs::rename(&self.dir, &old) {
             Ok(()) => {
@@ -652,7 +670,7 @@ impl DirSwap {
             Err(e) => Err(e).with_context(|| {
                 format!(
                     "cannot move the previous {} aside ({err})",
-                    self.dir.display()
+                    terminal_path(&self.dir)
                 )
             }),
         }
@@ -676,7 +694,7 @@ impl DirSwap {
         bail!(
             "{}: other writers replaced it {MAX_ATTEMPTS} times while this one tried to; \
              run one writer at a time",
-            dir.display()
+            terminal_path(&dir)
         )
     }
 
@@ -685,14 +703,17 @@ impl DirSwap {
         if !self.installed {
             bail!(
                 "{}: the new results are not in place yet",
-                self.dir.display()
+                terminal_path(&self.dir)
             );
         }
         let staging = self.staging.take();
         let dir = staging.as_ref().map(|s| s.dir.clone());
         drop(staging);
         match dir {
-            Some(d) if exists(&d) => bail!("cannot remove the previous results in {}", d.display()),
+            Some(d) if exists(&d) => bail!(
+                "cannot remove the previous results in {}",
+                terminal_path(&d)
+            ),
             _ => Ok(()),
         }
     }
@@ -730,7 +751,7 @@ impl Drop for DirSwap {
 }
 
 fn fill(tmp: &Path, files: &[(&str, String)]) -> Result<()> {
-    fs::create_dir(tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+    fs::create_dir(tmp).with_context(|| format!("cannot create {}", terminal_path(tmp)))?;
     let marker = manifest::marker_text(files);
     let marker = std::iter::once((RESULTS_MARKER, marker.as_str()));
     for (name, contents) in files.iter().map(|(n, c)| (*n, c.as_str())).chain(marker) {
@@ -738,10 +759,12 @@ fn fill(tmp: &Path, files: &[(&str, String)]) -> Result<()> {
         // A name ending in `/` is a directory the names after it fill
         // (`schedules/`, then `schedules/<run>.swf`).
         if name.ends_with('/') {
-            fs::create_dir(&path).with_context(|| format!("cannot create {}", path.display()))?;
+            fs::create_dir(&path)
+                .with_context(|| format!("cannot create {}", terminal_path(&path)))?;
             continue;
         }
-        fs::write(&path, contents).with_context(|| format!("cannot write {}", path.display()))?;
+        fs::write(&path, contents)
+            .with_context(|| format!("cannot write {}", terminal_path(&path)))?;
     }
     Ok(())
 }

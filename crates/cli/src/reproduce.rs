@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use experiments::encode::terminal_path;
 use experiments::{Progress, RunCache, RunOptions, Shard};
 
 use crate::batch::{Preloaded, run_all, run_batch};
@@ -78,7 +79,7 @@ fn run_shard_one(
         "{id}: shard {shard}: {} of {} cells, wrote {} in {}",
         measured.measured.len(),
         measured.cells,
-        file.display(),
+        terminal_path(&file),
         progress::human(start.elapsed().as_secs_f64())
     ));
     Ok(0)

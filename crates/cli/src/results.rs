@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use experiments::encode::{terminal_name, terminal_path};
 use experiments::{
     Experiment, Progress, Provenance, Results, RunCache, RunOptions, Setting, Verdict,
 };
@@ -28,11 +29,14 @@ pub fn recover_results(settings: &Settings) {
             for path in &recovered.restored {
                 say_err!(
                     "warning: restored {} from a run that was interrupted while replacing it",
-                    path.display()
+                    terminal_path(path)
                 );
             }
         }
-        Err(e) => say_err!("warning: cannot tidy {}: {e:#}", settings.results.display()),
+        Err(e) => say_err!(
+            "warning: cannot tidy {}: {e:#}",
+            terminal_path(&settings.results)
+        ),
     }
 }
 
@@ -172,7 +176,7 @@ fn write_results_with(
     report.suspend(|| say!("{report_text}"));
     report.info(&format!(
         "{id}: wrote {} in {}",
-        dir.display(),
+        terminal_path(&dir),
         progress::human(start.elapsed().as_secs_f64())
     ));
     if results.stand_in() {
@@ -280,13 +284,13 @@ pub fn check_replacement(
         return if settings.replace {
             Ok(Some(format!(
                 "{id}: replaced unreadable results in {}",
-                dir.display()
+                terminal_path(dir)
             )))
         } else {
             anyhow::bail!(
                 "{id}: {} holds results whose run.toml cannot be read; nothing written. Pass \
                  --replace to replace them, or choose another --out",
-                dir.display()
+                terminal_path(dir)
             )
         };
     };
@@ -295,10 +299,12 @@ pub fn check_replacement(
     let new_sha = experiment.config_sha256();
     let mut differences = Vec::new();
     if old_sha != new_sha {
+        // What run.toml holds is user text too: each part on one line.
         differences.push(format!(
-            "another configuration: config sha256 {old_sha} (from {old_file}) there, {new_sha} \
-             (from {}) here",
-            experiment.file()
+            "another configuration: config sha256 {} (from {}) there, {new_sha} (from {}) here",
+            terminal_name(old_sha),
+            terminal_name(old_file),
+            terminal_name(experiment.file())
         ));
     }
     if let Some(workloads) = workloads {
@@ -336,28 +342,28 @@ pub fn check_replacement(
         if old_data != new_data {
             differences.push(format!(
                 "other data: {} there, {} here",
-                old_data.join(", "),
-                new_data.join(", ")
+                terminal_name(&old_data.join(", ")),
+                terminal_name(&new_data.join(", "))
             ));
         }
     }
     if differences.is_empty() {
         return Ok(Some(format!(
             "{id}: replaced the results of the same configuration and data in {}",
-            dir.display()
+            terminal_path(dir)
         )));
     }
     if settings.replace {
         return Ok(Some(format!(
             "{id}: --replace: replaced results in {} computed from {}",
-            dir.display(),
+            terminal_path(dir),
             differences.join("; and ")
         )));
     }
     anyhow::bail!(
         "{id}: {} holds results computed from {}; nothing written. Pass --replace to replace \
          them, or choose another --out",
-        dir.display(),
+        terminal_path(dir),
         differences.join("; and ")
     )
 }
@@ -397,7 +403,7 @@ pub fn write_combined(settings: &Settings, file: &Path, force: bool) -> Result<(
     for id in &ids {
         let path = settings.results.join(id).join("data.csv");
         let text = crate::files::read_to_string(&path, crate::files::RESULTS)
-            .with_context(|| format!("--combined: cannot read {}", path.display()))?;
+            .with_context(|| format!("--combined: cannot read {}", terminal_path(&path)))?;
         for record in csv_records(&text).into_iter().skip(1) {
             if !record.is_empty() {
                 out.push_str(&experiments::encode::csv_text(id));
@@ -414,10 +420,10 @@ pub fn write_combined(settings: &Settings, file: &Path, force: bool) -> Result<(
         output::Made::Combined,
         force,
     )
-    .with_context(|| format!("--combined: cannot write {}", file.display()))?;
+    .with_context(|| format!("--combined: cannot write {}", terminal_path(file)))?;
     say_err!(
         "wrote {} ({} experiment(s), an `experiment` column first)",
-        file.display(),
+        terminal_path(file),
         ids.len()
     );
     Ok(())

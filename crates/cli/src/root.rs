@@ -9,6 +9,8 @@ use std::ffi::OsStr;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use experiments::encode::terminal_path;
+
 /// The environment variable naming the repository root.
 pub const ROOT_ENV: &str = "USCHED_ROOT";
 
@@ -68,7 +70,7 @@ impl fmt::Display for RootError {
                 f,
                 "{given_by} is {}, which is not a repository root ({lacks}; a root holds \
                  Cargo.toml and configs/); name a checkout of the repository",
-                path.display()
+                terminal_path(path)
             ),
             RootError::NotFound { walked } => {
                 write!(
@@ -77,7 +79,7 @@ impl fmt::Display for RootError {
                      configs/); looked at:\n  --root: not given\n  {ROOT_ENV}: not set"
                 )?;
                 for dir in walked {
-                    write!(f, "\n  {}", dir.display())?;
+                    write!(f, "\n  {}", terminal_path(dir))?;
                 }
                 write!(
                     f,
@@ -183,7 +185,7 @@ mod tests {
                 assert_eq!(walked[..3], [deep.clone(), dir.join("a"), dir.clone()]);
                 assert_eq!(walked.last().map(PathBuf::as_path), Some(Path::new("/")));
                 let text = e.to_string();
-                assert!(text.contains(&deep.display().to_string()), "{text}");
+                assert!(text.contains(&terminal_path(&deep)), "{text}");
                 assert!(text.contains("USCHED_ROOT: not set"), "{text}");
             }
             other => panic!("{other:?}"),
@@ -191,7 +193,7 @@ mod tests {
         let e = find_root(Some(&deep), None, &dir).unwrap_err();
         assert!(
             e.to_string()
-                .starts_with(&format!("--root is {}", deep.display()))
+                .starts_with(&format!("--root is {}", terminal_path(&deep)))
                 && e.to_string().contains("no Cargo.toml"),
             "{e}"
         );

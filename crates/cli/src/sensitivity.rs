@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use experiments::encode::terminal_path;
 use experiments::{Experiment, Outcome, Verdict, tally};
 
 use crate::catalog::Entry;
@@ -151,7 +152,7 @@ pub fn write_tables(
                 say_err!(
                     "{paper}: sensitivity table in {} left unchanged: no results for {} \
                      (cargo xtask reproduce {paper} --sensitivity)",
-                    doc.display(),
+                    terminal_path(&doc),
                     missing.join(", ")
                 );
             }
@@ -160,13 +161,15 @@ pub fn write_tables(
         let Ok(text) = crate::files::read_to_string(&doc, crate::files::RESULTS) else {
             continue;
         };
-        let new =
-            splice(&text, &table(&have, figures)).with_context(|| format!("{}", doc.display()))?;
+        let new = splice(&text, &table(&have, figures)).with_context(|| terminal_path(&doc))?;
         if new != text {
             output::write_file(&doc, new.as_bytes())?;
         }
         if settings.verbosity > Verbosity::Quiet {
-            say_err!("{paper}: wrote the sensitivity table in {}", doc.display());
+            say_err!(
+                "{paper}: wrote the sensitivity table in {}",
+                terminal_path(&doc)
+            );
         }
     }
     Ok(())

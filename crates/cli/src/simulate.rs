@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use experiments::encode::{terminal_name, terminal_path};
 use experiments::{
     ScheduleView, Source, Workload, WorkloadFacts, derive_seed, known_trace, replay, workload_from,
 };
@@ -95,8 +96,9 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
     }
     if let (Source::Trace { file, .. }, None) = (&source, source.machine_size()) {
         bail!(
-            "{file}: the header gives no machine size (MaxProcs and MaxNodes are missing, -1 \
-             or 0); give it with --procs N"
+            "{}: the header gives no machine size (MaxProcs and MaxNodes are missing, -1 \
+             or 0); give it with --procs N",
+            terminal_name(file)
         );
     }
     if let (Source::Trace { file, trace, .. }, None) = (&source, opts.procs)
@@ -104,8 +106,9 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
         && let Some(nodes) = trace.header.machine_size()
     {
         say_err!(
-            "note: {file} gives no MaxProcs; its MaxNodes ({nodes}) is the machine size, as if \
-             field 5 counted nodes; give --procs N if the jobs count processors"
+            "note: {} gives no MaxProcs; its MaxNodes ({nodes}) is the machine size, as if \
+             field 5 counted nodes; give --procs N if the jobs count processors",
+            terminal_name(file)
         );
     }
     let sim_start = Instant::now();
@@ -117,7 +120,10 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
         .as_deref()
         .map(|s| format!(" (sha256 {s})"))
         .unwrap_or_default();
-    say!("trace                  {}{sha}", facts.source);
+    say!(
+        "trace                  {}{sha}",
+        terminal_name(&facts.source)
+    );
     if facts.stand_in {
         say!("                       STAND-IN: NOT comparable to published results");
     }
@@ -217,7 +223,10 @@ fn no_job_message(facts: &WorkloadFacts, out_of_range: usize) -> String {
         1 => "; 1 malformed line skipped (--lenient)".to_string(),
         n => format!("; {n} malformed lines skipped (--lenient)"),
     };
-    format!("no replayable job in {}: {records}{skipped}", facts.source)
+    format!(
+        "no replayable job in {}: {records}{skipped}",
+        terminal_name(&facts.source)
+    )
 }
 
 /// Jobs in a picture's window above which the Gantt chart gets hard to read.
@@ -267,7 +276,7 @@ impl Outputs<'_> {
             )?;
             say!(
                 "jobs.csv               {} ({}, first-fit processor ids)",
-                out.display(),
+                terminal_path(out),
                 progress::count(self.workload.jobs.len() as u64, "job")
             );
         }
@@ -317,7 +326,7 @@ impl Outputs<'_> {
             output::write_output(out, svg.as_bytes(), "--gantt", Made::Picture, opts.force)?;
             say!(
                 "gantt                  {} ({} in {}:{} s)",
-                out.display(),
+                terminal_path(out),
                 progress::count(shown as u64, "job"),
                 window.0,
                 window.1
@@ -328,7 +337,7 @@ impl Outputs<'_> {
             output::write_output(out, svg.as_bytes(), "--timeline", Made::Picture, opts.force)?;
             say!(
                 "timeline               {} ({}:{} s)",
-                out.display(),
+                terminal_path(out),
                 window.0,
                 window.1
             );
@@ -390,7 +399,7 @@ impl Outputs<'_> {
         )?;
         say!(
             "schedule               {} ({} records, {left_out} input records left out)",
-            out.display(),
+            terminal_path(out),
             records.len()
         );
         Ok(())
@@ -453,7 +462,7 @@ mod tests {
                 let out = swf_io::read_trace(&schedule, swf_io::Mode::Strict).unwrap();
                 out.header.machine_size().unwrap()
             })
-            .map_err(|e| format!("{e:#}").replace(&format!("{}/", dir.display()), ""));
+            .map_err(|e| format!("{e:#}").replace(&format!("{}/", terminal_path(&dir)), ""));
         let _ = std::fs::remove_dir_all(&dir);
         result
     }

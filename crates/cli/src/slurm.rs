@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::{Context, Result, anyhow, bail};
+use experiments::encode::terminal_path;
 
 use crate::cells::{Identity, claim_dir};
 use crate::cli::SlurmArgs;
@@ -52,7 +53,7 @@ fn scripts(
         let Some(text) = p.to_str() else {
             bail!(
                 "{what} {} is not UTF-8; job scripts need UTF-8 paths",
-                p.display()
+                terminal_path(p)
             );
         };
         check_script_value(what, text).map_err(|e| anyhow!(e))?;
@@ -196,9 +197,9 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
                     Ok(m) if m.is_file() => {}
                     Ok(_) => bail!(
                         "--binary {} is not a regular file; give the path of an xtask binary",
-                        b.display()
+                        terminal_path(b)
                     ),
-                    Err(_) => bail!("--binary {}: no such file", b.display()),
+                    Err(_) => bail!("--binary {}: no such file", terminal_path(b)),
                 }
                 absolute(b)
             }
@@ -225,10 +226,13 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
     );
     if args.dry_run {
         say!("# {summary}; dry run: nothing written or submitted");
-        say!("# {}\n{shards}", layout.dir.join("shards.sbatch").display());
+        say!(
+            "# {}\n{shards}",
+            terminal_path(&layout.dir.join("shards.sbatch"))
+        );
         say!(
             "# {} (submitted with --dependency=afterok:<array job> --kill-on-invalid-dep=yes)\n{merge}",
-            layout.dir.join("merge.sbatch").display()
+            terminal_path(&layout.dir.join("merge.sbatch"))
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -239,15 +243,15 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
         claim_dir(&layout.cells, identity, experiment)?;
     }
     fs::create_dir_all(&layout.logs)
-        .with_context(|| format!("cannot create {}", layout.logs.display()))?;
+        .with_context(|| format!("cannot create {}", terminal_path(&layout.logs)))?;
     if args.binary.is_none() {
         let me = std::env::current_exe().context("cannot find this program's binary")?;
         crate::output::write_file_with(&layout.binary, |tmp| {
             fs::copy(&me, tmp).map(|_| ()).with_context(|| {
                 format!(
                     "cannot copy {} to {}",
-                    me.display(),
-                    layout.binary.display()
+                    terminal_path(&me),
+                    terminal_path(&layout.binary)
                 )
             })
         })?;
@@ -284,18 +288,18 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
         args.shards - 1
     );
     say!("follow:  squeue -j {array},{merge_job}    sacct -j {array},{merge_job}");
-    say!("logs:    {}/", layout.logs.display());
+    say!("logs:    {}/", terminal_path(&layout.logs));
     say!(
         "results: {}/ once job {merge_job} completes",
-        layout.out.display()
+        terminal_path(&layout.out)
     );
     say!(
         "if a task fails, the merge job is cancelled: re-run its shard, then merge:\n  \
          cargo xtask reproduce <ids> --shard I/{} --cells {}\n  cargo xtask merge {} --out {}",
         args.shards,
-        layout.cells.display(),
-        layout.cells.display(),
-        layout.out.display()
+        terminal_path(&layout.cells),
+        terminal_path(&layout.cells),
+        terminal_path(&layout.out)
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -37,6 +37,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::SystemTime;
 
 use anyhow::{Context, Result, bail};
+use experiments::encode::{terminal_name, terminal_path};
 use experiments::{KNOWN_TRACES, KnownTrace, Source, known_trace};
 
 use crate::{files, output};
@@ -181,7 +182,7 @@ fn text_of<'a>(
     let mut buffered = std::io::BufReader::with_capacity(1 << 16, raw);
     let head = buffered
         .fill_buf()
-        .with_context(|| format!("cannot read trace {}", path.display()))?;
+        .with_context(|| format!("cannot read trace {}", terminal_path(path)))?;
     Ok(if head.starts_with(&[0x1f, 0x8b]) {
         Box::new(files::Capped::new(
             flate2::read::MultiGzDecoder::new(buffered),
@@ -204,7 +205,7 @@ fn stream_sha256(path: &Path) -> Result<String> {
     let mut raw = open_trace(path)?;
     Hashing::new(text_of(&mut raw, path)?)
         .finish()
-        .with_context(|| format!("{} is not a valid gzip file", path.display()))
+        .with_context(|| format!("{} is not a valid gzip file", terminal_path(path)))
 }
 
 /// A file's identity for the checksum memo: path, length and mtime.
@@ -242,7 +243,7 @@ pub fn verify(path: &Path, known: &KnownTrace) -> Result<()> {
     if sha != known.content_sha256 {
         bail!(
             "{} is not {}: the sha256 of its SWF text is {sha}, expected {}",
-            path.display(),
+            terminal_path(path),
             known.name,
             known.content_sha256
         );
@@ -269,7 +270,7 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         }
         bail!(
             "trace file {} does not exist; give an existing .swf or .swf.gz file or a known trace name",
-            path.display()
+            terminal_path(&path)
         );
     }
     let stem = known.map_or(name, |k| k.name);
@@ -283,7 +284,8 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         if files.is_empty() {
             looked.push(format!(
                 "{label} ({}): no {stem}.swf.gz or {stem}.swf",
-                dir.display()
+                terminal_path(dir),
+                stem = terminal_name(stem)
             ));
         }
         for path in files {
@@ -307,7 +309,8 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
     let Some(known) = known else {
         let names: Vec<&str> = KNOWN_TRACES.iter().map(|t| t.name).collect();
         bail!(
-            "trace '{name}' was not found and is not a known trace ({}); give a path to a .swf/.swf.gz file. Looked in:\n  {}",
+            "trace '{}' was not found and is not a known trace ({}); give a path to a .swf/.swf.gz file. Looked in:\n  {}",
+            terminal_name(name),
             names.join(", "),
             looked.join("\n  ")
         );
@@ -388,7 +391,7 @@ fn download_once(known: &KnownTrace, settings: &TraceSettings) -> Result<PathBuf
             Ok(path) if path.is_file() => Ok(path.clone()),
             Ok(path) => Err(format!(
                 "downloaded earlier in this run to {}, which is gone; not downloading again",
-                path.display()
+                terminal_path(path)
             )),
             Err(e) => Err(format!("{e} (earlier in this run; not tried again)")),
         };
@@ -434,7 +437,7 @@ pub fn check_mirror(url: &str) -> Result<()> {
 fn download(known: &KnownTrace, url: &str, cache: &Path) -> Result<PathBuf> {
     check_mirror(url)?;
     std::fs::create_dir_all(cache)
-        .with_context(|| format!("cannot create the trace cache {}", cache.display()))?;
+        .with_context(|| format!("cannot create the trace cache {}", terminal_path(cache)))?;
     let dest = cache.join(known.file_name());
     *lock(&ATTEMPTS).entry(url.to_string()).or_insert(0) += 1;
     let cap = download_cap(known);
@@ -447,7 +450,7 @@ fn download(known: &KnownTrace, url: &str, cache: &Path) -> Result<PathBuf> {
         verify(tmp, known).map_err(|e| anyhow::anyhow!("{e:#}; the download was deleted"))
     })
     .with_context(|| format!("cannot download {}", known.file_name()))?;
-    say_err!("saved {} (SWF text sha256 verified)", dest.display());
+    say_err!("saved {} (SWF text sha256 verified)", terminal_path(&dest));
     Ok(dest)
 }
 
@@ -479,7 +482,7 @@ fn fetch(url: &str, tmp: &Path, cap: files::Cap) -> Result<()> {
     let copied = (|| -> Result<()> {
         let stdout = child.stdout.take().context("curl has no output")?;
         let mut file = std::fs::File::create(tmp)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
+            .with_context(|| format!("cannot write {}", terminal_path(tmp)))?;
         std::io::copy(
             &mut files::Capped::new(stdout, Path::new(url), cap),
             &mut file,
@@ -588,11 +591,11 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
     })?;
     let content_sha256 = hashing
         .finish()
-        .with_context(|| format!("{} is not a valid gzip file", path.display()))?;
+        .with_context(|| format!("{} is not a valid gzip file", terminal_path(path)))?;
     // What the decompressor left unread (a gzip trailer) is hashed too.
     let file_sha256 = raw
         .finish()
-        .with_context(|| format!("cannot read trace {}", path.display()))?;
+        .with_context(|| format!("cannot read trace {}", terminal_path(path)))?;
     if let Some(key) = file_key(path) {
         lock(&CONTENT_SHA).insert(key, content_sha256.clone());
     }
@@ -615,7 +618,7 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
     if trace.skipped_count > 0 {
         say_err!(
             "warning: {}: {} malformed lines skipped (lenient mode):",
-            path.display(),
+            terminal_path(path),
             trace.skipped_count
         );
         // The reader keeps the first few (`swf_io::KEPT_SKIPPED`).

@@ -6,6 +6,7 @@ use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
+use experiments::encode::{terminal_name, terminal_path};
 use experiments::{DocEntry, Experiment, Samples, check_claims, parse_csv};
 
 use crate::catalog::{self, Entry};
@@ -103,7 +104,7 @@ pub fn verify(
                 bail!(
                     "no results for {} in {}; run `cargo xtask reproduce {}` first",
                     e.id,
-                    dir.display(),
+                    terminal_path(&dir),
                     e.id
                 );
             }
@@ -138,7 +139,7 @@ pub fn verify(
                 e.id,
                 v.text.replace(['\n', '\r'], " "),
                 v.label(),
-                settings.shown(&e.path)
+                terminal_name(&settings.shown(&e.path))
             ));
         }
         figure_verdicts.insert(e.id.clone(), verdicts.clone());
@@ -184,7 +185,7 @@ pub fn verify(
             let experiment = match recorded_config(&settings.registry, &dir) {
                 Ok(experiment) => experiment,
                 Err(why) => {
-                    corrupt.push(format!("{}/run.toml: {why:#}", dir.display()));
+                    corrupt.push(format!("{}/run.toml: {why:#}", terminal_path(&dir)));
                     continue;
                 }
             };
@@ -223,17 +224,17 @@ pub fn verify(
     )?;
     if settings.verbosity > Verbosity::Quiet {
         if complete {
-            say_err!("wrote {}", settings.shown(&doc));
+            say_err!("wrote {}", terminal_name(&settings.shown(&doc)));
         } else {
             say_err!(
                 "results for {} of {figures} paper figures in {} (missing: {}); {} is \
                  regenerated only from a complete set and was left unchanged; wrote the \
                  partial document to {}",
                 figures - absent.len(),
-                settings.results.display(),
+                terminal_path(&settings.results),
                 absent.join(", "),
-                settings.shown(&target),
-                doc.display()
+                terminal_name(&settings.shown(&target)),
+                terminal_path(&doc)
             );
         }
     }
@@ -262,17 +263,17 @@ fn checked_results(
 ) -> Result<std::result::Result<(Vec<experiments::Row>, Samples), String>> {
     let csv = dir.join("data.csv");
     let text = files::read_to_string(&csv, files::RESULTS)?;
-    let rows = parse_csv(&text).with_context(|| format!("{}", csv.display()))?;
+    let rows = parse_csv(&text).with_context(|| terminal_path(&csv))?;
     let samples_file = dir.join("samples.csv");
     let samples = match files::read_if_exists(&samples_file, files::RESULTS)? {
         Some(text) => Samples::parse(&text, experiment.confidence())
-            .with_context(|| format!("{}", samples_file.display()))?,
+            .with_context(|| terminal_path(&samples_file))?,
         None => {
             // Without it data.csv cannot be checked (or is of a version
             // older than samples.csv).
             return Ok(Err(format!(
                 "{}: missing, so data.csv cannot be checked; run `cargo xtask reproduce {id}`",
-                samples_file.display(),
+                terminal_path(&samples_file),
             )));
         }
     };
@@ -282,7 +283,7 @@ fn checked_results(
         .and_then(|()| experiments::check_run_toml(&run_text, experiment));
     Ok(match checked {
         // The error starts with the file's name: the path before it names it whole.
-        Err(e) => Err(format!("{}/{e}", dir.display())),
+        Err(e) => Err(format!("{}/{e}", terminal_path(dir))),
         Ok(()) => Ok((rows, samples)),
     })
 }

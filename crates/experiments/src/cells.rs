@@ -46,6 +46,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::encode::terminal_name;
 use crate::error::RunError;
 use crate::experiment::Experiment;
 use crate::graph::{Layout, Shard};
@@ -111,7 +112,7 @@ pub struct CellsError {
 
 impl fmt::Display for CellsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.file, self.message)
+        write!(f, "{}: {}", terminal_name(&self.file), self.message)
     }
 }
 
@@ -190,12 +191,12 @@ impl fmt::Display for MergeError {
                 file,
                 cell: Some(cell),
                 message,
-            } => write!(f, "{file}: cell {cell}: {message}"),
+            } => write!(f, "{}: cell {cell}: {message}", terminal_name(file)),
             MergeError::Invalid {
                 file,
                 cell: None,
                 message,
-            } => write!(f, "{file}: {message}"),
+            } => write!(f, "{}: {message}", terminal_name(file)),
             MergeError::Duplicate {
                 cell,
                 label,

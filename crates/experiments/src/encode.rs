@@ -31,6 +31,11 @@
 //!   number.
 //! - [`terminal`]: user text printed on stdout or stderr. Line feeds and
 //!   tabs stay; every other control character goes.
+//! - [`terminal_name`] and [`terminal_path`]: one name (a path, a trace
+//!   name, a label, an id) quoted inside a message: every control character,
+//!   line feeds and tabs included, is made visible, so a name never starts
+//!   a line of its own (a fake `error:` line) even in a message that
+//!   [`terminal`] prints with its line feeds.
 //! - [`file_name`]: user text as one portable file name (no directory part,
 //!   never hidden, at most [`FILE_NAME_MAX`] bytes).
 //!
@@ -49,6 +54,7 @@
 //! assert_eq!(encode::csv_text("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
 //! assert_eq!(encode::csv_field("-2.5"), "-2.5");
 //! assert_eq!(encode::terminal("\u{1b}[31mred"), "\\u{1b}[31mred");
+//! assert_eq!(encode::terminal_name("a\nerror: b"), "a\\u{a}error: b");
 //! ```
 
 use std::fmt::Write as _;
@@ -345,6 +351,44 @@ pub fn terminal(s: &str) -> String {
     out
 }
 
+/// One name inside a message for a terminal (a path, a trace name, a
+/// label, an id): every control character, LF, CR and TAB included, and
+/// the bidirectional controls are made visible, so the name stays on the
+/// line it was put on; everything else is unchanged. [`terminal`], which
+/// keeps the message's own line feeds, leaves the result as it is.
+///
+/// ```
+/// use experiments::encode::terminal_name;
+///
+/// assert_eq!(terminal_name("x\nerror: fake.swf"), r"x\u{a}error: fake.swf");
+/// assert_eq!(terminal_name("KTH-SP2 (é)\t"), r"KTH-SP2 (é)\u{9}");
+/// ```
+pub fn terminal_name(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() || is_bidi(c) {
+            push_visible(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A path as one name inside a message for a terminal: [`terminal_name`]
+/// of its text (bytes that are not UTF-8 shown as U+FFFD, as
+/// [`Path::display`](std::path::Path::display) shows them).
+///
+/// ```
+/// use std::path::Path;
+/// use experiments::encode::terminal_path;
+///
+/// assert_eq!(terminal_path(Path::new("traces/a\rb.swf")), r"traces/a\u{d}b.swf");
+/// ```
+pub fn terminal_path(p: &std::path::Path) -> String {
+    terminal_name(&p.to_string_lossy())
+}
+
 /// `s` with the [`is_unsafe`] characters made visible.
 fn visible_unsafe(s: &str) -> String {
     if !s.chars().any(is_unsafe) {
@@ -509,5 +553,46 @@ mod tests {
                 ("\u{202e}abc", r"\u{202e}abc"),
             ],
         );
+    }
+
+    #[test]
+    fn terminal_name_cases() {
+        check(
+            terminal_name,
+            &[
+                ("traces/KTH-SP2.swf.gz", "traces/KTH-SP2.swf.gz"),
+                ("x\nerror: faked.swf", r"x\u{a}error: faked.swf"),
+                ("a\r\nb\tc", r"a\u{d}\u{a}b\u{9}c"),
+                (
+                    "\u{1b}[31m\u{7}\u{0}\u{7f}\u{85}",
+                    r"\u{1b}[31m\u{7}\u{0}\u{7f}\u{85}",
+                ),
+                ("\u{2067}abc\u{200e}", r"\u{2067}abc\u{200e}"),
+                ("é 日本 \\ 'q' \"d\"", "é 日本 \\ 'q' \"d\""),
+                ("", ""),
+            ],
+        );
+        // Nothing is left for the message encoding to change.
+        for s in ["a\nb", "\u{1b}\t\r", "\u{202e}"] {
+            let name = terminal_name(s);
+            assert_eq!(terminal(&name), name, "{s:?}");
+            assert!(!name.contains(['\n', '\r', '\t']), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn terminal_paths_are_their_names() {
+        use std::path::Path;
+
+        assert_eq!(
+            terminal_path(Path::new("out/x\nerror: y")),
+            r"out/x\u{a}error: y"
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let not_utf8 = Path::new(std::ffi::OsStr::from_bytes(b"a\xffb\n"));
+            assert_eq!(terminal_path(not_utf8), "a\u{fffd}b\\u{a}");
+        }
     }
 }

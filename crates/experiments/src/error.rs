@@ -6,6 +6,8 @@ use std::ops::Range;
 
 use profile::{SimError, Violation};
 
+use crate::encode::terminal_name;
+
 /// Why an experiment could not run.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -76,12 +78,14 @@ impl fmt::Display for RunError {
         match self {
             RunError::MissingTrace { name } => write!(
                 f,
-                "trace '{name}' was not supplied; resolve every trace the configuration names"
+                "trace '{}' was not supplied; resolve every trace the configuration names",
+                terminal_name(name)
             ),
             RunError::EmptyWorkload { label } => {
                 write!(
                     f,
-                    "workload '{label}' has no jobs left after conversion and transforms; check its trace and transforms"
+                    "workload '{}' has no jobs left after conversion and transforms; check its trace and transforms",
+                    terminal_name(label)
                 )
             }
             RunError::Simulation { policy, error } => write!(f, "{policy}: {error}"),
@@ -93,7 +97,7 @@ impl fmt::Display for RunError {
             }
             RunError::Kind { message } | RunError::Field { message, .. } => f.write_str(message),
             RunError::Located { error } => write!(f, "{error}"),
-            RunError::InRun { run, error } => write!(f, "{run}: {error}"),
+            RunError::InRun { run, error } => write!(f, "{}: {error}", terminal_name(run)),
         }
     }
 }
@@ -175,8 +179,8 @@ impl fmt::Display for ConfigError {
             source_line,
         } = self;
         match (line, column) {
-            (Some(l), Some(c)) => write!(f, "{file}:{l}:{c}: {message}")?,
-            _ => write!(f, "{file}: {message}")?,
+            (Some(l), Some(c)) => write!(f, "{}:{l}:{c}: {message}", terminal_name(file))?,
+            _ => write!(f, "{}: {message}", terminal_name(file))?,
         }
         if let (Some(l), Some(c), Some(src)) = (line, column, source_line) {
             let width = l.to_string().len();

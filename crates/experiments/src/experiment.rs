@@ -18,6 +18,7 @@ use toml::Spanned;
 use crate::claim::Claim;
 use crate::config::*;
 use crate::config::{Facet, faceted};
+use crate::encode::terminal_name;
 use crate::kind::KindEntry;
 use crate::limits::{self, Limits};
 use crate::plan::Plan;
@@ -126,7 +127,7 @@ impl Registry {
                 Some(kind_name.span()),
                 format!(
                     "unknown kind '{}', expected one of: {}",
-                    kind_name.get_ref(),
+                    terminal_name(kind_name.get_ref()),
                     self.kinds().join(", ")
                 ),
             )
@@ -319,7 +320,7 @@ impl Experiment {
                     "id '{}' must look like '<group>/<name>' (a paper's figure, or your own: \
                      'study/load-sweep') or '<paper>/sensitivity/<name>' (letters, digits, '-', \
                      '_', '.', not starting with '.'); results go to <out>/<group>/<name>/",
-                    s.id.get_ref()
+                    terminal_name(s.id.get_ref())
                 ),
             ));
         }
@@ -366,6 +367,7 @@ impl Experiment {
         }
         for (i, w) in s.workloads.iter().enumerate() {
             let label = w.label.get_ref();
+            let shown = terminal_name(label);
             let here = Some(w.label.span());
             let sources = [
                 w.trace.is_some(),
@@ -376,37 +378,37 @@ impl Experiment {
                 return Err((
                     here,
                     format!(
-                        "workload '{label}': give exactly one of `trace` or `lublin99` (or `generated_by_kind` for a kind that makes its own jobs)"
+                        "workload '{shown}': give exactly one of `trace` or `lublin99` (or `generated_by_kind` for a kind that makes its own jobs)"
                     ),
                 ));
             }
             if s.workloads[..i].iter().any(|o| o.label.get_ref() == label) {
                 return Err((
                     here,
-                    format!("workload label '{label}' is used twice; labels must be unique"),
+                    format!("workload label '{shown}' is used twice; labels must be unique"),
                 ));
             }
             if let Some(g) = w.lublin99.as_ref().filter(|g| g.procs == 0 || g.jobs == 0) {
                 return Err((
                     here,
                     format!(
-                        "workload '{label}': lublin99 needs procs and jobs of at least 1, got {} and {}",
+                        "workload '{shown}': lublin99 needs procs and jobs of at least 1, got {} and {}",
                         g.procs, g.jobs
                     ),
                 ));
             }
             if let Some(Err(m)) = w.lublin99.as_ref().map(|g| g.arrivals()) {
-                return Err((here, format!("workload '{label}': {m}")));
+                return Err((here, format!("workload '{shown}': {m}")));
             }
             Transform::check_list(&w.transforms)
-                .map_err(|m| (here.clone(), format!("workload '{label}': {m}")))?;
+                .map_err(|m| (here.clone(), format!("workload '{shown}': {m}")))?;
             if let Estimate::UnderEstimate(f) = w.estimate
                 && !(f.is_finite() && (0.0..1.0).contains(&f))
             {
                 return Err((
                     here,
                     format!(
-                        "workload '{label}': under_estimate is {f}, expected a fraction in [0, 1)"
+                        "workload '{shown}': under_estimate is {f}, expected a fraction in [0, 1)"
                     ),
                 ));
             }
@@ -416,7 +418,7 @@ impl Experiment {
                     return Err((
                         here,
                         format!(
-                            "workload '{label}': `procs` sets the machine of a trace; a lublin99 \
+                            "workload '{shown}': `procs` sets the machine of a trace; a lublin99 \
                              workload has its own `procs` (and a kind's generated one its \
                              [params]); remove it"
                         ),
@@ -426,7 +428,7 @@ impl Experiment {
                     return Err((
                         here,
                         format!(
-                            "workload '{label}': `procs` is {p}, expected 1 to {} processors",
+                            "workload '{shown}': `procs` is {p}, expected 1 to {} processors",
                             swf_io::MAX_PROCS
                         ),
                     ));
@@ -445,12 +447,14 @@ impl Experiment {
             }
             ("workload", None) => {}
             (other, None) => {
-                return Err((axis_span, format!("axis '{other}' needs `values = [...]`")));
+                let shown = terminal_name(other);
+                return Err((axis_span, format!("axis '{shown}' needs `values = [...]`")));
             }
             (other, Some(values)) => {
                 let here = Some(values.span());
+                let shown = terminal_name(other);
                 if values.get_ref().is_empty() {
-                    return Err((here, format!("axis '{other}' needs at least one value")));
+                    return Err((here, format!("axis '{shown}' needs at least one value")));
                 }
                 for v in values.get_ref() {
                     let ok = match v {
@@ -464,7 +468,7 @@ impl Experiment {
                         return Err((
                             here,
                             format!(
-                                "axis '{other}': value {v} is not a finite number, a string or a boolean"
+                                "axis '{shown}': value {v} is not a finite number, a string or a boolean"
                             ),
                         ));
                     }
@@ -483,7 +487,7 @@ impl Experiment {
                 let xs = self.x_values();
                 if let Some((i, dup)) = xs.iter().enumerate().find(|(i, x)| xs[..*i].contains(x)) {
                     let _ = i;
-                    return Err((here, format!("axis '{other}': value {dup} is listed twice")));
+                    return Err((here, format!("axis '{shown}': value {dup} is listed twice")));
                 }
             }
         }
@@ -512,7 +516,7 @@ impl Experiment {
             if s.panels[..i].iter().any(|o| o.id == p.id) {
                 return Err((
                     Some(p.metric.span()),
-                    format!("panel id '{}' is used twice", p.id),
+                    format!("panel id '{}' is used twice", terminal_name(&p.id)),
                 ));
             }
             if !metrics.iter().any(|m| m.name == p.metric.get_ref()) {
@@ -521,7 +525,7 @@ impl Experiment {
                     Some(p.metric.span()),
                     format!(
                         "unknown metric '{}' for kind '{}', expected one of: {}",
-                        p.metric.get_ref(),
+                        terminal_name(p.metric.get_ref()),
                         s.kind,
                         names.join(", ")
                     ),

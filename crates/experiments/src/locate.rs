@@ -7,6 +7,7 @@
 use std::ops::Range;
 
 use crate::config::{WorkloadSpec, value_span};
+use crate::encode::terminal_name;
 use crate::error::{ConfigError, RunError};
 use crate::experiment::Experiment;
 use crate::sweep::{self, PointSpec, Target};
@@ -25,7 +26,7 @@ impl Experiment {
     ) -> RunError {
         let placed = |field: &str, message: String| {
             let message = match run {
-                Some(run) => format!("{run}: {message}"),
+                Some(run) => format!("{}: {message}", terminal_name(run)),
                 None => message,
             };
             RunError::Located {

@@ -526,7 +526,10 @@ pub(crate) fn prepare(
     let field_error = |field: &str, message: String| {
         RunError::field(
             format!("{at}.{field}"),
-            format!("workload '{label}': {message}"),
+            format!(
+                "workload '{}': {message}",
+                crate::encode::terminal_name(label)
+            ),
         )
     };
     let procs_error = |message: String| field_error("procs", message);
@@ -595,7 +598,10 @@ pub(crate) fn prepare(
         w.jobs = swf_io::scale_load(std::mem::take(&mut w.jobs), f).map_err(|e| {
             RunError::field(
                 "load",
-                format!("workload '{label}': sweep value load = {f:?}: {e}"),
+                format!(
+                    "workload '{}': sweep value load = {f:?}: {e}",
+                    crate::encode::terminal_name(label)
+                ),
             )
         })?;
     }
@@ -611,8 +617,9 @@ pub(crate) fn prepare(
         return Err(field_error(
             "trace",
             format!(
-                "{file} gives no machine size (header MaxProcs and MaxNodes missing, -1 or 0); \
-             add `procs = N` to the workload"
+                "{} gives no machine size (header MaxProcs and MaxNodes missing, -1 or 0); \
+             add `procs = N` to the workload",
+                crate::encode::terminal_name(file)
             ),
         ));
     }

@@ -7,7 +7,9 @@ use std::fmt;
 /// Every variant names the source (usually the file name) and, where there
 /// is one, the 1-based physical line number, so `Display` reads like a
 /// compiler message: `SDSC.swf:812: field 5 (allocated processors) is 'abc',
-/// expected an integer or -1`.
+/// expected an integer or -1`. `Display` writes the source's control
+/// characters (a line feed in a file name, say) as `\u{a}`, so the message
+/// stays on its lines; [`SwfError::source_name`] returns it as given.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum SwfError {
@@ -143,27 +145,24 @@ impl SwfError {
 
 impl fmt::Display for SwfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = visible(self.source_name());
         match self {
-            SwfError::Io { source_name, error } => write!(
+            SwfError::Io { error, .. } => write!(
                 f,
-                "{source_name}: {error}; check that the file exists, is readable and, \
+                "{file}: {error}; check that the file exists, is readable and, \
                  if gzipped, is complete"
             ),
-            SwfError::FieldCount {
-                source_name,
-                line,
-                found,
-            } => write!(
+            SwfError::FieldCount { line, found, .. } => write!(
                 f,
-                "{source_name}:{line}: expected 18 fields, found {found}; every SWF data \
+                "{file}:{line}: expected 18 fields, found {found}; every SWF data \
                  line has 18 whitespace-separated fields"
             ),
             SwfError::BadField {
-                source_name,
                 line,
                 field,
                 name,
                 text,
+                ..
             } => {
                 let expected = if crate::record::is_decimal_field(*field) {
                     "a number or -1"
@@ -172,58 +171,51 @@ impl fmt::Display for SwfError {
                 };
                 write!(
                     f,
-                    "{source_name}:{line}: field {field} ({name}) is '{text}', expected {expected}"
+                    "{file}:{line}: field {field} ({name}) is '{text}', expected {expected}"
                 )
             }
             SwfError::BadHeader {
-                source_name,
                 line,
                 keyword,
                 text,
+                ..
             } => write!(
                 f,
-                "{source_name}:{line}: header {keyword} is '{text}', expected an integer \
+                "{file}:{line}: header {keyword} is '{text}', expected an integer \
                  (optionally followed by a note); fix the header or read in lenient mode"
             ),
             SwfError::HeaderOutOfRange {
-                source_name,
                 line,
                 keyword,
                 text,
                 expected,
+                ..
             } => write!(
                 f,
-                "{source_name}:{line}: header {keyword} is {text}, out of range (expected \
+                "{file}:{line}: header {keyword} is {text}, out of range (expected \
                  {expected}); fix the header or read in lenient mode"
             ),
-            SwfError::LineTooLong {
-                source_name,
-                line,
-                limit,
-            } => write!(
+            SwfError::LineTooLong { line, limit, .. } => write!(
                 f,
-                "{source_name}:{line}: line longer than {limit} bytes (SWF lines are under \
+                "{file}:{line}: line longer than {limit} bytes (SWF lines are under \
                  200 bytes); check that this is an SWF file"
             ),
             SwfError::DuplicateJob {
-                source_name,
                 line,
                 job,
                 first_line,
+                ..
             } => write!(
                 f,
-                "{source_name}:{line}: field 1 (job number) is {job}, which line {first_line} \
+                "{file}:{line}: field 1 (job number) is {job}, which line {first_line} \
                  already has; SWF job numbers are unique (fix the file, or read in lenient \
                  mode to skip the repeats)"
             ),
             SwfError::TooLarge {
-                source_name,
-                line,
-                what,
-                limit,
+                line, what, limit, ..
             } => write!(
                 f,
-                "{source_name}:{line}: more than {limit} {what}, the reader's cap on one \
+                "{file}:{line}: more than {limit} {what}, the reader's cap on one \
                  trace (`Limits::max_{what}`)"
             ),
         }
@@ -253,6 +245,30 @@ impl fmt::Display for SkippedLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "skipped: {}", self.error)
     }
+}
+
+/// A source name as messages show it: control characters (a line feed, a
+/// tab, an escape) and the bidirectional controls written `\u{a}`, so a
+/// name cannot start a line of its own or reorder the message. The same
+/// notation as `experiments::encode::terminal_name`; this crate depends on
+/// no crate of the command line, so it has its own.
+fn visible(name: &str) -> String {
+    use fmt::Write as _;
+    let bidi = |c: char| {
+        matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+    };
+    let mut out = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_control() || bidi(c) {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Cuts `bytes` to a short, printable excerpt for an error message.
@@ -352,5 +368,27 @@ impl fmt::Display for Short {
         } else {
             write!(f, "{:e}", self.0)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_show_control_characters_in_the_source_name() {
+        let error = SwfError::FieldCount {
+            source_name: "x\nerror: faked.swf\t\u{1b}\u{202e}".to_string(),
+            line: 3,
+            found: 2,
+        };
+        let shown = error.to_string();
+        assert!(
+            shown.starts_with(r"x\u{a}error: faked.swf\u{9}\u{1b}\u{202e}:3: expected 18 fields"),
+            "{shown}"
+        );
+        assert!(!shown.contains(['\n', '\t']), "{shown}");
+        assert_eq!(error.source_name(), "x\nerror: faked.swf\t\u{1b}\u{202e}");
+        assert_eq!(visible("traces/KTH-SP2 (é).swf"), "traces/KTH-SP2 (é).swf");
     }
 }

@@ -396,7 +396,7 @@ pub struct Trace {
 ///
 /// Compression is detected from the gzip magic bytes (`1f 8b`), whatever
 /// the file is called. Multi-member gzip files are read whole. Messages
-/// name the path as given.
+/// name the path as given (its control characters made visible).
 pub fn open(path: &Path, mode: Mode) -> Result<SwfReader<Box<dyn BufRead + Send>>, SwfError> {
     let source = path.display().to_string();
     let io_err = |error| SwfError::Io {

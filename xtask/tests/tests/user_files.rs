@@ -3,7 +3,8 @@
 //! files are), results never go through a symbolic link below `--out`,
 //! one failing experiment's error is printed once, and hostile traces and
 //! generator options are clear errors (duplicate job numbers, a trace past
-//! the reader's caps, times past the simulator's range).
+//! the reader's caps, times past the simulator's range), and a line feed
+//! in a name a message quotes is shown `\u{a}`, never a line of its own.
 
 use std::os::unix::fs::symlink;
 
@@ -279,4 +280,43 @@ fn verify_never_replaces_a_users_document_without_force() {
         "own document",
     );
     assert!(std::fs::read_to_string(&doc).unwrap().starts_with("# "));
+}
+
+/// Asserts that no line of stderr is the faked one and that the name with
+/// the line feed is shown `\u{a}`.
+fn check_not_faked(out: &std::process::Output, case: &str) {
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{case}: {stderr}");
+    assert!(
+        !stderr.lines().any(|l| l.starts_with("error: faked")),
+        "{case}: a faked line:\n{stderr}"
+    );
+    assert!(
+        stderr.contains(r"\u{a}error: faked"),
+        "{case}: the name is not shown with \\u{{a}}:\n{stderr}"
+    );
+}
+
+#[test]
+fn a_line_feed_in_a_name_never_fakes_an_output_line() {
+    let tmp = setup("user-files-line-feed");
+    let sim = |trace: &str| xtask(&tmp, &["simulate", "--trace", trace, "--policy", "easy"]);
+    check_not_faked(&sim("x\nerror: faked.swf"), "missing trace file");
+    // An existing file that swf-io refuses: its error names the file.
+    std::fs::write(tmp.path().join("y\nerror: faked.swf"), "1 2 3\n").unwrap();
+    let out = sim("y\nerror: faked.swf");
+    check_not_faked(&out, "malformed trace file");
+    assert!(text(&out.stderr).contains("expected 18 fields"));
+    // A trace name in a configuration, and the configuration's own path.
+    let config = std::fs::read_to_string(tmp.path().join("exp.toml")).unwrap();
+    let faked = config.replace("\"tiny.swf\"", r#""gone\nerror: faked.swf""#);
+    std::fs::write(tmp.path().join("exp.toml"), faked).unwrap();
+    check_not_faked(&xtask(&tmp, &["run", "exp.toml"]), "trace name in a config");
+    let faked = config.replace("\"test/tiny\"", r#""x\nerror: faked""#);
+    std::fs::write(tmp.path().join("id.toml"), faked).unwrap();
+    check_not_faked(&xtask(&tmp, &["run", "id.toml"]), "id in a config");
+    check_not_faked(
+        &xtask(&tmp, &["run", "z\nerror: faked.toml"]),
+        "missing config path",
+    );
 }

@@ -525,6 +525,120 @@ fn the_command_line_prints_only_through_its_encoding_macros() {
     );
 }
 
+/// The `.display()` calls in `crates/cli/src` that put no path into a
+/// message: (file, the code that holds the call, why it is not a message).
+/// A message quotes a path with `experiments::encode::terminal_path`.
+const DISPLAY_NOT_IN_MESSAGES: &[(&str, &str, &str)] = &[
+    // Job scripts have their own encodings; sbatch takes arguments, not text.
+    (
+        "slurm.rs",
+        "quote(&p.display()",
+        "job script text, shell-quoted",
+    ),
+    (
+        "slurm.rs",
+        "sbatch_path(&logs.display()",
+        "an #SBATCH line, its own encoding",
+    ),
+    (
+        "slurm.rs",
+        "&shards_file.display()",
+        "an argument of sbatch",
+    ),
+    ("slurm.rs", "&merge_file.display()", "an argument of sbatch"),
+    (
+        "bench/mod.rs",
+        "path.display().to_string()",
+        "an argument of the benchmark child",
+    ),
+    (
+        "bench/mod.rs",
+        "&p.display().to_string()",
+        "an argument of the benchmark child",
+    ),
+    // Names recorded in results (run.toml, cells) stay as given.
+    (
+        "settings.rs",
+        ".display()",
+        "Settings::shown: the config name run.toml records",
+    ),
+    (
+        "traces.rs",
+        "|| path.display().to_string()",
+        "the trace file name results record",
+    ),
+    // Names handed to a parser whose errors encode them themselves.
+    (
+        "traces.rs",
+        "path.display().to_string(),",
+        "swf-io's source name (SwfError)",
+    ),
+    (
+        "config.rs",
+        "path.display()",
+        "the config parser's file name (ConfigError)",
+    ),
+    (
+        "cells.rs",
+        "copy.display()",
+        "the config parser's file name (ConfigError)",
+    ),
+    (
+        "cells.rs",
+        "&f.display()",
+        "the cells parser's file name (CellsError)",
+    ),
+];
+
+/// A line feed in a path the command line quotes (`--trace`, `--out`, a
+/// config path) would start a line of its own in the message, a fake
+/// `error:` line: `say!` keeps line feeds, for messages of several lines.
+/// So messages quote paths with `encode::terminal_path`, never
+/// `.display()`, except where [`DISPLAY_NOT_IN_MESSAGES`] says why.
+#[test]
+fn the_command_line_quotes_paths_through_the_name_encoding() {
+    let src = root().join("crates/cli/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut used = vec![false; DISPLAY_NOT_IN_MESSAGES.len()];
+    let mut raw = Vec::new();
+    for file in &files {
+        let name = relative(file);
+        let text = std::fs::read_to_string(file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            if !code.contains(".display()") {
+                continue;
+            }
+            let allowed = DISPLAY_NOT_IN_MESSAGES.iter().position(|(f, c, _)| {
+                name.ends_with(&format!("crates/cli/src/{f}")) && code.contains(c)
+            });
+            match allowed {
+                Some(k) => used[k] = true,
+                None => raw.push(format!("{name}:{}: {}", i + 1, line.trim())),
+            }
+        }
+    }
+    assert!(
+        raw.is_empty(),
+        "quote a path in a message with experiments::encode::terminal_path (a line feed in \
+         it would fake a line), or add the use to DISPLAY_NOT_IN_MESSAGES with its reason:\n{}",
+        raw.join("\n")
+    );
+    let stale: Vec<_> = DISPLAY_NOT_IN_MESSAGES
+        .iter()
+        .zip(&used)
+        .filter(|(_, used)| !**used)
+        .map(|((f, c, _), _)| format!("{f}: {c}"))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "allowed but not found, remove:\n{}",
+        stale.join("\n")
+    );
+}
+
 #[test]
 fn source_files_stay_small() {
     let crates_dir = root().join("crates");

@@ -6,6 +6,8 @@
 use crate::exit::say;
 use std::path::Path;
 
+use experiments::encode::terminal_path;
+
 use super::report::{POLICY_GOALS, secs};
 use super::runner::{Baseline, Pair, Runner};
 use super::{Results, names};
@@ -28,8 +30,8 @@ fn short(why: &str) -> String {
 pub(super) fn print(runner: &Runner, results: &Results, baseline: &Path) {
     say!(
         "\nside by side: baseline {} against current {}",
-        baseline.display(),
-        runner.current().path().display()
+        terminal_path(baseline),
+        terminal_path(runner.current().path())
     );
     say!(
         "each case: {} runs of each, alternating baseline, current, ...; medians; \

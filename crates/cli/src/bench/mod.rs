@@ -58,6 +58,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::{Result, bail};
+use experiments::encode::terminal_path;
 
 use crate::settings::Settings;
 use crate::traces::{Found, TraceSettings, resolve};
@@ -213,7 +214,7 @@ fn built_binary(cargo: &str, root: &Path) -> Result<PathBuf> {
     if !binary.is_file() {
         bail!(
             "no release binary at {} after `cargo build --release -p xtask`",
-            binary.display()
+            terminal_path(&binary)
         );
     }
     Ok(binary)
@@ -251,7 +252,7 @@ pub fn bench_with(settings: &Settings, options: &BenchOptions) -> Result<ExitCod
         Some(p) => {
             let p = std::path::absolute(p).unwrap_or_else(|_| p.clone());
             if !p.is_file() {
-                bail!("--against {}: no such file", p.display());
+                bail!("--against {}: no such file", terminal_path(&p));
             }
             Some(Program::baseline(p))
         }

@@ -4,6 +4,7 @@
 use super::rates::{DECISIONS_FLOOR, STEPS_FLOOR};
 use super::{BIG_JOBS_GEN, BIG_PROCS, Measure, Results, names};
 use crate::exit::say;
+use experiments::encode::terminal_path;
 
 /// Goals: policy time over FCFS time on the same trace, in the same session.
 pub(super) const EASY_OVER_FCFS: f64 = 1.5;
@@ -63,7 +64,7 @@ pub(super) fn print(r: &Results, runs: usize) {
     say!("cargo xtask bench: medians of {runs} runs, each in a fresh release process");
     say!(
         "trace {} ({} jobs replayed, requested time as estimate)\n",
-        r.trace.display(),
+        terminal_path(&r.trace),
         fcfs.count
     );
     say!(
@@ -113,7 +114,7 @@ pub(super) fn print(r: &Results, runs: usize) {
         Some((p, ms)) => {
             say!(
                 "trace {} ({} jobs replayed, requested time as estimate)",
-                p.display(),
+                terminal_path(p),
                 ms[0].count
             );
             for (name, m) in names::CTC.into_iter().zip(ms) {

@@ -195,7 +195,7 @@ fn run_child(mut cmd: Command, case: &[&str]) -> Result<Measure> {
     let out = cmd.output().with_context(|| {
         format!(
             "cannot start the benchmark child {}",
-            cmd.get_program().display()
+            experiments::encode::terminal_name(&cmd.get_program().to_string_lossy())
         )
     })?;
     let text = String::from_utf8_lossy(&out.stdout);

@@ -5,6 +5,7 @@ use std::fs;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use experiments::encode::terminal_path;
 
 use super::{RESULTS_MARKER, parent};
 
@@ -13,8 +14,8 @@ use super::{RESULTS_MARKER, parent};
 /// directory whole, which would delete the output, or refuses to because
 /// of it.
 pub fn check_outside_results(path: &Path) -> Result<()> {
-    let path =
-        std::path::absolute(path).with_context(|| format!("cannot resolve {}", path.display()))?;
+    let path = std::path::absolute(path)
+        .with_context(|| format!("cannot resolve {}", terminal_path(path)))?;
     if let Some(results) = path
         .ancestors()
         .skip(1)
@@ -23,8 +24,8 @@ pub fn check_outside_results(path: &Path) -> Result<()> {
         bail!(
             "{} is inside {}, a results directory that cargo xtask replaces whole; choose a \
              path outside it",
-            path.display(),
-            results.display()
+            terminal_path(&path),
+            terminal_path(results)
         );
     }
     Ok(())
@@ -61,8 +62,8 @@ pub fn refuse_input_file(output: &Path, flag: &str, inputs: &[&Path]) -> Result<
     if let Some(input) = inputs.iter().find(|i| same_file(output, i)) {
         bail!(
             "{flag} {} is the input {}; refusing to write over an input, choose another file",
-            output.display(),
-            input.display()
+            terminal_path(output),
+            terminal_path(input)
         );
     }
     Ok(())
@@ -89,8 +90,8 @@ pub fn refuse_input_dir(dir: &Path, inputs: &[&Path]) -> Result<()> {
         bail!(
             "the results would replace {}, which holds the input {}; refusing to delete an \
              input, choose another --out",
-            dir.display(),
-            input.display()
+            terminal_path(dir),
+            terminal_path(input)
         );
     }
     Ok(())
@@ -114,8 +115,8 @@ pub fn check_no_links_below(root: &Path, dir: &Path) -> Result<()> {
             bail!(
                 "{} is a symbolic link; results are written only into real directories \
                  below {} (remove the link, or give its target as the output directory)",
-                path.display(),
-                root.display()
+                terminal_path(&path),
+                terminal_path(root)
             );
         }
     }

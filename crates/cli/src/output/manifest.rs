@@ -8,6 +8,7 @@ use std::io;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use experiments::encode::terminal_path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -108,7 +109,7 @@ fn read_marker(marker: &Path) -> Result<String> {
         Ok(bytes) if bytes.len() <= 16 << 20 => Ok(String::from_utf8(bytes).unwrap_or_default()),
         Ok(_) => Ok(String::new()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(String::new()),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", marker.display())),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", terminal_path(marker))),
     }
 }
 
@@ -133,12 +134,14 @@ fn walk(dir: &Path, m: &Manifest) -> Result<()> {
             Ok(entries) => entries,
             // Another writer moved it aside: nothing left to lose.
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(e).with_context(|| format!("cannot list {}", here.display())),
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot list {}", terminal_path(&here)));
+            }
         };
         for entry in entries {
-            let entry = entry.with_context(|| format!("cannot list {}", here.display()))?;
+            let entry = entry.with_context(|| format!("cannot list {}", terminal_path(&here)))?;
             let name = entry.file_name();
-            let shown = format!("{rel}{}", name.to_string_lossy());
+            let shown = terminal_path(Path::new(&format!("{rel}{}", name.to_string_lossy())));
             let Some(name) = name.to_str() else {
                 return foreign(dir, &shown);
             };
@@ -148,7 +151,7 @@ fn walk(dir: &Path, m: &Manifest) -> Result<()> {
             }
             let kind = entry
                 .file_type()
-                .with_context(|| format!("cannot read {}", entry.path().display()))?;
+                .with_context(|| format!("cannot read {}", terminal_path(&entry.path())))?;
             if kind.is_dir() && m.folders.contains(&format!("{path}/")) {
                 folders.push(format!("{path}/"));
                 continue;
@@ -159,8 +162,8 @@ fn walk(dir: &Path, m: &Manifest) -> Result<()> {
                         bail!(
                             "{} changed since cargo xtask wrote it; refusing to replace {} (that \
                              would lose the change): move the file away, or choose another --out",
-                            entry.path().display(),
-                            dir.display()
+                            terminal_path(&entry.path()),
+                            terminal_path(dir)
                         );
                     }
                 }
@@ -175,13 +178,15 @@ fn foreign(dir: &Path, entry: &str) -> Result<()> {
     bail!(
         "{} holds {entry}, which cargo xtask did not write there; refusing to replace the \
          directory (that would delete it): move it away, or choose another --out",
-        dir.display()
+        terminal_path(dir)
     )
 }
 
 fn sha256_file(path: &Path) -> Result<String> {
-    let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut file =
+        File::open(path).with_context(|| format!("cannot read {}", terminal_path(path)))?;
     let mut hasher = Sha256::new();
-    io::copy(&mut file, &mut hasher).with_context(|| format!("cannot read {}", path.display()))?;
+    io::copy(&mut file, &mut hasher)
+        .with_context(|| format!("cannot read {}", terminal_path(path)))?;
     Ok(hex(&hasher.finalize()))
 }

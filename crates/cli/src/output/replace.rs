@@ -6,6 +6,7 @@ use std::io::{self, BufRead as _, Read as _};
 use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
+use experiments::encode::terminal_path;
 use flate2::read::MultiGzDecoder;
 
 /// What kind of file an output is, so an existing file at its path can be
@@ -97,7 +98,7 @@ pub fn check_replace(path: &Path, flag: &str, made: Made, force: bool) -> Result
     };
     bail!(
         "{flag} {} {whose}; choose another path, or add --force to replace it",
-        path.display()
+        terminal_path(path)
     )
 }
 
@@ -116,7 +117,7 @@ pub fn write_output(
     force: bool,
 ) -> Result<()> {
     let fill = |tmp: &Path| {
-        fs::write(tmp, contents).with_context(|| format!("cannot write {}", path.display()))
+        fs::write(tmp, contents).with_context(|| format!("cannot write {}", terminal_path(path)))
     };
     super::write_staged(path, fill, |tmp, path| {
         super::check_file_target(path, "")?;
