@@ -96,6 +96,23 @@ pub enum SwfError {
         /// The line that has it first.
         first_line: u64,
     },
+    /// A numeric header keyword (`MaxProcs`, `UnixStartTime`, ...) that an
+    /// earlier line gave another value: which one the log means is
+    /// unknown. Lenient mode keeps the first and skips this line.
+    ConflictingHeader {
+        /// The file name or other label given to the reader.
+        source_name: String,
+        /// 1-based physical line number.
+        line: u64,
+        /// The header keyword, e.g. `MaxProcs`.
+        keyword: String,
+        /// This line's value (cut to at most 40 characters).
+        text: String,
+        /// The line that gives the keyword first.
+        first_line: u64,
+        /// The first line's value.
+        first: String,
+    },
     /// The input is larger than one of the reader's caps on the whole
     /// input ([`Limits::max_records`](crate::Limits::max_records),
     /// [`Limits::max_lines`](crate::Limits::max_lines),
@@ -124,6 +141,7 @@ impl SwfError {
             | SwfError::HeaderOutOfRange { line, .. }
             | SwfError::LineTooLong { line, .. }
             | SwfError::DuplicateJob { line, .. }
+            | SwfError::ConflictingHeader { line, .. }
             | SwfError::TooLarge { line, .. } => Some(*line),
         }
     }
@@ -138,6 +156,7 @@ impl SwfError {
             | SwfError::HeaderOutOfRange { source_name, .. }
             | SwfError::LineTooLong { source_name, .. }
             | SwfError::DuplicateJob { source_name, .. }
+            | SwfError::ConflictingHeader { source_name, .. }
             | SwfError::TooLarge { source_name, .. } => source_name,
         }
     }
@@ -210,6 +229,18 @@ impl fmt::Display for SwfError {
                 "{file}:{line}: field 1 (job number) is {job}, which line {first_line} \
                  already has; SWF job numbers are unique (fix the file, or read in lenient \
                  mode to skip the repeats)"
+            ),
+            SwfError::ConflictingHeader {
+                line,
+                keyword,
+                text,
+                first_line,
+                first,
+                ..
+            } => write!(
+                f,
+                "{file}:{line}: header {keyword} is {text}, but line {first_line} gives it as \
+                 {first}; keep one (or read in lenient mode, which keeps line {first_line}'s)"
             ),
             SwfError::TooLarge {
                 line, what, limit, ..

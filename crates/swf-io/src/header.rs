@@ -69,6 +69,16 @@ enum Key {
     TimeZoneString,
 }
 
+impl Key {
+    /// Whether the keyword's value is a number (a count, a size, a time).
+    fn is_numeric(self) -> bool {
+        !matches!(
+            self,
+            Key::Version | Key::Computer | Key::Installation | Key::TimeZoneString
+        )
+    }
+}
+
 const KEYS: [(Key, &str); 9] = [
     (Key::Version, "Version"),
     (Key::Computer, "Computer"),
@@ -103,12 +113,15 @@ fn strip_comment(value: &str) -> &str {
 }
 
 /// Why a header value is unusable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ValueError {
     /// It does not start with an integer.
     NotANumber,
     /// It is an integer outside the keyword's range (given as text).
     OutOfRange(&'static str),
+    /// A numeric keyword an earlier line already set to another value
+    /// (given); the first stays.
+    Conflict(String),
 }
 
 /// The accepted range of `MaxProcs` and `MaxNodes`, as text for messages.
@@ -212,7 +225,9 @@ impl SwfHeader {
     /// Returns `false` if the keyword carries a number and the value does
     /// not start with one or is out of the keyword's range (`MaxProcs` and
     /// `MaxNodes`: 0 to [`MAX_PROCS`](crate::MAX_PROCS); the line is kept,
-    /// the typed field stays unset).
+    /// the typed field stays unset), or if an earlier line gave the same
+    /// numeric keyword another value (the line is kept, the first value
+    /// stays).
     pub fn push_line(&mut self, keyword: &str, value: &str) -> bool {
         self.push(keyword, value).is_ok()
     }
@@ -223,10 +238,15 @@ impl SwfHeader {
         let value = value.trim();
         let mut result = Ok(());
         if let Some(key) = key_of(keyword) {
-            match normalize(key, value) {
-                Ok(Some(v)) if self.get(key).is_none() => self.set(key, v),
-                Ok(_) => {}
-                Err(e) => result = Err(e),
+            match (normalize(key, value), self.get(key)) {
+                (Ok(Some(v)), None) => self.set(key, v),
+                // Two numbers for one quantity (`MaxProcs: 128`, then
+                // `MaxProcs: 64`): which one the log meant is unknown.
+                (Ok(Some(v)), Some(first)) if key.is_numeric() && v != first => {
+                    result = Err(ValueError::Conflict(first));
+                }
+                (Ok(_), _) => {}
+                (Err(e), _) => result = Err(e),
             }
         } else if is_note(keyword) {
             self.notes.push(value.to_owned());
@@ -447,8 +467,10 @@ mod tests {
         assert!(!h.push_line("MaxProcs", "many"));
         assert!(h.push_line("MaxProcs", "12"));
         assert_eq!(h.max_procs, Some(12));
-        assert!(h.push_line("MaxProcs", "13"));
+        // Another value is a contradiction: refused, the first stays.
+        assert!(!h.push_line("MaxProcs", "13"));
         assert_eq!(h.max_procs, Some(12), "the first usable value wins");
+        assert!(h.push_line("MaxProcs", "12 (again)"));
     }
 
     #[test]

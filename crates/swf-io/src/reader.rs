@@ -64,6 +64,9 @@ pub struct SwfReader<R> {
     records: u64,
     /// The job numbers seen, to refuse a repeat.
     jobs: JobNumbers,
+    /// Each header keyword's first line (keyword in lower case), to name
+    /// it when a later line contradicts it.
+    keyword_lines: Vec<(String, u64)>,
 }
 
 /// What [`SwfReader::read_line`] found.
@@ -127,6 +130,7 @@ impl<R: BufRead> SwfReader<R> {
             bytes: 0,
             records: 0,
             jobs: JobNumbers::default(),
+            keyword_lines: Vec::new(),
         };
         loop {
             let Some(line) = r.read_line()? else {
@@ -294,6 +298,14 @@ impl<R: BufRead> SwfReader<R> {
         let text = String::from_utf8_lossy(&self.buf);
         let content = text.trim_start().strip_prefix(';').unwrap_or_default();
         let (keyword, result) = self.header.push_comment(content);
+        let lower = keyword.to_ascii_lowercase();
+        let first_line = match self.keyword_lines.iter().find(|(k, _)| *k == lower) {
+            Some(&(_, line)) => line,
+            None => {
+                self.keyword_lines.push((lower, self.line));
+                self.line
+            }
+        };
         let Err(problem) = result else {
             return Ok(());
         };
@@ -317,6 +329,14 @@ impl<R: BufRead> SwfReader<R> {
                 keyword,
                 text,
                 expected: expected.to_owned(),
+            },
+            ValueError::Conflict(first) => SwfError::ConflictingHeader {
+                source_name,
+                line,
+                keyword,
+                text,
+                first_line,
+                first,
             },
         };
         self.malformed(|_| error)
@@ -483,6 +503,41 @@ mod tests {
             .into_trace()
             .unwrap();
         assert_eq!(t.records.len(), 3);
+    }
+
+    #[test]
+    fn a_numeric_header_keyword_given_two_values_is_an_error_naming_both_lines() {
+        let read = |text: &str, mode| {
+            SwfReader::new(text.as_bytes(), "h.swf", mode).and_then(SwfReader::into_trace)
+        };
+        let text = format!(
+            "; MaxProcs: 128\n; Note: x\n; maxprocs: 64\n{}",
+            lines(&[1])
+        );
+        let e = read(&text, Mode::Strict).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "h.swf:3: header maxprocs is 64, but line 1 gives it as 128; keep one (or read in \
+             lenient mode, which keeps line 1's)"
+        );
+        assert_eq!(e.line(), Some(3));
+        let t = read(&text, Mode::Lenient).unwrap();
+        assert_eq!((t.header.max_procs, t.skipped_count), (Some(128), 1));
+        // The same value again, an unknown (-1) one, a text keyword or a
+        // note repeated: nothing to choose between.
+        for extra in [
+            "MaxProcs: 128 (again)",
+            "MaxProcs: -1",
+            "Computer: other",
+            "Note: y",
+        ] {
+            let text = format!(
+                "; MaxProcs: 128\n; Computer: IBM SP2\n; {extra}\n{}",
+                lines(&[1])
+            );
+            let t = read(&text, Mode::Strict).unwrap_or_else(|e| panic!("{extra}: {e}"));
+            assert_eq!(t.header.max_procs, Some(128), "{extra}");
+        }
     }
 
     #[test]

@@ -256,10 +256,16 @@ impl std::str::FromStr for Lublin99 {
             ..Lublin99::default()
         };
         let (mut jobs, mut procs) = (None, None);
+        let mut seen: Vec<&str> = Vec::new();
         for pair in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) = pair
                 .split_once('=')
                 .ok_or_else(|| err(format!("'{pair}' is not key=value; keys: {keys}")))?;
+            // `procs=128,...,procs=64`: which one was meant is unknown.
+            if seen.contains(&k.trim()) {
+                return Err(err(format!("{} is given twice; give it once", k.trim())));
+            }
+            seen.push(k.trim());
             let bad = |what: &str| err(format!("{k} is '{v}', expected {what}"));
             let positive = || match v.parse::<f64>() {
                 Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
@@ -421,6 +427,11 @@ mod tests {
         assert!(err("procs=8,jobs=10,load=1,arrival_rate=2").contains("not both"));
         assert!(err("procs=8,jobs=10,estimates=f:0.5").contains("F >= 1"));
         assert!(err("procs=8,jobs=10,colour=red").contains("unknown key 'colour'"));
+        assert_eq!(
+            err("procs=8,jobs=10,seed=1,procs=64"),
+            "procs is given twice; give it once"
+        );
+        assert!(err("procs=8,jobs=10, seed=1,seed=2").contains("seed is given twice"));
         for e in ["none", "f:3", "modal:1.5"] {
             assert_eq!(e.parse::<Estimates>().unwrap().to_string(), e);
         }
