@@ -457,17 +457,27 @@ type EnvStep<'py> = (
     Bound<'py, PyDict>,
 );
 
-/// An action as an integer: Python and numpy integers, or anything
-/// `int()` takes.
+/// An action as an integer, as `Discrete.contains` takes one: a Python
+/// or numpy integer, or a numpy integer array of one element (what an
+/// agent's `predict` returns). A float, even a whole one, a bool array or
+/// an array of several actions is refused (`TypeError`), never truncated.
 fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult<usize> {
     let a: i64 = match action.extract() {
         Ok(a) => a,
-        Err(_) => action
-            .py()
-            .import("builtins")?
-            .getattr("int")?
-            .call1((action,))?
-            .extract()?,
+        Err(_) => {
+            let np = action.py().import("numpy")?;
+            let array = np.getattr("asarray")?.call1((action,))?;
+            let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+            let size: usize = array.getattr("size")?.extract()?;
+            if !(matches!(kind.as_str(), "i" | "u") && size == 1) {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "action {} is not an integer of Discrete({window}) (give an int, a numpy \
+                     integer or a one-element integer array)",
+                    action.repr()?
+                )));
+            }
+            array.call_method0("item")?.extract()?
+        }
     };
     usize::try_from(a)
         .ok()

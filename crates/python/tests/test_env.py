@@ -222,6 +222,14 @@ def test_bad_actions_raise_and_name_the_copy(sdsc, root):
     with pytest.raises(ValueError, match="action 128 is outside Discrete"):
         e.step(128)
     assert e.step(np.int64(0))[0].shape == (1024,)  # numpy integers are actions
+    assert e.step(np.array(0))[0].shape == (1024,)  # as is what predict returns
+    assert e.step(np.array([0], dtype=np.uint8))[0].shape == (1024,)
+    # Floats are refused, as Discrete.contains refuses them, never truncated.
+    for bad in [1.5, 1.0, np.float32(2.0), np.array([0.5]), np.array([0, 1]), "1", None]:
+        with pytest.raises(TypeError, match="is not an integer of Discrete"):
+            e.step(bad)
+    with pytest.raises(TypeError):
+        v.step(np.array([0.5, 1.0]))
 
 
 def test_a_subclass_keeps_its_own_step(sdsc):
