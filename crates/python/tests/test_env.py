@@ -228,7 +228,7 @@ def test_bad_actions_raise_and_name_the_copy(sdsc, root):
     for bad in [1.5, 1.0, np.float32(2.0), np.array([0.5]), np.array([0, 1]), "1", None]:
         with pytest.raises(TypeError, match="is not an integer of Discrete"):
             e.step(bad)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="are not integers of Discrete"):
         v.step(np.array([0.5, 1.0]))
 
 

@@ -321,6 +321,12 @@ def test_bad_options_raise_clear_errors(kth):
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"outside Discrete\(2\)"):
         env.step(2)
+    with pytest.raises(ValueError, match=r"action -1 is outside Discrete\(2\)"):
+        env.step(-1)
+    # A float is no action (Discrete.contains refuses it), never truncated.
+    for bad in [0.5, 1.0, np.array([0.0]), np.array([0, 1]), "1"]:
+        with pytest.raises(TypeError, match=r"is not an integer of Discrete\(2\)"):
+            env.step(bad)
     with pytest.raises(usched.UschedError, match="has not ended"):
         env.score()
     with pytest.raises(usched.UschedError, match="policy"):

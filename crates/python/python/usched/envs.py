@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
+import operator
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -30,6 +32,25 @@ from . import _usched
 
 FEATURES = 8
 _INT64 = np.dtype("<i8")
+
+
+def _one_action(action: Any, n: int) -> int:
+    """An action of ``Discrete(n)`` as ``Discrete.contains`` takes one: an
+    int, a numpy integer or a one-element integer array. A float (even a
+    whole one) or anything else is a ``TypeError``, never truncated."""
+    try:
+        a = operator.index(action)
+    except TypeError:
+        arr = np.asarray(action)
+        if arr.dtype.kind not in "iu" or arr.size != 1:
+            raise TypeError(
+                f"action {action!r} is not an integer of Discrete({n}) (give an int, "
+                "a numpy integer or a one-element integer array)"
+            ) from None
+        a = int(arr.item())
+    if not 0 <= a < n:
+        raise ValueError(f"action {a} is outside Discrete({n})")
+    return a
 DEFAULT_TRACE = "SDSC-SP2-1998-4.2-cln"
 
 
@@ -182,7 +203,13 @@ class BatchSchedulingVecEnv(gymnasium.vector.VectorEnv):
     def step(
         self, actions: Any
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
-        a = np.ascontiguousarray(actions, dtype=_INT64)
+        a = np.asarray(actions)
+        if a.dtype.kind not in "iu":
+            raise TypeError(
+                f"actions {actions!r} are not integers of Discrete({self.window}) "
+                "(give an integer array, one action per copy)"
+            )
+        a = np.ascontiguousarray(a, dtype=_INT64)
         if a.shape != (self.num_envs,):
             a = a.reshape(self.num_envs)
         return self._vec.step(a)
@@ -356,7 +383,8 @@ class MarketAdmissionEnv(gymnasium.Env):
     def step(
         self, action: Any
     ) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        obs, reward, done, decision, algorithm1, cost, factor = self._core.step(int(action))
+        action = _one_action(action, 1 + len(self.factors))
+        obs, reward, done, decision, algorithm1, cost, factor = self._core.step(action)
         info = {
             "decision": decision,
             "algorithm1": algorithm1,
