@@ -50,7 +50,7 @@ pub enum RunError {
     /// the field as the user wrote it. [`crate::run`] answers with
     /// [`RunError::Located`] (file, line, column) where the file holds the
     /// value, or the nearest table that does; a swept parameter points at
-    /// the sweep's value. Made with [`RunError::field`]; a kind of your own
+    /// the run's element of the sweep's values. Made with [`RunError::field`]; a kind of your own
     /// returns it the same way.
     Field {
         /// The dotted path: `params.warmup`, `workloads.0.transforms.1`.

@@ -88,20 +88,42 @@ impl Experiment {
     }
 
     /// Where the value at the dotted path `field` is written: a swept key
-    /// at its point's values; else the value, or the nearest table above
-    /// it that the file holds.
+    /// at its point's value in the sweep; else the value, or the nearest
+    /// table above it that the file holds.
     fn field_span(&self, field: &str, point: Option<&PointSpec>) -> Option<Range<usize>> {
         let parts: Vec<&str> = field.split('.').collect();
-        if let Some(span) = point.and_then(|p| p.span.clone())
-            && sweep::swept_keys(self)
-                .into_iter()
-                .any(|key| sets(key, &parts))
-        {
+        if let Some(span) = point.and_then(|p| self.swept_span(&parts, p)) {
             return Some(span);
         }
         (1..=parts.len())
             .rev()
             .find_map(|n| value_span(&self.text, &parts[..n]))
+    }
+
+    /// Where `point` takes the value at path `parts`, if the sweep sets
+    /// it: its element of `[sweep] values`, of its `with` key's list or of
+    /// `[sweep.grid] values`, else where the point's values are written.
+    fn swept_span(&self, parts: &[&str], point: &PointSpec) -> Option<Range<usize>> {
+        let sweep = &self.spec.sweep;
+        let (x, g) = (point.x.to_string(), point.grid.map(|g| g.to_string()));
+        let element: Option<Vec<&str>> =
+            if !self.is_categorical() && sets(sweep.axis.get_ref(), parts) {
+                Some(vec!["sweep", "values", &x])
+            } else if let Some(key) = sweep
+                .with
+                .as_ref()
+                .and_then(|w| w.get_ref().keys().find(|k| sets(k, parts)))
+            {
+                Some(vec!["sweep", "with", key, &x])
+            } else if let (Some(grid), Some(g)) = (&sweep.grid, &g)
+                && sets(grid.axis.get_ref(), parts)
+            {
+                Some(vec!["sweep", "grid", "values", g])
+            } else {
+                None
+            };
+        let element = element?;
+        value_span(&self.text, &element).or_else(|| point.span.clone())
     }
 }
 

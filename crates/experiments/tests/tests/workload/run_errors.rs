@@ -83,19 +83,45 @@ fn a_kind_parameter_found_wrong_at_run_time_points_at_the_parameter() {
     );
 }
 
-#[test]
-fn a_swept_value_points_at_the_sweep() {
-    let text = BASE
-        .replace(
-            "axis = \"workload\"\nlabel = \"workload\"",
-            "axis = \"warmup\"\nvalues = [0, 1000]\nlabel = \"warm-up\"",
-        )
+/// `BASE` swept over `sweep` (the claims, which need the workload axis,
+/// left out).
+fn swept(sweep: &str) -> String {
+    BASE.replace("axis = \"workload\"\nlabel = \"workload\"", sweep)
         .replace("[[claims]]\ntext = \"EASY beats FCFS\"\n", "")
         .replace(
             "check.below = { panel = \"bsld\", series = \"easy\", than = \"fcfs\" }\n",
             "",
-        );
-    let (line, _, message) = located(&text);
+        )
+}
+
+/// The 1-based column of the last `needle` on `line` of `text`.
+fn column_of(text: &str, line: usize, needle: &str) -> usize {
+    text.lines().nth(line - 1).unwrap().rfind(needle).unwrap() + 1
+}
+
+#[test]
+fn a_swept_value_points_at_its_element_of_the_sweep() {
+    // The axis itself.
+    let text = swept("axis = \"warmup\"\nvalues = [0, 1000]\nlabel = \"warm-up\"");
+    let (line, column, message) = located(&text);
     assert_eq!(line, line_of(&text, "values = [0, 1000]"), "{message}");
+    assert_eq!(column, column_of(&text, line, "1000"), "{message}");
     assert!(message.contains("at warmup = 1000"), "{message}");
+    // A key moving with the axis.
+    let text = swept(
+        "axis = \"bsld_bound\"\nvalues = [10, 20]\nlabel = \"bound\"\n\
+         with = { warmup = [0, 1000] }",
+    );
+    let (line, column, message) = located(&text);
+    assert_eq!(line, line_of(&text, "with = "), "{message}");
+    assert_eq!(column, column_of(&text, line, "1000"), "{message}");
+    // The grid's axis.
+    let text = swept(
+        "axis = \"bsld_bound\"\nvalues = [10, 20]\nlabel = \"bound\"\n\
+         [sweep.grid]\naxis = \"warmup\"\nvalues = [0, 1000]\nlabel = \"warm-up\"",
+    );
+    let (line, column, message) = located(&text);
+    assert_eq!(line, line_of(&text, "values = [0, 1000]"), "{message}");
+    assert_eq!(column, column_of(&text, line, "1000"), "{message}");
+    assert!(message.contains("warmup = 1000"), "{message}");
 }
