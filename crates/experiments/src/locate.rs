@@ -40,17 +40,9 @@ impl Experiment {
         };
         match error {
             RunError::Field { field, message } => placed(&field, message),
+            // At its `transforms`, or (not written) its table's header.
             RunError::EmptyWorkload { ref label } => {
-                let at = self.workload_field(label);
-                let has_transforms = self
-                    .spec
-                    .workloads
-                    .iter()
-                    .any(|w| w.label.get_ref() == label && !w.transforms.is_empty());
-                let field = match has_transforms {
-                    true => format!("{at}.transforms"),
-                    false => at,
-                };
+                let field = format!("{}.transforms", self.workload_field(label));
                 placed(&field, error.to_string())
             }
             // A kind's own wrapping of a field error: the inner run's name
