@@ -606,9 +606,15 @@ pub fn window(s: &str) -> Result<(i64, i64), String> {
         .split_once(':')
         .ok_or_else(|| format!("'{s}' is not START:END (integer seconds, e.g. 0:86400)"))?;
     let num = |v: &str, what: &str| {
-        v.trim()
-            .parse::<i64>()
-            .map_err(|_| format!("{what} '{v}' is not an integer number of seconds"))
+        v.trim().parse::<i64>().map_err(|e| match e.kind() {
+            std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                format!(
+                    "{what} {} is outside the simulated time range [-2^52, 2^52] seconds",
+                    v.trim()
+                )
+            }
+            _ => format!("{what} '{v}' is not an integer number of seconds"),
+        })
     };
     let (start, end) = (num(a, "START")?, num(b, "END")?);
     for (what, v) in [("START", start), ("END", end)] {
@@ -653,6 +659,16 @@ mod tests {
         check_window("10", Err("is not START:END"));
         check_window("a:10", Err("START 'a'"));
         check_window("1:2.5", Err("END '2.5'"));
+        // Past i64 is out of range, not "not an integer".
+        check_window(
+            "0: 99999999999999999999",
+            Err("END 99999999999999999999 is outside the simulated time range"),
+        );
+        check_window(
+            "-99999999999999999999:0",
+            Err("START -99999999999999999999 is outside"),
+        );
+        check_window("0:4503599627370497", Err("END 4503599627370497 is outside"));
     }
 
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {

@@ -14,8 +14,9 @@ use crate::files;
 /// [`limits`]; errors name the file, line and column.
 pub fn read_config(registry: &Registry, path: &Path, shown: &str) -> Result<Experiment> {
     let limits = limits()?;
-    let text = files::read_to_string(path, files::CONFIG)
-        .with_context(|| format!("cannot read {}", terminal_name(shown)))?;
+    // Its errors name the path, and the line and column of a byte that is
+    // not UTF-8.
+    let text = files::read_to_string(path, files::CONFIG)?;
     Ok(registry.parse_with(&text, shown, &limits)?)
 }
 

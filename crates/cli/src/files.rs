@@ -191,8 +191,42 @@ pub fn read(path: &Path, cap: Cap) -> Result<Vec<u8>> {
 /// The whole of `path` as UTF-8 text, at most `cap` bytes of it.
 pub fn read_to_string(path: &Path, cap: Cap) -> Result<String> {
     let bytes = read(path, cap)?;
-    String::from_utf8(bytes)
-        .map_err(|e| anyhow::anyhow!("{} is not UTF-8 text: {e}", terminal_path(path)))
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        anyhow::anyhow!(
+            "{}:{}: not UTF-8 text ({}); save it as UTF-8",
+            terminal_path(path),
+            text_position(bytes, at),
+            bad_bytes(bytes, at, e.utf8_error().error_len()),
+        )
+    })
+}
+
+/// `line:column` (both from 1, the column in characters) of byte `at` of
+/// `bytes`, valid UTF-8 before it.
+fn text_position(bytes: &[u8], at: usize) -> String {
+    let before = &bytes[..at];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    // Valid UTF-8 up to `at`: count the characters, not their bytes.
+    let column = std::str::from_utf8(&before[line_start..]).map_or(0, |s| s.chars().count()) + 1;
+    format!("{line}:{column}")
+}
+
+/// The offending bytes at `at`, in hexadecimal (`byte 0xff`, `bytes 0xe2 0x82`,
+/// or a sequence cut off by the end of the file).
+fn bad_bytes(bytes: &[u8], at: usize, len: Option<usize>) -> String {
+    let shown = &bytes[at..(at + len.unwrap_or(bytes.len() - at)).min(bytes.len())];
+    let hex: Vec<String> = shown.iter().map(|b| format!("0x{b:02x}")).collect();
+    match (len, hex.len()) {
+        (None, _) => format!("the file ends inside a character: {}", hex.join(" ")),
+        (Some(_), 1) => format!("byte {}", hex[0]),
+        _ => format!("bytes {}", hex.join(" ")),
+    }
 }
 
 /// [`read_to_string`], with a missing file as `None`.

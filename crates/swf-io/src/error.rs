@@ -183,14 +183,26 @@ impl fmt::Display for SwfError {
                 text,
                 ..
             } => {
-                let expected = if crate::record::is_decimal_field(*field) {
+                let decimal = crate::record::is_decimal_field(*field);
+                let expected = if decimal {
                     "a number or -1"
                 } else {
                     "an integer or -1"
                 };
+                // A number too large for the field's type is out of range,
+                // not "not a number".
+                let why = if out_of_range(text, decimal) {
+                    if decimal {
+                        ", a number beyond the 64-bit floating-point range; expected"
+                    } else {
+                        ", an integer beyond the 64-bit range (±9223372036854775807); expected"
+                    }
+                } else {
+                    ", expected"
+                };
                 write!(
                     f,
-                    "{file}:{line}: field {field} ({name}) is '{text}', expected {expected}"
+                    "{file}:{line}: field {field} ({name}) is '{text}'{why} {expected}"
                 )
             }
             SwfError::BadHeader {
@@ -303,6 +315,27 @@ fn visible(name: &str) -> String {
 }
 
 /// Cuts `bytes` to a short, printable excerpt for an error message.
+/// Whether a field's text (as [`excerpt`] cut it) is a well-formed number
+/// too large for its type: an integer past `i64`, or a decimal whose value
+/// is infinite.
+fn out_of_range(text: &str, decimal: bool) -> bool {
+    let cut = text.strip_suffix('…');
+    let digits = cut.unwrap_or(text);
+    let unsigned = digits.strip_prefix(['-', '+']).unwrap_or(digits);
+    let integer = !unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit());
+    if !decimal {
+        // A field of only digits that does not parse overflowed (a cut
+        // excerpt had more than 40 characters of them).
+        return integer && (cut.is_some() || digits.parse::<i64>().is_err());
+    }
+    // `inf` and `infinity` parse as infinite too, but are not numbers here.
+    let numeric = digits
+        .bytes()
+        .all(|b| matches!(b, b'0'..=b'9' | b'.' | b'+' | b'-' | b'e' | b'E'));
+    integer && cut.is_some()
+        || cut.is_none() && numeric && digits.parse::<f64>().is_ok_and(f64::is_infinite)
+}
+
 pub(crate) fn excerpt(bytes: &[u8]) -> String {
     const MAX: usize = 40;
     let text = String::from_utf8_lossy(bytes);
@@ -421,5 +454,60 @@ mod tests {
         assert!(!shown.contains(['\n', '\t']), "{shown}");
         assert_eq!(error.source_name(), "x\nerror: faked.swf\t\u{1b}\u{202e}");
         assert_eq!(visible("traces/KTH-SP2 (é).swf"), "traces/KTH-SP2 (é).swf");
+    }
+
+    #[test]
+    fn a_number_too_large_for_its_field_is_out_of_range_not_a_non_number() {
+        let line = |fields: &[(usize, &str)]| {
+            let mut all = vec!["1", "0", "5", "10", "4", "-1", "-1", "4", "20"];
+            all.extend(["-1", "1", "3", "2", "-1", "0", "-1", "-1", "-1"]);
+            for &(i, text) in fields {
+                all[i] = text;
+            }
+            let line = all.join(" ");
+            crate::record::parse_fields(line.as_bytes())
+                .unwrap_err()
+                .to_swf(line.as_bytes(), "t.swf", 2)
+                .to_string()
+        };
+        let beyond = "an integer beyond the 64-bit range";
+        for (fields, has, lacks) in [
+            (vec![(3, "9223372036854775808")], beyond, "no"),
+            (vec![(3, "-9223372036854775809")], beyond, "no"),
+            (vec![(3, &"9".repeat(60)[..])], beyond, "no"),
+            (
+                vec![(3, "12x")],
+                "is '12x', expected an integer or -1",
+                beyond,
+            ),
+            (
+                vec![(3, "1.5")],
+                "is '1.5', expected an integer or -1",
+                beyond,
+            ),
+            (
+                vec![(5, "1e400")],
+                "a number beyond the 64-bit floating-point range",
+                "no",
+            ),
+            (
+                vec![(5, "inf")],
+                "is 'inf', expected a number or -1",
+                "beyond",
+            ),
+            (
+                vec![(5, "1e3x")],
+                "is '1e3x', expected a number or -1",
+                "beyond",
+            ),
+        ] {
+            let shown = line(&fields);
+            assert!(shown.starts_with("t.swf:2: field "), "{shown}");
+            assert!(shown.contains(has), "{shown}");
+            assert!(!shown.contains(lacks), "{shown}");
+        }
+        // i64::MIN itself is read (it is in range).
+        let ok = "1 0 5 -9223372036854775808 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1";
+        assert!(crate::record::parse_fields(ok.as_bytes()).is_ok());
     }
 }

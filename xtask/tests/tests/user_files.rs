@@ -168,6 +168,56 @@ fn errors_a_run_finds_in_the_configuration_name_its_file_line_and_field() {
 }
 
 #[test]
+fn a_configuration_that_is_not_utf8_is_named_with_the_line_and_column_of_its_first_bad_byte() {
+    let tmp = setup("user-files-not-utf8");
+    let config = std::fs::read(tmp.path().join("exp.toml")).unwrap();
+    let title = config
+        .windows(7)
+        .position(|w| w == b"title =")
+        .expect("the configuration has a title");
+    let line = config[..title].iter().filter(|&&b| b == b'\n').count() + 1;
+    // `title = "é` then the bad bytes: the column counts characters.
+    for (bad, shown) in [
+        (&b"\xff"[..], "(byte 0xff)"),
+        (&b"\xe2\x82"[..], "(bytes 0xe2 0x82)"),
+    ] {
+        let mut bytes = config[..title].to_vec();
+        bytes.extend_from_slice("title = \"é".as_bytes());
+        bytes.extend_from_slice(bad);
+        bytes.extend_from_slice(&config[title + 9..]);
+        std::fs::write(tmp.path().join("exp.toml"), &bytes).unwrap();
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "out"]);
+        check(
+            &out,
+            1,
+            &[&format!(
+                "error: exp.toml:{line}:11: not UTF-8 text {shown}"
+            )],
+            shown,
+        );
+        assert!(
+            !text(&out.stderr).contains("cannot read"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    // Cut off inside a character at the very end.
+    let mut bytes = config.clone();
+    bytes.extend_from_slice(b"# \xe2\x82");
+    std::fs::write(tmp.path().join("exp.toml"), &bytes).unwrap();
+    let last = bytes.iter().filter(|&&b| b == b'\n').count() + 1;
+    let out = xtask(&tmp, &["run", "exp.toml", "--out", "out"]);
+    check(
+        &out,
+        1,
+        &[&format!(
+            "exp.toml:{last}:3: not UTF-8 text (the file ends inside a character: 0xe2 0x82)"
+        )],
+        "cut off",
+    );
+}
+
+#[test]
 fn hostile_traces_and_generator_options_are_clear_errors() {
     let tmp = setup("user-files-traces");
     let line = |j: u32| format!("{j} 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n");
