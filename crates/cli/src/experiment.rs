@@ -48,9 +48,36 @@ pub fn read_experiment(
     if let Some((report, index)) = report {
         report.start(index, &id, experiment.title(), settings.threads);
     }
-    let base = path.parent().unwrap_or(Path::new("."));
     let mut inputs = vec![path.to_path_buf()];
-    // Resolution prints its own warnings (downloads, stand-ins).
+    let traces = resolve_traces(
+        settings,
+        report.map(|r| r.0),
+        &experiment,
+        path,
+        &mut inputs,
+    )?;
+    Ok(Loaded {
+        experiment,
+        id,
+        name,
+        traces,
+        inputs,
+    })
+}
+
+/// Finds and reads the traces `experiment` names, relative to the
+/// directory of its configuration file `path`, adding the files read to
+/// `inputs`. With `report` given, resolution suspends its progress display
+/// (it prints its own warnings: downloads, stand-ins).
+pub fn resolve_traces(
+    settings: &Settings,
+    report: Option<&Reporter>,
+    experiment: &Experiment,
+    path: &Path,
+    inputs: &mut Vec<PathBuf>,
+) -> Result<Traces> {
+    let id = experiment.id();
+    let base = path.parent().unwrap_or(Path::new("."));
     let mut resolve_all = || -> Result<Traces> {
         let mut traces = Traces::new();
         for t in experiment.traces() {
@@ -68,17 +95,10 @@ pub fn read_experiment(
         }
         Ok(traces)
     };
-    let traces = match report {
-        Some((report, _)) => report.suspend(resolve_all)?,
-        None => resolve_all()?,
-    };
-    Ok(Loaded {
-        experiment,
-        id,
-        name,
-        traces,
-        inputs,
-    })
+    match report {
+        Some(report) => report.suspend(resolve_all),
+        None => resolve_all(),
+    }
 }
 
 /// The provenance `run.toml` records for a configuration shown as `name`.

@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, anyhow, bail};
 use experiments::encode::terminal_path;
-use experiments::{MergeError, Shard, ShardCells};
+use experiments::{MergeError, RunOptions, Shard, ShardCells};
 
 use crate::batch::run_batch;
 use crate::cells::{EXPERIMENT_FILE, Identity, identities, read_config_copy, read_shards};
-use crate::experiment::provenance;
+use crate::experiment::{provenance, resolve_traces};
 use crate::output;
 use crate::results::write_results;
 use crate::settings::Settings;
@@ -111,7 +111,21 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
         }
         let parts = read_shards(dir)?;
         let provenance = provenance(&identity.config_file);
-        match experiments::merge(&experiment, &provenance, &parts) {
+        // The traces, found as the shards found them (relative to the
+        // configuration's place), to check the shards' account of the
+        // workloads.
+        let traces = resolve_traces(
+            settings,
+            Some(report),
+            &experiment,
+            &identity.config_path,
+            &mut Vec::new(),
+        )?;
+        let options = RunOptions {
+            threads: settings.threads,
+            ..RunOptions::default()
+        };
+        match experiments::merge(&experiment, &traces, &options, &provenance, &parts) {
             Ok(results) => {
                 let out = settings.results.join(experiment.id());
                 let inputs = [identity.config_path.as_path(), dir];

@@ -41,7 +41,7 @@
 //! values = { mean_bsld = "24.86", mean_wait = "5843.1" } # one per sample, "_" for none
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -161,6 +161,9 @@ pub enum MergeError {
         /// The file read second.
         second: String,
     },
+    /// The workloads could not be prepared again to check what the shards
+    /// say about them (a trace that no longer converts, say).
+    Inputs(RunError),
     /// Cells nobody measured: `(cell number, label)`.
     Missing {
         /// In cell order.
@@ -207,6 +210,10 @@ impl fmt::Display for MergeError {
                 "cell {cell} ({label}) is in {first} and in {second} with other values; they \
                  were not run on the same inputs: delete the one that is not of this \
                  configuration and re-run its shard"
+            ),
+            MergeError::Inputs(e) => write!(
+                f,
+                "cannot prepare the workloads again to check the shards' account of them: {e}"
             ),
             MergeError::Missing { cells, total } => {
                 write!(f, "{} of {total} cells were not measured:", cells.len())?;
@@ -278,10 +285,16 @@ pub fn run_shard(
 /// come from this configuration and `provenance`'s revision; every cell
 /// must be measured; a cell measured twice must have the same values.
 /// Each shard's cells are checked before use (`crate::check`): numbers in
-/// range and of the shard, exactly the kind's metrics with one value per
-/// sample each, every value in its metric's domain.
+/// range and of the shard, the configuration's labels, exactly the kind's
+/// metrics with one value per sample each, every value in its metric's
+/// domain. What the shards say about their workloads (the facts and notes
+/// the results record) must be what `experiment` makes of `traces`: the
+/// workloads are prepared again here (no run is simulated), with
+/// `options.threads` threads.
 pub fn merge(
     experiment: &Experiment,
+    traces: &Traces,
+    options: &RunOptions<'_>,
     provenance: &Provenance,
     parts: &[ShardCells],
 ) -> Result<Results, MergeError> {
@@ -354,6 +367,23 @@ pub fn merge(
             total: layout.cells.len(),
         });
     }
+    // Every cell is here: check what the shards say about the workloads
+    // against the workloads themselves.
+    let inputs = layout
+        .simulate(traces, options, &|_| false)
+        .map_err(MergeError::Inputs)?;
+    for part in parts {
+        if let Some(message) = facts_difference(&inputs, part) {
+            return Err(MergeError::Invalid {
+                file: part.source.clone(),
+                cell: None,
+                message: format!(
+                    "{message}; the cells are not of these inputs (the configuration on these \
+                     traces): re-run the shard"
+                ),
+            });
+        }
+    }
     let (workloads, notes) = facts.unwrap_or_default();
     let measured = Measured {
         runs: cells
@@ -364,6 +394,60 @@ pub fn merge(
         notes: notes.to_vec(),
     };
     Ok(layout.assemble(measured))
+}
+
+/// How `part`'s workload facts and notes differ from `inputs`' (the first
+/// difference: a workload's field, or the notes), if they do.
+fn facts_difference(inputs: &Measured, part: &ShardCells) -> Option<String> {
+    if inputs.workloads.len() != part.workloads.len() {
+        return Some(format!(
+            "it describes {} workload(s), the configuration has {}",
+            part.workloads.len(),
+            inputs.workloads.len()
+        ));
+    }
+    for (want, have) in inputs.workloads.iter().zip(&part.workloads) {
+        if want == have {
+            continue;
+        }
+        // Compare field by field, as the file writes them.
+        let table = |w: &WorkloadFacts| match toml::Value::try_from(w) {
+            Ok(toml::Value::Table(t)) => t,
+            _ => toml::Table::new(),
+        };
+        let (want_t, have_t) = (table(want), table(have));
+        let keys: BTreeSet<&String> = want_t.keys().chain(have_t.keys()).collect();
+        let shown =
+            |v: Option<&toml::Value>| v.map_or_else(|| "absent".to_string(), |v| v.to_string());
+        let field = keys
+            .into_iter()
+            .find(|k| want_t.get(*k) != have_t.get(*k))
+            .map_or_else(
+                || "its facts differ".to_string(),
+                |k| {
+                    format!(
+                        "`{k}` is {}, these inputs give {}",
+                        terminal_name(&shown(have_t.get(k))),
+                        terminal_name(&shown(want_t.get(k)))
+                    )
+                },
+            );
+        return Some(format!(
+            "workload '{}': {field}",
+            terminal_name(&want.label)
+        ));
+    }
+    (inputs.notes != part.notes).then(|| {
+        let notes = |n: &[String]| match n {
+            [] => "none".to_string(),
+            n => format!("'{}'", terminal_name(&n.join("; "))),
+        };
+        format!(
+            "its notes on the workloads are {}, these inputs give {}",
+            notes(&part.notes),
+            notes(&inputs.notes)
+        )
+    })
 }
 
 /// Whether two records of a cell hold the same values (bit for bit; NaN

@@ -15,15 +15,17 @@ use std::fmt;
 use crate::cells::{MergeError, ShardCells};
 use crate::csv::{Row, write_csv};
 use crate::domain::Domain;
+use crate::encode::terminal_name;
 use crate::experiment::Experiment;
 use crate::graph::Layout;
 use crate::samples::Samples;
 use crate::stats::mean_ci_at;
 
 /// Checks one shard's cells against the configuration's layout: the cell
-/// numbers exist and belong to the shard, the runs are the cell's, every
-/// run has exactly the kind's metrics, as many values for each, and each
-/// value in its metric's domain. The error names the file and the cell.
+/// numbers exist and belong to the shard, the runs are the cell's, the
+/// cell and its runs carry the configuration's labels, every run has
+/// exactly the kind's metrics, as many values for each, and each value in
+/// its metric's domain. The error names the file and the cell.
 pub(crate) fn check_shard(
     experiment: &Experiment,
     layout: &Layout<'_>,
@@ -58,6 +60,25 @@ pub(crate) fn check_shard(
             return Err(err(format!(
                 "runs {have:?}, the configuration gives {want:?}; re-run the shard"
             )));
+        }
+        // The labels are the configuration's too: another one means another
+        // configuration or an edited file.
+        let label = layout.cell_label(cell.index);
+        if cell.label != label {
+            return Err(err(format!(
+                "label '{}', the configuration gives '{}'; re-run the shard",
+                terminal_name(&cell.label),
+                terminal_name(&label)
+            )));
+        }
+        for ((n, have, _), (_, want)) in cell.runs.iter().zip(layout.run_labels(cell.index)) {
+            if have != want {
+                return Err(err(format!(
+                    "run {n}: label '{}', the configuration gives '{}'; re-run the shard",
+                    terminal_name(have),
+                    terminal_name(want)
+                )));
+            }
         }
         for (n, _, values) in &cell.runs {
             if let Some(m) = names.iter().find(|m| !values.contains_key(**m)) {

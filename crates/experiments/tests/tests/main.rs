@@ -1243,7 +1243,8 @@ mod utility_kind {
             assert_eq!(cache.kept(), 0);
         }
         for ((e, alone), parts) in experiments.iter().zip(&alone).zip(&parts) {
-            let merged = experiments::merge(e, &provenance, parts).unwrap();
+            let merged =
+                experiments::merge(e, &traces, &RunOptions::default(), &provenance, parts).unwrap();
             assert_eq!(merged.rows, alone.rows, "{}", e.id());
         }
         // An experiment that was never registered shares nothing.

@@ -113,6 +113,43 @@ const EDITS: &[Edit] = &[
         "runs [99",
     ),
     (
+        "another cell label",
+        |p| p[0].measured[0].label = "fcfs on another".into(),
+        "label 'fcfs on another', the configuration gives",
+    ),
+    (
+        "another run label",
+        |p| p[0].measured[0].runs[0].1 = "x\ny".into(),
+        "run 0: label 'x\\u{a}y', the configuration gives",
+    ),
+    // What every shard says about the workloads, edited alike in each (so
+    // the shards agree), against the workloads prepared again.
+    (
+        "another record count",
+        |p| p.iter_mut().for_each(|s| s.workloads[0].records += 1),
+        "`records` is 201, these inputs give 200",
+    ),
+    (
+        "another machine",
+        |p| p.iter_mut().for_each(|s| s.workloads[0].capacity = 7),
+        "`capacity` is 7, these inputs give",
+    ),
+    (
+        "another generator seed",
+        |p| p.iter_mut().for_each(|s| s.workloads[0].seed = Some(5)),
+        "`seed` is \"5\", these inputs give",
+    ),
+    (
+        "a workload fewer",
+        |p| p.iter_mut().for_each(|s| s.workloads.clear()),
+        "it describes 0 workload(s), the configuration has 1",
+    ),
+    (
+        "a note added",
+        |p| p.iter_mut().for_each(|s| s.notes.push("made up".into())),
+        "its notes on the workloads are 'made up', these inputs give none",
+    ),
+    (
         "a cell in two files with other values",
         |p| {
             let mut copy = p[0].clone();
@@ -131,11 +168,20 @@ fn every_corruption_of_a_shard_is_an_error_naming_the_file() {
     let e = experiment();
     let clean = parts(&e);
     let whole = run(&e, &Traces::new(), &RunOptions::default()).unwrap();
-    assert_eq!(merge(&e, &provenance(), &clean).unwrap().rows, whole.rows);
+    let merge = |parts: &[ShardCells]| {
+        merge(
+            &e,
+            &Traces::new(),
+            &RunOptions::default(),
+            &provenance(),
+            parts,
+        )
+    };
+    assert_eq!(merge(&clean).unwrap().rows, whole.rows);
     for (name, edit, needle) in EDITS {
         let mut broken = clean.clone();
         edit(&mut broken);
-        let err = merge(&e, &provenance(), &broken).expect_err(name);
+        let err = merge(&broken).expect_err(name);
         let shown = err.to_string();
         assert!(
             shown.contains("shard-0-of-2.toml") && shown.contains(needle),
