@@ -7,10 +7,11 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use experiments::encode::{terminal_name, terminal_path};
-use experiments::{DocEntry, Experiment, Samples, check_claims, parse_csv};
+use experiments::{DocEntry, Experiment, RunOptions, Samples, check_claims, parse_csv};
 
 use crate::catalog::{self, Entry};
 use crate::config::{read_config, recorded_config};
+use crate::experiment::resolve_traces;
 use crate::progress::Verbosity;
 use crate::results::{claims_status, print_verdicts, recover_results};
 use crate::settings::Settings;
@@ -114,7 +115,7 @@ pub fn verify(
             continue;
         }
         let experiment = read_config(&settings.registry, &e.path, &settings.shown(&e.path))?;
-        let (rows, samples) = match checked_results(&dir, &experiment, &e.id)? {
+        let (rows, samples) = match checked_results(settings, &dir, &experiment, &e.id, &e.path)? {
             Ok(checked) => checked,
             Err(why) => {
                 corrupt.push(why);
@@ -189,7 +190,8 @@ pub fn verify(
                     continue;
                 }
             };
-            match checked_results(&dir, &experiment, &id)? {
+            let config_path = recorded_path(settings, &dir);
+            match checked_results(settings, &dir, &experiment, &id, &config_path)? {
                 Ok((rows, samples)) => {
                     let verdicts = check_claims(experiment.claims(), &rows, &samples);
                     print_verdicts(&id, &verdicts);
@@ -255,11 +257,16 @@ fn report_warning(message: &str) {
 /// exists, as a link relative to the document's directory `doc_dir`.
 /// The results in `dir` checked against `experiment` before they are
 /// trusted: data.csv must be what samples.csv gives, run.toml must record
-/// this configuration. `Ok(Err(why))` names the file at fault.
+/// this configuration and what it makes of the traces (found as a run
+/// finds them, relative to `config_path`'s directory; a trace that cannot
+/// be found leaves that check undone, with a warning). `Ok(Err(why))`
+/// names the file at fault.
 fn checked_results(
+    settings: &Settings,
     dir: &Path,
     experiment: &Experiment,
     id: &str,
+    config_path: &Path,
 ) -> Result<std::result::Result<(Vec<experiments::Row>, Samples), String>> {
     let csv = dir.join("data.csv");
     let text = files::read_to_string(&csv, files::RESULTS)?;
@@ -280,7 +287,27 @@ fn checked_results(
     let run_text =
         files::read_if_exists(&dir.join("run.toml"), files::RESULTS)?.unwrap_or_default();
     let checked = experiments::check_results(experiment, &rows, &samples)
-        .and_then(|()| experiments::check_run_toml(&run_text, experiment));
+        .and_then(|()| experiments::check_run_toml(&run_text, experiment))
+        .and_then(|()| {
+            // Results of a stand-in are checked against the same stand-in.
+            let mut settings = settings.clone();
+            settings.traces.no_stand_in &= !stand_in(&dir.join("run.toml"));
+            let traces =
+                match resolve_traces(&settings, None, experiment, config_path, &mut Vec::new()) {
+                    Ok(traces) => traces,
+                    Err(why) => {
+                        report_warning(&format!(
+                            "{id}: the workloads run.toml records were not checked: {why:#}"
+                        ));
+                        return Ok(());
+                    }
+                };
+            let options = RunOptions {
+                threads: settings.threads,
+                ..RunOptions::default()
+            };
+            experiments::check_run_inputs(&run_text, experiment, &traces, &options)
+        });
     Ok(match checked {
         // The error starts with the file's name: the path before it names it whole.
         Err(e) => Err(format!("{}/{e}", terminal_path(dir))),
@@ -333,6 +360,28 @@ fn paper_notes(notes_dir: &Path, doc_dir: &Path, id: &str) -> Option<String> {
 }
 
 /// Whether a run.toml records a stand-in workload (unreadable counts as yes).
+/// The configuration file the run.toml in `dir` names (`config_file`: as
+/// the run showed it, relative to the repository root when inside it, else
+/// as given), for finding the traces its configuration names relative to
+/// it: the first of the root's and the current directory's that exists.
+fn recorded_path(settings: &Settings, dir: &Path) -> PathBuf {
+    let file = files::read_to_string(&dir.join("run.toml"), files::RESULTS)
+        .ok()
+        .and_then(|t| t.parse::<toml::Table>().ok())
+        .and_then(|t| {
+            t.get("provenance")
+                .and_then(|p| p.get("config_file"))
+                .and_then(toml::Value::as_str)
+                .map(PathBuf::from)
+        })
+        .unwrap_or_default();
+    let in_root = settings.root.join(&file);
+    if !in_root.is_file() && file.is_file() {
+        return file;
+    }
+    in_root
+}
+
 fn stand_in(run_toml: &Path) -> bool {
     let table = files::read_to_string(run_toml, files::RESULTS)
         .ok()

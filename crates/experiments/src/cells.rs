@@ -41,7 +41,7 @@
 //! values = { mean_bsld = "24.86", mean_wait = "5843.1" } # one per sample, "_" for none
 //! ```
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -399,43 +399,8 @@ pub fn merge(
 /// How `part`'s workload facts and notes differ from `inputs`' (the first
 /// difference: a workload's field, or the notes), if they do.
 fn facts_difference(inputs: &Measured, part: &ShardCells) -> Option<String> {
-    if inputs.workloads.len() != part.workloads.len() {
-        return Some(format!(
-            "it describes {} workload(s), the configuration has {}",
-            part.workloads.len(),
-            inputs.workloads.len()
-        ));
-    }
-    for (want, have) in inputs.workloads.iter().zip(&part.workloads) {
-        if want == have {
-            continue;
-        }
-        // Compare field by field, as the file writes them.
-        let table = |w: &WorkloadFacts| match toml::Value::try_from(w) {
-            Ok(toml::Value::Table(t)) => t,
-            _ => toml::Table::new(),
-        };
-        let (want_t, have_t) = (table(want), table(have));
-        let keys: BTreeSet<&String> = want_t.keys().chain(have_t.keys()).collect();
-        let shown =
-            |v: Option<&toml::Value>| v.map_or_else(|| "absent".to_string(), |v| v.to_string());
-        let field = keys
-            .into_iter()
-            .find(|k| want_t.get(*k) != have_t.get(*k))
-            .map_or_else(
-                || "its facts differ".to_string(),
-                |k| {
-                    format!(
-                        "`{k}` is {}, these inputs give {}",
-                        terminal_name(&shown(have_t.get(k))),
-                        terminal_name(&shown(want_t.get(k)))
-                    )
-                },
-            );
-        return Some(format!(
-            "workload '{}': {field}",
-            terminal_name(&want.label)
-        ));
+    if let Some(why) = crate::check::workloads_difference(&inputs.workloads, &part.workloads) {
+        return Some(why);
     }
     (inputs.notes != part.notes).then(|| {
         let notes = |n: &[String]| match n {

@@ -18,8 +18,10 @@ use crate::domain::Domain;
 use crate::encode::terminal_name;
 use crate::experiment::Experiment;
 use crate::graph::Layout;
+use crate::run::RunOptions;
 use crate::samples::Samples;
 use crate::stats::mean_ci_at;
+use crate::workload::{Traces, WorkloadFacts};
 
 /// Checks one shard's cells against the configuration's layout: the cell
 /// numbers exist and belong to the shard, the runs are the cell's, the
@@ -317,7 +319,8 @@ pub fn check_results(
 
 /// Checks an experiment's `run.toml` (as [`Results::run_toml`] writes it)
 /// against the configuration: it parses; `[provenance]` has every field,
-/// with the configuration's SHA-256, seed and one seed per repetition; and
+/// with the configuration's SHA-256, seed and the seed it derives for each
+/// repetition; and
 /// `[config]` is the configuration, value for value.
 ///
 /// [`Results::run_toml`]: crate::Results::run_toml
@@ -371,6 +374,19 @@ pub fn check_run_toml(text: &str, experiment: &Experiment) -> Result<(), Results
             seeds.len()
         )));
     }
+    // Each is derived from the configuration's seed.
+    let derived = Layout::new(experiment).seeds;
+    if let Some((i, (have, want))) = seeds
+        .iter()
+        .zip(&derived)
+        .enumerate()
+        .find(|(_, (have, want))| have.as_str() != Some(want.to_string().as_str()))
+    {
+        return Err(err(format!(
+            "provenance.repetition_seeds[{i}] is {have}, the configuration's seed derives \
+             \"{want}\""
+        )));
+    }
     let config = table
         .get("config")
         .and_then(toml::Value::as_table)
@@ -382,6 +398,104 @@ pub fn check_run_toml(text: &str, experiment: &Experiment) -> Result<(), Results
              configuration)"
                 .into(),
         ));
+    }
+    Ok(())
+}
+
+/// How the workload facts `found` (a shard's, or `run.toml`'s) differ from
+/// `expected` (the workloads prepared again): the first workload and field
+/// that differ, as the files write them, if any.
+pub(crate) fn workloads_difference(
+    expected: &[WorkloadFacts],
+    found: &[WorkloadFacts],
+) -> Option<String> {
+    if expected.len() != found.len() {
+        return Some(format!(
+            "it describes {} workload(s), the configuration has {}",
+            found.len(),
+            expected.len()
+        ));
+    }
+    let (want, have) = expected.iter().zip(found).find(|(w, h)| w != h)?;
+    let table = |w: &WorkloadFacts| match toml::Value::try_from(w) {
+        Ok(toml::Value::Table(t)) => t,
+        _ => toml::Table::new(),
+    };
+    let (want_t, have_t) = (table(want), table(have));
+    let keys: BTreeSet<&String> = want_t.keys().chain(have_t.keys()).collect();
+    let shown = |v: Option<&toml::Value>| {
+        terminal_name(&v.map_or_else(|| "absent".to_string(), toml::Value::to_string))
+    };
+    let field = keys
+        .into_iter()
+        .find(|k| want_t.get(*k) != have_t.get(*k))
+        .map_or_else(
+            || "its facts differ".to_string(),
+            |k| {
+                format!(
+                    "`{k}` is {}, these inputs give {}",
+                    shown(have_t.get(k)),
+                    shown(want_t.get(k))
+                )
+            },
+        );
+    Some(format!(
+        "workload '{}': {field}",
+        terminal_name(&want.label)
+    ))
+}
+
+/// Checks what an experiment's `run.toml` says about its inputs against
+/// the inputs themselves: `[[provenance.workloads]]` (source, checksums,
+/// seed, machine size, counts) and `provenance.stand_in` must be what
+/// `experiment` makes of `traces`, the workloads prepared again with
+/// `options.threads` threads (no run is simulated). A trace edited or
+/// replaced since the run, or an edited `run.toml`, is an error naming
+/// the workload and the field. Call it after [`check_run_toml`].
+pub fn check_run_inputs(
+    text: &str,
+    experiment: &Experiment,
+    traces: &Traces,
+    options: &RunOptions<'_>,
+) -> Result<(), ResultsError> {
+    #[derive(serde::Deserialize)]
+    struct Doc {
+        provenance: Prov,
+    }
+    #[derive(serde::Deserialize)]
+    struct Prov {
+        stand_in: bool,
+        workloads: Vec<WorkloadFacts>,
+    }
+    let err = |message: String| ResultsError {
+        file: "run.toml",
+        message,
+    };
+    let doc: Doc = toml::from_str(text).map_err(|e| {
+        err(format!(
+            "provenance.workloads is not a list of workloads ({})",
+            e.message().trim()
+        ))
+    })?;
+    let inputs = Layout::new(experiment)
+        .simulate(traces, options, &|_| false)
+        .map_err(|e| {
+            err(format!(
+                "cannot prepare the workloads again to check it: {e}"
+            ))
+        })?;
+    if let Some(why) = workloads_difference(&inputs.workloads, &doc.provenance.workloads) {
+        return Err(err(format!(
+            "{why} (the configuration on these traces); a trace replaced since the run \
+             changes it too"
+        )));
+    }
+    let stand_in = inputs.workloads.iter().any(|w| w.stand_in);
+    if doc.provenance.stand_in != stand_in {
+        return Err(err(format!(
+            "provenance.stand_in is {}, its workloads say {stand_in}",
+            doc.provenance.stand_in
+        )));
     }
     Ok(())
 }

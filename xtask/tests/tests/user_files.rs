@@ -298,6 +298,78 @@ fn hostile_traces_and_generator_options_are_clear_errors() {
 }
 
 #[test]
+fn verify_and_merge_check_the_recorded_workloads_against_the_traces_themselves() {
+    let tmp = setup("user-files-inputs");
+    let trace = tmp.path().join("tiny.swf");
+    let original = std::fs::read(&trace).unwrap();
+    let run = xtask(&tmp, &["run", "exp.toml", "--out", "out"]);
+    check(&run, 0, &[], "run");
+    let shard = xtask(
+        &tmp,
+        &["run", "exp.toml", "--shard", "0/1", "--cells", "cells"],
+    );
+    check(&shard, 0, &[], "shard");
+    check(&xtask(&tmp, &["verify", "--out", "out"]), 0, &[], "verify");
+    // The trace file edited after the run (one job dropped): the results
+    // and the cells are no longer of these inputs.
+    let text = String::from_utf8(original.clone()).unwrap();
+    let last = text.trim_end().rfind('\n').unwrap();
+    std::fs::write(&trace, &text[..=last]).unwrap();
+    let out = xtask(&tmp, &["verify", "--out", "out"]);
+    check(
+        &out,
+        1,
+        &[
+            "run.toml: workload 'tiny': `file_sha256` is",
+            "these inputs give",
+            "a trace replaced since the run changes it too",
+        ],
+        "verify, trace edited",
+    );
+    let out = xtask(&tmp, &["merge", "cells", "--out", "merged"]);
+    check(
+        &out,
+        1,
+        &["shard-0-of-1.toml: workload 'tiny': `file_sha256` is"],
+        "merge, trace edited",
+    );
+    assert!(!tmp.path().join("merged").join("test").exists());
+    // Restored, both pass; a repetition seed edited in run.toml does not.
+    std::fs::write(&trace, &original).unwrap();
+    check(
+        &xtask(&tmp, &["verify", "--out", "out"]),
+        0,
+        &[],
+        "restored",
+    );
+    check(
+        &xtask(&tmp, &["merge", "cells", "--out", "merged"]),
+        0,
+        &[],
+        "merge, restored",
+    );
+    let run_toml = tmp.path().join("out/test/tiny/run.toml");
+    let recorded = std::fs::read_to_string(&run_toml).unwrap();
+    let seeds = recorded.find("repetition_seeds = [\"").unwrap() + 21;
+    // Another seed of the same length: its first digit one less.
+    // Smaller, so still a 64-bit seed.
+    let digit = ((recorded.as_bytes()[seeds] - 1) as char).to_string();
+    let mut edited = recorded.clone();
+    edited.replace_range(seeds..=seeds, &digit);
+    std::fs::write(&run_toml, edited).unwrap();
+    let out = xtask(&tmp, &["verify", "--out", "out"]);
+    check(
+        &out,
+        1,
+        &[
+            "provenance.repetition_seeds[0] is \"",
+            "the configuration's seed derives",
+        ],
+        "seed edited",
+    );
+}
+
+#[test]
 fn verify_never_replaces_a_users_document_without_force() {
     let tmp = setup("user-files-verify");
     check(

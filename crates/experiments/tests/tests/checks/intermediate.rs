@@ -4,7 +4,7 @@
 
 use experiments::{
     Experiment, MergeError, Provenance, RunOptions, Samples, Shard, ShardCells, Traces,
-    check_results, check_run_toml, merge, parse_csv, run, run_shard,
+    check_results, check_run_inputs, check_run_toml, merge, parse_csv, run, run_shard,
 };
 
 use super::BASE;
@@ -206,7 +206,9 @@ fn every_corruption_of_results_is_an_error_naming_the_file() {
     let check = |csv: &str, samples: &str, run_toml: &str| {
         let rows = parse_csv(csv).unwrap();
         let samples = Samples::parse(samples, e.confidence()).unwrap();
-        check_results(&e, &rows, &samples).and_then(|()| check_run_toml(run_toml, &e))
+        check_results(&e, &rows, &samples)
+            .and_then(|()| check_run_toml(run_toml, &e))
+            .and_then(|()| check_run_inputs(run_toml, &e, &Traces::new(), &RunOptions::default()))
     };
     assert_eq!(check(&csv, &samples, &run_toml), Ok(()));
     let lines = |text: &str| -> Vec<String> { text.lines().map(str::to_string).collect() };
@@ -291,6 +293,42 @@ fn every_corruption_of_results_is_an_error_naming_the_file() {
             samples.clone(),
             run_toml.replace("repetition_seeds = [", "repetition_seeds = [] # ["),
             "run.toml: provenance.repetition_seeds",
+        ),
+        (
+            "a seed of another configuration",
+            csv.clone(),
+            samples.clone(),
+            {
+                // The same length, its first digit one less.
+                let at = run_toml.find("repetition_seeds = [\"").unwrap() + 21;
+                // Smaller, so still a 64-bit seed.
+                let digit = ((run_toml.as_bytes()[at] - 1) as char).to_string();
+                let mut edited = run_toml.clone();
+                edited.replace_range(at..=at, &digit);
+                edited
+            },
+            "run.toml: provenance.repetition_seeds[0] is \"",
+        ),
+        (
+            "another machine size",
+            csv.clone(),
+            samples.clone(),
+            run_toml.replace("capacity = 32", "capacity = 33"),
+            "run.toml: workload 'gen': `capacity` is 33, these inputs give 32",
+        ),
+        (
+            "another job count",
+            csv.clone(),
+            samples.clone(),
+            run_toml.replacen("jobs = 200", "jobs = 199", 1),
+            "run.toml: workload 'gen': `jobs` is 199, these inputs give 200",
+        ),
+        (
+            "a stand-in claimed",
+            csv.clone(),
+            samples.clone(),
+            run_toml.replacen("stand_in = false", "stand_in = true", 1),
+            "run.toml: provenance.stand_in is true, its workloads say false",
         ),
     ];
     for (name, csv, samples, run_toml, needle) in cases {
