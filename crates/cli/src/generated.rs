@@ -32,15 +32,24 @@ pub fn source(trace: &str) -> Option<Result<Source>> {
     let spec = trace.strip_prefix(PREFIX)?;
     Some((|| {
         // The spec's own message quotes it: one line, encoded whole.
+        let refused =
+            |message: &str| anyhow::anyhow!("{}: {}", terminal_name(trace), terminal_name(message));
         let model: Lublin99 = spec
             .parse()
-            .map_err(|e: swf_io::lublin99::ParseSpecError| {
-                anyhow::anyhow!(
-                    "--trace {}: {}",
-                    terminal_name(trace),
-                    terminal_name(&e.to_string())
-                )
-            })?;
+            .map_err(|e: swf_io::lublin99::ParseSpecError| refused(&e.to_string()))?;
+        // What the spec asks for is made in memory: the same caps as a
+        // configuration's generated workloads, checked before any work.
+        if model.procs > swf_io::MAX_PROCS {
+            return Err(refused(&format!(
+                "procs={} is above the largest machine, {} processors",
+                model.procs,
+                swf_io::MAX_PROCS
+            )));
+        }
+        let jobs = model.max_jobs.map_or(0, |n| n as u64);
+        crate::config::limits()?
+            .within("generated_jobs", "jobs", jobs)
+            .map_err(|e| refused(&e))?;
         let text = swf_text(&model)?;
         let sha = Sha256::digest(&text)
             .iter()

@@ -112,6 +112,18 @@ impl Limits {
         Ok(field)
     }
 
+    /// `Ok` if `value` (what `what` names, `"jobs=…"` say) is within the
+    /// cap named `key` (one of [`Limits::KEYS`]) in force, else the message
+    /// a configuration over it gets: the cap, and how to raise it or why it
+    /// cannot be.
+    pub fn within(&self, key: &str, what: &str, value: u64) -> Result<(), String> {
+        let cap = *self.effective().field(key)?;
+        if value > cap {
+            return Err(Limits::exceeded(key, what, value, cap));
+        }
+        Ok(())
+    }
+
     /// The error for `what` being `value`, above the cap named `key`.
     pub(crate) fn exceeded(key: &str, what: &str, value: u64, cap: u64) -> String {
         let mut ceiling = Limits::CEILING;

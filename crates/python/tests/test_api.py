@@ -55,6 +55,12 @@ def test_bad_input_names_the_file_line_and_field(tmp_path):
     good.write_text("; MaxProcs: 4\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n")
     with pytest.raises(usched.UschedError, match=r"procs=0 is out of range; give 1 to"):
         usched.load(str(good), procs=0)
+    # A generated workload past the per-process cap is refused before any
+    # work (it was generated, for hours), naming the cap and its variable.
+    with pytest.raises(usched.UschedError, match=r"jobs is 1000000000000, above the cap of 2500000"):
+        usched.load("lublin99:procs=16,jobs=1000000000000")
+    with pytest.raises(usched.UschedError, match=r"procs=4294967295 is above the largest machine"):
+        usched.load("lublin99:procs=4294967295,jobs=10")
 
 
 @pytest.mark.parametrize("policy", ["fcfs", "easy", "conservative"])

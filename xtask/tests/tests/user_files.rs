@@ -285,6 +285,39 @@ fn hostile_traces_and_generator_options_are_clear_errors() {
         let spec = spec.replace("arrival-rate", "arrival_rate");
         check(&sim(&spec, &[], &[]), 1, &[needle], &spec);
     }
+    // A spec asking for more than a process may generate is refused before
+    // any work (it was generated, for hours), with the cap and its variable.
+    for (spec, env, needle) in [
+        (
+            "lublin99:procs=16,jobs=1000000000000",
+            &[][..],
+            "jobs is 1000000000000, above the cap of 2500000 per process, and \
+             USCHED_MAX_GENERATED_JOBS cannot raise it",
+        ),
+        (
+            "lublin99:procs=16,jobs=60",
+            &[("USCHED_MAX_GENERATED_JOBS", "50")][..],
+            "jobs is 60, above the cap of 50 per process; use fewer",
+        ),
+        (
+            "lublin99:procs=4294967295,jobs=10",
+            &[][..],
+            "procs=4294967295 is above the largest machine, 10000000 processors",
+        ),
+    ] {
+        let out = sim(spec, &[], env);
+        check(&out, 1, &[&format!("error: {spec}: {needle}")], spec);
+    }
+    check(
+        &sim(
+            "lublin99:procs=16,jobs=50",
+            &[],
+            &[("USCHED_MAX_GENERATED_JOBS", "50")],
+        ),
+        0,
+        &[],
+        "at the cap",
+    );
     // A .gz name gets gzip, which reads back as the same workload.
     let mut args = gen_args(&[]);
     args.extend_from_slice(&["--out", "g.swf.gz"]);
