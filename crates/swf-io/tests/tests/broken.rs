@@ -98,7 +98,8 @@ fn bad_fields() {
         ),
         (
             "1 0 5 99999999999999999999 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1",
-            "error SDSC.swf:1: field 4 (run time) is '99999999999999999999', expected an integer or -1",
+            "error SDSC.swf:1: field 4 (run time) is '99999999999999999999', an integer beyond the \
+             64-bit range (±9223372036854775807); expected an integer or -1",
         ),
         (
             "1 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 --1",
