@@ -16,6 +16,7 @@ use crate::cells::{MergeError, ShardCells};
 use crate::csv::{Row, write_csv};
 use crate::domain::Domain;
 use crate::encode::terminal_name;
+use crate::error::RunError;
 use crate::experiment::Experiment;
 use crate::graph::Layout;
 use crate::run::RunOptions;
@@ -445,6 +446,19 @@ pub(crate) fn workloads_difference(
     ))
 }
 
+/// What `experiment` makes of `traces`: the facts of each workload (as
+/// `run.toml` and the cells files record them) and the kind's notes on
+/// them (as `summary.md` shows them). The workloads are prepared with
+/// `options.threads` threads; no run is simulated.
+pub fn workload_facts(
+    experiment: &Experiment,
+    traces: &Traces,
+    options: &RunOptions<'_>,
+) -> Result<(Vec<WorkloadFacts>, Vec<String>), RunError> {
+    let inputs = Layout::new(experiment).simulate(traces, options, &|_| false)?;
+    Ok((inputs.workloads, inputs.notes))
+}
+
 /// Checks what an experiment's `run.toml` says about its inputs against
 /// the inputs themselves: `[[provenance.workloads]]` (source, checksums,
 /// seed, machine size, counts) and `provenance.stand_in` must be what
@@ -477,20 +491,18 @@ pub fn check_run_inputs(
             e.message().trim()
         ))
     })?;
-    let inputs = Layout::new(experiment)
-        .simulate(traces, options, &|_| false)
-        .map_err(|e| {
-            err(format!(
-                "cannot prepare the workloads again to check it: {e}"
-            ))
-        })?;
-    if let Some(why) = workloads_difference(&inputs.workloads, &doc.provenance.workloads) {
+    let (workloads, _) = workload_facts(experiment, traces, options).map_err(|e| {
+        err(format!(
+            "cannot prepare the workloads again to check it: {e}"
+        ))
+    })?;
+    if let Some(why) = workloads_difference(&workloads, &doc.provenance.workloads) {
         return Err(err(format!(
             "{why} (the configuration on these traces); a trace replaced since the run \
              changes it too"
         )));
     }
-    let stand_in = inputs.workloads.iter().any(|w| w.stand_in);
+    let stand_in = workloads.iter().any(|w| w.stand_in);
     if doc.provenance.stand_in != stand_in {
         return Err(err(format!(
             "provenance.stand_in is {}, its workloads say {stand_in}",

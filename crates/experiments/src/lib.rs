@@ -93,7 +93,9 @@ pub use cells::{
     CELLS_VERSION, CellRecord, CellsError, MergeError, RunValues, ShardCells, cell_labels,
     cell_runs, merge, run_shard,
 };
-pub use check::{ResultsError, aggregate, check_results, check_run_inputs, check_run_toml};
+pub use check::{
+    ResultsError, aggregate, check_results, check_run_inputs, check_run_toml, workload_facts,
+};
 pub use claim::{Cause, Claim};
 pub use claims::{Outcome, Verdict, check_claims};
 pub use config::{CONFIG_VERSION, ConfigError, Reading, TraceRef};

@@ -1,6 +1,7 @@
 //! Results written without running anything, consistent with their
 //! configuration: what `verify` accepts (data.csv is what samples.csv
-//! gives, run.toml records the configuration), so tests of `verify` can
+//! gives, run.toml records the configuration, its seeds and what it makes
+//! of the traces), so tests of `verify` can
 //! choose every value and then corrupt one thing at a time.
 
 use std::path::Path;
@@ -33,18 +34,17 @@ pub fn write_results(config: &Path, dir: &Path, value: &dyn Fn(&str, &str, &str)
         .get("repetitions")
         .and_then(toml::Value::as_integer)
         .unwrap_or(1);
+    let seeds = (0..reps as u32).map(|r| experiment.repetition_seed(r).to_string().into());
+    let workloads = facts(&experiment, config);
     let mut provenance = toml::Table::new();
     for (k, v) in [
         ("git_revision", "test".into()),
         ("config_file", config.display().to_string().into()),
         ("config_sha256", experiment.config_sha256().into()),
         ("seed", toml::Value::Integer(experiment.seed() as i64)),
-        (
-            "repetition_seeds",
-            toml::Value::Array((0..reps).map(|r| r.to_string().into()).collect()),
-        ),
+        ("repetition_seeds", toml::Value::Array(seeds.collect())),
         ("stand_in", false.into()),
-        ("workloads", toml::Value::Array(Vec::new())),
+        ("workloads", workloads),
     ] {
         provenance.insert(k.to_string(), v);
     }
@@ -53,4 +53,26 @@ pub fn write_results(config: &Path, dir: &Path, value: &dyn Fn(&str, &str, &str)
     let config: toml::Table = experiment.resolved_toml().parse().unwrap();
     doc.insert("config".into(), config.into());
     std::fs::write(dir.join("run.toml"), toml::to_string(&doc).unwrap()).unwrap();
+}
+
+/// The workload facts a run of `experiment` records, its traces found as
+/// the command line finds them (relative to `config`); none when one
+/// cannot be found here (then `verify` leaves that check undone, warning).
+fn facts(experiment: &Experiment, config: &Path) -> toml::Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut settings = cli::traces::TraceSettings::from_env(root);
+    // Never the network from a test.
+    settings.mirror = Some("file:///nonexistent-usched-mirror".into());
+    let base = config.parent().unwrap_or(Path::new("."));
+    let mut traces = experiments::Traces::new();
+    for t in experiment.traces() {
+        let Ok(found) = cli::traces::resolve(&t.name, base, &settings) else {
+            return toml::Value::Array(Vec::new());
+        };
+        traces.insert(t.name, cli::traces::load(&found, t.lenient).unwrap());
+    }
+    let (facts, _) =
+        experiments::workload_facts(experiment, &traces, &experiments::RunOptions::default())
+            .unwrap();
+    toml::Value::try_from(facts).unwrap()
 }
