@@ -46,6 +46,10 @@ pub(crate) struct Node<'a> {
     pub(crate) identity: &'a str,
     pub(crate) reference: Option<usize>,
     pub(crate) label: String,
+    /// The entry of the document's `series` list whose values it runs
+    /// (the first, when several series' runs are this one), if any: a
+    /// kind's or a panel's reference has none.
+    pub(crate) series: Option<usize>,
 }
 
 /// What makes two runs one: how the point prepares its workloads, the
@@ -73,6 +77,7 @@ impl<'a> Graph<'a> {
         rep: u32,
         r: &'a Resolution,
         reference: Option<usize>,
+        series: Option<usize>,
         label: impl FnOnce() -> String,
     ) -> usize {
         let key = (wpoint, workloads, rep, r.key.as_str(), reference);
@@ -87,6 +92,7 @@ impl<'a> Graph<'a> {
             identity: r.key.as_str(),
             reference,
             label: label(),
+            series,
         });
         self.index.insert(key, self.nodes.len() - 1);
         self.nodes.len() - 1
@@ -186,13 +192,21 @@ impl<'e> Layout<'e> {
             for (si, cell) in plan.cells[pp].iter().enumerate() {
                 for rep in 0..spec.repetitions {
                     let reference = plan.kind_refs[pp][si].as_ref().map(|r| {
-                        graph.node(pi, wpoint(pi), on(pi, si), rep, r, None, || {
+                        graph.node(pi, wpoint(pi), on(pi, si), rep, r, None, None, || {
                             label(&format!("reference of {}", series[si]), pi, si, rep)
                         })
                     });
-                    let n = graph.node(pi, wpoint(pi), on(pi, si), rep, cell, reference, || {
-                        label(&series[si], pi, si, rep)
-                    });
+                    let entry = Some(plan.series[si].entry);
+                    let n = graph.node(
+                        pi,
+                        wpoint(pi),
+                        on(pi, si),
+                        rep,
+                        cell,
+                        reference,
+                        entry,
+                        || label(&series[si], pi, si, rep),
+                    );
                     cell_nodes[pi][si].push(n);
                 }
             }
@@ -207,7 +221,7 @@ impl<'e> Layout<'e> {
                 for (si, r) in row.iter().enumerate() {
                     let Some(r) = r else { continue };
                     for rep in 0..spec.repetitions {
-                        let n = graph.node(pi, wpoint(pi), on(pi, si), rep, r, None, || {
+                        let n = graph.node(pi, wpoint(pi), on(pi, si), rep, r, None, None, || {
                             label(
                                 &format!("{} reference of {}", spec.panels[qi].id, series[si]),
                                 pi,

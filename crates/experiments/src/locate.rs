@@ -17,12 +17,15 @@ impl Experiment {
     /// one) at sweep point `point`: a [`RunError::Field`] (or an empty
     /// workload) placed in the file, with the run's name in front of its
     /// message; any other error inside `run` wrapped in
-    /// [`RunError::InRun`].
+    /// [`RunError::InRun`]. `series`, the entry of the `series` list the
+    /// run's values come from, places a parameter or workload field that
+    /// entry sets at its own value there.
     pub(crate) fn locate(
         &self,
         error: RunError,
         point: Option<&PointSpec>,
         run: Option<&str>,
+        series: Option<usize>,
     ) -> RunError {
         let placed = |field: &str, message: String| {
             let message = match run {
@@ -33,7 +36,7 @@ impl Experiment {
                 error: ConfigError::at(
                     &self.file,
                     &self.text,
-                    self.field_span(field, point),
+                    self.field_span(field, point, series),
                     message,
                 ),
             }
@@ -52,7 +55,7 @@ impl Experiment {
                     Some(run) => format!("{run}: {inner}"),
                     None => inner,
                 };
-                self.locate(*error, point, Some(&inner))
+                self.locate(*error, point, Some(&inner), series)
             }
             other => match run {
                 Some(run) => RunError::InRun {
@@ -80,11 +83,20 @@ impl Experiment {
     }
 
     /// Where the value at the dotted path `field` is written: a swept key
-    /// at its point's value in the sweep; else the value, or the nearest
-    /// table above it that the file holds.
-    fn field_span(&self, field: &str, point: Option<&PointSpec>) -> Option<Range<usize>> {
+    /// at its point's value in the sweep; a value the run's `series` entry
+    /// sets at that entry's value; else the value, or the nearest table
+    /// above it that the file holds.
+    fn field_span(
+        &self,
+        field: &str,
+        point: Option<&PointSpec>,
+        series: Option<usize>,
+    ) -> Option<Range<usize>> {
         let parts: Vec<&str> = field.split('.').collect();
         if let Some(span) = point.and_then(|p| self.swept_span(&parts, p)) {
+            return Some(span);
+        }
+        if let Some(span) = series.and_then(|s| self.series_span(&parts, s)) {
             return Some(span);
         }
         (1..=parts.len())
@@ -116,6 +128,23 @@ impl Experiment {
             };
         let element = element?;
         value_span(&self.text, &element).or_else(|| point.span.clone())
+    }
+
+    /// Where entry `series` of the `series` list sets the value at path
+    /// `parts`, if it does: `params.<key>` in its `params` (nested, or as
+    /// one dotted key), a workload's field in its `workload`.
+    fn series_span(&self, parts: &[&str], series: usize) -> Option<Range<usize>> {
+        let entry = series.to_string();
+        let (table, rest) = match parts {
+            ["params", rest @ ..] if !rest.is_empty() => ("params", rest),
+            ["workloads", _, rest @ ..] if !rest.is_empty() => ("workload", rest),
+            _ => return None,
+        };
+        let mut nested = vec!["series", entry.as_str(), table];
+        nested.extend_from_slice(rest);
+        let dotted = rest.join(".");
+        value_span(&self.text, &nested)
+            .or_else(|| value_span(&self.text, &["series", &entry, table, &dotted]))
     }
 }
 
@@ -173,7 +202,7 @@ metric = "mean_wait"
     /// The (line, column, message) `error` is placed at.
     fn place(error: RunError, run: Option<&str>) -> (usize, usize, String) {
         let e = Experiment::parse(TEXT, "t.toml").unwrap_or_else(|e| panic!("{e}"));
-        match e.locate(error, None, run) {
+        match e.locate(error, None, run, None) {
             RunError::Located {
                 error:
                     ConfigError::Invalid {
@@ -219,13 +248,13 @@ metric = "mean_wait"
             message: "no".into(),
         };
         assert_eq!(
-            e.locate(kind.clone(), None, Some("fcfs on a")),
+            e.locate(kind.clone(), None, Some("fcfs on a"), None),
             RunError::InRun {
                 run: "fcfs on a".into(),
                 error: Box::new(kind.clone()),
             }
         );
-        assert_eq!(e.locate(kind.clone(), None, None), kind);
+        assert_eq!(e.locate(kind.clone(), None, None, None), kind);
         // A kind's own wrapping of a field error keeps both run names.
         let nested = RunError::InRun {
             run: "inner".into(),

@@ -27,6 +27,9 @@ pub(crate) struct SeriesDef {
     /// With `[sweep] workloads = "series"`: the one workload (index in
     /// `[[workloads]]`) this copy of a series runs on.
     pub only: Option<usize>,
+    /// Its entry in the document's `series` list (where run-time errors
+    /// in the values it sets are placed).
+    pub entry: usize,
 }
 
 /// One resolved parameter set.
@@ -128,6 +131,7 @@ impl Plan {
                             overrides: def.overrides.clone(),
                             workload: def.workload.clone(),
                             only: Some(wi),
+                            entry: def.entry,
                         });
                         entries.push(entry);
                     }
@@ -331,7 +335,7 @@ fn resolve(kind: &KindEntry, table: toml::Table) -> Result<Resolution, String> {
 fn series_defs(experiment: &Experiment) -> Result<Vec<SeriesDef>, Located> {
     let kind = experiment.kind;
     let mut out: Vec<SeriesDef> = Vec::new();
-    for entry in &experiment.spec.series {
+    for (index, entry) in experiment.spec.series.iter().enumerate() {
         let here = Some(entry.span());
         let def = match entry.get_ref() {
             toml::Value::String(name) => SeriesDef {
@@ -340,6 +344,7 @@ fn series_defs(experiment: &Experiment) -> Result<Vec<SeriesDef>, Located> {
                     .map_err(|m| (here.clone(), format!("series '{name}': {m}")))?,
                 workload: toml::Table::new(),
                 only: None,
+                entry: index,
             },
             toml::Value::Table(t) => {
                 if let Some(k) = t
@@ -382,6 +387,7 @@ fn series_defs(experiment: &Experiment) -> Result<Vec<SeriesDef>, Located> {
                     overrides,
                     workload,
                     only: None,
+                    entry: index,
                 }
             }
             other => {

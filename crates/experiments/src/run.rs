@@ -125,6 +125,7 @@ impl Layout<'_> {
                             RunError::field(format!("{at}.lublin99"), message),
                             None,
                             None,
+                            None,
                         )
                     })?,
                     estimates: g.estimates,
@@ -240,7 +241,7 @@ impl Layout<'_> {
             let at = self.experiment.workload_field(w.label.get_ref());
             prepare(w, &at, &inputs[k.workload], point.load, seed)
                 .map(|(w, f)| (Arc::new(w), f))
-                .map_err(|e| self.experiment.locate(e, Some(point), None))
+                .map_err(|e| self.experiment.locate(e, Some(point), None, None))
         })?;
         Ok(needed.into_iter().zip(prepared).collect())
     }
@@ -252,7 +253,7 @@ impl Layout<'_> {
         let node = &self.graph.nodes[node];
         let point = &self.experiment.plan.points[node.point];
         self.experiment
-            .locate(error, Some(point), Some(&node.label))
+            .locate(error, Some(point), Some(&node.label), node.series)
     }
 
     /// The input of run `node`.

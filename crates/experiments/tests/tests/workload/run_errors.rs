@@ -125,3 +125,48 @@ fn a_swept_value_points_at_its_element_of_the_sweep() {
     assert_eq!(column, column_of(&text, line, "1000"), "{message}");
     assert!(message.contains("warmup = 1000"), "{message}");
 }
+
+#[test]
+fn a_value_a_series_sets_points_at_that_series_entry() {
+    // The series' own `params` (nested and dotted), not `[params]`.
+    for (series, needle) in [
+        (
+            "{ name = \"late\", params = { policy = \"easy\", warmup = 1000 } }",
+            "warmup = 1000",
+        ),
+        (
+            "{ name = \"late\", params = { policy = \"easy\", \"warmup\" = 1000 } }",
+            "\"warmup\" = 1000",
+        ),
+    ] {
+        let text = BASE
+            .replace(
+                "series = [\"fcfs\", \"easy\", \"conservative\"]",
+                &format!("series = [\"fcfs\",\n  {series},\n]"),
+            )
+            .replace(
+                "series = \"easy\", than = \"fcfs\"",
+                "series = \"late\", than = \"fcfs\"",
+            );
+        let (line, column, message) = located(&text);
+        assert_eq!(line, line_of(&text, needle), "{message}");
+        assert_eq!(column, column_of(&text, line, "1000"), "{message}");
+        assert!(
+            message.contains("late on gen: params.warmup (1000)"),
+            "{message}"
+        );
+    }
+    // A value the series does not set stays at `[params]`.
+    let text = BASE
+        .replace(
+            "series = [\"fcfs\", \"easy\", \"conservative\"]",
+            "series = [\"fcfs\", { name = \"mine\", params = { policy = \"easy\" } }]",
+        )
+        .replace(
+            "series = \"easy\", than = \"fcfs\"",
+            "series = \"mine\", than = \"fcfs\"",
+        )
+        .replace("bsld_bound = 10", "bsld_bound = 10\nwarmup = 1000");
+    let (line, _, message) = located(&text);
+    assert_eq!(line, line_of(&text, "warmup = 1000"), "{message}");
+}
