@@ -359,7 +359,6 @@ fn paper_notes(notes_dir: &Path, doc_dir: &Path, id: &str) -> Option<String> {
     notes.is_file().then(|| relative(doc_dir, &notes))
 }
 
-/// Whether a run.toml records a stand-in workload (unreadable counts as yes).
 /// The configuration file the run.toml in `dir` names (`config_file`: as
 /// the run showed it, relative to the repository root when inside it, else
 /// as given), for finding the traces its configuration names relative to
@@ -382,6 +381,7 @@ fn recorded_path(settings: &Settings, dir: &Path) -> PathBuf {
     in_root
 }
 
+/// Whether a run.toml records a stand-in workload (unreadable counts as yes).
 fn stand_in(run_toml: &Path) -> bool {
     let table = files::read_to_string(run_toml, files::RESULTS)
         .ok()

@@ -369,9 +369,8 @@ pub fn merge(
     }
     // Every cell is here: check what the shards say about the workloads
     // against the workloads themselves.
-    let inputs = layout
-        .simulate(traces, options, &|_| false)
-        .map_err(MergeError::Inputs)?;
+    let inputs =
+        crate::check::workload_facts(experiment, traces, options).map_err(MergeError::Inputs)?;
     for part in parts {
         if let Some(message) = facts_difference(&inputs, part) {
             return Err(MergeError::Invalid {
@@ -396,21 +395,24 @@ pub fn merge(
     Ok(layout.assemble(measured))
 }
 
-/// How `part`'s workload facts and notes differ from `inputs`' (the first
+/// How `part`'s workload facts and notes differ from the expected ones (the first
 /// difference: a workload's field, or the notes), if they do.
-fn facts_difference(inputs: &Measured, part: &ShardCells) -> Option<String> {
-    if let Some(why) = crate::check::workloads_difference(&inputs.workloads, &part.workloads) {
+fn facts_difference(
+    (workloads, notes): &(Vec<WorkloadFacts>, Vec<String>),
+    part: &ShardCells,
+) -> Option<String> {
+    if let Some(why) = crate::check::workloads_difference(workloads, &part.workloads) {
         return Some(why);
     }
-    (inputs.notes != part.notes).then(|| {
-        let notes = |n: &[String]| match n {
+    (*notes != part.notes).then(|| {
+        let shown = |n: &[String]| match n {
             [] => "none".to_string(),
             n => format!("'{}'", terminal_name(&n.join("; "))),
         };
         format!(
             "its notes on the workloads are {}, these inputs give {}",
-            notes(&part.notes),
-            notes(&inputs.notes)
+            shown(&part.notes),
+            shown(notes)
         )
     })
 }

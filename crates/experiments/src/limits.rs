@@ -112,7 +112,7 @@ impl Limits {
         Ok(field)
     }
 
-    /// `Ok` if `value` (what `what` names, `"jobs=…"` say) is within the
+    /// `Ok` if `value` (what `what` names: `"jobs"`, say) is within the
     /// cap named `key` (one of [`Limits::KEYS`]) in force, else the message
     /// a configuration over it gets: the cap, and how to raise it or why it
     /// cannot be.
