@@ -354,20 +354,25 @@ pub fn terminal(s: &str) -> String {
 /// One name inside a message for a terminal (a path, a trace name, a
 /// label, an id): every control character, LF, CR and TAB included, and
 /// the bidirectional controls are made visible, so the name stays on the
-/// line it was put on; everything else is unchanged. [`terminal`], which
-/// keeps the message's own line feeds, leaves the result as it is.
+/// line it was put on, and a backslash is doubled, so a name that holds
+/// the text `\u{a}` never reads like one holding a line feed; everything
+/// else is unchanged. [`terminal`], which keeps the message's own line
+/// feeds, leaves the result as it is.
 ///
 /// ```
 /// use experiments::encode::terminal_name;
 ///
 /// assert_eq!(terminal_name("x\nerror: fake.swf"), r"x\u{a}error: fake.swf");
 /// assert_eq!(terminal_name("KTH-SP2 (é)\t"), r"KTH-SP2 (é)\u{9}");
+/// assert_eq!(terminal_name(r"x\u{a}y"), r"x\\u{a}y");
 /// ```
 pub fn terminal_name(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         if c.is_control() || is_bidi(c) {
             push_visible(&mut out, c);
+        } else if c == '\\' {
+            out.push_str("\\\\");
         } else {
             out.push(c);
         }
@@ -568,7 +573,9 @@ mod tests {
                     r"\u{1b}[31m\u{7}\u{0}\u{7f}\u{85}",
                 ),
                 ("\u{2067}abc\u{200e}", r"\u{2067}abc\u{200e}"),
-                ("é 日本 \\ 'q' \"d\"", "é 日本 \\ 'q' \"d\""),
+                // A backslash is doubled: the text `\u{a}` is not a line feed.
+                ("é 日本 \\ 'q' \"d\"", "é 日本 \\\\ 'q' \"d\""),
+                (r"x\u{a}y", r"x\\u{a}y"),
                 ("", ""),
             ],
         );

@@ -307,6 +307,9 @@ fn visible(name: &str) -> String {
     for c in name.chars() {
         if c.is_control() || bidi(c) {
             let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else if c == '\\' {
+            // Doubled, so the text `\u{a}` never reads like a line feed.
+            out.push_str("\\\\");
         } else {
             out.push(c);
         }
