@@ -434,9 +434,10 @@ impl<'a> Context<'a> {
 
     /// Asks for a decision at `at` (if no event comes first) instead of any
     /// instant asked for before; `None` cancels it. Instants not after now
-    /// are ignored.
+    /// are ignored, and so are those after [`Time::LATEST`] (no job can
+    /// start there and end in time; [`Time::NEVER`] means never).
     pub fn wake_at(&mut self, at: Option<Time>) {
-        self.wake = at.filter(|&t| t > self.now);
+        self.wake = at.filter(|&t| t > self.now && t <= Time::LATEST);
     }
 
     /// Reports a promise that is not held in the profile (EASY's first
@@ -475,7 +476,8 @@ impl<'a> Context<'a> {
     /// exact.
     #[inline]
     pub(crate) fn end_of(&self, slot: usize, start: Time, duration: i64) -> Result<Time, SimError> {
-        let end = Time(start.0 + duration);
+        // Saturating: a start near `Time::NEVER` is refused, never wrapped.
+        let end = start + duration;
         if end > Time::LATEST {
             return Err(self.beyond_latest(slot, end));
         }

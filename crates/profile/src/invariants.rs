@@ -9,7 +9,9 @@ use std::fmt;
 use proptest::prelude::{Just, Strategy, prop, prop_oneof};
 use proptest::test_runner::{TestCaseError, TestRunner};
 
-use crate::sched::{NoObserver, Observer, SimError, simulate_stream_with, simulate_with};
+use crate::sched::{
+    NoObserver, Observer, SimError, check_input, simulate_stream_with, simulate_with,
+};
 use crate::scheduler::Scheduler;
 use crate::{
     Job, MAX_DURATION, Outcome, Overrun, QueueOrder, SchedulerConfig, Status, Time, validate,
@@ -86,11 +88,15 @@ impl Observer for Calls {
 ///   slice run, reporting each job's outcome once, in start order;
 /// * the `guarantees` the policy declares.
 ///
-/// A workload the loop refuses (an invalid job, too many prediction
-/// extensions, more time than a schedule can hold) passes if every run
-/// refuses it alike; a refused action ([`SimError::NoRoom`],
-/// [`SimError::NotWaiting`]) or a job left waiting
-/// ([`SimError::NeverStarted`]) is a broken invariant.
+/// A workload the loop refuses before anything runs (an invalid job, jobs
+/// out of submit order, a job wider than the machine, too many prediction
+/// extensions, a machine of no processors) passes if every run refuses it
+/// alike. So does a run that would pass [`Time::LATEST`] on a workload that
+/// could: one whose last submit plus every job's estimate and run time
+/// passes it. Any other error is a broken invariant: a refused action
+/// ([`SimError::NoRoom`], [`SimError::NotWaiting`]), a job left waiting
+/// ([`SimError::NeverStarted`]), an input error the input does not have,
+/// or a time past [`Time::LATEST`] that only the scheduler's choices reach.
 pub fn check_scheduler<S: Scheduler>(
     make: impl Fn() -> S,
     config: &SchedulerConfig,
@@ -117,13 +123,11 @@ pub fn check_scheduler<S: Scheduler>(
     );
     let outcomes = match first {
         Ok(outcomes) => outcomes,
-        Err(
-            e @ (SimError::NoRoom { .. }
-            | SimError::NotWaiting { .. }
-            | SimError::NeverStarted { .. }),
-        ) => return Err(broken("runs to the end", e.to_string())),
-        // The workload itself is refused (alike by every run): not the scheduler's doing.
-        Err(_) => return Ok(()),
+        // The workload itself is refused (alike by every run, checked
+        // above): not the scheduler's doing.
+        Err(_) if check_input(config, jobs).is_err() => return Ok(()),
+        Err(SimError::BeyondLatest { .. }) if may_pass_latest(jobs) => return Ok(()),
+        Err(e) => return Err(broken("runs to the end", e.to_string())),
     };
     check_stream(&outcomes, count, &got, calls == streamed)?;
     validate(config.capacity, jobs, &outcomes)
@@ -140,6 +144,19 @@ pub fn check_scheduler<S: Scheduler>(
         check_guarantees(config, jobs, &outcomes, &calls, guarantees)?;
     }
     Ok(())
+}
+
+/// Whether a schedule of `jobs` that never idles a job needlessly could
+/// pass [`Time::LATEST`]: their last submit plus, for every job, its
+/// estimate and its run time (a bound on every reserved or run duration,
+/// predictions extended under [`Overrun::Continue`](crate::Overrun) included).
+fn may_pass_latest(jobs: &[Job]) -> bool {
+    let last = jobs.last().map_or(0, |j| j.submit.0);
+    let work = jobs.iter().fold(0i64, |sum, j| {
+        sum.saturating_add(j.estimate.max(0))
+            .saturating_add(j.run_time.max(0))
+    });
+    last.saturating_add(work) > Time::LATEST.0
 }
 
 fn check_stream(

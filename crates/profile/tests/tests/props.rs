@@ -289,4 +289,56 @@ fn the_suite_catches_broken_schedulers() {
             .run(|| Forgetful)
     });
     assert!(msg.contains("first reservation"), "{msg}");
+    // An error the workload does not call for is the scheduler's failure,
+    // whatever its variant: here one the input check gives elsewhere.
+    struct GivesUp;
+    impl Scheduler for GivesUp {
+        fn schedule(&mut self, _: &mut Context<'_>) -> Result<(), SimError> {
+            Err(SimError::NoCapacity)
+        }
+    }
+    let msg = fails(|| Suite::new(50).run(|| GivesUp));
+    assert!(msg.contains("runs to the end: the machine has 0"), "{msg}");
+    // Reserving past Time::LATEST on workloads that come nowhere near it,
+    // at Time::NEVER too (the end saturates, never wraps).
+    struct Parks(Time);
+    impl Scheduler for Parks {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            if ctx.queue_len() > 0 {
+                ctx.reserve(0, self.0)?;
+            }
+            Ok(())
+        }
+    }
+    for at in [Time::LATEST, Time::NEVER] {
+        let msg = fails(move || Suite::new(50).run(move || Parks(at)));
+        assert!(
+            msg.contains("runs to the end") && msg.contains("after the latest instant"),
+            "{msg}"
+        );
+    }
+}
+
+/// `Time::NEVER` means never: a wake-up asked for there (or anywhere past
+/// `Time::LATEST`) brings no decision.
+#[test]
+fn a_wake_up_at_never_is_no_wake_up() {
+    use profile::{Context, Job, Scheduler, SchedulerConfig, SimError};
+    struct Sleeper(Time);
+    impl Scheduler for Sleeper {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            self.0 = self.0.max(ctx.now());
+            ctx.wake_at(Some(Time::NEVER));
+            Ok(())
+        }
+    }
+    let mut sleeper = Sleeper(Time(0));
+    let jobs = [Job::new(1, Time(0), 1, 10, 10)];
+    let config = SchedulerConfig::new(4, Policy::Fcfs);
+    let run = simulate_with(&config, &mut sleeper, &jobs, &mut NoObserver);
+    assert!(
+        matches!(run, Err(SimError::NeverStarted { id: 1, .. })),
+        "{run:?}"
+    );
+    assert_eq!(sleeper.0, Time(0));
 }
