@@ -77,6 +77,7 @@ fn missing_report(
 /// `cargo xtask merge DIR`: assembles the results of every experiment in
 /// the cells directory `cells` into the results directory.
 pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode> {
+    output::refuse_nested(&settings.results, "--out", cells, "the cells directory")?;
     let found = identities(cells)?;
     if found.is_empty() {
         bail!(

@@ -66,9 +66,17 @@ mod manifest;
 mod replace;
 
 pub use guards::{
-    check_no_links_below, check_outside_results, refuse_input_dir, refuse_input_file, same_file,
+    check_no_links_below, check_outside_results, refuse_input_dir, refuse_input_file,
+    refuse_nested, same_file,
 };
 pub use replace::{Made, check_replace, write_output};
+
+/// Whether the results directory `dir` holds exactly the files its marker
+/// lists, each unchanged (`verify`'s last check); `Ok(Err(why))` names
+/// what differs.
+pub fn results_intact(dir: &Path) -> Result<std::result::Result<(), String>> {
+    manifest::intact(dir)
+}
 
 /// A writer's lock and ownership file in its staging subdirectory.
 const OWNER: &str = "owner";

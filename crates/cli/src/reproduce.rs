@@ -31,11 +31,18 @@ pub fn run_jobs(
             // Refused before any work when it already lies in results
             // (and again when written, for results this run makes).
             if let Some(file) = &run.combined {
+                let configs: Vec<&Path> = jobs.iter().map(|(path, _)| path.as_path()).collect();
+                output::refuse_input_file(file, "--combined", &configs)?;
                 output::check_outside_results(file).context("--combined")?;
                 output::check_replace(file, "--combined", output::Made::Combined, run.force)?;
             }
             let status = run_all(settings, jobs, strict);
             if let Some(file) = &run.combined {
+                // Nor over a trace the runs read (a configuration names
+                // its trace files only once loaded).
+                let traces = crate::traces::files_read();
+                let traces: Vec<&Path> = traces.iter().map(PathBuf::as_path).collect();
+                output::refuse_input_file(file, "--combined", &traces)?;
                 crate::results::write_combined(settings, file, run.force)?;
             }
             status

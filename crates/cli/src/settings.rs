@@ -98,10 +98,21 @@ impl Settings {
         self
     }
 
-    /// How a path is shown: relative to the repository root when inside it.
+    /// How a path is shown (and recorded in run.toml): relative to the
+    /// repository root when inside it, from whichever directory it was
+    /// given; else as given, without `.` parts, so `./a.toml` and `a.toml`
+    /// are one name.
     pub fn shown(&self, path: &Path) -> String {
-        path.strip_prefix(&self.root)
-            .unwrap_or(path)
+        let absolute = std::path::absolute(path).ok();
+        if let Some(inside) = absolute
+            .as_deref()
+            .and_then(|a| a.strip_prefix(&self.root).ok())
+        {
+            return inside.display().to_string();
+        }
+        path.components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .collect::<PathBuf>()
             .display()
             .to_string()
     }

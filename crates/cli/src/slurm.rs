@@ -186,6 +186,7 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
     // The scripts name every experiment by its full id.
     let ids: Vec<String> = jobs.iter().filter_map(|(_, id)| id.clone()).collect();
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    crate::output::refuse_nested(&args.out, "--out", &args.cells, "--cells")?;
     let cells = absolute(&args.cells);
     let dir = cells.join("slurm");
     let layout = Layout {

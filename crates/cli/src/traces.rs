@@ -519,6 +519,15 @@ fn fetch(url: &str, tmp: &Path, cap: files::Cap) -> Result<()> {
 /// be copied.
 static READ: Mutex<BTreeMap<(FileKey, bool), Source>> = Mutex::new(BTreeMap::new());
 
+/// The trace files this process has read (or begun to read): an output
+/// written after them must not be one of them.
+static FILES: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+
+/// The trace files this process has read, as they were found.
+pub fn files_read() -> Vec<PathBuf> {
+    lock(&FILES).iter().cloned().collect()
+}
+
 /// A copy of a trace `source` read from a file, unless it is a stand-in or
 /// had lines skipped (an error cannot be copied).
 fn copy_trace(source: &Source) -> Option<Source> {
@@ -556,6 +565,7 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
         Found::StandIn(known) => return Ok(Source::stand_in(known)),
         Found::File { path, known } => (path, known),
     };
+    lock(&FILES).insert(path.clone());
     let key = file_key(path).map(|k| (k, lenient));
     if let Some(read) = key
         .as_ref()

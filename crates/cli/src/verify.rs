@@ -49,6 +49,15 @@ pub fn verify(
     strict: bool,
     force: bool,
 ) -> Result<ExitCode> {
+    // A misspelt --out is no empty set of results: it would verify nothing
+    // and still write a document saying so.
+    if !settings.results.is_dir() {
+        bail!(
+            "{} is not a directory of results; give --out the directory `cargo xtask \
+             reproduce` or `run` wrote to",
+            terminal_path(&settings.results)
+        );
+    }
     recover_results(settings);
     let entries = settings.catalog()?;
     // Ids of results of your own configurations (`cargo xtask run`) are
@@ -311,7 +320,11 @@ fn checked_results(
     Ok(match checked {
         // The error starts with the file's name: the path before it names it whole.
         Err(e) => Err(format!("{}/{e}", terminal_path(dir))),
-        Ok(()) => Ok((rows, samples)),
+        // The data hold; the rest (summary.md, figure.svg, which a full
+        // document copies) must be what the tool wrote beside them.
+        Ok(()) => output::results_intact(dir)?
+            .map_err(|why| format!("{why}; the results were edited, run the experiment again"))
+            .map(|()| (rows, samples)),
     })
 }
 

@@ -98,6 +98,80 @@ fn combined_never_replaces_a_users_file_without_force() {
     );
 }
 
+/// Outputs never replace what the same command reads, `--force` or not:
+/// `--combined` onto a configuration or a trace the runs read; results
+/// inside the cells they are merged from, or cells around them; and a
+/// misspelt results directory is no empty set of results.
+#[test]
+fn outputs_never_land_on_or_inside_the_commands_inputs() {
+    let tmp = setup("user-files-inputs");
+    let keep = |name: &str| std::fs::read(tmp.path().join(name)).unwrap();
+    let (config, trace) = (keep("exp.toml"), keep("tiny.swf"));
+    for (input, needle) in [("exp.toml", "exp.toml"), ("tiny.swf", "tiny.swf")] {
+        let out = xtask(
+            &tmp,
+            &[
+                "run",
+                "exp.toml",
+                "--out",
+                "out",
+                "--combined",
+                input,
+                "--force",
+            ],
+        );
+        check(&out, 1, &["--combined", needle, "is the input"], input);
+    }
+    assert_eq!(keep("exp.toml"), config);
+    assert_eq!(keep("tiny.swf"), trace);
+    let shard = ["run", "exp.toml", "--shard", "0/1", "--cells", "cells"];
+    check(&xtask(&tmp, &shard), 0, &[], "shard");
+    for (out_dir, how) in [
+        ("cells", "is the cells directory"),
+        ("cells/test", "is inside the cells directory"),
+        (".", "holds the cells directory"),
+    ] {
+        let out = xtask(&tmp, &["merge", "cells", "--out", out_dir]);
+        check(&out, 1, &[how], out_dir);
+    }
+    assert!(!tmp.path().join("cells/test/test").exists());
+    check(
+        &xtask(&tmp, &["merge", "cells", "--out", "merged"]),
+        0,
+        &[],
+        "merge beside the cells",
+    );
+    let out = xtask(&tmp, &["verify", "--out", "mergde"]);
+    check(
+        &out,
+        1,
+        &["mergde is not a directory of results"],
+        "misspelt",
+    );
+    assert!(!tmp.path().join("mergde").exists());
+}
+
+/// Same configuration, same bytes: however its path is spelt, run.toml
+/// records one name for it.
+#[test]
+fn a_configuration_is_recorded_under_one_name_however_its_path_is_spelt() {
+    let tmp = setup("user-files-spelling");
+    let mut outputs = Vec::new();
+    for (config, out) in [
+        ("exp.toml", "a"),
+        ("./exp.toml", "b"),
+        ("././exp.toml", "c"),
+    ] {
+        let run = xtask(&tmp, &["run", config, "--out", out, "-q"]);
+        check(&run, 0, &[], config);
+        let dir = tmp.path().join(out).join("test/tiny");
+        let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+        outputs.push((read("run.toml"), read(".usched-results")));
+    }
+    assert!(text(&outputs[0].0).contains("config_file = \"exp.toml\""));
+    assert!(outputs.windows(2).all(|w| w[0] == w[1]));
+}
+
 #[test]
 fn results_never_go_through_a_symbolic_link_below_out() {
     let tmp = setup("user-files-links");

@@ -31,6 +31,45 @@ pub fn check_outside_results(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// `path` as the file system will resolve it: its longest existing
+/// ancestor made canonical (links followed), the rest appended as given.
+fn resolved(path: &Path) -> Option<std::path::PathBuf> {
+    let path = std::path::absolute(path).ok()?;
+    let mut rest = Vec::new();
+    for dir in path.ancestors() {
+        if let Ok(real) = fs::canonicalize(dir) {
+            return Some(rest.iter().rev().fold(real, |p, part| p.join(part)));
+        }
+        rest.push(dir.file_name()?);
+    }
+    None
+}
+
+/// Refuses an output directory (`out`, given as `out_flag`) that is, holds
+/// or lies inside the input directory `input` (`input_flag`): results
+/// never go into an area the tool reads from, nor an input into an area
+/// it replaces.
+pub fn refuse_nested(out: &Path, out_flag: &str, input: &Path, input_flag: &str) -> Result<()> {
+    let (Some(a), Some(b)) = (resolved(out), resolved(input)) else {
+        return Ok(());
+    };
+    let how = if a == b {
+        "is"
+    } else if a.starts_with(&b) {
+        "is inside"
+    } else if b.starts_with(&a) {
+        "holds"
+    } else {
+        return Ok(());
+    };
+    bail!(
+        "{out_flag} {} {how} {input_flag} {}; results and the cells they are made of go in \
+         separate directories, neither inside the other",
+        terminal_path(out),
+        terminal_path(input)
+    );
+}
+
 /// Whether `a` and `b` name one file: the same canonical path, or the same
 /// device and inode (a hard link).
 pub fn same_file(a: &Path, b: &Path) -> bool {

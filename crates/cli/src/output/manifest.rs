@@ -125,15 +125,42 @@ fn parse(text: &str) -> Option<Manifest> {
         .filter(|m| m.manifest == 1)
 }
 
+/// What a directory holds beyond its manifest, or other than it.
+enum Difference {
+    /// A listed file whose contents changed (its path).
+    Changed(std::path::PathBuf),
+    /// An entry the manifest does not list (as shown).
+    Foreign(String),
+}
+
 /// Checks that `dir` holds exactly what `m` lists, each file unchanged.
 fn walk(dir: &Path, m: &Manifest) -> Result<()> {
+    match differs(dir, m)? {
+        None => Ok(()),
+        Some(Difference::Changed(path)) => bail!(
+            "{} changed since cargo xtask wrote it; refusing to replace {} (that would lose the \
+             change): move the file away, or choose another --out",
+            terminal_path(&path),
+            terminal_path(dir)
+        ),
+        Some(Difference::Foreign(entry)) => bail!(
+            "{} holds {entry}, which cargo xtask did not write there; refusing to replace the \
+             directory (that would delete it): move it away, or choose another --out",
+            terminal_path(dir)
+        ),
+    }
+}
+
+/// The first entry of `dir` that `m` does not list, or lists with other
+/// contents; a listed entry that is missing is no difference here.
+fn differs(dir: &Path, m: &Manifest) -> Result<Option<Difference>> {
     let mut folders = vec![String::new()];
     while let Some(rel) = folders.pop() {
         let here = dir.join(&rel);
         let entries = match fs::read_dir(&here) {
             Ok(entries) => entries,
             // Another writer moved it aside: nothing left to lose.
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(e) => {
                 return Err(e).with_context(|| format!("cannot list {}", terminal_path(&here)));
             }
@@ -143,7 +170,7 @@ fn walk(dir: &Path, m: &Manifest) -> Result<()> {
             let name = entry.file_name();
             let shown = terminal_path(Path::new(&format!("{rel}{}", name.to_string_lossy())));
             let Some(name) = name.to_str() else {
-                return foreign(dir, &shown);
+                return Ok(Some(Difference::Foreign(shown)));
             };
             let path = format!("{rel}{name}");
             if path == RESULTS_MARKER {
@@ -159,27 +186,47 @@ fn walk(dir: &Path, m: &Manifest) -> Result<()> {
             match m.files.get(&path) {
                 Some(sha) if kind.is_file() => {
                     if &sha256_file(&entry.path())? != sha {
-                        bail!(
-                            "{} changed since cargo xtask wrote it; refusing to replace {} (that \
-                             would lose the change): move the file away, or choose another --out",
-                            terminal_path(&entry.path()),
-                            terminal_path(dir)
-                        );
+                        return Ok(Some(Difference::Changed(entry.path())));
                     }
                 }
-                _ => return foreign(dir, &shown),
+                _ => return Ok(Some(Difference::Foreign(shown))),
             }
         }
     }
-    Ok(())
+    Ok(None)
 }
 
-fn foreign(dir: &Path, entry: &str) -> Result<()> {
-    bail!(
-        "{} holds {entry}, which cargo xtask did not write there; refusing to replace the \
-         directory (that would delete it): move it away, or choose another --out",
-        terminal_path(dir)
-    )
+/// Whether the results directory `dir` is as the tool wrote it, for
+/// `verify`: a manifest marker, every file it lists present and unchanged,
+/// nothing else. `Ok(Err(why))` says what differs.
+pub(super) fn intact(dir: &Path) -> Result<std::result::Result<(), String>> {
+    let marker = dir.join(RESULTS_MARKER);
+    let text = read_marker(&marker)?;
+    let Some(m) = parse(&text) else {
+        let why = if text == LEGACY_MARKER {
+            "the marker of an older version of cargo xtask"
+        } else {
+            "missing, or not the marker cargo xtask wrote"
+        };
+        return Ok(Err(format!("{}: {why}", terminal_path(&marker))));
+    };
+    if let Some(missing) = m.files.keys().find(|f| !dir.join(f).is_file()) {
+        return Ok(Err(format!(
+            "{}: missing, though cargo xtask wrote it",
+            terminal_path(&dir.join(missing))
+        )));
+    }
+    Ok(match differs(dir, &m)? {
+        None => Ok(()),
+        Some(Difference::Changed(path)) => Err(format!(
+            "{}: changed since cargo xtask wrote it",
+            terminal_path(&path)
+        )),
+        Some(Difference::Foreign(entry)) => Err(format!(
+            "{}/{entry}: cargo xtask did not write it there",
+            terminal_path(dir)
+        )),
+    })
 }
 
 fn sha256_file(path: &Path) -> Result<String> {

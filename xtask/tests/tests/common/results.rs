@@ -8,7 +8,8 @@ use std::path::Path;
 
 use experiments::{Experiment, Samples, Unit, aggregate, write_csv};
 
-/// Writes `data.csv`, `samples.csv`, `run.toml` and `figure.svg` for the
+/// Writes `data.csv`, `samples.csv`, `run.toml`, `figure.svg` and the marker
+/// listing them for the
 /// configuration at `config` into `dir`: one unit per point, valued
 /// `value(panel, series, x)`.
 pub fn write_results(config: &Path, dir: &Path, value: &dyn Fn(&str, &str, &str) -> f64) {
@@ -53,6 +54,20 @@ pub fn write_results(config: &Path, dir: &Path, value: &dyn Fn(&str, &str, &str)
     let config: toml::Table = experiment.resolved_toml().parse().unwrap();
     doc.insert("config".into(), config.into());
     std::fs::write(dir.join("run.toml"), toml::to_string(&doc).unwrap()).unwrap();
+    // The marker the tool writes: every file with its sha256.
+    let mut files = toml::Table::new();
+    for name in ["data.csv", "samples.csv", "figure.svg", "run.toml"] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        files.insert(name.into(), experiments::sha256_hex(&bytes).into());
+    }
+    let mut marker = toml::Table::new();
+    marker.insert("manifest".into(), 1.into());
+    marker.insert("files".into(), files.into());
+    std::fs::write(
+        dir.join(".usched-results"),
+        toml::to_string(&marker).unwrap(),
+    )
+    .unwrap();
 }
 
 /// The workload facts a run of `experiment` records, its traces found as

@@ -291,6 +291,25 @@ const RESULTS: &[ResultsCorruption] = &[
     ("run.toml missing", "run.toml", |d| {
         std::fs::remove_file(d.join("run.toml")).unwrap()
     }),
+    // What the data do not hold, the marker does: the files people read.
+    ("summary.md edited", "summary.md", |d| {
+        std::fs::write(d.join("summary.md"), "Every claim: PASS\n").unwrap()
+    }),
+    ("figure.svg edited", "figure.svg", |d| {
+        std::fs::write(d.join("figure.svg"), "<svg><!-- drawn by hand --></svg>").unwrap()
+    }),
+    ("figure.svg missing", "figure.svg", |d| {
+        std::fs::remove_file(d.join("figure.svg")).unwrap()
+    }),
+    ("a file added", "notes.txt", |d| {
+        std::fs::write(d.join("notes.txt"), "mine\n").unwrap()
+    }),
+    ("the marker removed", ".usched-results", |d| {
+        std::fs::remove_file(d.join(".usched-results")).unwrap()
+    }),
+    ("the marker edited", ".usched-results", |d| {
+        std::fs::write(d.join(".usched-results"), "manifest = 2\n").unwrap()
+    }),
 ];
 
 const VERIFY: [&str; 6] = [
@@ -316,6 +335,7 @@ fn every_results_corruption_stops_verify_naming_the_file() {
     let out = xtask(&tmp, &VERIFY);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     for (name, file, corrupt) in RESULTS {
+        std::fs::remove_dir_all(baseline(&res)).unwrap();
         crate::common::results::write_results(&config, &baseline(&res), &value);
         corrupt(&baseline(&res));
         let out = xtask(&tmp, &VERIFY);
