@@ -43,7 +43,8 @@ pub enum SwfError {
         text: String,
     },
     /// A header keyword that carries a number (`MaxProcs`, `UnixStartTime`,
-    /// ...) has a value that does not start with one. Only strict mode
+    /// ...) has a value that is not a whole integer optionally followed by
+    /// a note (`MaxProcs: many`, `8.9`, `8e1`, `0x10`, `8 16`). Only strict mode
     /// reports this; lenient mode records it in the skipped lines and
     /// leaves the typed header field `None`.
     BadHeader {
@@ -212,8 +213,9 @@ impl fmt::Display for SwfError {
                 ..
             } => write!(
                 f,
-                "{file}:{line}: header {keyword} is '{text}', expected an integer \
-                 (optionally followed by a note); fix the header or read in lenient mode"
+                "{file}:{line}: header {keyword} is '{text}', expected a whole integer \
+                 (optionally followed by a blank and a note that does not start with a \
+                 number); fix the header or read in lenient mode"
             ),
             SwfError::HeaderOutOfRange {
                 line,

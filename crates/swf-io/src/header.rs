@@ -13,9 +13,11 @@ use std::io::{self, Write};
 ///   in DAS2) parse; keywords match case-insensitively;
 /// * a `#` at the start of a value or after a blank starts a comment that
 ///   typed fields ignore (`TimeZoneString: Europe/Amsterdam  # CET`);
-/// * numeric keywords take the leading integer of the value, so
+/// * a numeric keyword's value is a whole integer, optionally followed
+///   by a blank and a note that does not start like a number, so
 ///   `MaxNodes: 338 (batch partition; 512 total)` gives 338, and `-1` or an
-///   empty value gives `None`;
+///   empty value gives `None`; anything else (`8.9`, `8e1`, `0x10`,
+///   `8abc`, `8 16`) is unusable, never read by its prefix;
 /// * when a keyword repeats, the first usable value wins; every `Note:`
 ///   value goes to [`notes`](Self::notes);
 /// * a comment line without a `Keyword:` (free text, a continuation line, a
@@ -40,9 +42,9 @@ pub struct SwfHeader {
     pub max_jobs: Option<u64>,
     /// `MaxRecords:` number of data lines in the file.
     pub max_records: Option<u64>,
-    /// `MaxNodes:` machine size in nodes (leading integer of the value).
+    /// `MaxNodes:` machine size in nodes (the integer before any note).
     pub max_nodes: Option<u64>,
-    /// `MaxProcs:` machine size in processors (leading integer of the value).
+    /// `MaxProcs:` machine size in processors (the integer before any note).
     pub max_procs: Option<u64>,
     /// `UnixStartTime:` the epoch second that submit time 0 corresponds to.
     pub unix_start_time: Option<i64>,
@@ -115,7 +117,7 @@ fn strip_comment(value: &str) -> &str {
 /// Why a header value is unusable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ValueError {
-    /// It does not start with an integer.
+    /// It is not a whole integer, optionally followed by a note.
     NotANumber,
     /// It is an integer outside the keyword's range (given as text).
     OutOfRange(&'static str),
@@ -129,22 +131,31 @@ const MACHINE_RANGE: &str = "0 to 10000000, or -1 for unknown";
 const COUNT_RANGE: &str = "0 to 18446744073709551615, or -1 for unknown";
 const START_RANGE: &str = "an integer that fits in 64 bits";
 
-/// The leading integer of `value` (after comment stripping); `-1` and an
-/// empty value are `None`; a value that does not start with a digit is
-/// [`ValueError::NotANumber`], digits beyond `i128` are out of `range`.
-fn leading_int(value: &str, range: &'static str) -> Result<Option<i128>, ValueError> {
+/// The integer a numeric header value gives (after comment stripping):
+/// the value's first blank-separated token, which must be a whole integer
+/// (`[+-]digits`), optionally followed by a blank and a note that does not
+/// start like a number (`338 (batch partition; 512 total)`, `32 nodes`).
+/// `-1` and an empty value are `None`. A token that is not a whole
+/// integer (`8.9`, `8e1`, `0x10`, `8abc`) or a second number (`8 16`) is
+/// [`ValueError::NotANumber`]: reading a prefix would misread the machine
+/// silently. Digits beyond `i128` are out of `range`.
+fn header_int(value: &str, range: &'static str) -> Result<Option<i128>, ValueError> {
     let v = strip_comment(value);
     if v.is_empty() {
         return Ok(None);
     }
-    let sign_len = usize::from(v.starts_with(['-', '+']));
-    let digits = v[sign_len..].bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
+    let (token, note) = v
+        .split_once(|c: char| c.is_ascii_whitespace())
+        .map_or((v, ""), |(t, n)| (t, n.trim_start()));
+    let digits = token.strip_prefix(['-', '+']).unwrap_or(token);
+    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
         return Err(ValueError::NotANumber);
     }
-    let n: i128 = v[..sign_len + digits]
-        .parse()
-        .map_err(|_| ValueError::OutOfRange(range))?;
+    let unsigned_note = note.strip_prefix(['+', '-', '.']).unwrap_or(note);
+    if unsigned_note.starts_with(|c: char| c.is_ascii_digit()) {
+        return Err(ValueError::NotANumber);
+    }
+    let n: i128 = token.parse().map_err(|_| ValueError::OutOfRange(range))?;
     Ok(if n == -1 { None } else { Some(n) })
 }
 
@@ -158,7 +169,7 @@ fn normalize(key: Key, value: &str) -> Result<Option<String>, ValueError> {
             let v = strip_comment(value);
             Ok((!v.is_empty()).then(|| v.to_owned()))
         }
-        Key::UnixStartTime => match leading_int(value, START_RANGE)? {
+        Key::UnixStartTime => match header_int(value, START_RANGE)? {
             Some(n) => Ok(Some(
                 i64::try_from(n)
                     .map_err(|_| ValueError::OutOfRange(START_RANGE))?
@@ -166,7 +177,7 @@ fn normalize(key: Key, value: &str) -> Result<Option<String>, ValueError> {
             )),
             None => Ok(None),
         },
-        Key::MaxJobs | Key::MaxRecords => match leading_int(value, COUNT_RANGE)? {
+        Key::MaxJobs | Key::MaxRecords => match header_int(value, COUNT_RANGE)? {
             Some(n) => Ok(Some(
                 u64::try_from(n)
                     .map_err(|_| ValueError::OutOfRange(COUNT_RANGE))?
@@ -174,7 +185,7 @@ fn normalize(key: Key, value: &str) -> Result<Option<String>, ValueError> {
             )),
             None => Ok(None),
         },
-        Key::MaxNodes | Key::MaxProcs => match leading_int(value, MACHINE_RANGE)? {
+        Key::MaxNodes | Key::MaxProcs => match header_int(value, MACHINE_RANGE)? {
             Some(n) if (0..=i128::from(crate::MAX_PROCS)).contains(&n) => Ok(Some(n.to_string())),
             Some(_) => Err(ValueError::OutOfRange(MACHINE_RANGE)),
             None => Ok(None),
@@ -222,8 +233,8 @@ impl SwfHeader {
     /// Appends a header line and updates the typed fields as the reader
     /// does. Use an empty keyword for a free-text comment line.
     ///
-    /// Returns `false` if the keyword carries a number and the value does
-    /// not start with one or is out of the keyword's range (`MaxProcs` and
+    /// Returns `false` if the keyword carries a number and the value is
+    /// not a whole integer (optionally followed by a note) or is out of the keyword's range (`MaxProcs` and
     /// `MaxNodes`: 0 to [`MAX_PROCS`](crate::MAX_PROCS); the line is kept,
     /// the typed field stays unset), or if an earlier line gave the same
     /// numeric keyword another value (the line is kept, the first value
@@ -430,13 +441,31 @@ mod tests {
 
     #[test]
     fn numbers() {
-        let int = |v| leading_int(v, COUNT_RANGE);
+        let int = |v| header_int(v, COUNT_RANGE);
         assert_eq!(int("893466664"), Ok(Some(893466664)));
         assert_eq!(int(" 32 (dual CPU)"), Ok(Some(32)));
         assert_eq!(int("3600   # DEPRECATED"), Ok(Some(3600)));
         assert_eq!(int("-1"), Ok(None));
         assert_eq!(int(""), Ok(None));
         assert_eq!(int("unknown"), Err(ValueError::NotANumber));
+        assert_eq!(int("+7"), Ok(Some(7)));
+        assert_eq!(int("64 processors"), Ok(Some(64)));
+        assert_eq!(int("64 - batch only"), Ok(Some(64)));
+        assert_eq!(int("64\t(dual CPU)"), Ok(Some(64)));
+        // Never a prefix: each of these would otherwise read as 8 (or be
+        // taken for a missing value and fall back to another keyword).
+        for bad in [
+            "8.9", "8e1", "8E1", "0x10", "8abc", "8,5", "8_000", "8 16", "8 -16", "8 .5", "8 +1",
+            "-", "+", "--1", "+-1", "1-", "(8)", "# 8",
+        ] {
+            let got = int(bad);
+            let expected = if bad == "# 8" {
+                Ok(None) // all comment: an empty value
+            } else {
+                Err(ValueError::NotANumber)
+            };
+            assert_eq!(got, expected, "{bad:?}");
+        }
         assert_eq!(
             int(&"9".repeat(60)),
             Err(ValueError::OutOfRange(COUNT_RANGE))

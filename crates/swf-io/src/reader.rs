@@ -603,8 +603,9 @@ mod tests {
         let e = SwfReader::new(text.as_bytes(), "h.swf", Mode::Strict).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "h.swf:1: header MaxProcs is 'many', expected an integer (optionally followed by a \
-             note); fix the header or read in lenient mode"
+            "h.swf:1: header MaxProcs is 'many', expected a whole integer (optionally followed \
+             by a blank and a note that does not start with a number); fix the header or read \
+             in lenient mode"
         );
         let r = SwfReader::new(text.as_bytes(), "h.swf", Mode::Lenient).unwrap();
         assert_eq!(r.header().max_procs, None);

@@ -184,21 +184,74 @@ fn non_utf8_bytes() {
     );
 }
 
+const BAD_HEADER: &str = "expected a whole integer (optionally followed by a blank and a note \
+                          that does not start with a number); fix the header or read in lenient mode";
+
 #[test]
 fn bad_header_values() {
     check(
         "; MaxNodes: lots\n",
         Mode::Strict,
-        &[
-            "error SDSC.swf:1: header MaxNodes is 'lots', expected an integer (optionally followed by a note); fix the header or read in lenient mode",
-        ],
+        &[&format!(
+            "error SDSC.swf:1: header MaxNodes is 'lots', {BAD_HEADER}"
+        )],
     );
     check(
         &format!("; MaxNodes: lots\n{OK}\n"),
         Mode::Lenient,
         &[
             "record 1",
-            "skipped 1: SDSC.swf:1: header MaxNodes is 'lots', expected an integer (optionally followed by a note); fix the header or read in lenient mode",
+            &format!("skipped 1: SDSC.swf:1: header MaxNodes is 'lots', {BAD_HEADER}"),
         ],
     );
+}
+
+/// A numeric header value is a whole integer, never read by its prefix:
+/// `8.9`, `8e1` would be 8 processors and `0x10` a missing value (falling
+/// back to `MaxNodes`) if it were. Every numeric keyword, both modes.
+#[test]
+fn numeric_header_values_are_whole_integers() {
+    for keyword in [
+        "MaxProcs",
+        "MaxNodes",
+        "MaxJobs",
+        "MaxRecords",
+        "UnixStartTime",
+    ] {
+        for value in ["8.9", "8e1", "0x10", "8abc", "8 16", "1,024"] {
+            let text = format!("; Computer: x\n; {keyword}: {value}\n; MaxNodes: 4\n{OK}\n");
+            let error = format!("SDSC.swf:2: header {keyword} is '{value}', {BAD_HEADER}");
+            check(&text, Mode::Strict, &[&format!("error {error}")]);
+            // Lenient: the line is skipped (and said so); the field stays
+            // unset, so nothing reads a misread number.
+            let mut reader = SwfReader::new(text.as_bytes(), "SDSC.swf", Mode::Lenient).unwrap();
+            assert_eq!(reader.by_ref().count(), 1);
+            assert_eq!(reader.skipped_count(), 1, "{keyword}: {value}");
+            assert_eq!(reader.skipped()[0].error.to_string(), error);
+            let h = reader.header();
+            let typed = match keyword {
+                "MaxProcs" => h.max_procs,
+                "MaxNodes" => None,
+                "MaxJobs" => h.max_jobs,
+                "MaxRecords" => h.max_records,
+                _ => h.unix_start_time.map(i64::unsigned_abs),
+            };
+            assert_eq!(typed, None, "{keyword}: {value}");
+            // Line 3's `MaxNodes: 4` is the first usable one.
+            assert_eq!(h.max_nodes, Some(4), "{keyword}: {value}");
+        }
+    }
+    // What the Parallel Workloads Archive's logs write after a number.
+    for value in [
+        "338 (batch partition; 512 total)",
+        "32 (dual CPU)",
+        "400 (48 interactive, 352 batch, 6 service, 10 I/O)",
+        "64   # as of 2003",
+        "64 processors",
+    ] {
+        let text = format!("; MaxProcs: {value}\n{OK}\n");
+        let reader = SwfReader::new(text.as_bytes(), "SDSC.swf", Mode::Strict).unwrap();
+        let expected = value.split(' ').next().unwrap().parse::<u64>().unwrap();
+        assert_eq!(reader.header().max_procs, Some(expected), "{value}");
+    }
 }
