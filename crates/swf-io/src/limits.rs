@@ -50,7 +50,8 @@ pub const MAX_BYTES: u64 = 4 << 30;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Limits {
-    /// The longest accepted line in bytes, not counting its `\n`. A longer
+    /// The longest accepted line in bytes, not counting its line end
+    /// (`\n`, `\r\n` or a lone `\r`). A longer
     /// line is an error (strict) or skipped (lenient); the reader never
     /// buffers more than this plus one byte of it.
     pub max_line_bytes: usize,

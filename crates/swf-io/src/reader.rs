@@ -40,7 +40,12 @@ pub enum Mode {
 /// * A line longer than [`Limits::max_line_bytes`] is malformed; the reader
 ///   never buffers more than that of it, so memory stays bounded whatever
 ///   the input holds.
-/// * Line numbers in errors are 1-based physical line numbers.
+/// * A line ends at `\n`, `\r\n` or a lone `\r` (classic Mac OS line
+///   ends), as most text tools read them: a lone `\r` never hides the
+///   rest of a file, or a record, inside a comment line. A lone `\r` in
+///   the middle of a data line therefore splits it into two malformed
+///   lines (an error, or two skipped lines), never a silent loss.
+/// * Line numbers in errors are 1-based, counting lines as above.
 ///
 /// The line buffer is reused, and fields are parsed from bytes without
 /// allocating, so reading costs little beyond decompression.
@@ -202,32 +207,22 @@ impl<R: BufRead> SwfReader<R> {
         })
     }
 
-    /// Reads the next physical line into `buf`, keeping at most
-    /// `max_line_bytes + 1` bytes of it (the `\n` included); `None` at the
-    /// end of the input. The rest of a longer line is skipped without being
-    /// buffered, except in strict mode, where the line ends the stream.
+    /// Reads the next line into `buf`, without its line end (`\n`, `\r\n`
+    /// or a lone `\r`), keeping at most `max_line_bytes + 1` bytes of it;
+    /// `None` at the end of the input. The rest of a longer line is skipped
+    /// without being buffered, except in strict mode, where the line ends
+    /// the stream.
     fn read_line(&mut self) -> Result<Option<Line>, SwfError> {
         self.buf.clear();
         let cap = self.limits.max_line_bytes;
-        let keep = u64::try_from(cap).map_or(u64::MAX, |c| c.saturating_add(1));
-        let read = (&mut self.reader)
-            .take(keep)
-            .read_until(b'\n', &mut self.buf);
-        let too_long = match read {
+        let keep = cap.saturating_add(1);
+        let skip_rest = self.mode == Mode::Lenient;
+        match read_line_into(&mut self.reader, &mut self.buf, keep, skip_rest) {
             Ok(0) => return Ok(None),
-            Ok(n) => {
-                self.bytes = self.bytes.saturating_add(n as u64);
-                let len = self.buf.len() - usize::from(self.buf.ends_with(b"\n"));
-                len > cap
-            }
+            Ok(n) => self.bytes = self.bytes.saturating_add(n),
             Err(error) => return Err(self.io_error(error)),
-        };
-        if too_long && self.mode == Mode::Lenient {
-            match self.reader.skip_until(b'\n') {
-                Ok(n) => self.bytes = self.bytes.saturating_add(n as u64),
-                Err(error) => return Err(self.io_error(error)),
-            }
         }
+        let too_long = self.buf.len() > cap;
         self.line += 1;
         if self.line > self.limits.max_lines {
             return Err(self.too_large("lines", self.limits.max_lines));
@@ -340,6 +335,65 @@ impl<R: BufRead> SwfReader<R> {
             },
         };
         self.malformed(|_| error)
+    }
+}
+
+/// Reads one line of `reader` into `buf` without its line end. A line
+/// ends at `\n`, at `\r\n` or at a lone `\r` (classic Mac OS files), so
+/// no line ending hides a record inside the line before it. At most `keep`
+/// bytes go into `buf`; once `buf` is full the rest of the line is read
+/// and dropped if `skip_rest`, else reading stops there. Returns the bytes
+/// consumed, 0 at the end of the input.
+fn read_line_into<R: BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    keep: usize,
+    skip_rest: bool,
+) -> io::Result<u64> {
+    let mut consumed = 0u64;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(consumed);
+        }
+        let end = available.iter().position(|&c| c == b'\n' || c == b'\r');
+        let text = &available[..end.unwrap_or(available.len())];
+        let room = keep.saturating_sub(buf.len());
+        let kept = text.len().min(room);
+        buf.extend_from_slice(&text[..kept]);
+        if buf.len() >= keep && !skip_rest {
+            // Too long, and strict: the line ends the stream anyway.
+            reader.consume(kept);
+            return Ok(consumed + kept as u64);
+        }
+        let lone_cr_possible = end.is_some_and(|i| available[i] == b'\r');
+        let used = end.map_or(available.len(), |i| i + 1);
+        reader.consume(used);
+        consumed += used as u64;
+        if end.is_none() {
+            continue;
+        }
+        if lone_cr_possible {
+            // `\r\n` is one line end, even split across two reads.
+            loop {
+                match reader.fill_buf() {
+                    Ok(next) => {
+                        if next.first() == Some(&b'\n') {
+                            reader.consume(1);
+                            consumed += 1;
+                        }
+                        break;
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        return Ok(consumed);
     }
 }
 

@@ -167,6 +167,60 @@ fn tolerated_layout() {
     check("; only a header\n", Mode::Strict, &[]);
 }
 
+/// A lone `\r` ends a line, like `\n` and `\r\n`: a classic Mac OS
+/// (CR-only) file reads like its `\n` twin, and no `\r` hides a record
+/// inside the comment or data line before it.
+#[test]
+fn every_line_end_is_a_line_end() {
+    let unix = format!("; MaxProcs: 128\n; Note: x\n{}\n\n{}\n", ok(1), ok(2));
+    let records = ["record 1", "record 2"];
+    for end in ["\r", "\r\n"] {
+        let text = unix.replace('\n', end);
+        for mode in [Mode::Strict, Mode::Lenient] {
+            check(&text, mode, &records);
+            let reader = SwfReader::new(text.as_bytes(), "mac.swf", mode).unwrap();
+            assert_eq!(reader.header().max_procs, Some(128));
+            assert_eq!(reader.header().notes, ["x"]);
+        }
+        // The same read one byte at a time: `\r\n` split across two
+        // reads is still one line end.
+        let bytes = std::io::BufReader::with_capacity(1, text.as_bytes());
+        let reader = SwfReader::new(bytes, "mac.swf", Mode::Strict).unwrap();
+        assert_eq!(reader.filter(Result::is_ok).count(), 2, "{end:?}");
+    }
+    // A record after a lone `\r` in a header comment is a record.
+    check(
+        &format!("; MaxProcs: 128\r{}\n", ok(1)),
+        Mode::Strict,
+        &["record 1"],
+    );
+    // A lone `\r` inside a data line splits it: an error naming the
+    // line, or two counted skips, never a silent loss.
+    let split = format!(
+        "{}\n1 0 5 10 4 -1 -1 4\r20 -1 1 3 2 -1 0 -1 -1 -1\n{}\n",
+        ok(2),
+        ok(3)
+    );
+    check(
+        &split,
+        Mode::Strict,
+        &[
+            "record 2",
+            "error SDSC.swf:2: expected 18 fields, found 8; every SWF data line has 18 whitespace-separated fields",
+        ],
+    );
+    check(
+        &split,
+        Mode::Lenient,
+        &[
+            "record 2",
+            "record 3",
+            "skipped 2: SDSC.swf:2: expected 18 fields, found 8; every SWF data line has 18 whitespace-separated fields",
+            "skipped 3: SDSC.swf:3: expected 18 fields, found 10; every SWF data line has 18 whitespace-separated fields",
+        ],
+    );
+}
+
 #[test]
 fn non_utf8_bytes() {
     let mut input = b"; Computer: \xff\xfe machine\n".to_vec();

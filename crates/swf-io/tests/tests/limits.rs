@@ -80,14 +80,14 @@ fn the_line_cap_is_exact_and_adjustable() {
         max_line_bytes: OK.len() - 1,
         ..Limits::default()
     };
-    // Exactly the cap (without the `\n`) is fine, also without a final `\n`
-    // and with `\r\n` (the `\r` counts).
-    for text in [OK, OK.trim_end()] {
+    // Exactly the cap (without the line end) is fine, also without a final
+    // `\n`, with `\r\n` and with a lone `\r`: no line end counts.
+    let (crlf, cr) = (OK.replace('\n', "\r\n"), OK.replace('\n', "\r"));
+    for text in [OK, OK.trim_end(), &crlf, &cr] {
         let r = SwfReader::with_limits(text.as_bytes(), "t", Mode::Strict, limits).unwrap();
         assert_eq!(r.filter(Result::is_ok).count(), 1, "{text:?}");
     }
-    let crlf = OK.replace('\n', "\r\n");
-    let text = format!("{OK}{crlf}");
+    let text = format!("{OK}{}", OK.replace('\n', " \r\n"));
     let mut r = SwfReader::with_limits(text.as_bytes(), "t", Mode::Strict, limits).unwrap();
     assert!(r.next().unwrap().is_ok());
     assert!(matches!(

@@ -32,7 +32,14 @@ fn check_reader_invariants(input: &[u8]) -> Result<(), TestCaseError> {
 }
 
 fn check_reader_with(input: &[u8], limits: Limits) -> Result<(), TestCaseError> {
-    let physical_lines = input.split(|&b| b == b'\n').count() as u64;
+    // Lines end at `\n`, `\r\n` or a lone `\r` (plus one for the text
+    // after the last line end, as `split` counts).
+    let lone_crs = input
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\r' && input.get(i + 1) != Some(&b'\n'))
+        .count();
+    let physical_lines = (input.split(|&b| b == b'\n').count() + lone_crs) as u64;
     let buffer_bound = (limits.max_line_bytes + 1).next_power_of_two().max(256);
     match SwfReader::with_limits(input, "p.swf", Mode::Strict, limits) {
         Ok(mut reader) => {
