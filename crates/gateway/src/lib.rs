@@ -129,7 +129,7 @@ pub use policy::{
 pub use provider::{HoldId, Provider, Refusal, Report};
 pub use run::{
     Fate, GatewayConfig, GatewayError, GatewayPolicy, GridRun, Information, MAX_ATTEMPTS,
-    MAX_TICKS, Rejection, run,
+    MAX_TICKS, Rejection, ReportProblem, run,
 };
 pub use view::SlotView;
 pub use violation::{PAPER_TOLERANCE, ProvisioningViolation, ViolationLog, is_late};

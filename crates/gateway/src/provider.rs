@@ -142,6 +142,12 @@ pub trait Provider {
     /// unsolicited slots) to `reports`. Afterwards
     /// [`next_event`](Provider::next_event) must be later than `now` (or
     /// `None`); [`run`](crate::run) stops with an error otherwise.
+    ///
+    /// Report only grid jobs the gateway handed to this provider: each
+    /// start once, at or after the hand-over, then its end once, at or
+    /// after the start, neither later than `now`. [`run`](crate::run)
+    /// checks every report against its own record and stops with
+    /// [`GatewayError::Report`](crate::GatewayError::Report) otherwise.
     fn advance(&mut self, _now: Time, _reports: &mut Vec<Report>) {}
 
     /// Whether [`advance`](Provider::advance) to `now` may do anything: by

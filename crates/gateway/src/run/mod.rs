@@ -1,6 +1,7 @@
 //! The gateway's policies and the simulation loop that plays them out.
 
 mod check;
+mod error;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -8,6 +9,7 @@ use std::fmt;
 use profile::{Job, Time};
 
 use self::check::{check_job, check_settings, check_ticks};
+pub use self::error::{GatewayError, ReportProblem};
 use crate::messages::{Message, MessageCounter};
 use crate::policy::{Candidate, Choice, Provisioning};
 use crate::provider::{Provider, Report};
@@ -223,147 +225,6 @@ pub struct GridRun {
     pub violations: ViolationLog,
 }
 
-/// A run that could not take place.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum GatewayError {
-    /// No provider was given.
-    NoProviders,
-    /// Grid jobs must come in submit order.
-    Unsorted {
-        /// Position of the first job out of order.
-        index: usize,
-    },
-    /// Two grid jobs share an id (reports name jobs by id).
-    DuplicateId {
-        /// The id.
-        id: u64,
-    },
-    /// A period is not a number of seconds from 1 to 2^40.
-    Period {
-        /// Which one.
-        name: &'static str,
-        /// Its value in seconds.
-        value: i64,
-    },
-    /// A provider never started or ended a job it accepted.
-    Stuck {
-        /// The job's id.
-        job: u64,
-        /// The provider's index.
-        provider: usize,
-    },
-    /// A setting outside its accepted range: a time of the timers outside
-    /// ±2^40 s, more than [`MAX_ATTEMPTS`] reservation attempts.
-    Setting {
-        /// Which one.
-        name: &'static str,
-        /// Its value.
-        value: i64,
-        /// The least accepted value.
-        min: i64,
-        /// The greatest accepted value.
-        max: i64,
-    },
-    /// A grid job outside the time domain: its submit time or deadline
-    /// outside ±2^40 s (`Time::LIMIT`), its estimate or run time longer
-    /// than 2^40 s (`profile::MAX_DURATION`).
-    Job {
-        /// The job's id.
-        id: u64,
-        /// Which field.
-        field: &'static str,
-        /// Its value, in seconds.
-        value: i64,
-        /// The least accepted value.
-        min: i64,
-        /// The greatest accepted value.
-        max: i64,
-    },
-    /// The provisioning policy chose a provider that is not among the job's
-    /// candidates (no such provider, or one too narrow for the job).
-    Choice {
-        /// The job's id.
-        job: u64,
-        /// The provider chosen.
-        provider: usize,
-    },
-    /// A provider still had an event at or before the gateway's clock after
-    /// being advanced to it: it breaks the [`Provider`] contract, and the
-    /// run could not move on.
-    ProviderClock {
-        /// The provider's index.
-        provider: usize,
-        /// The gateway's clock.
-        now: Time,
-        /// The event the provider still reports.
-        event: Time,
-    },
-}
-
-impl fmt::Display for GatewayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GatewayError::NoProviders => {
-                f.write_str("no provider given; give the gateway at least one")
-            }
-            GatewayError::Unsorted { index } => write!(
-                f,
-                "grid job at position {index} is submitted before its predecessor; sort grid jobs by submit time"
-            ),
-            GatewayError::DuplicateId { id } => {
-                write!(
-                    f,
-                    "two grid jobs have id {id}; give every grid job its own id"
-                )
-            }
-            GatewayError::Period { name, value } => {
-                write!(
-                    f,
-                    "{name} is {value} s; give a number of seconds from 1 to 2^40"
-                )
-            }
-            GatewayError::Stuck { job, provider } => write!(
-                f,
-                "provider {provider} accepted job {job} but never ran it to its end; the provider's scheduler is faulty"
-            ),
-            GatewayError::Setting {
-                name,
-                value,
-                min,
-                max,
-            } => write!(f, "{name} is {value}, outside [{min}, {max}]"),
-            GatewayError::Job {
-                id,
-                field,
-                value,
-                min,
-                max,
-            } => write!(
-                f,
-                "grid job {id}: {field} is {value} s, outside [{min}, {max}]; times must lie \
-                 within 2^40 s (about 34,800 years) of the origin and durations be at most 2^40 s"
-            ),
-            GatewayError::Choice { job, provider } => write!(
-                f,
-                "the provisioning policy chose provider {provider} for grid job {job}, which is \
-                 not among its candidates; choose one of the candidates it was given"
-            ),
-            GatewayError::ProviderClock {
-                provider,
-                now,
-                event,
-            } => write!(
-                f,
-                "provider {provider} still has an event at {event} after being advanced to {now}; \
-                 the provider's scheduler is faulty"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for GatewayError {}
-
 /// The gateway's bookkeeping of one job.
 #[derive(Clone, Debug, Default)]
 struct Track {
@@ -421,25 +282,32 @@ impl<Q: Provisioning> Gateway<'_, Q> {
         self.count(now, m);
     }
 
-    fn handle<P: Provider>(&mut self, now: Time, k: usize, p: &P, reports: Vec<Report>) -> bool {
+    /// Takes provider `k`'s reports at `now`, each checked against the
+    /// gateway's record first ([`GatewayError::Report`]); returns whether
+    /// they held fresh slots.
+    fn handle<P: Provider>(
+        &mut self,
+        now: Time,
+        k: usize,
+        p: &P,
+        reports: Vec<Report>,
+    ) -> Result<bool, GatewayError> {
         let mut fresh = false;
         for r in reports {
             match r {
                 Report::Started { job, at } => {
-                    if let Some(&j) = self.index.get(&job) {
-                        self.track[j].start = Some(at);
-                        if let Some(planned) = self.track[j].planned {
-                            self.violations.check_start(job, planned, at);
-                        }
+                    let j = self.check_report(now, k, job, at, true)?;
+                    self.track[j].start = Some(at);
+                    if let Some(planned) = self.track[j].planned {
+                        self.violations.check_start(job, planned, at);
                     }
                 }
                 Report::Ended { job, at } => {
-                    if let Some(&j) = self.index.get(&job) {
-                        if !self.settled(j) {
-                            self.unsettled -= 1;
-                        }
-                        self.track[j].end = Some(at);
+                    let j = self.check_report(now, k, job, at, false)?;
+                    if !self.settled(j) {
+                        self.unsettled -= 1;
                     }
+                    self.track[j].end = Some(at);
                 }
                 Report::Slots(slots) => {
                     self.views[k] = Some(SlotView::from_slots(p.capacity(), now, &slots));
@@ -448,7 +316,58 @@ impl<Q: Provisioning> Gateway<'_, Q> {
                 }
             }
         }
-        fresh
+        Ok(fresh)
+    }
+
+    /// The index of grid job `job` if provider `k` may report it `started`
+    /// (else ended) at `at` when the clock is `now`: the gateway handed the
+    /// job to `k`, a start comes once, at or after the hand-over, an end
+    /// once, after a start and at or after it, and neither after `now`.
+    fn check_report(
+        &self,
+        now: Time,
+        k: usize,
+        job: u64,
+        at: Time,
+        started: bool,
+    ) -> Result<usize, GatewayError> {
+        let error = |problem| GatewayError::Report {
+            provider: k,
+            job,
+            started,
+            at,
+            now,
+            problem,
+        };
+        let &j = self
+            .index
+            .get(&job)
+            .ok_or_else(|| error(ReportProblem::UnknownJob))?;
+        let t = &self.track[j];
+        let problem = if t.provider != Some(k) {
+            Some(ReportProblem::NotSent {
+                sent_to: t.provider,
+            })
+        } else if at > now {
+            Some(ReportProblem::InTheFuture)
+        } else if started {
+            match t.start {
+                Some(first) => Some(ReportProblem::AlreadyStarted { first }),
+                None if at < t.placed => Some(ReportProblem::BeforeHandOver { placed: t.placed }),
+                None => None,
+            }
+        } else {
+            match (t.start, t.end) {
+                (_, Some(first)) => Some(ReportProblem::AlreadyEnded { first }),
+                (None, None) => Some(ReportProblem::EndWithoutStart),
+                (Some(start), None) if at < start => Some(ReportProblem::EndBeforeStart { start }),
+                (Some(_), None) => None,
+            }
+        };
+        match problem {
+            Some(problem) => Err(error(problem)),
+            None => Ok(j),
+        }
     }
 
     /// Tries to place job `j` now as `policy` chooses; returns `false` if
@@ -614,6 +533,13 @@ impl<Q: Provisioning> Gateway<'_, Q> {
 /// clock only moves forward, to the next event of a job, a timer or a
 /// provider (a provider that keeps an event at or before the clock after
 /// [`Provider::advance`] is an error, [`GatewayError::ProviderClock`]).
+///
+/// Reports are checked against the gateway's own record, never taken on
+/// trust: a start or end of a job the gateway did not hand to that
+/// provider, a second start or end, an end without or before its start, a
+/// start before the hand-over, or an instant after the gateway's clock is
+/// an error, [`GatewayError::Report`], naming the provider, the job and
+/// what is impossible.
 pub fn run<P: Provider, Q: Provisioning + Clone>(
     config: &GatewayConfig<Q>,
     providers: &mut [P],
@@ -710,7 +636,7 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
                 });
             }
             if !reports.is_empty() {
-                fresh |= g.handle(now, k, p, std::mem::take(&mut reports));
+                fresh |= g.handle(now, k, p, std::mem::take(&mut reports))?;
             }
         }
         if next_report == Some(now) {

@@ -8,7 +8,7 @@
 
 use gateway::{
     Fate, GatewayConfig, GatewayError, GatewayPolicy, HoldId, Information, MAX_ATTEMPTS, MAX_TICKS,
-    Provider, Refusal, Report, run,
+    Provider, Refusal, Report, ReportProblem, run,
 };
 use profile::{FreeSlot, Job, MAX_DURATION, Time};
 use proptest::prelude::*;
@@ -230,14 +230,12 @@ proptest! {
         match run(&config, &mut ps, &jobs) {
             Ok(result) => {
                 prop_assert_eq!(result.fates.len(), jobs.len());
+                // The gateway checks every report: whatever the provider
+                // does, a job runs after it was placed and ends after it
+                // starts.
                 for (f, j) in result.fates.iter().zip(&jobs) {
-                    // Negative run times and estimates are the provider's to
-                    // judge; the test provider runs them backwards.
-                    if let Fate::Ran { start, end, .. } = *f
-                        && j.run_time >= 0
-                        && j.estimate >= 1
-                    {
-                        prop_assert!(j.submit <= start && start <= end, "{f:?}");
+                    if let Fate::Ran { placed, start, end, .. } = *f {
+                        prop_assert!(j.submit <= placed && placed <= start && start <= end, "{f:?}");
                     }
                 }
                 let until = config
@@ -257,6 +255,17 @@ proptest! {
                 prop_assert!(!(1..=MAX_DURATION).contains(&value));
             }
             Err(GatewayError::Setting { .. }) => {}
+            // Negative run times and estimates are the provider's to judge;
+            // the test provider runs them backwards, and the gateway refuses
+            // the end it then reports before the start.
+            Err(GatewayError::Report {
+                job,
+                problem: ReportProblem::EndBeforeStart { .. },
+                ..
+            }) => {
+                let j = jobs.iter().find(|j| j.id == job).expect("a grid job");
+                prop_assert!(j.run_time.min(j.estimate) < 0, "{j:?}");
+            }
             Err(e) => return Err(TestCaseError::fail(e.to_string())),
         }
     }

@@ -1,8 +1,10 @@
 //! Integration tests of `gateway` (one binary, several modules): a simple
 //! conservative-backfilling provider (`twin`) that counts every call, hand-
-//! checked runs of each policy, and property tests on random grids.
+//! checked runs of each policy, property tests on random grids, and the
+//! checks on what providers report.
 
 mod extremes;
 mod props;
+mod reports;
 mod scenarios;
 mod twin;

@@ -1,0 +1,249 @@
+//! Why a run could not take place: [`GatewayError`], and what is
+//! impossible about a provider's report, [`ReportProblem`].
+
+use std::fmt;
+
+use profile::Time;
+
+/// A run that could not take place.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GatewayError {
+    /// No provider was given.
+    NoProviders,
+    /// Grid jobs must come in submit order.
+    Unsorted {
+        /// Position of the first job out of order.
+        index: usize,
+    },
+    /// Two grid jobs share an id (reports name jobs by id).
+    DuplicateId {
+        /// The id.
+        id: u64,
+    },
+    /// A period is not a number of seconds from 1 to 2^40.
+    Period {
+        /// Which one.
+        name: &'static str,
+        /// Its value in seconds.
+        value: i64,
+    },
+    /// A provider never started or ended a job it accepted.
+    Stuck {
+        /// The job's id.
+        job: u64,
+        /// The provider's index.
+        provider: usize,
+    },
+    /// A setting outside its accepted range: a time of the timers outside
+    /// ±2^40 s, more than [`MAX_ATTEMPTS`](super::MAX_ATTEMPTS) reservation attempts.
+    Setting {
+        /// Which one.
+        name: &'static str,
+        /// Its value.
+        value: i64,
+        /// The least accepted value.
+        min: i64,
+        /// The greatest accepted value.
+        max: i64,
+    },
+    /// A grid job outside the time domain: its submit time or deadline
+    /// outside ±2^40 s (`Time::LIMIT`), its estimate or run time longer
+    /// than 2^40 s (`profile::MAX_DURATION`).
+    Job {
+        /// The job's id.
+        id: u64,
+        /// Which field.
+        field: &'static str,
+        /// Its value, in seconds.
+        value: i64,
+        /// The least accepted value.
+        min: i64,
+        /// The greatest accepted value.
+        max: i64,
+    },
+    /// The provisioning policy chose a provider that is not among the job's
+    /// candidates (no such provider, or one too narrow for the job).
+    Choice {
+        /// The job's id.
+        job: u64,
+        /// The provider chosen.
+        provider: usize,
+    },
+    /// A provider still had an event at or before the gateway's clock after
+    /// being advanced to it: it breaks the [`Provider`](crate::Provider) contract, and the
+    /// run could not move on.
+    ProviderClock {
+        /// The provider's index.
+        provider: usize,
+        /// The gateway's clock.
+        now: Time,
+        /// The event the provider still reports.
+        event: Time,
+    },
+    /// A provider reported a start or an end of a grid job that the
+    /// gateway's own record of the run rules out (a job it never handed to
+    /// that provider, an end before the start, a second start, ...): the
+    /// provider breaks the [`Provider`](crate::Provider) contract, and
+    /// taking the report would give a wrong [`Fate`](crate::Fate).
+    Report {
+        /// The reporting provider's index.
+        provider: usize,
+        /// The job id the report names.
+        job: u64,
+        /// Whether it reported a start (`true`) or an end.
+        started: bool,
+        /// The instant reported.
+        at: Time,
+        /// The gateway's clock when the report came.
+        now: Time,
+        /// What is impossible about it.
+        problem: ReportProblem,
+    },
+}
+
+/// What rules out a provider's [`Report`](crate::Report) of a start or an
+/// end ([`GatewayError::Report`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReportProblem {
+    /// The job is not a grid job of this run.
+    UnknownJob,
+    /// The gateway never handed the job to this provider: it handed it to
+    /// `sent_to`, or (`None`) to no provider.
+    NotSent {
+        /// The provider the job was handed to, if any.
+        sent_to: Option<usize>,
+    },
+    /// The job was already reported started, at `first`.
+    AlreadyStarted {
+        /// The start reported first.
+        first: Time,
+    },
+    /// The job was already reported ended, at `first`.
+    AlreadyEnded {
+        /// The end reported first.
+        first: Time,
+    },
+    /// An end with no start reported before it.
+    EndWithoutStart,
+    /// A start before the gateway handed the job over, at `placed`.
+    BeforeHandOver {
+        /// When the job was handed over (submitted or reserved).
+        placed: Time,
+    },
+    /// An end before the job's reported start.
+    EndBeforeStart {
+        /// The reported start.
+        start: Time,
+    },
+    /// An instant after the gateway's clock: the provider was advanced
+    /// only up to the clock.
+    InTheFuture,
+}
+
+impl fmt::Display for ReportProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReportProblem::UnknownJob => f.write_str("no grid job has that id"),
+            ReportProblem::NotSent { sent_to: Some(k) } => {
+                write!(f, "the job was handed to provider {k}, not to this one")
+            }
+            ReportProblem::NotSent { sent_to: None } => {
+                f.write_str("the job was never handed to any provider")
+            }
+            ReportProblem::AlreadyStarted { first } => {
+                write!(f, "the job was already reported started at {first}")
+            }
+            ReportProblem::AlreadyEnded { first } => {
+                write!(f, "the job was already reported ended at {first}")
+            }
+            ReportProblem::EndWithoutStart => f.write_str("no start was reported before it"),
+            ReportProblem::BeforeHandOver { placed } => {
+                write!(f, "that is before the job was handed over at {placed}")
+            }
+            ReportProblem::EndBeforeStart { start } => {
+                write!(f, "that is before its reported start at {start}")
+            }
+            ReportProblem::InTheFuture => {
+                f.write_str("that is after the gateway's clock, which the provider was advanced to")
+            }
+        }
+    }
+}
+
+impl fmt::Display for GatewayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GatewayError::NoProviders => {
+                f.write_str("no provider given; give the gateway at least one")
+            }
+            GatewayError::Unsorted { index } => write!(
+                f,
+                "grid job at position {index} is submitted before its predecessor; sort grid jobs by submit time"
+            ),
+            GatewayError::DuplicateId { id } => {
+                write!(
+                    f,
+                    "two grid jobs have id {id}; give every grid job its own id"
+                )
+            }
+            GatewayError::Period { name, value } => {
+                write!(
+                    f,
+                    "{name} is {value} s; give a number of seconds from 1 to 2^40"
+                )
+            }
+            GatewayError::Stuck { job, provider } => write!(
+                f,
+                "provider {provider} accepted job {job} but never ran it to its end; the provider's scheduler is faulty"
+            ),
+            GatewayError::Setting {
+                name,
+                value,
+                min,
+                max,
+            } => write!(f, "{name} is {value}, outside [{min}, {max}]"),
+            GatewayError::Job {
+                id,
+                field,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "grid job {id}: {field} is {value} s, outside [{min}, {max}]; times must lie \
+                 within 2^40 s (about 34,800 years) of the origin and durations be at most 2^40 s"
+            ),
+            GatewayError::Choice { job, provider } => write!(
+                f,
+                "the provisioning policy chose provider {provider} for grid job {job}, which is \
+                 not among its candidates; choose one of the candidates it was given"
+            ),
+            GatewayError::ProviderClock {
+                provider,
+                now,
+                event,
+            } => write!(
+                f,
+                "provider {provider} still has an event at {event} after being advanced to {now}; \
+                 the provider's scheduler is faulty"
+            ),
+            GatewayError::Report {
+                provider,
+                job,
+                started,
+                at,
+                now,
+                problem,
+            } => write!(
+                f,
+                "provider {provider} reported grid job {job} {what} at {at} (gateway clock {now}), \
+                 which is impossible: {problem}; the provider's reports are faulty",
+                what = if *started { "started" } else { "ended" }
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GatewayError {}
