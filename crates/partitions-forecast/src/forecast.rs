@@ -95,18 +95,34 @@ impl LoadForecast {
     }
 
     /// The forecast load of the next interval; `None` before any observation.
+    /// It lies between the smallest and the largest load in the window, so
+    /// it is finite for every load [`observe`](Self::observe) accepts (a sum
+    /// of large loads that would overflow is computed scaled).
     pub fn forecast(&self) -> Option<f64> {
         if self.history.is_empty() {
             return None;
         }
+        let mean = self.weighted_mean(1.0);
+        if mean.is_finite() {
+            return Some(mean);
+        }
+        // The weighted sum of large (finite) loads overflowed: the mean of
+        // the loads scaled by the largest is at most 1, so the mean itself
+        // is at most the largest load, finite.
+        let largest = self.history.iter().copied().fold(0.0, f64::max);
+        Some(largest * self.weighted_mean(largest))
+    }
+
+    /// `Σ w_i·(x_i / scale) / Σ w_i` over the window (see the type's docs).
+    fn weighted_mean(&self, scale: f64) -> f64 {
         let keep = 1.0 - self.smoothing;
         let (mut weight, mut sum, mut total) = (1.0, 0.0, 0.0);
         for &x in &self.history {
-            sum += weight * x;
+            sum += weight * (x / scale);
             total += weight;
             weight *= keep;
         }
-        Some(sum / total)
+        sum / total
     }
 }
 
@@ -182,6 +198,24 @@ mod tests {
             f.observe(x).unwrap();
         }
         assert_eq!(f.forecast(), Some(0.4));
+    }
+
+    /// Every finite load is accepted, so the forecast of the largest ones
+    /// is finite too: their weighted sum would overflow, the mean does not.
+    #[test]
+    fn the_largest_loads_forecast_a_finite_load() {
+        for (window, a) in [(25, 2.0 / 26.0), (25, 1.0), (1000, 1e-9)] {
+            let mut f = LoadForecast::with_smoothing(window, a).unwrap();
+            for _ in 0..window {
+                f.observe(1e308).unwrap();
+            }
+            let got = f.forecast().unwrap();
+            assert!((got - 1e308).abs() <= 1e308 * 1e-12, "{window}, {a}: {got}");
+            f.observe(f64::MAX).unwrap();
+            f.observe(0.0).unwrap();
+            let got = f.forecast().unwrap();
+            assert!(got.is_finite() && (0.0..=f64::MAX).contains(&got), "{got}");
+        }
     }
 
     #[test]
