@@ -252,7 +252,8 @@ impl<'a> Input<'a> {
 ///         let config = profile::SchedulerConfig::new(w.capacity, profile::Policy::Fcfs);
 ///         let outcomes = profile::simulate(&config, &jobs)
 ///             .map_err(|e| RunError::Kind { message: e.to_string() })?;
-///         let stats = profile::ScheduleStats::compute(&jobs, &outcomes, w.capacity, 10);
+///         let stats = profile::ScheduleStats::compute(&jobs, &outcomes, w.capacity, 10)
+///             .map_err(|e| RunError::Kind { message: e.to_string() })?;
 ///         Ok(vec![stats.mean_wait])
 ///     }
 /// }

@@ -92,7 +92,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // 3. With arrival-order backfilling it is the built-in EASY, start for start.
     assert_eq!(fifo, simulate(&config, &jobs)?);
     let stats = |outs| ScheduleStats::compute(&jobs, outs, 128, 10);
-    let (a, b) = (stats(&fifo), stats(&sjf));
+    let (a, b) = (stats(&fifo)?, stats(&sjf)?);
     println!(
         "mean wait: EASY {:.0} s, EASY-SJF {:.0} s",
         a.mean_wait, b.mean_wait

@@ -507,6 +507,6 @@ mod serde_names {
             end: Time(10),
             status: Status::Completed,
         }];
-        round_trip(ScheduleStats::compute(&jobs, &outcomes, 4, 10));
+        round_trip(ScheduleStats::compute(&jobs, &outcomes, 4, 10).unwrap());
     }
 }

@@ -1,6 +1,6 @@
 //! Summary metrics of a simulated schedule.
 
-use crate::{Job, Outcome, Status};
+use crate::{Job, Outcome, Status, Violation};
 
 /// Aggregate metrics of one schedule, over the jobs that ran (completed or killed).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
@@ -28,7 +28,39 @@ pub struct ScheduleStats {
 impl ScheduleStats {
     /// Computes the metrics; `bound` is the bounded-slowdown threshold in
     /// seconds (10 is the usual choice). Outcome `i` belongs to job `i`.
-    pub fn compute(jobs: &[Job], outcomes: &[Outcome], capacity: u32, bound: i64) -> ScheduleStats {
+    ///
+    /// The pairing is checked as [`validate`](crate::validate) checks it:
+    /// [`Violation::Length`] if the slices differ in length,
+    /// [`Violation::WrongId`] if outcome `i` names another job than job
+    /// `i`, and [`Violation::OverCapacity`] if a job ran on a machine of
+    /// `capacity` 0 (its utilisation would be infinite). The rest of the
+    /// schedule is not validated: call `validate` for that (on a schedule
+    /// it accepts, `utilization` lies in [0, 1]).
+    ///
+    /// ```
+    /// use profile::{simulate, Job, Policy, ScheduleStats, SchedulerConfig, Time, Violation};
+    ///
+    /// let jobs = [Job::new(1, Time(0), 2, 10, 10), Job::new(2, Time(0), 2, 10, 10)];
+    /// let outcomes = simulate(&SchedulerConfig::new(4, Policy::Fcfs), &jobs)?;
+    /// assert_eq!(ScheduleStats::compute(&jobs, &outcomes, 4, 10)?.utilization, 1.0);
+    /// assert_eq!(
+    ///     ScheduleStats::compute(&jobs, &outcomes[..1], 4, 10),
+    ///     Err(Violation::Length { jobs: 2, outcomes: 1 })
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn compute(
+        jobs: &[Job],
+        outcomes: &[Outcome],
+        capacity: u32,
+        bound: i64,
+    ) -> Result<ScheduleStats, Violation> {
+        if jobs.len() != outcomes.len() {
+            return Err(Violation::Length {
+                jobs: jobs.len(),
+                outcomes: outcomes.len(),
+            });
+        }
         let mut s = ScheduleStats {
             jobs: jobs.len(),
             ..ScheduleStats::default()
@@ -36,7 +68,17 @@ impl ScheduleStats {
         let (mut wait, mut bsld, mut busy) = (0.0, 0.0, 0.0);
         let first = jobs.iter().map(|j| j.submit).min();
         let mut last_end = first;
-        for (job, out) in jobs.iter().zip(outcomes) {
+        for (index, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
+            if job.id != out.id {
+                return Err(Violation::WrongId { index });
+            }
+            if capacity == 0 && out.status != Status::Dropped && job.procs > 0 {
+                return Err(Violation::OverCapacity {
+                    at: out.start,
+                    busy: u64::from(job.procs),
+                    capacity,
+                });
+            }
             match out.status {
                 Status::Completed => s.completed += 1,
                 Status::Killed => s.killed += 1,
@@ -61,7 +103,7 @@ impl ScheduleStats {
                 s.utilization = busy / (capacity as f64 * s.makespan as f64);
             }
         }
-        s
+        Ok(s)
     }
 }
 
@@ -90,11 +132,58 @@ mod tests {
                 status: Status::Completed,
             },
         ];
-        let s = ScheduleStats::compute(&jobs, &outs, 4, 10);
+        let s = ScheduleStats::compute(&jobs, &outs, 4, 10).unwrap();
         assert_eq!(s.mean_wait, 5.0);
         // Job 2: response 14 over max(4, 10) = 1.4; job 1: 1.0.
         assert!((s.mean_bounded_slowdown - 1.2).abs() < 1e-12);
         assert_eq!(s.makespan, 14);
         assert!((s.utilization - 28.0 / 56.0).abs() < 1e-12);
+    }
+
+    /// Outcomes that do not pair with the jobs, and a machine of no
+    /// processors, are the errors `validate` gives, never wrong metrics.
+    #[test]
+    fn unpaired_outcomes_and_no_capacity_are_errors() {
+        let jobs = [
+            Job::new(1, Time(0), 2, 10, 10),
+            Job::new(2, Time(0), 2, 10, 10),
+            Job::new(3, Time(5), 4, 10, 10),
+        ];
+        let outs =
+            crate::simulate(&crate::SchedulerConfig::new(4, crate::Policy::Fcfs), &jobs).unwrap();
+        assert!(ScheduleStats::compute(&jobs, &outs, 4, 10).is_ok());
+        for n in [0, 1, 2] {
+            let expected = Err(Violation::Length {
+                jobs: 3,
+                outcomes: n,
+            });
+            assert_eq!(ScheduleStats::compute(&jobs, &outs[..n], 4, 10), expected);
+            assert_eq!(crate::validate(4, &jobs, &outs[..n]), expected.map(|_| ()));
+        }
+        let extra = [&outs[..], &outs[..1]].concat();
+        assert!(matches!(
+            ScheduleStats::compute(&jobs, &extra, 4, 10),
+            Err(Violation::Length {
+                jobs: 3,
+                outcomes: 4
+            })
+        ));
+        let swapped = [outs[1], outs[0], outs[2]];
+        assert_eq!(
+            ScheduleStats::compute(&jobs, &swapped, 4, 10),
+            Err(Violation::WrongId { index: 0 })
+        );
+        assert_eq!(
+            ScheduleStats::compute(&jobs, &outs, 0, 10),
+            Err(Violation::OverCapacity {
+                at: outs[0].start,
+                busy: 2,
+                capacity: 0
+            })
+        );
+        // Nothing ran: no capacity is used, and none is needed.
+        let none: [Job; 0] = [];
+        let s = ScheduleStats::compute(&none, &[], 0, 10).unwrap();
+        assert_eq!((s.jobs, s.utilization), (0, 0.0));
     }
 }

@@ -53,7 +53,8 @@ impl Schedule {
             &self.outcomes,
             self.jobs.capacity,
             self.bound,
-        );
+        )
+        .map_err(error)?;
         let d = PyDict::new(py);
         d.set_item("jobs", s.jobs)?;
         d.set_item("completed", s.completed)?;

@@ -440,7 +440,8 @@ fn schedules_of_sdsc_sp2_under_easy() {
     opts.gantt = None;
     simulate(&Settings::from_env().unwrap(), &opts).unwrap();
     let stats =
-        profile::ScheduleStats::compute(&expected.jobs, &expected.outcomes, expected.capacity, 10);
+        profile::ScheduleStats::compute(&expected.jobs, &expected.outcomes, expected.capacity, 10)
+            .unwrap();
     let timeline = std::fs::read_to_string(tmp.join("timeline.svg")).unwrap();
     let want = format!("mean {:.1} %", 100.0 * stats.utilization);
     assert!(timeline.contains(&want), "{want}");

@@ -288,7 +288,12 @@ impl Kind for Backfilling {
         }
         let config = params.config(workload.capacity);
         let outcomes = simulate(workload, &params.policy, input.policies, &config)?;
-        let measures = window.measure(&workload.jobs, &outcomes, workload.capacity);
+        let measures = window
+            .measure(&workload.jobs, &outcomes, workload.capacity)
+            .map_err(|violation| RunError::InvalidSchedule {
+                policy: params.policy.name(),
+                violation,
+            })?;
         Ok(measures.into_iter().collect())
     }
 
@@ -364,7 +369,11 @@ pub fn replay_policy(
     }
     .config(workload.capacity);
     let outcomes = simulate(workload, policy, policies, &config)?;
-    let stats = ScheduleStats::compute(&workload.jobs, &outcomes, workload.capacity, bound);
+    let stats = ScheduleStats::compute(&workload.jobs, &outcomes, workload.capacity, bound)
+        .map_err(|violation| RunError::InvalidSchedule {
+            policy: policy.name(),
+            violation,
+        })?;
     Ok((outcomes, stats))
 }
 

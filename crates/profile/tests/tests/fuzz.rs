@@ -12,7 +12,7 @@ use proptest::test_runner::TestCaseError;
 
 use profile::{
     Job, MAX_DURATION, Observer, Outcome, Overrun, Policy, Profile, QueueOrder, ScheduleStats,
-    SchedulerConfig, SimError, Status, Time, simulate_observed, validate,
+    SchedulerConfig, SimError, Status, Time, Violation, simulate_observed, validate,
 };
 
 const LIM: i64 = Time::LIMIT.secs();
@@ -270,8 +270,15 @@ fn check_simulate(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), TestCase
 /// `validate` and `ScheduleStats` take any outcomes without panicking, and
 /// `validate` accepts only in-domain jobs with representable, exact times.
 fn check_validate(capacity: u32, jobs: &[Job], outs: &[Outcome]) -> Result<(), TestCaseError> {
-    let _ = ScheduleStats::compute(jobs, outs, capacity, 10);
+    let stats = ScheduleStats::compute(jobs, outs, capacity, 10);
+    if jobs.len() != outs.len() {
+        prop_assert!(matches!(stats, Err(Violation::Length { .. })), "{stats:?}");
+    }
     if validate(capacity, jobs, outs).is_ok() {
+        // What validate accepts, the statistics take, with a utilisation
+        // in [0, 1].
+        let stats = stats.map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert!((0.0..=1.0 + 1e-9).contains(&stats.utilization), "{stats:?}");
         prop_assert_eq!(jobs.len(), outs.len());
         for (j, o) in jobs.iter().zip(outs) {
             prop_assert!(j.check().is_ok());

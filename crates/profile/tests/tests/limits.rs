@@ -146,7 +146,7 @@ fn validate_catches_wrapped_schedules() {
         Err(Violation::TimeOutOfRange { .. })
     ));
     // The statistics of such a schedule do not panic either.
-    let s = ScheduleStats::compute(&job, &out, 4, 10);
+    let s = ScheduleStats::compute(&job, &out, 4, 10).unwrap();
     assert_eq!(s.completed, 1);
 }
 

@@ -2,7 +2,7 @@
 //! percentiles of wait and bounded slowdown, and means by job width, over
 //! the jobs left after the warm-up and cool-down exclusion.
 
-use profile::{Job, Outcome, ScheduleStats, Status};
+use profile::{Job, Outcome, ScheduleStats, Status, Violation};
 
 /// The sample of one backfilling run.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,10 +98,18 @@ impl Window {
 
     /// Everything one run measures. `jobs` are in submit order, and
     /// `outcomes[i]` belongs to `jobs[i]`; `capacity` is the machine's size.
-    /// `None` when the exclusion leaves no job.
-    pub fn measure(&self, jobs: &[Job], outcomes: &[Outcome], capacity: u32) -> Option<Measures> {
-        let range = self.range(jobs.len())?;
-        let whole = ScheduleStats::compute(jobs, outcomes, capacity, self.bound);
+    /// `None` when the exclusion leaves no job; the error of
+    /// [`ScheduleStats::compute`] when the outcomes do not pair with the jobs.
+    pub fn measure(
+        &self,
+        jobs: &[Job],
+        outcomes: &[Outcome],
+        capacity: u32,
+    ) -> Result<Option<Measures>, Violation> {
+        let whole = ScheduleStats::compute(jobs, outcomes, capacity, self.bound)?;
+        let Some(range) = self.range(jobs.len()) else {
+            return Ok(None);
+        };
         let stats = if range.len() == jobs.len() {
             whole
         } else {
@@ -110,7 +118,7 @@ impl Window {
                 &outcomes[range.clone()],
                 capacity,
                 self.bound,
-            );
+            )?;
             let mut stats = whole;
             stats.completed = part.completed;
             stats.killed = part.killed;
@@ -135,14 +143,14 @@ impl Window {
             };
             class.add(wait, bsld);
         }
-        Some(Measures {
+        Ok(Some(Measures {
             stats,
             measured: range.len(),
             waits: Quantiles::new(waits),
             bslds: Quantiles::new(bslds),
             narrow,
             wide,
-        })
+        }))
     }
 }
 
@@ -203,7 +211,7 @@ mod tests {
             narrow_procs: 8,
             bound: 10,
         };
-        let m = window.measure(&jobs, &outcomes, 64).unwrap();
+        let m = window.measure(&jobs, &outcomes, 64).unwrap().unwrap();
         assert_eq!(m.measured, 2);
         assert_eq!(m.stats.mean_wait, 15.0);
         assert_eq!(m.stats.jobs, 4);
@@ -218,8 +226,11 @@ mod tests {
             cooldown: 0,
             ..window
         };
-        let m = all.measure(&jobs, &outcomes, 64).unwrap();
-        assert_eq!(m.stats, ScheduleStats::compute(&jobs, &outcomes, 64, 10));
+        let m = all.measure(&jobs, &outcomes, 64).unwrap().unwrap();
+        assert_eq!(
+            m.stats,
+            ScheduleStats::compute(&jobs, &outcomes, 64, 10).unwrap()
+        );
         assert_eq!(m.narrow.ran, 2);
         assert!(
             Window {
@@ -228,6 +239,7 @@ mod tests {
                 ..window
             }
             .measure(&jobs, &outcomes, 64)
+            .unwrap()
             .is_none()
         );
     }
