@@ -25,7 +25,9 @@ use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::convert::error;
+use crate::convert::{error, int_arg, int_in};
+use swf_io::Estimate;
+
 use crate::env_jobs::{EnvJob, MAX_WAIT, TOP, norm, ranked, schedgym_jobs, sort_stably};
 use crate::workload::Workload;
 
@@ -36,6 +38,21 @@ const PADDING: [f32; FEATURES] = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0];
 
 /// SchedGym's skip: an action on an empty row moves time this far at most.
 const SKIP: i64 = 360;
+
+/// The most rows (`window`) an observation may have: 65 536 rows of
+/// `FEATURES` float32 are 2 MiB per observation.
+pub(crate) const MAX_WINDOW: usize = 65_536;
+
+/// Where the episode is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// No `reset` yet.
+    Fresh,
+    /// Jobs are left to start.
+    Running,
+    /// Every job of the window has started: `reset` starts the next.
+    Ended,
+}
 
 /// What the reward measures at the episode's end (or per step).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,6 +82,7 @@ pub(crate) struct BatchCore {
     bound: i64,
     rng: ChaCha8Rng,
     // The episode.
+    phase: Phase,
     start: usize,
     end: usize,
     next: usize,
@@ -104,7 +122,11 @@ impl BatchCore {
     }
 
     fn end_of(&self, r: usize) -> i64 {
-        self.started[r - self.start].unwrap_or(self.now) + self.jobs[r].run
+        // Run times are within `load`'s limits, so this cannot overflow;
+        // saturating keeps a wrong order impossible all the same.
+        self.started[r - self.start]
+            .unwrap_or(self.now)
+            .saturating_add(self.jobs[r].run)
     }
 
     /// Starts waiting job `j` now.
@@ -114,7 +136,7 @@ impl BatchCore {
         self.started[j - self.start] = Some(self.now);
         // Kept in order of actual end, a new job after those ending at the
         // same time: the order SchedGym's stable sorts give its list.
-        let end = self.now + job.run;
+        let end = self.now.saturating_add(job.run);
         let at = self.running.partition_point(|&r| self.end_of(r) <= end);
         self.running.insert(at, j);
         if let Some(p) = self.queue.iter().position(|&q| q == j) {
@@ -179,7 +201,7 @@ impl BatchCore {
                 waiting.clear();
                 waiting.extend_from_slice(&self.queue);
                 for &q in &waiting {
-                    if self.fits(q) && self.now + self.jobs[q].request < shadow {
+                    if self.fits(q) && self.now.saturating_add(self.jobs[q].request) < shadow {
                         self.start_job(q);
                     }
                 }
@@ -199,7 +221,9 @@ impl BatchCore {
         ends.clear();
         ends.extend(self.running.iter().map(|&r| {
             (
-                self.started[r - self.start].unwrap_or(self.now) + self.jobs[r].request,
+                self.started[r - self.start]
+                    .unwrap_or(self.now)
+                    .saturating_add(self.jobs[r].request),
                 self.jobs[r].procs,
             )
         }));
@@ -262,7 +286,7 @@ impl BatchCore {
         if self.next >= self.end && release.is_none() {
             return;
         }
-        let t = self.now + SKIP;
+        let t = self.now.saturating_add(SKIP);
         // SchedGym reads the next job's submit time even past the window.
         let arrival = self.jobs.get(self.next).map_or(i64::MAX, |j| j.submit);
         if t < arrival.min(release.unwrap_or(i64::MAX)) {
@@ -349,22 +373,30 @@ impl BatchCore {
     }
 
     /// Starts an episode (see `reset`).
-    pub(crate) fn begin(&mut self, seed: Option<u64>, start: Option<usize>) -> Result<(), String> {
+    pub(crate) fn begin(&mut self, seed: Option<u64>, start: Option<u64>) -> Result<(), String> {
         if let Some(seed) = seed {
             self.rng = ChaCha8Rng::seed_from_u64(seed);
         }
+        // The constructor checked `jobs.len() >= 2 * episode + 2`.
         let (low, high) = (self.episode, self.jobs.len() - self.episode - 2);
         let start = match start {
-            Some(s) if s + self.episode >= self.jobs.len() => {
+            Some(s)
+                if usize::try_from(s)
+                    .ok()
+                    .and_then(|s| s.checked_add(self.episode))
+                    .is_none_or(|end| end >= self.jobs.len()) =>
+            {
                 return Err(format!(
                     "start is {s}, but an episode of {} jobs must start below {}",
                     self.episode,
                     self.jobs.len() - self.episode
                 ));
             }
-            Some(s) => s,
+            // Checked above: `s` is an index.
+            Some(s) => s as usize,
             None => self.rng.random_range(low..=high),
         };
+        self.phase = Phase::Running;
         self.start = start;
         self.end = start + self.episode;
         self.next = start + 1;
@@ -388,6 +420,11 @@ impl BatchCore {
                 self.window
             ));
         }
+        match self.phase {
+            Phase::Fresh => return Err("no episode yet: call reset first".into()),
+            Phase::Ended => return Err("the episode has ended: call reset".into()),
+            Phase::Running => {}
+        }
         let before = self.score();
         let done = match self.visible.get(action).copied() {
             Some(j) => {
@@ -400,6 +437,9 @@ impl BatchCore {
                 false
             }
         };
+        if done {
+            self.phase = Phase::Ended;
+        }
         let reward = if done {
             let total = self.score();
             if self.shaping {
@@ -422,6 +462,11 @@ impl BatchCore {
         self.window
     }
 
+    /// Jobs per episode.
+    pub(crate) fn episode_len(&self) -> usize {
+        self.episode
+    }
+
     /// The episode's score so far: the sum of the started jobs' terms (in
     /// start order), or the utilisation.
     fn score(&self) -> f64 {
@@ -434,7 +479,7 @@ impl BatchCore {
             if let Some(s) = s {
                 let job = self.jobs[self.start + k];
                 busy += job.run as f64 * f64::from(job.procs);
-                last = last.max(s + job.run);
+                last = last.max(s.saturating_add(job.run));
             }
         }
         if last > first {
@@ -462,10 +507,17 @@ type EnvStep<'py> = (
 /// agent's `predict` returns). A float, even a whole one, a bool array or
 /// an array of several actions is refused (`TypeError`), never truncated.
 fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult<usize> {
-    let a: i64 = match action.extract() {
-        Ok(a) => a,
+    if let Ok(a) = action.extract::<i64>() {
+        return usize::try_from(a).ok().filter(|&a| a < window).ok_or_else(|| {
+            PyValueError::new_err(format!("action {a} is outside Discrete({window})"))
+        });
+    }
+    // An int beyond 64 bits, a numpy integer beyond i64 or an array.
+    let py = action.py();
+    let int = match py.import("operator")?.getattr("index")?.call1((action,)) {
+        Ok(int) => int,
         Err(_) => {
-            let np = action.py().import("numpy")?;
+            let np = py.import("numpy")?;
             let array = np.getattr("asarray")?.call1((action,))?;
             let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
             let size: usize = array.getattr("size")?.extract()?;
@@ -476,36 +528,68 @@ fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult<usize> {
                     action.repr()?
                 )));
             }
-            array.call_method0("item")?.extract()?
+            array.call_method0("item")?
         }
     };
-    usize::try_from(a)
-        .ok()
-        .filter(|&a| a < window)
-        .ok_or_else(|| PyValueError::new_err(format!("action {a} is outside Discrete({window})")))
+    match int.extract::<u64>() {
+        Ok(a) if a < window as u64 => Ok(a as usize),
+        _ => Err(PyValueError::new_err(format!(
+            "action {} is outside Discrete({window})",
+            int.str()?
+        ))),
+    }
 }
 
 #[pymethods]
 impl BatchCore {
     #[new]
-    #[pyo3(signature = (workload, *, window = 128, episode = 256, backfill = false, reward = "bsld", shaping = false, bsld_bound = 10, estimate = "requested"))]
+    #[pyo3(signature = (workload, *, window = None, episode = None, backfill = false, reward = "bsld", shaping = false, bsld_bound = None, estimate = None))]
     #[allow(clippy::too_many_arguments)] // keyword arguments in Python
     fn new(
         workload: &Workload,
-        window: usize,
-        episode: usize,
+        window: Option<&Bound<'_, PyAny>>,
+        episode: Option<&Bound<'_, PyAny>>,
         backfill: bool,
         reward: &str,
         shaping: bool,
-        bsld_bound: i64,
-        estimate: &str,
+        bsld_bound: Option<&Bound<'_, PyAny>>,
+        estimate: Option<&str>,
     ) -> PyResult<Self> {
+        let window = match window {
+            Some(w) => int_arg("window", w, 1, MAX_WINDOW as u64)? as usize,
+            None => 128,
+        };
+        let bound = match bsld_bound {
+            // 0 (or 1): plain slowdown, no bound.
+            Some(b) => int_arg("bsld_bound", b, 0, profile::MAX_DURATION as u64)? as i64,
+            None => 10,
+        };
         // What the agent sees and backfilling trusts: the trace's requested
-        // times (SchedGym's), or the run times.
-        let exact = match estimate {
-            "requested" => false,
-            "actual" => true,
-            other => {
+        // times (SchedGym's), or the run times. Unless given, as the
+        // workload was loaded.
+        let loaded = match workload.estimate {
+            Estimate::Requested => Some(false),
+            Estimate::Actual => Some(true),
+            _ => None,
+        };
+        let exact = match (estimate, loaded) {
+            // `load`'s default is no choice to override; `actual` is.
+            (Some("requested"), Some(true)) => {
+                return Err(PyValueError::new_err(
+                    "estimate is 'requested', but the workload was loaded with \
+                     estimate='actual'; give estimate='actual' or leave it out",
+                ));
+            }
+            (Some("requested"), _) => false,
+            (Some("actual"), _) => true,
+            (None, Some(exact)) => exact,
+            (None, None) => {
+                return Err(PyValueError::new_err(
+                    "the workload was loaded with an under-estimate; this environment takes \
+                     estimate='requested' or 'actual': load it with one of those",
+                ));
+            }
+            (Some(other), _) => {
                 return Err(error(format!(
                     "estimate is '{other}', expected requested or actual"
                 )));
@@ -522,13 +606,12 @@ impl BatchCore {
                 )));
             }
         };
-        if window == 0 || episode == 0 {
-            return Err(error("window and episode must be at least 1"));
-        }
         let capacity = workload.jobs.capacity;
         let (jobs, max) = match &workload.records {
+            // Read as SchedGym reads them, with `load`'s range checks and
+            // its machine (see `schedgym_jobs`).
             Some(records) => {
-                let (jobs, max) = schedgym_jobs(records);
+                let (jobs, max) = schedgym_jobs(records, capacity);
                 (jobs.into_iter().map(|(_, j)| j).collect::<Vec<_>>(), max)
             }
             // A stand-in: its jobs, with no extras.
@@ -562,20 +645,36 @@ impl BatchCore {
                 .map(|j| j.scored().fixed_features(&max, capacity))
                 .collect(),
         );
-        if let Some(wide) = jobs.iter().find(|j| j.procs > capacity) {
+        // SchedGym's range of starts, [episode, n − episode − 2], needs
+        // n >= 2·episode + 2.
+        let most = jobs.len().saturating_sub(2) / 2;
+        if most == 0 {
             return Err(error(format!(
-                "a job asks for {} processors, more than the machine's {capacity}",
-                wide.procs
+                "the workload has {} jobs the environment can use (SchedGym drops jobs with a \
+                 run time of 0); an episode needs at least 4",
+                jobs.len()
             )));
         }
-        // SchedGym's range of starts: [episode, n − episode − 2].
-        if jobs.len() < 2 * episode + 2 {
-            return Err(error(format!(
-                "the workload has {} jobs; episodes of {episode} need at least {}",
-                jobs.len(),
-                2 * episode + 2
-            )));
-        }
+        let episode = match episode {
+            Some(e) => int_in(
+                "episode",
+                e,
+                1,
+                most as u64,
+                &format!(
+                    " (the workload has {} jobs; episodes of E jobs need 2E + 2)",
+                    jobs.len()
+                ),
+            )? as usize,
+            None if most >= 256 => 256,
+            None => {
+                return Err(error(format!(
+                    "the workload has {} jobs; episodes of 256 need at least 514 (give a smaller \
+                     episode)",
+                    jobs.len()
+                )));
+            }
+        };
         Ok(BatchCore {
             capacity,
             window,
@@ -583,8 +682,9 @@ impl BatchCore {
             backfill,
             reward,
             shaping,
-            bound: bsld_bound,
+            bound,
             rng: ChaCha8Rng::seed_from_u64(0),
+            phase: Phase::Fresh,
             start: 0,
             end: 0,
             next: 0,
@@ -637,8 +737,9 @@ impl BatchCore {
         &mut self,
         py: Python<'py>,
         seed: Option<u64>,
-        start: Option<usize>,
+        start: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Observed<'py>> {
+        let start = start.map(|s| int_arg("start", s, 0, u64::MAX)).transpose()?;
         self.begin(seed, start).map_err(error)?;
         Ok(self.observe(py))
     }
@@ -648,6 +749,12 @@ impl BatchCore {
     #[getter]
     fn valid(&self) -> usize {
         self.visible.len()
+    }
+
+    /// Jobs per episode.
+    #[getter]
+    fn episode(&self) -> usize {
+        self.episode
     }
 
     /// The index of the episode's first job.

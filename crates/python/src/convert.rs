@@ -47,8 +47,15 @@ pub(crate) fn overrun(name: &str) -> PyResult<Overrun> {
 }
 
 /// `requested`, `actual` or `under-estimate:F`, as `simulate --estimate`.
+/// Errors name the Python argument `estimate=`, not the flag.
 pub(crate) fn estimate(name: &str) -> PyResult<Estimate> {
-    cli::options::parse_estimate(name).map_err(anyhow_error)
+    cli::options::parse_estimate(name).map_err(|e| {
+        let text = format!("{e:#}");
+        UschedError::new_err(match text.strip_prefix("--estimate") {
+            Some(rest) => format!("estimate{rest}"),
+            None => text,
+        })
+    })
 }
 
 /// A status as a word.
@@ -117,4 +124,48 @@ pub(crate) fn outcome_columns<'py>(
             .collect::<Vec<_>>(),
     )?;
     Ok(d)
+}
+
+/// The integer option `name` from Python, strictly: an `int` or a numpy
+/// integer (anything `operator.index` takes) but never a `bool`, a float or
+/// a string (`TypeError` naming the option). Returns the value if it fits
+/// a `u64`, and its decimal text either way.
+pub(crate) fn strict_int(name: &str, value: &Bound<'_, PyAny>) -> PyResult<(Option<u64>, String)> {
+    use pyo3::exceptions::PyTypeError;
+    let py = value.py();
+    let not_int = || -> PyResult<PyErr> {
+        Ok(PyTypeError::new_err(format!(
+            "{name} is {}, expected an integer",
+            value.repr()?
+        )))
+    };
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(not_int()?);
+    }
+    let Ok(int) = py.import("operator")?.getattr("index")?.call1((value,)) else {
+        return Err(not_int()?);
+    };
+    Ok((int.extract::<u64>().ok(), int.str()?.to_string()))
+}
+
+/// [`strict_int`] within `low..=high`: out of range is a `ValueError`
+/// naming the option, its value and the range, followed by `hint`.
+pub(crate) fn int_in(
+    name: &str,
+    value: &Bound<'_, PyAny>,
+    low: u64,
+    high: u64,
+    hint: &str,
+) -> PyResult<u64> {
+    match strict_int(name, value)? {
+        (Some(v), _) if (low..=high).contains(&v) => Ok(v),
+        (_, text) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "{name} is {text}, expected {low} to {high}{hint}"
+        ))),
+    }
+}
+
+/// [`int_in`] with no hint.
+pub(crate) fn int_arg(name: &str, value: &Bound<'_, PyAny>, low: u64, high: u64) -> PyResult<u64> {
+    int_in(name, value, low, high, "")
 }

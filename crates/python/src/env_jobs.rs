@@ -131,9 +131,18 @@ pub(crate) fn norm(value: f64, max: f64) -> f64 {
     (value / max).min(TOP)
 }
 
+/// Jobs with their job numbers, and the maxima of [`schedgym_jobs`].
+pub(crate) type SchedGymJobs = (Vec<(i64, EnvJob)>, [f64; 5]);
+
 /// The jobs as SchedGym reads a trace, and the maxima it normalises by
 /// (over every record, before repairs): run time, then the four extras.
-pub(crate) fn schedgym_jobs(records: &[swf_io::SwfRecord]) -> (Vec<(i64, EnvJob)>, [f64; 5]) {
+/// `load`'s range checks hold here too: a record is dropped, as `load`
+/// drops it, when a time it would replay with lies outside the
+/// simulator's domain (a submit time beyond ±2^40 s, a run or requested
+/// time above 2^40 s) or when it is wider than the machine of `capacity`
+/// processors (SchedGym's count, the larger of the allocated and
+/// requested ones). So no arithmetic on its times can overflow.
+pub(crate) fn schedgym_jobs(records: &[swf_io::SwfRecord], capacity: u32) -> SchedGymJobs {
     let mut max = [0f64; 5];
     let mut jobs = Vec::new();
     for r in records {
@@ -158,13 +167,22 @@ pub(crate) fn schedgym_jobs(records: &[swf_io::SwfRecord]) -> (Vec<(i64, EnvJob)
             continue;
         }
         let procs = v(r.allocated_procs).max(v(r.requested_procs)).max(0);
+        let submit = v(r.submit);
+        let limit = profile::Time::LIMIT.secs();
+        if procs > i64::from(capacity)
+            || !(-limit..=limit).contains(&submit)
+            || run > profile::MAX_DURATION
+            || request > profile::MAX_DURATION
+        {
+            continue;
+        }
         jobs.push((
             v(r.job),
             EnvJob {
-                submit: v(r.submit),
+                submit,
                 run,
                 request,
-                procs: u32::try_from(procs).unwrap_or(u32::MAX),
+                procs: u32::try_from(procs).unwrap_or(capacity),
                 extra,
                 f1: 0.0,
                 f2: 0.0,

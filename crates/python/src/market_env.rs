@@ -35,7 +35,7 @@ use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::convert::error;
+use crate::convert::{error, int_arg, strict_int};
 use crate::market_rule::{DEFAULT_FACTORS, MarketAdmission, Offer, Price, squash, unit, word};
 use crate::workload::Workload;
 
@@ -64,6 +64,10 @@ pub(crate) const FEATURE_NAMES: [&str; 18] = [
 
 /// Numbers in an observation.
 pub(crate) const FEATURES: usize = FEATURE_NAMES.len();
+
+/// The largest `alpha`, `beta` or price factor: with run times within
+/// 2^40 s and at most `MAX_NODES` nodes, costs stay far from overflow.
+pub(crate) const MAX_COEFFICIENT: f64 = 1e6;
 
 /// Inter-arrival times are normalised on a log scale up to one day.
 const DAY: f64 = 86_400.0;
@@ -395,10 +399,17 @@ impl MarketCore {
         };
         let s = &ep.submissions[ep.next];
         ep.cluster.admission_mut().offer = offer;
-        let decision = ep
+        let decision = match ep
             .cluster
             .submit(s.arrival, s.id, &s.spec, s.run_time, price.function())
-            .map_err(|e| e.to_string())?;
+        {
+            Ok(d) => d,
+            Err(e) => {
+                // The job is still undecided: the episode goes on.
+                ep.preview = Some(preview);
+                return Err(format!("action {action} (job {} of the episode): {e}", ep.next));
+            }
+        };
         ep.next += 1;
         ep.accepted += usize::from(decision.allocation().is_some());
         let done = ep.next == ep.jobs.len();
@@ -463,12 +474,12 @@ type Step<'py> = (
 #[pymethods]
 impl MarketCore {
     #[new]
-    #[pyo3(signature = (workload, *, episode = 256, nodes = None, price = "libra+$", alpha = 1.0, beta = 0.1, weight = 0.5, action = "admit", factors = None, arrival_delay = 0.5, high_urgency = 20.0, inaccuracy = 0.0, shaping = false))]
+    #[pyo3(signature = (workload, *, episode = None, nodes = None, price = "libra+$", alpha = 1.0, beta = 0.1, weight = 0.5, action = "admit", factors = None, arrival_delay = 0.5, high_urgency = 20.0, inaccuracy = 0.0, shaping = false))]
     #[allow(clippy::too_many_arguments)] // keyword arguments in Python
     fn new(
         workload: &Workload,
-        episode: usize,
-        nodes: Option<u32>,
+        episode: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
         price: &str,
         alpha: f64,
         beta: f64,
@@ -491,9 +502,10 @@ impl MarketCore {
             }
         };
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
-            if !(v.is_finite() && v >= 0.0) {
+            if !(v.is_finite() && (0.0..=MAX_COEFFICIENT).contains(&v)) {
                 return Err(error(format!(
-                    "{name} is {v}, expected a finite number >= 0"
+                    "{name} is {v:e}, expected a number from 0 to {MAX_COEFFICIENT:e} (larger \
+                     values make costs overflow)"
                 )));
             }
         }
@@ -517,9 +529,13 @@ impl MarketCore {
                         "factors is empty, expected at least one price factor",
                     ));
                 }
-                if let Some(f) = factors.iter().find(|f| !(f.is_finite() && **f > 0.0)) {
+                if let Some(f) = factors
+                    .iter()
+                    .find(|f| !(f.is_finite() && **f > 0.0 && **f <= MAX_COEFFICIENT))
+                {
                     return Err(error(format!(
-                        "factors has {f}, expected finite numbers > 0"
+                        "factors has {f:e}, expected numbers > 0 and at most {MAX_COEFFICIENT:e} \
+                         (larger factors make costs overflow)"
                     )));
                 }
                 (true, factors)
@@ -546,19 +562,33 @@ impl MarketCore {
                 "inaccuracy is {inaccuracy}, expected a percentage in [0, 100)"
             )));
         }
-        let nodes = nodes.unwrap_or(workload.jobs.capacity);
-        if nodes == 0 || nodes as usize > MAX_NODES {
-            return Err(error(format!(
-                "nodes is {nodes}, expected 1 to {MAX_NODES}"
-            )));
-        }
+        let (nodes, text) = match nodes {
+            Some(n) => strict_int("nodes", n)?,
+            None => (
+                Some(u64::from(workload.jobs.capacity)),
+                workload.jobs.capacity.to_string(),
+            ),
+        };
+        let Some(nodes) = nodes
+            .filter(|&n| n >= 1 && n <= MAX_NODES as u64)
+            .and_then(|n| u32::try_from(n).ok())
+        else {
+            return Err(error(format!("nodes is {text}, expected 1 to {MAX_NODES}")));
+        };
         let jobs = &workload.jobs.jobs;
-        if episode == 0 || episode > jobs.len() {
+        let (episode, text) = match episode {
+            Some(e) => strict_int("episode", e)?,
+            None => (Some(256), "256".to_string()),
+        };
+        let Some(episode) = episode
+            .and_then(|e| usize::try_from(e).ok())
+            .filter(|&e| e >= 1 && e <= jobs.len())
+        else {
             return Err(error(format!(
-                "episode is {episode}, expected 1 to the workload's {} jobs",
+                "episode is {text}, expected 1 to the workload's {} jobs",
                 jobs.len()
             )));
-        }
+        };
         let run = RunConfig {
             alpha,
             beta,
@@ -611,9 +641,14 @@ impl MarketCore {
         &mut self,
         py: Python<'py>,
         seed: Option<u64>,
-        start: Option<usize>,
-        qos_seed: Option<u64>,
+        start: Option<&Bound<'py, PyAny>>,
+        qos_seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let start = start.map(|s| int_arg("start", s, 0, u64::MAX)).transpose()?;
+        let start = start.map(|s| usize::try_from(s).unwrap_or(usize::MAX));
+        let qos_seed = qos_seed
+            .map(|s| int_arg("qos_seed", s, 0, u64::MAX))
+            .transpose()?;
         self.begin(seed, start, qos_seed).map_err(error)?;
         self.observe(py)
     }

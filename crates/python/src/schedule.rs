@@ -117,6 +117,18 @@ fn write(path: &str, text: &str) -> PyResult<()> {
     cli::output::write_file(Path::new(path), text.as_bytes()).map_err(anyhow_error)
 }
 
+/// `bsld_bound` is a number of seconds: 0 (or 1) means no bound, a
+/// negative one is refused.
+fn check_bound(bound: i64) -> PyResult<()> {
+    if !(0..=profile::MAX_DURATION).contains(&bound) {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "bsld_bound is {bound}, expected 0 to {} seconds (0 or 1: no bound)",
+            profile::MAX_DURATION
+        )));
+    }
+    Ok(())
+}
+
 /// Simulates `workload` under a built-in policy.
 #[pyfunction]
 #[pyo3(signature = (workload, policy = "easy", *, order = "arrival", overrun = "kill", bsld_bound = 10))]
@@ -128,6 +140,7 @@ pub(crate) fn simulate(
     overrun: &str,
     bsld_bound: i64,
 ) -> PyResult<Schedule> {
+    check_bound(bsld_bound)?;
     let config = SchedulerConfig::new(workload.jobs.capacity, self::policy(policy)?)
         .order(self::order(order)?)
         .overrun(self::overrun(overrun)?);
@@ -177,6 +190,7 @@ impl Stepper {
     #[new]
     #[pyo3(signature = (workload, *, order = "arrival", overrun = "kill", bsld_bound = 10))]
     fn new(workload: &Workload, order: &str, overrun: &str, bsld_bound: i64) -> PyResult<Self> {
+        check_bound(bsld_bound)?;
         // The policy is not used: the caller decides.
         let config = SchedulerConfig::new(workload.jobs.capacity, profile::Policy::Fcfs)
             .order(self::order(order)?)

@@ -23,7 +23,15 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::batch_env::{BatchCore, FEATURES};
-use crate::convert::error;
+use crate::convert::{error, int_arg};
+
+/// The most copies a vector environment may have.
+pub(crate) const MAX_NUM_ENVS: u64 = 65_536;
+/// The most `num_envs × (episode + window)`: what the copies' buffers and
+/// the returned rows grow with (about 100 bytes each).
+pub(crate) const MAX_VEC_SIZE: u64 = 1 << 24;
+/// The most threads a vector environment may step its copies on.
+pub(crate) const MAX_THREADS: u64 = 256;
 
 /// What one copy returns from a call: its reward and whether it ended.
 type Outcome = Result<(f64, bool), String>;
@@ -235,6 +243,8 @@ pub(crate) struct BatchVec {
     workers: Vec<Worker>,
     num_envs: usize,
     window: usize,
+    /// Whether `reset` has been called.
+    started: bool,
 }
 
 impl BatchVec {
@@ -294,15 +304,29 @@ impl BatchVec {
     /// `threads` contiguous parts: the calling thread steps the first, a
     /// worker thread kept for the environment's life each other one.
     #[new]
-    #[pyo3(signature = (core, num_envs, *, threads = 1))]
-    fn new(core: &BatchCore, num_envs: usize, threads: usize) -> PyResult<Self> {
-        if num_envs == 0 {
-            return Err(error("num_envs must be at least 1"));
-        }
-        if threads == 0 {
-            return Err(error("threads must be at least 1"));
-        }
+    #[pyo3(signature = (core, num_envs, *, threads = None))]
+    fn new(
+        core: &BatchCore,
+        num_envs: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let window = core.window();
+        // Each copy holds its episode's and its window's scratch; the
+        // calls return `num_envs × window` rows.
+        let per_copy = (core.episode_len() + window) as u64;
+        let most = (MAX_VEC_SIZE / per_copy).clamp(1, MAX_NUM_ENVS);
+        let num_envs = int_arg("num_envs", num_envs, 1, u64::MAX)?;
+        if num_envs > most {
+            return Err(PyValueError::new_err(format!(
+                "num_envs is {num_envs}, expected 1 to {most} (at most {MAX_NUM_ENVS} copies, and \
+                 num_envs × (episode + window) at most {MAX_VEC_SIZE})"
+            )));
+        }
+        let num_envs = num_envs as usize;
+        let threads = match threads {
+            Some(t) => int_arg("threads", t, 1, MAX_THREADS)? as usize,
+            None => 1,
+        };
         let per = num_envs.div_ceil(threads.min(num_envs));
         let mut parts = (0..num_envs)
             .step_by(per)
@@ -318,6 +342,7 @@ impl BatchVec {
             workers,
             num_envs,
             window,
+            started: false,
         })
     }
 
@@ -337,6 +362,7 @@ impl BatchVec {
     /// masks (`num_envs × window` int8).
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Observed<'py>> {
+        self.started = true;
         let (observed, out) = self.call(py, Task::Reset(seed))?;
         for r in out {
             r.map_err(error)?;
@@ -355,6 +381,9 @@ impl BatchVec {
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<VecStep<'py>> {
         let (n, window) = (self.num_envs, self.window);
+        if !self.started {
+            return Err(error("no episode yet: call reset first"));
+        }
         let actions = actions.as_slice()?;
         if actions.len() != n {
             return Err(error(format!(

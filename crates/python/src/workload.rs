@@ -21,6 +21,9 @@ pub(crate) struct Workload {
     /// The trace's records, every one in file order (the scheduling
     /// environment reads them as SchedGym does); `None` for a stand-in.
     pub(crate) records: Option<Arc<Vec<swf_io::SwfRecord>>>,
+    /// The `estimate` it was loaded with (the scheduling environment
+    /// follows it unless told otherwise).
+    pub(crate) estimate: swf_io::Estimate,
 }
 
 #[pymethods]
@@ -173,6 +176,7 @@ pub(crate) fn load(
             jobs: Arc::new(jobs),
             facts,
             records,
+            estimate,
         })
     })
 }

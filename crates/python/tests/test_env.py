@@ -215,7 +215,7 @@ def test_bad_actions_raise_and_name_the_copy(sdsc, root):
         v.step(np.array([-1, 0]))
     with pytest.raises(ValueError):
         v.step(np.array([0, 0, 0]))
-    with pytest.raises(usched.UschedError, match="threads must be at least 1"):
+    with pytest.raises(ValueError, match="threads is 0, expected 1 to 256"):
         gymnasium.make_vec("usched/BatchScheduling-v0", num_envs=2, threads=0, root=root)
     e = BatchSchedulingEnv(sdsc)
     e.reset(seed=0)

@@ -76,8 +76,12 @@ def load(
     downloaded), a path to a ``.swf`` or ``.swf.gz`` file, or a generated
     workload ``"lublin99:procs=128,jobs=10000,seed=1[,load=0.8][,estimates=f:3]"``.
     ``estimate`` is ``"requested"``, ``"actual"`` or ``"under-estimate:F"``.
-    Raises :class:`UschedError` naming the file, line and field of bad input.
+    Raises :class:`UschedError` naming the file, line and field of bad input;
+    ``procs`` or ``seed`` given as a ``bool`` is a ``TypeError``.
     """
+    for name, value in (("procs", procs), ("seed", seed)):
+        if isinstance(value, bool):
+            raise TypeError(f"{name} is {value!r}, expected an integer")
     return _usched.load(
         os.fspath(trace),
         estimate=estimate,

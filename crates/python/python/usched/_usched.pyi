@@ -87,13 +87,13 @@ class BatchCore:
         cls,
         workload: Workload,
         *,
-        window: int = 128,
-        episode: int = 256,
+        window: Optional[int] = None,
+        episode: Optional[int] = None,
         backfill: bool = False,
         reward: str = "bsld",
         shaping: bool = False,
-        bsld_bound: int = 10,
-        estimate: str = "requested",
+        bsld_bound: Optional[int] = None,
+        estimate: Optional[str] = None,
     ) -> "BatchCore": ...
     def step_env(
         self, action: Any
@@ -103,6 +103,8 @@ class BatchCore:
     ) -> Tuple[np.ndarray, np.ndarray]: ...
     @property
     def valid(self) -> int: ...
+    @property
+    def episode(self) -> int: ...
     @property
     def start(self) -> int: ...
     @property
@@ -114,7 +116,9 @@ class BatchCore:
 
 @final
 class BatchVec:
-    def __new__(cls, core: BatchCore, num_envs: int, *, threads: int = 1) -> "BatchVec": ...
+    def __new__(
+        cls, core: BatchCore, num_envs: int, *, threads: Optional[int] = None
+    ) -> "BatchVec": ...
     def __len__(self) -> int: ...
     @property
     def threads(self) -> int: ...
@@ -129,7 +133,7 @@ class MarketCore:
         cls,
         workload: Workload,
         *,
-        episode: int = 256,
+        episode: Optional[int] = None,
         nodes: Optional[int] = None,
         price: str = "libra+$",
         alpha: float = 1.0,

@@ -20,8 +20,9 @@ for the observation, the two action spaces and the reward.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
+import numbers
 import operator
 
 import gymnasium
@@ -51,6 +52,29 @@ def _one_action(action: Any, n: int) -> int:
     if not 0 <= a < n:
         raise ValueError(f"action {a} is outside Discrete({n})")
     return a
+
+
+def _real(name: str, value: Any) -> float:
+    """The real-number option ``name``, strictly: a ``bool``, a string or
+    anything that is not a real number is a ``TypeError`` naming it."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} is {value!r}, expected a real number")
+    return float(value)
+
+
+def _options(options: Optional[Dict[str, Any]], known: Tuple[str, ...]) -> Dict[str, Any]:
+    """``reset``'s options, refusing keys the environment does not take."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict):
+        raise TypeError(f"options is {options!r}, expected a dict or None")
+    unknown = sorted(map(str, set(options) - set(known)))
+    if unknown:
+        expected = " and ".join(known) if known else "none"
+        raise ValueError(f"unknown reset options {unknown}, expected {expected}")
+    return dict(options)
+
+
 DEFAULT_TRACE = "SDSC-SP2-1998-4.2-cln"
 
 
@@ -64,8 +88,15 @@ class BatchSchedulingEnv(gymnasium.Env):
     ``turnaround`` or ``utilization``), ``shaping`` (per-step rewards that
     sum to the episode's), ``estimate`` (``requested``: the trace's requested
     times, SchedGym's; ``actual``: the run times; what the agent sees and
-    backfilling trusts),
-    ``bsld_bound`` (10 s).
+    backfilling trusts; by default as the workload was loaded),
+    ``bsld_bound`` (10 s; 0 or 1: no bound).
+
+    ``window`` is 1 to 65536; ``episode`` is 1 to ``(n - 2) // 2`` for a
+    workload of ``n`` usable jobs. Integer options refuse ``bool``, floats
+    and strings (``TypeError``) and out-of-range values (``ValueError``),
+    naming the option. The jobs are those :func:`usched.load` kept (same
+    checks), read as SchedGym reads them. ``step`` before ``reset``, or
+    after the episode ended, raises ``UschedError``.
     """
 
     metadata: Dict[str, Any] = {"render_modes": []}
@@ -79,7 +110,7 @@ class BatchSchedulingEnv(gymnasium.Env):
         backfill: bool = False,
         reward: str = "bsld",
         shaping: bool = False,
-        estimate: str = "requested",
+        estimate: Optional[str] = None,
         bsld_bound: int = 10,
         root: Optional[str] = None,
     ) -> None:
@@ -87,7 +118,9 @@ class BatchSchedulingEnv(gymnasium.Env):
         if isinstance(trace, _usched.Workload):
             workload = trace
         else:
-            workload = _usched.load(trace, root=root)
+            workload = _usched.load(
+                trace, root=root, estimate="requested" if estimate is None else estimate
+            )
         self.workload = workload
         self._core = _usched.BatchCore(
             workload,
@@ -99,7 +132,9 @@ class BatchSchedulingEnv(gymnasium.Env):
             bsld_bound=bsld_bound,
             estimate=estimate,
         )
-        self.window = window
+        # Checked by the core: an int in range.
+        self.window = operator.index(window)
+        window = self.window
         self.observation_space = spaces.Box(
             low=0.0, high=1.0, shape=(window * FEATURES,), dtype=np.float32
         )
@@ -119,9 +154,7 @@ class BatchSchedulingEnv(gymnasium.Env):
         super().reset(seed=seed)
         # The episode's start comes from the environment's own generator,
         # so `seed` reproduces it and later resets draw new windows.
-        start = None
-        if options and "start" in options:
-            start = int(options["start"])
+        start = _options(options, ("start",)).get("start")
         draw = int(self.np_random.integers(0, 2**63 - 1))
         obs, mask = self._core.reset_env(seed=draw, start=start)
         return obs, {"action_mask": mask, "start": self._core.start}
@@ -177,8 +210,9 @@ class BatchSchedulingVecEnv(gymnasium.vector.VectorEnv):
 
     def __init__(self, num_envs: int = 1, *, threads: int = 1, **kwargs: Any) -> None:
         single = BatchSchedulingEnv(**kwargs)
-        self.num_envs = num_envs
         self._vec = _usched.BatchVec(single._core, num_envs, threads=threads)
+        # Checked by the core: an int in range.
+        self.num_envs = num_envs = operator.index(num_envs)
         self.single_observation_space = single.observation_space
         self.single_action_space = single.action_space
         self.observation_space = gymnasium.vector.utils.batch_space(
@@ -194,6 +228,8 @@ class BatchSchedulingVecEnv(gymnasium.vector.VectorEnv):
         seed: Optional[int] = None,
         options: Optional[Dict[str, Any]] = None,
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        # Copies draw their own windows: no option names one.
+        _options(options, ())
         if seed is not None or not hasattr(self, "_rng"):
             self._rng = np.random.default_rng(seed)
         base = int(self._rng.integers(0, 2**62))
@@ -209,9 +245,18 @@ class BatchSchedulingVecEnv(gymnasium.vector.VectorEnv):
                 f"actions {actions!r} are not integers of Discrete({self.window}) "
                 "(give an integer array, one action per copy)"
             )
-        a = np.ascontiguousarray(a, dtype=_INT64)
         if a.shape != (self.num_envs,):
-            a = a.reshape(self.num_envs)
+            raise ValueError(
+                f"actions have shape {a.shape}, expected ({self.num_envs},): one action per copy"
+            )
+        if a.dtype.kind == "u":
+            big = np.flatnonzero(a >= self.window)
+            if big.size:
+                i = int(big[0])
+                raise ValueError(
+                    f"action {int(a[i])} of environment {i} is outside Discrete({self.window})"
+                )
+        a = np.ascontiguousarray(a, dtype=_INT64)
         return self._vec.step(a)
 
 
@@ -329,14 +374,14 @@ class MarketAdmissionEnv(gymnasium.Env):
             episode=episode,
             nodes=nodes,
             price=price,
-            alpha=alpha,
-            beta=beta,
-            weight=weight,
+            alpha=_real("alpha", alpha),
+            beta=_real("beta", beta),
+            weight=_real("weight", weight),
             action=action,
-            factors=None if factors is None else [float(f) for f in factors],
-            arrival_delay=arrival_delay,
-            high_urgency=high_urgency,
-            inaccuracy=inaccuracy,
+            factors=None if factors is None else _factors(factors),
+            arrival_delay=_real("arrival_delay", arrival_delay),
+            high_urgency=_real("high_urgency", high_urgency),
+            inaccuracy=_real("inaccuracy", inaccuracy),
             shaping=shaping,
         )
         self.factors: Tuple[float, ...] = tuple(self._core.factors)
@@ -363,20 +408,16 @@ class MarketAdmissionEnv(gymnasium.Env):
         options: Optional[Dict[str, Any]] = None,
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
         super().reset(seed=seed)
-        options = dict(options or {})
-        start = options.pop("start", None)
-        qos_seed = options.pop("qos_seed", None)
-        if options:
-            raise ValueError(
-                f"unknown reset options {sorted(options)}, expected start and qos_seed"
-            )
+        options = _options(options, ("start", "qos_seed"))
+        start = options.get("start")
+        qos_seed = options.get("qos_seed")
         # Start and QoS seed come from the environment's own generator, so
         # `seed` reproduces them and later resets draw new episodes.
         draw = int(self.np_random.integers(0, 2**63 - 1))
         obs = self._core.reset(
             seed=draw,
-            start=None if start is None else int(start),
-            qos_seed=None if qos_seed is None else int(qos_seed),
+            start=start,
+            qos_seed=qos_seed,
         )
         return obs, {"start": self._core.start, "qos_seed": self._core.qos_seed}
 
@@ -412,6 +453,14 @@ class MarketAdmissionEnv(gymnasium.Env):
         ``procs``, ``run_time``, ``estimate``, ``deadline``, ``budget``,
         ``urgency``."""
         return {k: np.asarray(v) for k, v in self._core.jobs().items()}
+
+
+def _factors(factors: Any) -> List[float]:
+    """The price mode's factors: a sequence of real numbers (a string is
+    not one)."""
+    if isinstance(factors, (str, bytes)) or not isinstance(factors, (Sequence, np.ndarray)):
+        raise TypeError(f"factors is {factors!r}, expected a sequence of real numbers")
+    return [_real(f"factors[{i}]", f) for i, f in enumerate(factors)]
 
 
 def _admit_at_one(env: gymnasium.Env, price: str, name: str) -> int:
