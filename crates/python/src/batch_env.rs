@@ -508,9 +508,12 @@ type EnvStep<'py> = (
 /// an array of several actions is refused (`TypeError`), never truncated.
 fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult<usize> {
     if let Ok(a) = action.extract::<i64>() {
-        return usize::try_from(a).ok().filter(|&a| a < window).ok_or_else(|| {
-            PyValueError::new_err(format!("action {a} is outside Discrete({window})"))
-        });
+        return usize::try_from(a)
+            .ok()
+            .filter(|&a| a < window)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("action {a} is outside Discrete({window})"))
+            });
     }
     // An int beyond 64 bits, a numpy integer beyond i64 or an array.
     let py = action.py();
@@ -739,7 +742,9 @@ impl BatchCore {
         seed: Option<u64>,
         start: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Observed<'py>> {
-        let start = start.map(|s| int_arg("start", s, 0, u64::MAX)).transpose()?;
+        let start = start
+            .map(|s| int_arg("start", s, 0, u64::MAX))
+            .transpose()?;
         self.begin(seed, start).map_err(error)?;
         Ok(self.observe(py))
     }

@@ -399,17 +399,21 @@ impl MarketCore {
         };
         let s = &ep.submissions[ep.next];
         ep.cluster.admission_mut().offer = offer;
-        let decision = match ep
-            .cluster
-            .submit(s.arrival, s.id, &s.spec, s.run_time, price.function())
-        {
-            Ok(d) => d,
-            Err(e) => {
-                // The job is still undecided: the episode goes on.
-                ep.preview = Some(preview);
-                return Err(format!("action {action} (job {} of the episode): {e}", ep.next));
-            }
-        };
+        let decision =
+            match ep
+                .cluster
+                .submit(s.arrival, s.id, &s.spec, s.run_time, price.function())
+            {
+                Ok(d) => d,
+                Err(e) => {
+                    // The job is still undecided: the episode goes on.
+                    ep.preview = Some(preview);
+                    return Err(format!(
+                        "action {action} (job {} of the episode): {e}",
+                        ep.next
+                    ));
+                }
+            };
         ep.next += 1;
         ep.accepted += usize::from(decision.allocation().is_some());
         let done = ep.next == ep.jobs.len();
@@ -644,7 +648,9 @@ impl MarketCore {
         start: Option<&Bound<'py, PyAny>>,
         qos_seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let start = start.map(|s| int_arg("start", s, 0, u64::MAX)).transpose()?;
+        let start = start
+            .map(|s| int_arg("start", s, 0, u64::MAX))
+            .transpose()?;
         let start = start.map(|s| usize::try_from(s).unwrap_or(usize::MAX));
         let qos_seed = qos_seed
             .map(|s| int_arg("qos_seed", s, 0, u64::MAX))
