@@ -11,7 +11,6 @@ from usched.envs import BatchSchedulingEnv as E
 from usched.envs import BatchSchedulingVecEnv as V
 from usched.envs import MarketAdmissionEnv as M
 
-from conftest import DATA
 
 KTH = "KTH-SP2-1996-2.1-cln"
 
@@ -69,9 +68,33 @@ def test_huge_actions_are_value_errors_with_the_value(kth):
         v.step(np.array([0, 0, 0, 2**63], dtype=np.uint64))
 
 
+def _swf(path, edit=None):
+    """A 100-job SWF log for a 64-processor machine (deterministic; no
+    archive log is committed), job ``n`` replaced by ``edit(n)`` if given."""
+    lines = ["; MaxProcs: 64", "; MaxNodes: 64"]
+    for n in range(1, 101):
+        run = 600 + (n * 1237) % 4000
+        procs = 1 + (n * 7) % 32
+        fields = [n, 70 * n, 0, run, procs, -1, -1, procs, 2 * run, -1, 1, 1, 1, -1, -1, -1, -1, -1]
+        lines.append(" ".join(str(f) for f in (edit(n, fields) if edit else fields)))
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def _set(job, **fields):
+    """An edit for :func:`_swf`: job ``job``'s SWF fields by index."""
+    def edit(n, f):
+        if n == job:
+            for i, v in fields.items():
+                f[int(i[1:])] = v
+        return f
+    return edit
+
+
 # 3: the environment applies load's checks: the same records are dropped.
-def test_the_env_drops_the_records_load_drops():
-    w = usched.load(str(DATA / "run_i64max.swf"))
+def test_the_env_drops_the_records_load_drops(tmp_path):
+    # Job 51 runs (and asks for) i64::MAX seconds on the whole machine.
+    w = usched.load(_swf(tmp_path / "long.swf", _set(51, f3=2**63 - 1, f8=2**63 - 1, f4=64, f7=64)))
     assert w.facts()["unreplayable"] == 1
     e = E(w, window=8, episode=16)
     assert len(e._core) == len(w)
@@ -84,8 +107,8 @@ def test_the_env_drops_the_records_load_drops():
     assert 0 < e._core.now < 2**40
 
 
-def test_a_record_load_drops_as_too_wide_is_not_refused():
-    w = usched.load(str(DATA / "procs_2_32.swf"))
+def test_a_record_load_drops_as_too_wide_is_not_refused(tmp_path):
+    w = usched.load(_swf(tmp_path / "wide.swf", _set(51, f4=2**32, f7=2**32)))
     assert w.facts()["too_wide"] + w.facts()["unreplayable"] >= 1
     e = E(w, window=8, episode=16)
     assert len(e._core) == len(w)
