@@ -150,7 +150,9 @@ pub fn claim_dir(cells: &Path, identity: &Identity, experiment: &Experiment) -> 
     output::write_file(&copy, experiment.resolved_toml().as_bytes())?;
     let text = format!(
         "# What the cells in this directory belong to (docs/SCALE-OUT.md).\n{}",
-        toml::to_string(identity).context("cannot serialise the cells identity")?
+        experiments::encode::toml_document(
+            &toml::to_string(identity).context("cannot serialise the cells identity")?
+        )
     );
     // Shards on several hosts may write this at once, with equal contents:
     // each stages its own copy and renames it into place (crate::output).

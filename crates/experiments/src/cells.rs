@@ -528,6 +528,7 @@ impl ShardCells {
                 .collect(),
         };
         let body = toml::to_string(&file).unwrap_or_else(|e| format!("# cannot serialise: {e}\n"));
+        let body = crate::encode::toml_document(&body);
         format!(
             "# Raw measurements of shard {} of {} (docs/SCALE-OUT.md); `cargo xtask merge` reads them.\n{body}",
             self.shard, self.experiment

@@ -38,6 +38,14 @@
 //!   [`terminal`] prints with its line feeds.
 //! - [`file_name`]: user text as one portable file name (no directory part,
 //!   never hidden, at most [`FILE_NAME_MAX`] bytes).
+//! - [`toml_document`]: a whole TOML document the tool writes (`run.toml`,
+//!   cells files, the results marker), its strings' unsafe characters
+//!   written as TOML escapes (`\u202E`), so it reads back to the same values.
+//!
+//! Names (series, panel ids, workload labels, string x values) are data
+//! that must read back exactly, so they hold none of what any of these
+//! writes other than as itself ([`is_escaped`]): [`check_name`] refuses
+//! such a name where the configuration is read.
 //!
 //! In every format, the characters that are never safe to write raw are
 //! made visible as `\u{..}` (lower-case hex, Rust's notation): C0 controls
@@ -59,6 +67,9 @@
 
 use std::fmt::Write as _;
 
+mod toml_doc;
+pub use toml_doc::toml_document;
+
 /// Whether `c` is a bidirectional formatting control, which reorders the
 /// display of the text around it.
 fn is_bidi(c: char) -> bool {
@@ -73,6 +84,59 @@ fn is_bidi(c: char) -> bool {
 /// TAB, LF and CR are each format's decision.
 pub fn is_unsafe(c: char) -> bool {
     (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || is_bidi(c)
+}
+
+/// Whether some encoder of this module writes `c` other than as itself
+/// (in the visible notation `\u{..}`, or as a space): every control
+/// character (C0 with TAB, LF and CR, DEL, C1), the bidirectional
+/// controls, and U+FFFE and U+FFFF (not XML characters). The one
+/// predicate behind [`check_name`], [`terminal_name`] and [`xml`], so what
+/// a name may hold and what the outputs write as it is cannot drift apart.
+pub fn is_escaped(c: char) -> bool {
+    c.is_control() || is_bidi(c) || matches!(c, '\u{fffe}' | '\u{ffff}')
+}
+
+/// Checks text that a configuration gives as a *name*: a series, a panel
+/// id, a workload label, a string x value; anything that becomes a field of
+/// `data.csv`, a label of `figure.svg`, a cell of `summary.md` or a part
+/// of an id, and must read back exactly as written. A name is not empty
+/// and holds no [`is_escaped`] character: every output writes it as it
+/// is, so it round-trips, and two distinct names stay distinct everywhere.
+/// The error says what is wrong, for a message that names the field.
+///
+/// ```
+/// use experiments::encode::check_name;
+///
+/// assert!(check_name("easy@KTH-SP2 (é)").is_ok());
+/// assert!(check_name("a\u{202e}b").unwrap_err().contains("U+202E"));
+/// assert!(check_name("a\tb").is_err());
+/// assert!(check_name("").is_err());
+/// ```
+pub fn check_name(s: &str) -> Result<(), String> {
+    if s.is_empty() {
+        return Err("is empty; give it a name".into());
+    }
+    match s.chars().enumerate().find(|(_, c)| is_escaped(*c)) {
+        Some((i, c)) => {
+            let what = if is_bidi(c) {
+                "a bidirectional control"
+            } else if c.is_control() {
+                "a control character"
+            } else {
+                "not a character of XML"
+            };
+            Err(format!(
+                "holds U+{:04X} ({what}) at character {}, which some output (data.csv, \
+                 figure.svg, summary.md, a message) writes escaped (`{}`) or replaced, so the \
+                 name would not read back as written; a name holds no control or \
+                 bidirectional characters: remove it",
+                u32::from(c),
+                i + 1,
+                terminal_name(&c.to_string())
+            ))
+        }
+        None => Ok(()),
+    }
 }
 
 /// Appends `c` in the visible notation `\u{1b}`.
@@ -280,8 +344,8 @@ pub fn xml(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            '\u{fffe}' | '\u{ffff}' => push_visible(&mut out, c),
-            c if is_unsafe(c) => push_visible(&mut out, c),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if is_escaped(c) => push_visible(&mut out, c),
             c => out.push(c),
         }
     }
@@ -369,7 +433,7 @@ pub fn terminal(s: &str) -> String {
 pub fn terminal_name(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        if c.is_control() || is_bidi(c) {
+        if is_escaped(c) {
             push_visible(&mut out, c);
         } else if c == '\\' {
             out.push_str("\\\\");
@@ -584,6 +648,36 @@ mod tests {
             let name = terminal_name(s);
             assert_eq!(terminal(&name), name, "{s:?}");
             assert!(!name.contains(['\n', '\r', '\t']), "{s:?}");
+        }
+    }
+
+    /// The name predicate and the encoders agree on every character: what
+    /// [`check_name`] accepts, every writer writes as itself (up to its
+    /// format's own quoting), and what it refuses, some writer would not.
+    #[test]
+    fn names_hold_exactly_what_every_encoder_writes_as_itself() {
+        let shown_escaped = |out: &str| out.contains("\\u{");
+        for c in (0..=0x10_ffff_u32).filter_map(char::from_u32) {
+            let s = c.to_string();
+            let outputs = [
+                csv_text(&s),
+                csv_field(&s),
+                xml(&s),
+                markdown(&s),
+                markdown_code(&s),
+                terminal(&s),
+                terminal_name(&s),
+            ];
+            let any_escaped =
+                outputs.iter().any(|o| shown_escaped(o)) || (markdown(&s) == " " && c != ' ');
+            if c == '\\' {
+                // A backslash is itself everywhere; Markdown and messages
+                // double it (reversibly).
+                assert!(check_name(&s).is_ok());
+                continue;
+            }
+            assert_eq!(check_name(&s).is_err(), any_escaped, "{c:?}");
+            assert_eq!(is_escaped(c), any_escaped, "{c:?}");
         }
     }
 

@@ -264,8 +264,10 @@ impl Experiment {
 
     /// The configuration as TOML, with every default of `[params]` filled in.
     pub fn resolved_toml(&self) -> String {
-        toml::to_string(&self.resolved_spec())
-            .unwrap_or_else(|e| format!("# cannot serialise the configuration: {e}\n"))
+        crate::encode::toml_document(
+            &toml::to_string(&self.resolved_spec())
+                .unwrap_or_else(|e| format!("# cannot serialise the configuration: {e}\n")),
+        )
     }
 
     /// SHA-256 of [`Experiment::resolved_toml`]: what identifies the

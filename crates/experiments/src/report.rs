@@ -437,6 +437,9 @@ impl Results {
             config: experiment.resolved_spec(),
         };
         let body = toml::to_string(&doc).unwrap_or_else(|e| format!("# cannot serialise: {e}\n"));
+        // Paths and the configuration's text may hold bidirectional or
+        // control characters: written as TOML escapes.
+        let body = crate::encode::toml_document(&body);
         let warning = if self.stand_in() {
             "# WARNING: a stand-in workload replaced a missing trace; NOT comparable to the trace or a paper.\n"
         } else {

@@ -59,7 +59,8 @@ pub(super) fn marker_text(files: &[(&str, String)]) -> String {
             );
         }
     }
-    let body = toml::to_string(&m).expect("a manifest is plain TOML");
+    let body =
+        experiments::encode::toml_document(&toml::to_string(&m).expect("a manifest is plain TOML"));
     format!("{MARKER_HEAD}{body}")
 }
 
