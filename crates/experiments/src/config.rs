@@ -322,6 +322,66 @@ pub(crate) fn value_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
     Some(value.span())
 }
 
+/// That every name the document gives is one every output writes as it is
+/// ([`encode::check_name`](crate::encode::check_name)): workload labels,
+/// panel ids, series names, and the string values of the sweep and its
+/// grid (x values in data.csv, parts of panel ids). The error points at
+/// the name and says which field it is.
+pub(crate) fn check_names(
+    spec: &RawSpec,
+    text: &str,
+) -> Result<(), (Option<Range<usize>>, String)> {
+    let check = |field: &str, name: &str, span: Option<Range<usize>>| {
+        crate::encode::check_name(name).map_err(|why| {
+            let shown = crate::encode::terminal_name(name);
+            (span, format!("{field} '{shown}' {why}"))
+        })
+    };
+    for w in &spec.workloads {
+        check("workload label", w.label.get_ref(), Some(w.label.span()))?;
+    }
+    for (i, p) in spec.panels.iter().enumerate() {
+        let span = value_span(text, &["panels", &i.to_string(), "id"]);
+        check("panel id", &p.id, span)?;
+    }
+    for (i, entry) in spec.series.iter().enumerate() {
+        let (name, span) = match entry.get_ref() {
+            toml::Value::String(name) => (name, Some(entry.span())),
+            toml::Value::Table(t) => match t.get("name") {
+                Some(toml::Value::String(name)) => {
+                    let at = value_span(text, &["series", &i.to_string(), "name"]);
+                    (name, at.or(Some(entry.span())))
+                }
+                // Not a name: the series' own check says what it is.
+                _ => continue,
+            },
+            _ => continue,
+        };
+        check("series", name, span)?;
+    }
+    let grid = spec.sweep.grid.as_ref().map(|g| &g.values);
+    let axes = [
+        (
+            "sweep.values",
+            spec.sweep.values.as_ref(),
+            &["sweep", "values"][..],
+        ),
+        ("sweep.grid.values", grid, &["sweep", "grid", "values"][..]),
+    ];
+    for (field, values, path) in axes {
+        let Some(values) = values else { continue };
+        for (i, v) in values.get_ref().iter().enumerate() {
+            if let toml::Value::String(x) = v {
+                let index = i.to_string();
+                let at: Vec<&str> = path.iter().copied().chain([index.as_str()]).collect();
+                let span = value_span(text, &at).or(Some(values.span()));
+                check(&format!("{field} value"), x, span)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The longest part of an `id` between slashes, in bytes: results and cells
 /// folders are named after the parts, and a file name holds at most 255
 /// bytes on common file systems; the margin leaves room for the tool's

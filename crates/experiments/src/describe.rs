@@ -122,7 +122,11 @@ fn whole(out: &mut Doc, registry: &Registry) {
     );
     out.heading(2, "The common schema");
     out.paragraph(
-        "Every key outside `[params]`; `required` keys have no default. Types are TOML's.",
+        "Every key outside `[params]`; `required` keys have no default. Types are TOML's. \
+         Names (series names, panel ids, workload labels, string values of the sweep and its \
+         grid) are data: data.csv, figure.svg and summary.md write them as they are, so a name \
+         is not empty and holds no control character (TAB and line breaks included) and no \
+         bidirectional control (U+202A to U+202E, U+2066 to U+2069, U+200E, U+200F, U+061C).",
     );
     for table in TABLES {
         let title = if table.table.is_empty() {

@@ -163,6 +163,7 @@ impl Registry {
         // Sizes first, so nothing grows with them before.
         limits::check_caps(&experiment, text, limits)
             .map_err(|(span, message)| at(span, message))?;
+        check_names(&experiment.spec, text).map_err(|(span, message)| at(span, message))?;
         experiment
             .validate_common(text)
             .map_err(|(span, message)| at(span, message))?;
@@ -308,8 +309,10 @@ impl Experiment {
         let safe = |p: &&str| {
             // Not hidden: `.usched-staging` and `.usched-results` are the
             // tool's own names beside and inside results (and `.`, `..`).
+            // Not an option: an id is an argument of `reproduce` (in the
+            // job scripts of `slurm`, say), and `-x/y` would read as a flag.
             !p.is_empty()
-                && !p.starts_with('.')
+                && !p.starts_with(['.', '-'])
                 && p.chars()
                     .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         };
@@ -321,7 +324,7 @@ impl Experiment {
                 format!(
                     "id '{}' must look like '<group>/<name>' (a paper's figure, or your own: \
                      'study/load-sweep') or '<paper>/sensitivity/<name>' (letters, digits, '-', \
-                     '_', '.', not starting with '.'); results go to <out>/<group>/<name>/",
+                     '_', '.', no part starting with '.' or '-'); results go to <out>/<group>/<name>/",
                     terminal_name(s.id.get_ref())
                 ),
             ));

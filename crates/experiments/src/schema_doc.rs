@@ -53,7 +53,7 @@ const TOP: &[KeyDoc] = &[
         "id",
         "string",
         "required",
-        "`<paper>/<figure>` (`baseline/backfilling`); the results folder is named after it",
+        "`<paper>/<figure>` (`baseline/backfilling`), or `<paper>/sensitivity/<name>`: letters, digits, `-`, `_` and `.`, no part starting with `.` or `-`; the results folder is named after it",
     ),
     k(
         "title",

@@ -257,14 +257,83 @@ mod config {
         );
         // Hidden names: the tool's own (`.usched-staging` beside results,
         // `.usched-results` inside them) and any other.
-        for id in [".usched-staging/x", "test/.usched-results", "test/.hidden"] {
+        // And no part that a command line would read as an option
+        // (`reproduce -x/y` in a job script).
+        for id in [
+            ".usched-staging/x",
+            "test/.usched-results",
+            "test/.hidden",
+            "-x/y",
+            "--out/y",
+            "test/-tiny",
+            "test/sensitivity/-r",
+        ] {
             check(
                 "id = \"test/tiny\"",
                 &format!("id = \"{id}\""),
                 2,
-                "not starting with '.'",
+                "no part starting with '.' or '-'",
             );
         }
+    }
+
+    /// A name holding a character some output would write escaped (so it
+    /// would not read back, or would read like another name) is refused
+    /// where it is written, whatever field it is: the class of the bidi,
+    /// C1, DEL and TAB names that broke `verify` on untouched results.
+    #[test]
+    fn names_that_an_output_would_escape_are_refused_where_written() {
+        let bad = [
+            "\\u202e", "\\u2066", "\\u200f", "\\u061c", "\\u0085", "\\u007f", "\\t", "\\n",
+            "\\u001b", "\\u0000", "\\uffff",
+        ];
+        for c in bad {
+            let name = format!("\"a{c}b\"");
+            check(
+                "label = \"gen\"",
+                &format!("label = {name}"),
+                10,
+                "workload label 'a\\u{",
+            );
+            check(
+                "id = \"bsld\"",
+                &format!("id = {name}"),
+                21,
+                "panel id 'a\\u{",
+            );
+            check(
+                "series = [\"fcfs\", \"easy\", \"conservative\"]",
+                &format!(
+                    "series = [\"fcfs\", {{ name = {name}, params = {{ policy = \"easy\" }} }}]"
+                ),
+                7,
+                "series 'a\\u{",
+            );
+            check(
+                "axis = \"workload\"",
+                &format!("axis = \"workload.estimate\"\nvalues = [\"actual\", {name}]"),
+                15,
+                "sweep.values value 'a\\u{",
+            );
+        }
+        check("id = \"bsld\"", "id = \"\"", 21, "panel id '' is empty");
+        // The message says which character, where, and why.
+        check(
+            "label = \"gen\"",
+            "label = \"g\\u202en\"",
+            10,
+            "holds U+202E (a bidirectional control) at character 2",
+        );
+        // What a name may hold stays accepted: markup, quotes, formulas, é.
+        // The text `\u{202e}` is a name like any other, and no longer
+        // what a bidi control would be written as.
+        let text = BASE.replacen(
+            "\"conservative\"]",
+            "{ name = \"=g<\\\"é\\\\u{202e}|\", params = { policy = \"conservative\" } }]",
+            1,
+        );
+        let e = Experiment::parse(&text, "ok.toml").unwrap();
+        assert_eq!(e.series()[2], "=g<\"é\\u{202e}|");
     }
 
     #[test]
