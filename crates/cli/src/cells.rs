@@ -224,7 +224,7 @@ pub fn identities(cells: &Path) -> Result<Vec<(PathBuf, Identity)>> {
         bail!(
             "{} is not a directory of cells (run shards with --shard I/N --cells {} first)",
             terminal_path(cells),
-            terminal_path(cells)
+            crate::script::quote_path(cells)
         );
     }
     let mut files = Vec::new();

@@ -15,6 +15,7 @@ use crate::cells::{EXPERIMENT_FILE, Identity, identities, read_config_copy, read
 use crate::experiment::{provenance, resolve_traces};
 use crate::output;
 use crate::results::write_results;
+use crate::script::{quote, quote_path};
 use crate::settings::Settings;
 
 /// How to run the shards that own `missing` cells again.
@@ -52,23 +53,23 @@ fn missing_report(
         .catalog()
         .map(|entries| entries.iter().any(|e| e.id == identity.experiment))
         .unwrap_or(false);
-    let what = if in_catalog {
-        format!("reproduce {}", identity.experiment)
+    // Commands to paste: every value quoted for the shell (the id and the
+    // configuration's path come from the cells directory, which anyone
+    // may have written), positional values after `--`.
+    let (command, target) = if in_catalog {
+        ("reproduce", quote(&identity.experiment))
     } else {
-        format!("run {}", terminal_path(&identity.config_path))
+        ("run", quote_path(&identity.config_path))
     };
+    let cells = quote_path(cells_dir);
+    let line =
+        |shard: &str| format!("cargo xtask {command} --shard {shard} --cells {cells} -- {target}");
     if shards.is_empty() {
-        out += &format!(
-            "\nrun every shard, then merge again: cargo xtask {what} --shard I/N --cells {}",
-            terminal_path(cells_dir)
-        );
+        out += &format!("\nrun every shard, then merge again: {}", line("I/N"));
     } else {
         out += "\nre-run the missing shard(s), then merge again:";
         for s in shards {
-            out += &format!(
-                "\n  cargo xtask {what} --shard {s} --cells {}",
-                terminal_path(cells_dir)
-            );
+            out += &format!("\n  {}", line(&s.to_string()));
         }
     }
     out
@@ -84,7 +85,7 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
             "no sharded experiments in {} (each has <id>/{EXPERIMENT_FILE}, written by \
              `reproduce --shard I/N --cells {}`)",
             terminal_path(cells),
-            terminal_path(cells)
+            quote_path(cells)
         );
     }
     let jobs: Vec<(PathBuf, Option<String>)> = found

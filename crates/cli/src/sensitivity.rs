@@ -151,9 +151,10 @@ pub fn write_tables(
                     .collect();
                 say_err!(
                     "{paper}: sensitivity table in {} left unchanged: no results for {} \
-                     (cargo xtask reproduce {paper} --sensitivity)",
+                     (cargo xtask reproduce --sensitivity -- {})",
                     terminal_path(&doc),
-                    missing.join(", ")
+                    missing.join(", "),
+                    crate::script::quote(paper)
                 );
             }
             continue;

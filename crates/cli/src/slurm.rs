@@ -19,11 +19,11 @@ use crate::cells::{Identity, claim_dir};
 use crate::cli::SlurmArgs;
 use crate::config::read_config;
 use crate::progress::Verbosity;
-use crate::script::{check_script_value, quote, sbatch_path, sbatch_word};
+use crate::script::{check_script_value, quote, quote_path, sbatch_path, sbatch_word};
 use crate::settings::Settings;
 
 fn path_str(p: &Path) -> String {
-    quote(&p.display().to_string())
+    quote_path(p)
 }
 
 /// The paths a submission uses.
@@ -91,8 +91,8 @@ fn scripts(
          {common}\
          set -euo pipefail\n\
          cd {root}\n\
-         exec {bin} --root {root}{globals} reproduce {ids} --shard \"${{SLURM_ARRAY_TASK_ID}}/{n}\" \\\n    \
-         --cells {cells} --threads \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\"\n",
+         exec {bin} --root {root}{globals} reproduce --shard \"${{SLURM_ARRAY_TASK_ID}}/{n}\" \\\n    \
+         --cells {cells} --threads \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\" -- {ids}\n",
         last = n - 1,
         cpus = args.cpus_per_task,
         logs = sbatch_log(&l.logs, "shards-%A_%a.log"),
@@ -110,7 +110,7 @@ fn scripts(
          {common}\
          set -euo pipefail\n\
          cd {root}\n\
-         exec {bin} --root {root}{globals} merge {cells} --out {out}\n",
+         exec {bin} --root {root}{globals} merge --out {out} -- {cells}\n",
         logs = sbatch_log(&l.logs, "merge-%j.log"),
         root = path_str(&settings.root),
         bin = path_str(&l.binary),
@@ -294,13 +294,17 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
         "results: {}/ once job {merge_job} completes",
         terminal_path(&layout.out)
     );
+    // Commands to paste: values quoted, positional ones after `--`.
+    let quoted: Vec<String> = ids.iter().map(|i| quote(i)).collect();
     say!(
-        "if a task fails, the merge job is cancelled: re-run its shard, then merge:\n  \
-         cargo xtask reproduce <ids> --shard I/{} --cells {}\n  cargo xtask merge {} --out {}",
+        "if a task fails, the merge job is cancelled: re-run its shard (I), then merge:\n  \
+         cargo xtask reproduce --shard I/{} --cells {} -- {}\n  \
+         cargo xtask merge --out {} -- {}",
         args.shards,
-        terminal_path(&layout.cells),
-        terminal_path(&layout.cells),
-        terminal_path(&layout.out)
+        quote_path(&layout.cells),
+        quoted.join(" "),
+        quote_path(&layout.out),
+        quote_path(&layout.cells)
     );
     Ok(ExitCode::SUCCESS)
 }

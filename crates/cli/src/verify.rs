@@ -112,10 +112,10 @@ pub fn verify(
         if !csv.is_file() {
             if wanted && !ids.is_empty() {
                 bail!(
-                    "no results for {} in {}; run `cargo xtask reproduce {}` first",
+                    "no results for {} in {}; run `cargo xtask reproduce -- {}` first",
                     e.id,
                     terminal_path(&dir),
-                    e.id
+                    crate::script::quote(&e.id)
                 );
             }
             if e.is_figure() {
@@ -288,8 +288,9 @@ fn checked_results(
             // Without it data.csv cannot be checked (or is of a version
             // older than samples.csv).
             return Ok(Err(format!(
-                "{}: missing, so data.csv cannot be checked; run `cargo xtask reproduce {id}`",
+                "{}: missing, so data.csv cannot be checked; run `cargo xtask reproduce -- {}`",
                 terminal_path(&samples_file),
+                crate::script::quote(id),
             )));
         }
     };

@@ -308,19 +308,22 @@ mod job_scripts {
                     "--root",
                     root_s,
                     "reproduce",
-                    "baseline/backfilling",
                     "--shard",
                     "1/2",
                     "--cells",
                     cells_s,
                     "--threads",
-                    "3"
+                    "3",
+                    "--",
+                    "baseline/backfilling",
                 ],
                 "{name}"
             );
+            // Positional values after `--`: a path or id starting with `-`
+            // is never read as an option.
             assert_eq!(
                 run_script(tmp.path(), &merge),
-                ["--root", root_s, "merge", cells_s, "--out", out_s],
+                ["--root", root_s, "merge", "--out", out_s, "--", cells_s],
                 "{name}"
             );
             assert!(!tmp.path().join("PWNED").exists(), "{name}");

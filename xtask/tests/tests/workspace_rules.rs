@@ -532,11 +532,6 @@ const DISPLAY_NOT_IN_MESSAGES: &[(&str, &str, &str)] = &[
     // Job scripts have their own encodings; sbatch takes arguments, not text.
     (
         "slurm.rs",
-        "quote(&p.display()",
-        "job script text, shell-quoted",
-    ),
-    (
-        "slurm.rs",
         "sbatch_path(&logs.display()",
         "an #SBATCH line, its own encoding",
     ),

@@ -294,10 +294,11 @@ fn slurm_dry_run_prints_the_scripts_without_slurm() {
         "#SBATCH --partition=batch",
         "#SBATCH --time=00:30:00",
         "#SBATCH --account=abc",
-        "reproduce baseline/backfilling --shard \"${SLURM_ARRAY_TASK_ID}/3\"",
+        "reproduce --shard \"${SLURM_ARRAY_TASK_ID}/3\"",
+        "-- baseline/backfilling\n",
         "/cells/slurm/logs/shards-%A_%a.log",
         "--dependency=afterok:<array job>",
-        " merge ",
+        " merge --out ",
         "1 experiment(s), 6 cells, 3 shard(s)",
     ] {
         assert!(stdout.contains(want), "{want}:\n{stdout}");
