@@ -392,7 +392,15 @@ pub fn merge(
         workloads: workloads.to_vec(),
         notes: notes.to_vec(),
     };
-    Ok(layout.assemble(measured))
+    layout.assemble(measured).map_err(|e| MergeError::Invalid {
+        file: parts
+            .iter()
+            .map(|p| p.source.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        cell: None,
+        message: format!("{e}; re-run the shards"),
+    })
 }
 
 /// How `part`'s workload facts and notes differ from the expected ones (the first

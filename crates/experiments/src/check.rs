@@ -21,14 +21,16 @@ use crate::experiment::Experiment;
 use crate::graph::Layout;
 use crate::run::RunOptions;
 use crate::samples::Samples;
-use crate::stats::mean_ci_at;
+use crate::stats::{mean_ci_at, not_finite};
 use crate::workload::{Traces, WorkloadFacts};
 
 /// Checks one shard's cells against the configuration's layout: the cell
 /// numbers exist and belong to the shard, the runs are the cell's, the
 /// cell and its runs carry the configuration's labels, every run has
-/// exactly the kind's metrics, as many values for each, and each value in
-/// its metric's domain. The error names the file and the cell.
+/// exactly the kind's metrics, as many values for each, each value in
+/// its metric's domain, and no count above the count it is part of
+/// ([`Kind::AT_MOST`](crate::Kind::AT_MOST)). The error names the file
+/// and the cell.
 pub(crate) fn check_shard(
     experiment: &Experiment,
     layout: &Layout<'_>,
@@ -112,6 +114,23 @@ pub(crate) fn check_shard(
                         return Err(err(format!(
                             "run {n}, metric '{}', sample {}: {v} is not {domain}; re-run the shard",
                             m.name,
+                            i + 1
+                        )));
+                    }
+                }
+            }
+            // A count of a subset is at most the count of the whole.
+            for (a, b) in experiment.kind.at_most {
+                let (Some(xa), Some(xb)) = (values.get(*a), values.get(*b)) else {
+                    continue;
+                };
+                for (i, (va, vb)) in xa.iter().zip(xb).enumerate() {
+                    if let (Some(va), Some(vb)) = (va, vb)
+                        && va > vb
+                    {
+                        return Err(err(format!(
+                            "run {n}, sample {}: metric '{a}' is {va}, more than metric \
+                             '{b}' ({vb}), which counts a whole it is part of; re-run the shard",
                             i + 1
                         )));
                     }
@@ -214,7 +233,8 @@ pub fn aggregate(experiment: &Experiment, samples: &Samples) -> Vec<Row> {
 /// belongs to one of them, has a repetition in range, appears once and
 /// lies in its metric's domain (any finite number for a gain over a
 /// reference); and each row is what the pipeline computes from the units:
-/// the same mean, interval and run count, byte for byte as written.
+/// the same mean, interval and run count, byte for byte as written, and
+/// finite (only a point with a sample without a value is NaN).
 pub fn check_results(
     experiment: &Experiment,
     rows: &[Row],
@@ -293,11 +313,19 @@ pub fn check_results(
                 u.value
             )));
         }
-        // Units whose value is NaN are not kept, and make the mean NaN.
-        if row.y.is_nan() && row.runs as usize > units.len() {
+        // Units whose value is NaN are not kept, and make the mean NaN
+        // (and its interval, if any).
+        let nan_ci = row.ci.is_none_or(|(lo, hi)| lo.is_nan() && hi.is_nan());
+        if row.y.is_nan() && nan_ci && row.runs as usize > units.len() {
             continue;
         }
         let expected = aggregate_point(row.clone(), units, level);
+        let values: Vec<f64> = units.iter().map(|u| u.value).collect();
+        if let Some(why) = not_finite(&values, row.y, row.ci)
+            .or_else(|| not_finite(&values, expected.y, expected.ci))
+        {
+            return Err(data(format!("row {} ({}): {why}", i + 1, show((p, s, x)))));
+        }
         let line = |r: &Row| {
             write_csv(std::slice::from_ref(r))
                 .lines()

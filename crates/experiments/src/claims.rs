@@ -166,12 +166,30 @@ impl<'a> Panel<'a> {
             .iter()
             .map(|(_, s, x)| self.units(s, x))
             .collect::<Result<Vec<_>, String>>()?;
-        let terms: Vec<(f64, &[Unit])> = terms
+        let coefficients: Vec<(f64, &[Unit])> = terms
             .iter()
             .zip(&units)
             .map(|((c, _, _), u)| (*c, u.as_slice()))
             .collect();
-        Ok(combine(&terms, self.samples.level))
+        let e = combine(&coefficients, self.samples.level);
+        // Finite values whose combination is not (too large to add up):
+        // no verdict rests on it, and the claim says so.
+        let finite = units.iter().flatten().all(|u| u.value.is_finite());
+        let bounded = e.ci.is_none_or(|(lo, hi)| lo.is_finite() && hi.is_finite());
+        if finite && !(e.mean.is_finite() && bounded) {
+            let points: Vec<String> = terms
+                .iter()
+                .map(|(_, s, x)| format!("{s} at {x}"))
+                .collect();
+            return Err(format!(
+                "the comparison of {} in panel '{}' is not a finite number ({}): the values \
+                 are too large to combine",
+                points.join(", "),
+                self.name,
+                with_ci(&e)
+            ));
+        }
+        Ok(e)
     }
 
     fn y(&self, series: &str, x: &str) -> Result<f64, String> {

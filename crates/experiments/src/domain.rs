@@ -6,7 +6,10 @@
 //! - a percentage (`%` in the label) lies in `[0, 100]`;
 //! - a duration (`(s)`) is at least 0;
 //! - a count (`jobs`, `requests`, `messages`, `violations`, `reservations`,
-//!   `forwards`) is at least 0;
+//!   `forwards`) is a whole number, at least 0 (and not `-0`: a count is
+//!   written as an integer's `f64`, which is never negative zero); a rate
+//!   in such a unit (`_per_` in the name: `forwards_per_job`) is any
+//!   number of at least 0;
 //! - a `_ratio` metric lies in `[0, 1]`;
 //! - anything else (money, utility, improvement ratios) is any finite
 //!   number.
@@ -27,6 +30,8 @@ pub(crate) enum Domain {
     AtLeast(f64),
     /// A finite number in `[lo, hi]`.
     Range(f64, f64),
+    /// A whole number, at least 0, not `-0`: how many of something.
+    Count,
 }
 
 /// Units whose values count things.
@@ -47,7 +52,9 @@ impl Domain {
             Domain::AtLeast(1.0)
         } else if label.contains('%') {
             Domain::Range(0.0, 100.0)
-        } else if label.ends_with("(s)") || COUNTS.contains(&label) {
+        } else if COUNTS.contains(&label) && !metric.name.contains("_per_") {
+            Domain::Count
+        } else if COUNTS.contains(&label) || label.ends_with("(s)") {
             Domain::AtLeast(0.0)
         } else if metric.name.ends_with("_ratio") {
             Domain::Range(0.0, 1.0)
@@ -63,6 +70,7 @@ impl Domain {
                 Domain::Finite => true,
                 Domain::AtLeast(lo) => v >= lo,
                 Domain::Range(lo, hi) => (lo..=hi).contains(&v),
+                Domain::Count => v >= 0.0 && v.fract() == 0.0 && v.is_sign_positive(),
             }
     }
 }
@@ -73,6 +81,7 @@ impl fmt::Display for Domain {
             Domain::Finite => write!(f, "a finite number"),
             Domain::AtLeast(lo) => write!(f, "a finite number of at least {lo}"),
             Domain::Range(lo, hi) => write!(f, "a finite number from {lo} to {hi}"),
+            Domain::Count => write!(f, "a count (a whole number, at least 0)"),
         }
     }
 }
@@ -98,7 +107,18 @@ mod tests {
             "backfilling.mean_bsld: a finite number of at least 1",
             "backfilling.utilization: a finite number from 0 to 100",
             "backfilling.mean_wait: a finite number of at least 0",
-            "backfilling.jobs: a finite number of at least 0",
+            "backfilling.jobs: a count (a whole number, at least 0)",
+            "backfilling.killed: a count (a whole number, at least 0)",
+            "backfilling.measured: a count (a whole number, at least 0)",
+            "pricing.jobs: a count (a whole number, at least 0)",
+            "provisioning.messages: a count (a whole number, at least 0)",
+            "provisioning.late_starts: a count (a whole number, at least 0)",
+            "provisioning.grid_jobs: a count (a whole number, at least 0)",
+            "adaptive.requests: a count (a whole number, at least 0)",
+            "adaptive.rejected: a count (a whole number, at least 0)",
+            "utility.rejected: a count (a whole number, at least 0)",
+            "utility.forwards_per_job: a finite number of at least 0",
+            "utility.messages_per_job: a finite number of at least 0",
             "provisioning.grid_bsld: a finite number of at least 1",
             "provisioning.grid_r: a finite number",
             "pricing.qos: a finite number from 0 to 100",
@@ -108,11 +128,28 @@ mod tests {
         ] {
             assert!(text.contains(expected), "{expected}\n{text}");
         }
+        // A kind's `AT_MOST` pairs name two of its count metrics.
+        for name in registry.kinds() {
+            let kind = registry.kind(name).unwrap();
+            let metrics = (kind.metrics)();
+            for (a, b) in kind.at_most {
+                for m in [a, b] {
+                    let m = metrics.iter().find(|x| x.name == *m);
+                    assert_eq!(m.map(Domain::of), Some(Domain::Count), "{name}: {a} ≤ {b}");
+                }
+            }
+        }
         for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
             assert!(!Domain::Finite.contains(v));
         }
         assert!(!Domain::AtLeast(1.0).contains(0.5));
         assert!(Domain::Range(0.0, 100.0).contains(100.0));
         assert!(!Domain::Range(0.0, 100.0).contains(-0.1));
+        for v in [0.0, 1.0, 300.0, 9.007_199_254_740_992e15] {
+            assert!(Domain::Count.contains(v), "{v}");
+        }
+        for v in [-0.0, 300.5, 0.25, -1.0, 1e-300, f64::INFINITY, f64::NAN] {
+            assert!(!Domain::Count.contains(v), "{v}");
+        }
     }
 }

@@ -64,6 +64,20 @@ pub enum RunError {
         /// The place and the message (which starts with the run, if any).
         error: ConfigError,
     },
+    /// A point of the results (a mean, an interval end or a value behind
+    /// it) that is not a finite number, though every measured value is
+    /// (values too large to add up, a gain over a tiny reference): nothing
+    /// non-finite is written.
+    NotFinite {
+        /// The panel's id, as in data.csv.
+        panel: String,
+        /// The series.
+        series: String,
+        /// The x value, as in data.csv.
+        x: String,
+        /// What is not finite.
+        message: String,
+    },
     /// An error inside one run, with the run's description.
     InRun {
         /// `easy on SDSC-SP2`, say.
@@ -97,6 +111,19 @@ impl fmt::Display for RunError {
             }
             RunError::Kind { message } | RunError::Field { message, .. } => f.write_str(message),
             RunError::Located { error } => write!(f, "{error}"),
+            RunError::NotFinite {
+                panel,
+                series,
+                x,
+                message,
+            } => write!(
+                f,
+                "panel '{}', series '{}', x '{}': {message}; no result holds a number that is \
+                 not finite, check the measurements",
+                terminal_name(panel),
+                terminal_name(series),
+                terminal_name(x)
+            ),
             RunError::InRun { run, error } => write!(f, "{}: {error}", terminal_name(run)),
         }
     }

@@ -273,6 +273,10 @@ pub trait Kind: 'static {
     type Sample: Send + Sync + 'static;
     /// The metrics panels and claims can name.
     const METRICS: &'static [Metric<Self::Sample>];
+    /// Pairs `(a, b)` of metric names such that `a ≤ b` in every sample
+    /// (a count of a subset: jobs killed among the jobs measured). Empty
+    /// by default; merge refuses a shard whose values break one.
+    const AT_MOST: &'static [(&'static str, &'static str)] = &[];
     /// `[params]` keys of earlier config versions, each with what replaces it.
     const RENAMED: &'static [(&'static str, &'static str)] = &[];
     /// What workloads the kind takes (checked by the pipeline).
@@ -371,6 +375,8 @@ pub(crate) struct KindEntry {
     pub name: &'static str,
     pub workloads: Workloads,
     pub metrics: fn() -> Vec<MetricInfo>,
+    /// [`Kind::AT_MOST`].
+    pub at_most: &'static [(&'static str, &'static str)],
     pub renamed: &'static [(&'static str, &'static str)],
     pub series: fn(&str) -> Result<toml::Table, String>,
     /// The documented `[params]` keys ([`Kind::PARAMS`]).
@@ -503,6 +509,7 @@ pub(crate) const fn entry<K: Kind>() -> KindEntry {
         name: K::NAME,
         workloads: K::WORKLOADS,
         metrics: metrics::<K>,
+        at_most: K::AT_MOST,
         renamed: K::RENAMED,
         series: K::series,
         params: K::PARAMS,

@@ -11,7 +11,7 @@ use crate::graph::Layout;
 use crate::kind::gain;
 use crate::run::{Measured, RunOptions};
 use crate::samples::{Samples, Unit};
-use crate::stats::{mean_ci_at, trimmed};
+use crate::stats::{mean_ci_at, not_finite, trimmed};
 use crate::workload::{Traces, WorkloadFacts};
 
 /// Where a run came from, as recorded in `run.toml`.
@@ -49,8 +49,10 @@ pub struct Results {
 impl Layout<'_> {
     /// Aggregates measurements into the experiment's results: panel × x ×
     /// series over repetitions, relative panels against their reference
-    /// runs, claims checked. Every cell must have been measured.
-    pub(crate) fn assemble(&self, measured: Measured) -> Results {
+    /// runs, claims checked. Every cell must have been measured. A point
+    /// that is not a finite number although its values are (see
+    /// [`RunError::NotFinite`]) is an error.
+    pub(crate) fn assemble(&self, measured: Measured) -> Result<Results, RunError> {
         let experiment = self.experiment;
         let spec = &experiment.spec;
         let series = experiment.series();
@@ -120,6 +122,14 @@ impl Layout<'_> {
                         }
                     }
                     let (y, ci) = mean_ci_at(&ys, spec.confidence.unwrap_or(0.95));
+                    if let Some(message) = not_finite(&ys, y, ci) {
+                        return Err(RunError::NotFinite {
+                            panel: panel_id.clone(),
+                            series: s.clone(),
+                            x: p.x.clone(),
+                            message,
+                        });
+                    }
                     rows.push(Row {
                         panel: panel_id.clone(),
                         series: s.clone(),
@@ -134,7 +144,7 @@ impl Layout<'_> {
         debug_assert!(nodes.len() >= measured.runs.len());
         let verdicts = check_claims(&spec.claims, &rows, &samples);
         let figure = Figure::of(experiment, &measured.workloads);
-        Results {
+        Ok(Results {
             rows,
             samples,
             verdicts,
@@ -143,7 +153,7 @@ impl Layout<'_> {
             seeds: self.seeds.clone(),
             figure,
             notes: measured.notes,
-        }
+        })
     }
 }
 
@@ -168,5 +178,5 @@ pub fn run(
 ) -> Result<Results, RunError> {
     let layout = Layout::new(experiment);
     let measured = layout.simulate(traces, options, &|_| true)?;
-    Ok(layout.assemble(measured))
+    layout.assemble(measured)
 }

@@ -62,6 +62,34 @@ pub(crate) fn mean_ci_at(ys: &[f64], level: f64) -> (f64, Option<(f64, f64)>) {
     (mean, Some((mean - half, mean + half)))
 }
 
+/// Why the point written from `ys` (its mean `y` and interval `ci`, as
+/// [`mean_ci_at`] gives them) would not be a number: a value that is
+/// infinite (a gain over a tiny reference), or a mean or interval end
+/// that is not finite although every value is (values too large to add
+/// up). A NaN value stands for a sample without one and makes the point
+/// NaN by design, so it is no fault here.
+pub(crate) fn not_finite(ys: &[f64], y: f64, ci: Option<(f64, f64)>) -> Option<String> {
+    if let Some(v) = ys.iter().find(|v| v.is_infinite()) {
+        return Some(format!("a value of the point is {v}"));
+    }
+    if ys.iter().any(|v| v.is_nan()) {
+        return None;
+    }
+    let n = ys.len();
+    if !y.is_finite() {
+        return Some(format!(
+            "the mean of its {n} finite value(s) is {y}: they are too large to average"
+        ));
+    }
+    match ci {
+        Some((lo, hi)) if !(lo.is_finite() && hi.is_finite()) => Some(format!(
+            "the interval of its {n} finite value(s) is [{lo}, {hi}]: they are too large or \
+             too spread to bound"
+        )),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +104,31 @@ mod tests {
         assert!(
             (hi - 2.0 - 4.303 / 3f64.sqrt()).abs() < 1e-12 && (2.0 - lo - (hi - 2.0)).abs() < 1e-12
         );
+    }
+
+    #[test]
+    fn a_point_of_finite_values_is_finite_or_an_error() {
+        let check = |ys: &[f64]| {
+            let (y, ci) = mean_ci(ys);
+            not_finite(ys, y, ci)
+        };
+        assert_eq!(check(&[1.0, 2.0, 3.0]), None);
+        assert_eq!(check(&[1.7e308]), None);
+        // A sample without a value: NaN by design.
+        assert_eq!(check(&[1.0, f64::NAN]), None);
+        let e = check(&[1.7e308, 1.7e308]).unwrap();
+        assert!(
+            e.contains("the mean of its 2 finite value(s) is inf"),
+            "{e}"
+        );
+        let e = check(&[1.7e308, -1.7e308]).unwrap();
+        assert!(
+            e.contains("the interval of its 2 finite value(s) is [-inf, inf]"),
+            "{e}"
+        );
+        let e = check(&[1.0, f64::INFINITY]).unwrap();
+        assert!(e.contains("a value of the point is inf"), "{e}");
+        let e = check(&[f64::NEG_INFINITY, f64::NAN]).unwrap();
+        assert!(e.contains("is -inf"), "{e}");
     }
 }

@@ -128,6 +128,7 @@ impl Kind for Adaptive {
     const NAME: &'static str = "adaptive";
     type Params = Params;
     type Sample = IntervalStats;
+    const AT_MOST: &'static [(&'static str, &'static str)] = &[("rejected", "requests")];
     const METRICS: &'static [Metric<IntervalStats>] = &[
         Metric::new(
             "molded",

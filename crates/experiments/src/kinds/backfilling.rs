@@ -113,6 +113,8 @@ impl Kind for Backfilling {
     const NAME: &'static str = "backfilling";
     type Params = Params;
     type Sample = Measures;
+    const AT_MOST: &'static [(&'static str, &'static str)] =
+        &[("killed", "measured"), ("measured", "jobs")];
     const METRICS: &'static [Metric<Measures>] = &[
         Metric::new("mean_wait", "Mean wait", "mean wait (s)", |s| {
             Some(s.stats.mean_wait)

@@ -3,8 +3,8 @@
 //! `samples.csv` (`check_results`) and `run.toml` (`check_run_toml`).
 
 use experiments::{
-    Experiment, MergeError, Provenance, RunOptions, Samples, Shard, ShardCells, Traces,
-    check_results, check_run_inputs, check_run_toml, merge, parse_csv, run, run_shard,
+    Experiment, MergeError, Provenance, RunOptions, Samples, Shard, ShardCells, Traces, aggregate,
+    check_results, check_run_inputs, check_run_toml, merge, parse_csv, run, run_shard, write_csv,
 };
 
 use super::BASE;
@@ -96,6 +96,66 @@ const EDITS: &[Edit] = &[
                 .insert("utilization".into(), vec![Some(101.0)]);
         },
         "from 0 to 100",
+    ),
+    (
+        "a job count with a fraction",
+        |p| {
+            p[0].measured[0].runs[0]
+                .2
+                .insert("jobs".into(), vec![Some(200.5)]);
+        },
+        "metric 'jobs', sample 1: 200.5 is not a count (a whole number, at least 0)",
+    ),
+    (
+        "a fraction of a killed job",
+        |p| {
+            p[0].measured[0].runs[0]
+                .2
+                .insert("killed".into(), vec![Some(0.25)]);
+        },
+        "metric 'killed', sample 1: 0.25 is not a count",
+    ),
+    (
+        "a count of negative zero",
+        |p| {
+            p[0].measured[0].runs[0]
+                .2
+                .insert("jobs".into(), vec![Some(-0.0)]);
+        },
+        "metric 'jobs', sample 1: -0 is not a count",
+    ),
+    (
+        "more jobs measured than simulated",
+        |p| {
+            p[0].measured[0].runs[0]
+                .2
+                .insert("measured".into(), vec![Some(999.0)]);
+        },
+        "run 0, sample 1: metric 'measured' is 999, more than metric 'jobs' (200)",
+    ),
+    (
+        "more jobs killed than measured",
+        |p| {
+            let values = &mut p[0].measured[0].runs[0].2;
+            values.insert("killed".into(), vec![Some(150.0)]);
+            values.insert("measured".into(), vec![Some(100.0)]);
+        },
+        "metric 'killed' is 150, more than metric 'measured' (100)",
+    ),
+    // Every value in its domain, but too large to average: the point's
+    // mean is not a number, and nothing is written.
+    (
+        "values whose mean overflows",
+        |p| {
+            for part in p.iter_mut() {
+                for cell in &mut part.measured {
+                    for run in &mut cell.runs {
+                        run.2.insert("mean_bsld".into(), vec![Some(1.7e308)]);
+                    }
+                }
+            }
+        },
+        "panel 'bsld', series 'fcfs', x 'gen': the mean of its 2 finite value(s) is inf",
     ),
     (
         "a cell out of range",
@@ -265,6 +325,47 @@ fn every_corruption_of_results_is_an_error_naming_the_file() {
             edit(&samples, 2, &|l| set_field(l, 3, "1")),
             run_toml.clone(),
             "samples.csv",
+        ),
+        (
+            "samples whose mean overflows, with the data.csv they give",
+            {
+                let huge = edit(&samples, 1, &|l| set_field(l, 5, "1.7e308"));
+                let huge = edit(&huge, 2, &|l| set_field(l, 5, "1.7e308"));
+                let units = Samples::parse(&huge, e.confidence()).unwrap();
+                let csv = write_csv(&aggregate(&e, &units));
+                assert!(csv.contains(",inf,"), "{csv}");
+                csv
+            },
+            {
+                let huge = edit(&samples, 1, &|l| set_field(l, 5, "1.7e308"));
+                edit(&huge, 2, &|l| set_field(l, 5, "1.7e308"))
+            },
+            run_toml.clone(),
+            "data.csv: row 1 (panel 'bsld', series 'fcfs', x 'gen'): the mean of its 2 finite \
+             value(s) is inf",
+        ),
+        (
+            "an infinite mean",
+            edit(&csv, 1, &|l| set_field(l, 3, "inf")),
+            samples.clone(),
+            run_toml.clone(),
+            "data.csv: row 1 (panel 'bsld', series 'fcfs', x 'gen'): the mean of its 2 finite \
+             value(s) is inf",
+        ),
+        (
+            "a NaN mean of values that all have one",
+            edit(&csv, 1, &|l| set_field(l, 3, "nan")),
+            samples.clone(),
+            run_toml.clone(),
+            "data.csv: row 1 (panel 'bsld', series 'fcfs', x 'gen'): the mean of its 2 finite \
+             value(s) is NaN",
+        ),
+        (
+            "an infinite sample",
+            csv.clone(),
+            edit(&samples, 1, &|l| set_field(l, 5, "inf")),
+            run_toml.clone(),
+            "samples.csv: panel 'bsld', series 'fcfs', x 'gen', repetition 1, sample 1: inf is not",
         ),
         (
             "a hash edited",
