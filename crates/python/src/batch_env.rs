@@ -25,7 +25,7 @@ use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::convert::{error, int_arg, int_in};
+use crate::convert::{action_index, error, int_arg, int_in};
 use swf_io::Estimate;
 
 use crate::env_jobs::{EnvJob, MAX_WAIT, TOP, norm, ranked, schedgym_jobs, sort_stably};
@@ -501,47 +501,6 @@ type EnvStep<'py> = (
     bool,
     Bound<'py, PyDict>,
 );
-
-/// An action as an integer, as `Discrete.contains` takes one: a Python
-/// or numpy integer, or a numpy integer array of one element (what an
-/// agent's `predict` returns). A float, even a whole one, a bool array or
-/// an array of several actions is refused (`TypeError`), never truncated.
-fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult<usize> {
-    if let Ok(a) = action.extract::<i64>() {
-        return usize::try_from(a)
-            .ok()
-            .filter(|&a| a < window)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!("action {a} is outside Discrete({window})"))
-            });
-    }
-    // An int beyond 64 bits, a numpy integer beyond i64 or an array.
-    let py = action.py();
-    let int = match py.import("operator")?.getattr("index")?.call1((action,)) {
-        Ok(int) => int,
-        Err(_) => {
-            let np = py.import("numpy")?;
-            let array = np.getattr("asarray")?.call1((action,))?;
-            let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
-            let size: usize = array.getattr("size")?.extract()?;
-            if !(matches!(kind.as_str(), "i" | "u") && size == 1) {
-                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                    "action {} is not an integer of Discrete({window}) (give an int, a numpy \
-                     integer or a one-element integer array)",
-                    action.repr()?
-                )));
-            }
-            array.call_method0("item")?
-        }
-    };
-    match int.extract::<u64>() {
-        Ok(a) if a < window as u64 => Ok(a as usize),
-        _ => Err(PyValueError::new_err(format!(
-            "action {} is outside Discrete({window})",
-            int.str()?
-        ))),
-    }
-}
 
 #[pymethods]
 impl BatchCore {

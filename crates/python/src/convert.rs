@@ -3,7 +3,7 @@
 
 use profile::{Job, Outcome, Overrun, Policy, QueueOrder, Status};
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use swf_io::Estimate;
@@ -168,4 +168,68 @@ pub(crate) fn int_in(
 /// [`int_in`] with no hint.
 pub(crate) fn int_arg(name: &str, value: &Bound<'_, PyAny>, low: u64, high: u64) -> PyResult<u64> {
     int_in(name, value, low, high, "")
+}
+
+/// An action as an integer, as `Discrete.contains` takes one: a Python
+/// or numpy integer, or a numpy integer array of one element (what an
+/// agent's `predict` returns). A float, even a whole one, a bool array or
+/// an array of several actions is refused (`TypeError`), never truncated.
+pub(crate) fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult<usize> {
+    if let Ok(a) = action.extract::<i64>() {
+        return usize::try_from(a)
+            .ok()
+            .filter(|&a| a < window)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("action {a} is outside Discrete({window})"))
+            });
+    }
+    // An int beyond 64 bits, a numpy integer beyond i64 or an array.
+    let py = action.py();
+    let int = match py.import("operator")?.getattr("index")?.call1((action,)) {
+        Ok(int) => int,
+        Err(_) => {
+            let np = py.import("numpy")?;
+            let array = np.getattr("asarray")?.call1((action,))?;
+            let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+            let size: usize = array.getattr("size")?.extract()?;
+            if !(matches!(kind.as_str(), "i" | "u") && size == 1) {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "action {} is not an integer of Discrete({window}) (give an int, a numpy \
+                     integer or a one-element integer array)",
+                    action.repr()?
+                )));
+            }
+            array.call_method0("item")?
+        }
+    };
+    match int.extract::<u64>() {
+        Ok(a) if a < window as u64 => Ok(a as usize),
+        _ => Err(PyValueError::new_err(format!(
+            "action {} is outside Discrete({window})",
+            int.str()?
+        ))),
+    }
+}
+
+/// A run's statistics as the market environment's `score` gives them.
+pub(crate) fn stats_dict<'py>(
+    py: Python<'py>,
+    s: &pricing::RunStats,
+) -> PyResult<Bound<'py, PyDict>> {
+    let m = &s.metrics;
+    let d = PyDict::new(py);
+    d.set_item("qos_satisfaction", m.qos_satisfaction())?;
+    d.set_item("profitability", m.profitability().map_err(error)?)?;
+    d.set_item("submitted", m.submitted)?;
+    d.set_item("accepted", m.accepted)?;
+    d.set_item("rejected", s.rejected.total())?;
+    d.set_item("qos_met", m.qos_met)?;
+    d.set_item("earned", m.earned)?;
+    d.set_item("budgets", m.budgets)?;
+    d.set_item("late", s.late)?;
+    d.set_item("rejected_resources", s.rejected.resources)?;
+    d.set_item("rejected_deadline", s.rejected.deadline)?;
+    d.set_item("rejected_budget", s.rejected.budget)?;
+    d.set_item("rejected_custom", s.rejected.custom)?;
+    Ok(d)
 }

@@ -35,7 +35,7 @@ use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::convert::{error, int_arg, strict_int};
+use crate::convert::{error, int_arg, stats_dict, strict_int};
 use crate::market_rule::{DEFAULT_FACTORS, MarketAdmission, Offer, Price, squash, unit, word};
 use crate::workload::Workload;
 
@@ -127,25 +127,6 @@ pub(crate) struct MarketCore {
     log_run: f64,
     rng: ChaCha8Rng,
     episode: Option<Episode>,
-}
-
-fn stats_dict<'py>(py: Python<'py>, s: &RunStats) -> PyResult<Bound<'py, PyDict>> {
-    let m = &s.metrics;
-    let d = PyDict::new(py);
-    d.set_item("qos_satisfaction", m.qos_satisfaction())?;
-    d.set_item("profitability", m.profitability().map_err(error)?)?;
-    d.set_item("submitted", m.submitted)?;
-    d.set_item("accepted", m.accepted)?;
-    d.set_item("rejected", s.rejected.total())?;
-    d.set_item("qos_met", m.qos_met)?;
-    d.set_item("earned", m.earned)?;
-    d.set_item("budgets", m.budgets)?;
-    d.set_item("late", s.late)?;
-    d.set_item("rejected_resources", s.rejected.resources)?;
-    d.set_item("rejected_deadline", s.rejected.deadline)?;
-    d.set_item("rejected_budget", s.rejected.budget)?;
-    d.set_item("rejected_custom", s.rejected.custom)?;
-    Ok(d)
 }
 
 impl MarketCore {
