@@ -135,6 +135,7 @@ pub fn verify(
         if wanted {
             print_verdicts(&e.id, &verdicts);
             failed_claims += verdicts.iter().filter(|v| !v.passed()).count();
+            failed_claims += skipped_claims(&e.id, &experiment);
         }
         if !e.is_figure() {
             if e.is_sensitivity() {
@@ -205,6 +206,7 @@ pub fn verify(
                     let verdicts = check_claims(experiment.claims(), &rows, &samples);
                     print_verdicts(&id, &verdicts);
                     failed_claims += verdicts.iter().filter(|v| !v.passed()).count();
+                    failed_claims += skipped_claims(&id, &experiment);
                 }
                 Err(why) => corrupt.push(why),
             }
@@ -258,6 +260,15 @@ fn report_error(message: &str) {
 }
 
 /// Prints a warning quoting configurations or files.
+/// Warns of every claim of `experiment` left out (at an x value its sweep
+/// does not have) and returns how many: they do not pass.
+fn skipped_claims(id: &str, experiment: &Experiment) -> usize {
+    for note in experiment.skipped_claims() {
+        report_warning(&format!("{id}: {note}"));
+    }
+    experiment.skipped_claims().len()
+}
+
 fn report_warning(message: &str) {
     say_err!("warning: {}", experiments::encode::terminal(message));
 }
