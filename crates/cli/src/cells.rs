@@ -14,7 +14,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use experiments::encode::terminal_path;
+use experiments::encode::{terminal_name, terminal_path};
 use experiments::{Experiment, Shard, ShardCells};
 use serde::{Deserialize, Serialize};
 
@@ -104,11 +104,25 @@ impl Identity {
                 short(&other.git_revision),
                 short(&self.git_revision)
             ))
-        } else if self != other {
+        } else if self.cells != other.cells {
+            Some(format!(
+                "another cell count (`cells` is {} there, this configuration has {})",
+                other.cells, self.cells
+            ))
+        } else if self.config_path != other.config_path {
             Some(format!(
                 "another run of the same configuration ({} there, {} now)",
                 terminal_path(&other.config_path),
                 terminal_path(&self.config_path)
+            ))
+        } else if self != other {
+            Some(format!(
+                "another run of the same configuration (`experiment` '{}' and `config_file` \
+                 '{}' there, '{}' and '{}' now)",
+                terminal_name(&other.experiment),
+                terminal_name(&other.config_file),
+                terminal_name(&self.experiment),
+                terminal_name(&self.config_file)
             ))
         } else {
             None

@@ -332,6 +332,11 @@ pub fn merge(
             None => facts = Some((&part.workloads, &part.notes)),
             Some((w, n)) => {
                 if w != part.workloads.as_slice() || n != part.notes.as_slice() {
+                    // Which one is wrong: the file whose account differs
+                    // from the workloads themselves, if they can be made.
+                    if let Ok(inputs) = crate::check::workload_facts(experiment, traces, options) {
+                        check_facts(&inputs, parts)?;
+                    }
                     return Err(MergeError::Disagree {
                         what: format!(
                             "shard {} ({}) saw other workloads than an earlier shard",
@@ -371,18 +376,7 @@ pub fn merge(
     // against the workloads themselves.
     let inputs =
         crate::check::workload_facts(experiment, traces, options).map_err(MergeError::Inputs)?;
-    for part in parts {
-        if let Some(message) = facts_difference(&inputs, part) {
-            return Err(MergeError::Invalid {
-                file: part.source.clone(),
-                cell: None,
-                message: format!(
-                    "{message}; the cells are not of these inputs (the configuration on these \
-                     traces): re-run the shard"
-                ),
-            });
-        }
-    }
+    check_facts(&inputs, parts)?;
     let (workloads, notes) = facts.unwrap_or_default();
     let measured = Measured {
         runs: cells
@@ -401,6 +395,27 @@ pub fn merge(
         cell: None,
         message: format!("{e}; re-run the shards"),
     })
+}
+
+/// Refuses the first of `parts` whose workload facts or notes differ from
+/// `inputs`, naming its file and the first difference.
+fn check_facts(
+    inputs: &(Vec<WorkloadFacts>, Vec<String>),
+    parts: &[ShardCells],
+) -> Result<(), MergeError> {
+    for part in parts {
+        if let Some(message) = facts_difference(inputs, part) {
+            return Err(MergeError::Invalid {
+                file: part.source.clone(),
+                cell: None,
+                message: format!(
+                    "{message}; the cells are not of these inputs (the configuration on these \
+                     traces): re-run the shard"
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// How `part`'s workload facts and notes differ from the expected ones (the first

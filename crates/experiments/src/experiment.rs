@@ -393,6 +393,20 @@ impl Experiment {
                     format!("workload label '{shown}' is used twice; labels must be unique"),
                 ));
             }
+            if let Some(g) = w.lublin99.as_ref().filter(|g| g.procs > swf_io::MAX_PROCS) {
+                return Err((
+                    crate::config::value_span(
+                        text,
+                        &["workloads", &i.to_string(), "lublin99", "procs"],
+                    )
+                    .or(here),
+                    format!(
+                        "workload '{shown}': lublin99 `procs` is {}, expected 1 to {} processors",
+                        g.procs,
+                        swf_io::MAX_PROCS
+                    ),
+                ));
+            }
             if let Some(g) = w.lublin99.as_ref().filter(|g| g.procs == 0 || g.jobs == 0) {
                 return Err((
                     here,
@@ -520,7 +534,8 @@ impl Experiment {
         for (i, p) in s.panels.iter().enumerate() {
             if s.panels[..i].iter().any(|o| o.id == p.id) {
                 return Err((
-                    Some(p.metric.span()),
+                    crate::config::value_span(text, &["panels", &i.to_string(), "id"])
+                        .or(Some(p.metric.span())),
                     format!("panel id '{}' is used twice", terminal_name(&p.id)),
                 ));
             }

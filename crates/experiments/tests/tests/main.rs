@@ -248,6 +248,20 @@ mod config {
             26,
             "unknown variant `beneath`",
         );
+        // A panel id given twice is placed at the second id, not its metric.
+        check(
+            "metric = \"mean_bsld\"\n",
+            "metric = \"mean_bsld\"\n\n[[panels]]\nid = \"bsld\"\nmetric = \"mean_wait\"\n",
+            25,
+            "panel id 'bsld' is used twice",
+        );
+        // One machine-size cap for generated workloads, as for traces.
+        check(
+            "lublin99 = { procs = 32, jobs = 200 }",
+            "lublin99 = { procs = 10000001, jobs = 200 }",
+            11,
+            "lublin99 `procs` is 10000001, expected 1 to 10000000",
+        );
         // A claim at an x the sweep lacks is skipped with a note (honest.rs).
         check(
             "id = \"test/tiny\"",

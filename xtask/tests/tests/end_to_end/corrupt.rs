@@ -90,6 +90,14 @@ const CELLS: &[Corruption] = &[
     ("a garbage shard file", |c| {
         std::fs::write(shard0(c), "format = \"usched-cells\"\nversion = 1\n[[[").unwrap()
     }),
+    // One shard's account of the workloads edited: that file is named, not
+    // the honest shard compared against it.
+    ("one shard's machine size", |c| {
+        edit_line(&shard0(c), "capacity = ", "capacity = 17")
+    }),
+    ("the cell count in experiment.toml", |c| {
+        edit_line(&tiny(c).join("experiment.toml"), "cells = ", "cells = 4")
+    }),
 ];
 
 /// Which file each cells corruption must name.
@@ -97,6 +105,7 @@ fn named_file(name: &str) -> &'static str {
     match name {
         "a shard file under another shard's name" => "shard-1-of-3.toml",
         "the same experiment in two directories" => "copy/experiment.toml",
+        "the cell count in experiment.toml" => "`cells` is 4 there",
         _ => "shard-0-of-3.toml",
     }
 }
