@@ -14,7 +14,8 @@ use crate::convert::{anyhow_error, error};
 /// The repository `root` names, or the one found from the current
 /// directory (as the command line finds it).
 fn settings(root: Option<&str>, threads: Option<usize>, stand_in: bool) -> PyResult<Settings> {
-    let root = cli::root::discover(root.map(Path::new)).map_err(error)?;
+    let root = cli::root::discover(root.map(Path::new))
+        .map_err(|e| error(crate::workload::python_root_error(e)))?;
     let mut settings = Settings::new(root);
     settings.verbosity = Verbosity::Quiet;
     settings.traces.no_stand_in = !stand_in;

@@ -85,9 +85,14 @@ impl Workload {
 /// Where traces are looked for: as the command line does, from the
 /// repository at `root` (or found from the current directory), else
 /// `TRACES_DIR`, the cache (`TRACES_CACHE`, default
-/// `~/.cache/usched/traces`) and a download.
-fn trace_settings(root: Option<&str>, stand_in: bool) -> TraceSettings {
-    let root = cli::root::discover(root.map(Path::new)).ok();
+/// `~/.cache/usched/traces`) and a download. A `root` given that is no
+/// repository is an error, never ignored.
+fn trace_settings(root: Option<&str>, stand_in: bool) -> anyhow::Result<TraceSettings> {
+    let root = match cli::root::discover(root.map(Path::new)) {
+        Ok(found) => Some(found),
+        Err(e) if root.is_some() => return Err(anyhow::anyhow!(python_root_error(e))),
+        Err(_) => None,
+    };
     let mut settings = match &root {
         Some(root) => TraceSettings::from_env(root),
         None => {
@@ -107,7 +112,25 @@ fn trace_settings(root: Option<&str>, stand_in: bool) -> TraceSettings {
         }
     };
     settings.no_stand_in = !stand_in;
-    settings
+    Ok(settings)
+}
+
+/// A root error as Python users read it: the argument is `root=`, not
+/// the command line's `--root`.
+pub(crate) fn python_root_error(e: cli::root::RootError) -> String {
+    match e {
+        cli::root::RootError::NotARoot {
+            given_by: "--root",
+            path,
+            lacks,
+        } => cli::root::RootError::NotARoot {
+            given_by: "root",
+            path,
+            lacks,
+        }
+        .to_string(),
+        e => e.to_string(),
+    }
 }
 
 /// Reads a workload: a trace name, a path to a `.swf`/`.swf.gz` file, or
@@ -132,7 +155,7 @@ pub(crate) fn load(
         let source = match cli::generated::source(&trace) {
             Some(source) => source.map_err(anyhow_error)?,
             None => {
-                let settings = trace_settings(root.as_deref(), stand_in);
+                let settings = trace_settings(root.as_deref(), stand_in).map_err(anyhow_error)?;
                 carried(&trace, &settings).map_err(anyhow_error)?;
                 let found = resolve(&trace, Path::new("."), &settings).map_err(anyhow_error)?;
                 load_found(&found, lenient).map_err(anyhow_error)?

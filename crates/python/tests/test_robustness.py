@@ -237,3 +237,12 @@ def test_a_reservation_near_the_end_of_time_is_refused():
 def test_load_refuses_bools_for_integers():
     with pytest.raises(TypeError, match=r"procs is True"):
         usched.load(KTH, procs=True)
+
+
+# A root that is no repository is an error naming the argument, never
+# ignored (the trace would be looked for elsewhere without a word).
+def test_a_root_that_is_no_repository_is_an_error(tmp_path):
+    with pytest.raises(usched.UschedError, match=r"^root is .*not a repository root"):
+        usched.load(KTH, root=str(tmp_path))
+    with pytest.raises(usched.UschedError, match=r"^root is .*not a repository root"):
+        usched.reproduce("baseline/backfilling", root=str(tmp_path))

@@ -151,6 +151,31 @@ fn outputs_never_land_on_or_inside_the_commands_inputs() {
     assert!(!tmp.path().join("mergde").exists());
 }
 
+/// A claim at an x value the sweep does not have is left out, but never
+/// silently: a warning names it and the swept values, and it counts as not
+/// passing, so `--strict-claims` fails.
+#[test]
+fn a_claim_left_out_is_warned_of_and_fails_strict_claims() {
+    let tmp = setup("user-files-claim-left-out");
+    let config = std::fs::read_to_string(tmp.path().join("exp.toml")).unwrap()
+        + "\n[[claims]]\ntext = \"at a dropped workload\"\n\
+           check.within = { panel = \"util\", series = \"easy\", lo = 0, hi = 100, at = \"gone\" }\n";
+    std::fs::write(tmp.path().join("left-out.toml"), config).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "left-out.toml", "--out", "out"];
+        args.extend_from_slice(extra);
+        xtask(&tmp, &args)
+    };
+    let needles = [
+        "warning",
+        "at a dropped workload",
+        "was not checked",
+        "x = gone",
+    ];
+    check(&run(&[]), 0, &needles, "lenient");
+    check(&run(&["--strict-claims"]), 3, &needles, "strict");
+}
+
 /// Same configuration, same bytes: however its path is spelt, run.toml
 /// records one name for it.
 #[test]
