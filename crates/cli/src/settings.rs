@@ -100,8 +100,10 @@ impl Settings {
 
     /// How a path is shown (and recorded in run.toml): relative to the
     /// repository root when inside it, from whichever directory it was
-    /// given; else as given, without `.` parts, so `./a.toml` and `a.toml`
-    /// are one name.
+    /// given; else absolute, without `.` parts. Either way one file has one
+    /// name, however it was spelt and from wherever: `verify` finds a
+    /// configuration outside the repository, and the traces beside it,
+    /// from any directory, and `./a.toml` and `a.toml` are one name.
     pub fn shown(&self, path: &Path) -> String {
         let absolute = std::path::absolute(path).ok();
         if let Some(inside) = absolute
@@ -110,7 +112,10 @@ impl Settings {
         {
             return inside.display().to_string();
         }
-        path.components()
+        absolute
+            .as_deref()
+            .unwrap_or(path)
+            .components()
             .filter(|c| !matches!(c, std::path::Component::CurDir))
             .collect::<PathBuf>()
             .display()

@@ -59,7 +59,10 @@ impl Cause {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// Read by hand, not derived: a table holding two predicates, or none,
+/// then gets a message naming `check` and the predicates, where the derived
+/// enum said "wanted exactly 1 element".
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Check {
     Above(Compare),
@@ -156,12 +159,100 @@ pub(crate) struct RisesMore {
     pub(crate) margin: f64,
 }
 
+/// The predicates a `check` table may hold, as its keys.
+const PREDICATES: [&str; 8] = [
+    "above",
+    "below",
+    "within",
+    "ratio",
+    "monotone",
+    "ordering",
+    "rise",
+    "rises_more",
+];
+
+impl<'de> Deserialize<'de> for Check {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Check, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Check;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(
+                    f,
+                    "a `check` table holding one predicate ({})",
+                    PREDICATES.join(", ")
+                )
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Check, M::Error> {
+                use serde::de::Error;
+                let Some(key) = map.next_key::<String>()? else {
+                    return Err(M::Error::custom(format!(
+                        "`check` holds no predicate; give one of: {}",
+                        PREDICATES.join(", ")
+                    )));
+                };
+                let check = match key.as_str() {
+                    "above" => Check::Above(map.next_value()?),
+                    "below" => Check::Below(map.next_value()?),
+                    "within" => Check::Within(map.next_value()?),
+                    "ratio" => Check::Ratio(map.next_value()?),
+                    "monotone" => Check::Monotone(map.next_value()?),
+                    "ordering" => Check::Ordering(map.next_value()?),
+                    "rise" => Check::Rise(map.next_value()?),
+                    "rises_more" => Check::RisesMore(map.next_value()?),
+                    other => return Err(M::Error::unknown_variant(other, &PREDICATES)),
+                };
+                if let Some(second) = map.next_key::<String>()? {
+                    return Err(M::Error::custom(format!(
+                        "`check` holds two predicates, `{key}` and `{}`; a claim checks one: \
+                         split it into two claims",
+                        crate::encode::terminal_name(&second)
+                    )));
+                }
+                Ok(check)
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
 /// An x value in a claim: a category name or a number.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
 pub(crate) enum XKey {
     Text(String),
     Number(f64),
+}
+
+/// Read by hand, not derived: a value of another type (a boolean, say)
+/// gets a message saying what an x value is, where the derived untagged
+/// enum named its own type.
+impl<'de> Deserialize<'de> for XKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<XKey, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = XKey;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an x value: a category name in quotes, or a number")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<XKey, E> {
+                Ok(XKey::Text(v.to_string()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<XKey, E> {
+                Ok(XKey::Number(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<XKey, E> {
+                Ok(XKey::Number(v as f64))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<XKey, E> {
+                Ok(XKey::Number(v as f64))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
 }
 
 impl XKey {
@@ -242,6 +333,32 @@ impl Claim {
                 Err(format!("claim range [{lo}, {hi}] is empty or not finite"))
             }
         };
+        if self.text.trim().is_empty() {
+            return Err("claim `text` is empty; give the paper's words the claim checks".into());
+        }
+        // A series compared with itself, or a rise from an x value to the
+        // same one, has a verdict fixed before any run: refused.
+        let two = |series: &str, than: &str| {
+            if series == than {
+                Err(format!(
+                    "claim compares series '{series}' with itself (`series` and `than` are \
+                     the same); name two different series"
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let rise = |from: &XKey, to: &XKey| {
+            if from.key() == to.key() {
+                Err(format!(
+                    "claim rises from x = {} to the same x (`from` and `to` are the same); \
+                     name two different x values",
+                    from.key()
+                ))
+            } else {
+                Ok(())
+            }
+        };
         match self.check.get_ref() {
             Check::Above(c) | Check::Below(c) => {
                 if !(c.margin.is_finite() && c.margin >= 0.0) {
@@ -251,6 +368,7 @@ impl Claim {
                     .and(one(&c.series))
                     .and(one(&c.than))
                     .and(at(&c.at))
+                    .and(two(&c.series, &c.than))
             }
             Check::Within(w) => panel(&w.panel)
                 .and(one(&w.series))
@@ -260,20 +378,33 @@ impl Claim {
                 .and(one(&r.series))
                 .and(one(&r.than))
                 .and(at(&r.at))
-                .and(range(r.lo, r.hi)),
+                .and(range(r.lo, r.hi))
+                .and(two(&r.series, &r.than)),
             Check::Monotone(m) => panel(&m.panel).and(one(&m.series)),
             Check::Ordering(o) => {
                 if o.highest_first.len() < 2 {
                     return Err("an ordering needs at least two series".into());
                 }
                 panel(&o.panel).and(at(&o.at))?;
-                o.highest_first.iter().try_for_each(|s| one(s))
+                o.highest_first.iter().try_for_each(|s| one(s))?;
+                match o
+                    .highest_first
+                    .iter()
+                    .enumerate()
+                    .find(|(i, s)| o.highest_first[..*i].contains(s))
+                {
+                    Some((_, s)) => Err(format!(
+                        "ordering names series '{s}' twice in `highest_first`; name each series once"
+                    )),
+                    None => Ok(()),
+                }
             }
             Check::Rise(r) => panel(&r.panel)
                 .and(one(&r.series))
                 .and(at(&Some(r.from.clone())))
                 .and(at(&Some(r.to.clone())))
-                .and(range(r.lo, r.hi)),
+                .and(range(r.lo, r.hi))
+                .and(rise(&r.from, &r.to)),
             Check::RisesMore(r) => {
                 if !(r.margin.is_finite() && r.margin >= 0.0) {
                     return Err(format!("margin {} must be a non-negative number", r.margin));
@@ -283,6 +414,8 @@ impl Claim {
                     .and(one(&r.than))
                     .and(at(&Some(r.from.clone())))
                     .and(at(&Some(r.to.clone())))
+                    .and(two(&r.series, &r.than))
+                    .and(rise(&r.from, &r.to))
             }
         }
     }

@@ -382,6 +382,81 @@ pub(crate) fn check_names(
     Ok(())
 }
 
+/// A part of an `id` between slashes may be used as it is: letters,
+/// digits, `-`, `_` and `.`. Not hidden: `.usched-staging` and
+/// `.usched-results` are the tool's own names beside and inside results
+/// (and `.`, `..`). Not an option: an id is an argument of `reproduce` (in
+/// the job scripts of `slurm`, say), and `-x/y` would read as a flag.
+pub(crate) fn id_part(p: &str) -> bool {
+    !p.is_empty()
+        && !p.starts_with(['.', '-'])
+        && p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
+/// A sensitivity run, and only one, tries a reading of a figure of its own
+/// paper: the sensitivity table joins the two by `varies`. `parts` are the
+/// id's parts between slashes, already checked for shape.
+pub(crate) fn check_reading(
+    s: &RawSpec,
+    parts: &[&str],
+    text: &str,
+) -> Result<(), (Option<Range<usize>>, String)> {
+    let key = |k: &str| value_span(text, &[k]);
+    let sensitivity = parts.len() == 3;
+    match (&s.reading, sensitivity) {
+        (None, true) => {
+            return Err((
+                Some(s.id.span()),
+                format!(
+                    "id '{}' is a sensitivity run's, which needs a [reading] table \
+                     (`varies`, `name`, `support`: the figure it varies, the reading it \
+                     tries, the paper's text for it); add one, or give the id the shape \
+                     '<group>/<name>'",
+                    s.id.get_ref()
+                ),
+            ));
+        }
+        (Some(_), false) => {
+            return Err((
+                key("reading"),
+                format!(
+                    "[reading] is for a paper's sensitivity runs, whose id is \
+                     '<paper>/sensitivity/<name>', and '{}' is not one; remove it, or \
+                     give the id that shape",
+                    s.id.get_ref()
+                ),
+            ));
+        }
+        (Some(r), true) => {
+            let field = |f: &str| value_span(text, &["reading", f]).or(key("reading"));
+            let figure: Vec<&str> = r.varies.split('/').collect();
+            if figure.len() != 2 || figure[0] != parts[0] || !id_part(figure[1]) {
+                return Err((
+                    field("varies"),
+                    format!(
+                        "reading `varies` is '{}', expected the id of a figure of the same \
+                         paper: '{}/<name>' (`{}/fig5`, say)",
+                        crate::encode::terminal_name(&r.varies),
+                        parts[0],
+                        parts[0]
+                    ),
+                ));
+            }
+            for (f, v) in [("name", &r.name), ("support", &r.support)] {
+                if v.trim().is_empty() {
+                    return Err((
+                        field(f),
+                        format!("reading `{f}` is empty; say what the run tries and why"),
+                    ));
+                }
+            }
+        }
+        (None, false) => {}
+    }
+    Ok(())
+}
+
 /// The longest part of an `id` between slashes, in bytes: results and cells
 /// folders are named after the parts, and a file name holds at most 255
 /// bytes on common file systems; the margin leaves room for the tool's

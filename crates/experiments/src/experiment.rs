@@ -38,6 +38,10 @@ pub struct Experiment {
     pub(crate) text: String,
     /// Notes on claims left out (see [`Experiment::skipped_claims`]).
     pub(crate) skipped_claims: Vec<String>,
+    /// Those claims, each with its place in the configuration's list: the
+    /// resolved configuration (run.toml) keeps them, so a later `verify`
+    /// of the results leaves them out, and says so, again.
+    pub(crate) left_out: Vec<(usize, Claim)>,
 }
 
 /// The first pass: the format version and the kind.
@@ -159,6 +163,7 @@ impl Registry {
             file: file.to_string(),
             text: text.to_string(),
             skipped_claims: Vec::new(),
+            left_out: Vec::new(),
         };
         // Sizes first, so nothing grows with them before.
         limits::check_caps(&experiment, text, limits)
@@ -295,7 +300,7 @@ impl Experiment {
             trim: s.trim,
             params: self.plan.base.to_toml(),
             panels: s.panels.clone(),
-            claims: s.claims.clone(),
+            claims: self.all_claims(),
             reading: s.reading.clone(),
         }
     }
@@ -306,19 +311,9 @@ impl Experiment {
         let s = &self.spec;
         let key = |k: &str| crate::config::value_span(text, &[k]);
         let parts: Vec<&str> = s.id.get_ref().split('/').collect();
-        let safe = |p: &&str| {
-            // Not hidden: `.usched-staging` and `.usched-results` are the
-            // tool's own names beside and inside results (and `.`, `..`).
-            // Not an option: an id is an argument of `reproduce` (in the
-            // job scripts of `slurm`, say), and `-x/y` would read as a flag.
-            !p.is_empty()
-                && !p.starts_with(['.', '-'])
-                && p.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-        };
         // A paper's sensitivity runs live in configs/<paper>/sensitivity/.
         let shape = parts.len() == 2 || (parts.len() == 3 && parts[1] == "sensitivity");
-        if !shape || !parts.iter().all(safe) {
+        if !shape || !parts.iter().all(|p| id_part(p)) {
             return Err((
                 Some(s.id.span()),
                 format!(
@@ -340,6 +335,7 @@ impl Experiment {
                 ),
             ));
         }
+        check_reading(s, &parts, text)?;
         if s.sweep.log_x {
             let values = s.sweep.values.as_ref();
             let bad = values.and_then(|v| {
@@ -595,10 +591,20 @@ impl Experiment {
             }
         }
         for (i, _) in skipped.iter().rev() {
-            self.spec.claims.remove(*i);
+            let claim = self.spec.claims.remove(*i);
+            self.left_out.insert(0, (*i, claim));
         }
         self.skipped_claims = skipped.into_iter().map(|(_, note)| note).collect();
         Ok(())
+    }
+
+    /// Every claim of the configuration, those left out in their places.
+    fn all_claims(&self) -> Vec<Claim> {
+        let mut all = self.spec.claims.clone();
+        for (i, claim) in &self.left_out {
+            all.insert(*i, claim.clone());
+        }
+        all
     }
 
     /// The facets of the figure, in order: each a copy of every panel, for

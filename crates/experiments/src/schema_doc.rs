@@ -137,7 +137,7 @@ const TOP: &[KeyDoc] = &[
         "reading",
         "table",
         "none",
-        "`[reading]`: for a sensitivity run, the reading of the paper it tries",
+        "`[reading]`: the reading of the paper a sensitivity run tries; required in a sensitivity run (id `<paper>/sensitivity/<name>`), refused elsewhere",
     ),
 ];
 
@@ -399,7 +399,7 @@ const CLAIMS: &[KeyDoc] = &[
         "text",
         "string",
         "required",
-        "the statement, in the paper's words",
+        "the statement, in the paper's words (not empty)",
     ),
     k(
         "paper_value",
@@ -451,7 +451,7 @@ const READING: &[KeyDoc] = &[
         "varies",
         "string",
         "required",
-        "the figure it varies (`adaptive/fig5`)",
+        "the figure of the same paper it varies (`adaptive/fig5`)",
     ),
     k("name", "string", "required", "the reading, in a few words"),
     k(
@@ -497,7 +497,7 @@ pub(crate) const TABLES: &[TableDoc] = &[
     TableDoc {
         table: "[reading]",
         path: "reading",
-        intro: "Only in a sensitivity run (`configs/<paper>/sensitivity/`): the other reading of a vague passage it tries.",
+        intro: "Only in a sensitivity run (`configs/<paper>/sensitivity/`, id `<paper>/sensitivity/<name>`), and required there: the other reading of a vague passage it tries.",
         keys: READING,
     },
 ];

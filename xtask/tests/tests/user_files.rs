@@ -174,6 +174,16 @@ fn a_claim_left_out_is_warned_of_and_fails_strict_claims() {
     ];
     check(&run(&[]), 0, &needles, "lenient");
     check(&run(&["--strict-claims"]), 3, &needles, "strict");
+    // The results remember the claim: verify leaves it out and says so
+    // again, from run.toml alone.
+    std::fs::remove_file(tmp.path().join("left-out.toml")).unwrap();
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["verify", "--out", "out"];
+        args.extend_from_slice(extra);
+        xtask(&tmp, &args)
+    };
+    check(&verify(&[]), 0, &needles, "verify");
+    check(&verify(&["--strict-claims"]), 3, &needles, "verify, strict");
 }
 
 /// Same configuration, same bytes: however its path is spelt, run.toml
@@ -182,10 +192,12 @@ fn a_claim_left_out_is_warned_of_and_fails_strict_claims() {
 fn a_configuration_is_recorded_under_one_name_however_its_path_is_spelt() {
     let tmp = setup("user-files-spelling");
     let mut outputs = Vec::new();
+    let absolute = tmp.path().join("exp.toml").display().to_string();
     for (config, out) in [
         ("exp.toml", "a"),
         ("./exp.toml", "b"),
         ("././exp.toml", "c"),
+        (absolute.as_str(), "d"),
     ] {
         let run = xtask(&tmp, &["run", config, "--out", out, "-q"]);
         check(&run, 0, &[], config);
@@ -193,8 +205,24 @@ fn a_configuration_is_recorded_under_one_name_however_its_path_is_spelt() {
         let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
         outputs.push((read("run.toml"), read(".usched-results")));
     }
-    assert!(text(&outputs[0].0).contains("config_file = \"exp.toml\""));
+    // Outside the repository, the name is absolute: from any directory,
+    // `verify` finds the configuration and the trace beside it.
+    let recorded = format!("config_file = \"{absolute}\"");
+    assert!(text(&outputs[0].0).contains(&recorded), "{recorded}");
     assert!(outputs.windows(2).all(|w| w[0] == w[1]));
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    let out_dir = tmp.path().join("a").display().to_string();
+    let mut cmd = crate::common::spawn::offline_xtask(tmp.path());
+    cmd.current_dir(&elsewhere)
+        .args(["verify", "--out", &out_dir, "--doc", "doc.md"]);
+    let out = crate::common::spawn::output(&mut cmd).unwrap();
+    check(&out, 0, &[], "verify from elsewhere");
+    assert!(
+        !text(&out.stderr).contains("were not checked"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]

@@ -124,6 +124,103 @@ mod config {
         );
     }
 
+    /// A claim whose verdict is fixed before any run (a series against
+    /// itself, a rise from an x value to the same one), that names a series
+    /// twice or has no text, or that holds two predicates or an x value of
+    /// another type, is refused at its `check`, saying what to change.
+    #[test]
+    fn claims_that_check_nothing_are_refused_at_their_check() {
+        let check_line = "check.below = { panel = \"bsld\", series = \"easy\", than = \"fcfs\" }";
+        check(
+            "text = \"EASY beats FCFS\"",
+            "text = \" \"",
+            26,
+            "claim `text` is empty",
+        );
+        check(
+            "than = \"fcfs\"",
+            "than = \"easy\"",
+            26,
+            "claim compares series 'easy' with itself",
+        );
+        check(
+            check_line,
+            "check.ratio = { panel = \"bsld\", series = \"fcfs\", than = \"fcfs\", lo = 1, hi = 2 }",
+            26,
+            "claim compares series 'fcfs' with itself",
+        );
+        check(
+            check_line,
+            "check.rise = { panel = \"bsld\", series = \"easy\", from = \"gen\", to = \"gen\", lo = 0, hi = 1 }",
+            26,
+            "claim rises from x = gen to the same x",
+        );
+        check(
+            check_line,
+            "check.ordering = { panel = \"bsld\", highest_first = [\"fcfs\", \"easy\", \"fcfs\"] }",
+            26,
+            "ordering names series 'fcfs' twice",
+        );
+        check(
+            "than = \"fcfs\" }",
+            "than = \"fcfs\", at = true }",
+            26,
+            "expected an x value: a category name in quotes, or a number",
+        );
+        check(
+            check_line,
+            "check = { below = { panel = \"bsld\", series = \"easy\", than = \"fcfs\" }, above = { panel = \"bsld\", series = \"fcfs\", than = \"easy\" } }",
+            26,
+            "`check` holds two predicates, `above` and `below`",
+        );
+        check(check_line, "check = {}", 26, "`check` holds no predicate");
+    }
+
+    /// `[reading]` belongs to a paper's sensitivity runs, and every one
+    /// has one, naming a figure of its own paper.
+    #[test]
+    fn a_reading_is_a_sensitivity_runs_and_varies_a_figure_of_its_paper() {
+        let reading = "\n[reading]\nvaries = \"test/tiny\"\nname = \"n\"\nsupport = \"s\"\n";
+        let with = |id: &str, reading: &str| {
+            format!(
+                "{}{reading}",
+                BASE.replacen("id = \"test/tiny\"", &format!("id = \"{id}\""), 1)
+            )
+        };
+        let err = |text: String| {
+            Experiment::parse(&text, "configs/x/y.toml")
+                .expect_err("should be rejected")
+                .to_string()
+        };
+        let shown = err(with("test/tiny", reading));
+        assert!(shown.starts_with("configs/x/y.toml:28:"), "{shown}");
+        assert!(
+            shown.contains("[reading] is for a paper's sensitivity runs"),
+            "{shown}"
+        );
+        let shown = err(with("test/sensitivity/r", ""));
+        assert!(shown.starts_with("configs/x/y.toml:2:"), "{shown}");
+        assert!(shown.contains("needs a [reading] table"), "{shown}");
+        for varies in ["other/fig5", "test", "test/a/b", "test/-x", ""] {
+            let shown = err(with(
+                "test/sensitivity/r",
+                &reading.replace("test/tiny", varies),
+            ));
+            assert!(shown.starts_with("configs/x/y.toml:29:"), "{shown}");
+            assert!(
+                shown.contains("expected the id of a figure of the same paper: 'test/<name>'"),
+                "{shown}"
+            );
+        }
+        let shown = err(with(
+            "test/sensitivity/r",
+            &reading.replace("\"s\"", "\"  \""),
+        ));
+        assert!(shown.starts_with("configs/x/y.toml:31:"), "{shown}");
+        assert!(shown.contains("reading `support` is empty"), "{shown}");
+        Experiment::parse(&with("test/sensitivity/r", reading), "configs/x/y.toml").unwrap();
+    }
+
     /// A missing required key is named with its place, type and meaning.
     #[test]
     fn a_missing_required_key_says_what_to_add() {
