@@ -3,7 +3,7 @@
 
 use profile::{Job, Outcome, Overrun, Policy, QueueOrder, Status};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use swf_io::Estimate;
@@ -11,8 +11,8 @@ use swf_io::Estimate;
 create_exception!(
     _usched,
     UschedError,
-    PyException,
-    "A bad input or a failed run; the message names the file, line and field as the command line does."
+    PyValueError,
+    "A bad input or a failed run; the message names the file, line and field as the command line does. A subclass of ValueError, as the range errors of numeric options are."
 );
 
 /// `e` with its chain of causes, as the command line prints it.

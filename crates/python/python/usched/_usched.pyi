@@ -25,7 +25,9 @@ __all__ = [
 
 __version__: str
 
-class UschedError(Exception): ...
+class UschedError(ValueError):
+    """Bad input or a failed run. A ``ValueError``, so ``except ValueError``
+    catches it as it catches the range errors of numeric options."""
 
 @final
 class Workload:
