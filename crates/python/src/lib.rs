@@ -12,7 +12,8 @@
 //! `schedule` (simulations and the stepping API), `study` (experiments),
 //! `env_jobs` (the scheduling environment's jobs) under `batch_env` (its
 //! core) under `vec_env` (its vector form), `market_rule` (the market's
-//! admission rule, a `pricing::Admission`) under `market_env` (the market
+//! admission rule, a `pricing::Admission`) and `market_options` (its
+//! options, checked) under `market_env` (the market
 //! environment's core), `papers` (one run of each paper crate as tables,
 //! over `workload` and `convert`); this file registers them. Environments
 //! return numpy arrays made in Rust (`numpy`).
@@ -23,6 +24,7 @@ mod batch_env;
 mod convert;
 mod env_jobs;
 mod market_env;
+mod market_options;
 mod market_rule;
 mod papers;
 mod schedule;

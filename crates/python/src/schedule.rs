@@ -10,7 +10,9 @@ use profile::{Event, Job, Outcome, ScheduleStats, SchedulerConfig, Time};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{anyhow_error, error, order, outcome_columns, overrun, policy};
+use crate::convert::{
+    anyhow_error, error, int, int_arg, int_in, order, outcome_columns, overrun, policy,
+};
 use crate::workload::Workload;
 
 /// A waiting job as Python sees it: `(index, id, submit, procs, estimate,
@@ -117,30 +119,33 @@ fn write(path: &str, text: &str) -> PyResult<()> {
     cli::output::write_file(Path::new(path), text.as_bytes()).map_err(anyhow_error)
 }
 
-/// `bsld_bound` is a number of seconds: 0 (or 1) means no bound, a
-/// negative one is refused.
-fn check_bound(bound: i64) -> PyResult<()> {
-    if !(0..=profile::MAX_DURATION).contains(&bound) {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "bsld_bound is {bound}, expected 0 to {} seconds (0 or 1: no bound)",
-            profile::MAX_DURATION
-        )));
+/// `bsld_bound` is a number of seconds (10 if `None`): 0 (or 1) means no
+/// bound; a negative one is a `ValueError`, a `bool` a `TypeError`.
+fn bound(bsld_bound: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {
+    match bsld_bound {
+        None => Ok(10),
+        Some(b) => Ok(int_in(
+            "bsld_bound",
+            b,
+            0,
+            profile::MAX_DURATION as u64,
+            " seconds (0 or 1: no bound)",
+        )? as i64),
     }
-    Ok(())
 }
 
 /// Simulates `workload` under a built-in policy.
 #[pyfunction]
-#[pyo3(signature = (workload, policy = "easy", *, order = "arrival", overrun = "kill", bsld_bound = 10))]
+#[pyo3(signature = (workload, policy = "easy", *, order = "arrival", overrun = "kill", bsld_bound = None))]
 pub(crate) fn simulate(
     py: Python<'_>,
     workload: &Workload,
     policy: &str,
     order: &str,
     overrun: &str,
-    bsld_bound: i64,
+    bsld_bound: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Schedule> {
-    check_bound(bsld_bound)?;
+    let bsld_bound = bound(bsld_bound)?;
     let config = SchedulerConfig::new(workload.jobs.capacity, self::policy(policy)?)
         .order(self::order(order)?)
         .overrun(self::overrun(overrun)?);
@@ -188,9 +193,14 @@ impl Stepper {
 #[pymethods]
 impl Stepper {
     #[new]
-    #[pyo3(signature = (workload, *, order = "arrival", overrun = "kill", bsld_bound = 10))]
-    fn new(workload: &Workload, order: &str, overrun: &str, bsld_bound: i64) -> PyResult<Self> {
-        check_bound(bsld_bound)?;
+    #[pyo3(signature = (workload, *, order = "arrival", overrun = "kill", bsld_bound = None))]
+    fn new(
+        workload: &Workload,
+        order: &str,
+        overrun: &str,
+        bsld_bound: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let bsld_bound = bound(bsld_bound)?;
         // The policy is not used: the caller decides.
         let config = SchedulerConfig::new(workload.jobs.capacity, profile::Policy::Fcfs)
             .order(self::order(order)?)
@@ -253,7 +263,8 @@ impl Stepper {
 
     /// The waiting job at queue `position` as in [`queue`](Stepper::queue),
     /// or `None`: one job without building the whole queue.
-    fn waiting(&self, position: usize) -> PyResult<Option<QueuedRow>> {
+    fn waiting(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<QueuedRow>> {
+        let position = int("position", position)?;
         Ok(self.sim()?.context().waiting(position).map(queued_row))
     }
 
@@ -269,7 +280,13 @@ impl Stepper {
 
     /// The earliest time from now at which `procs` processors are free for
     /// `duration` seconds, around the reservations held; `None` if never.
-    fn earliest_start(&self, procs: u32, duration: i64) -> PyResult<Option<i64>> {
+    fn earliest_start(
+        &self,
+        procs: &Bound<'_, PyAny>,
+        duration: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<i64>> {
+        let procs = int("procs", procs)?;
+        let duration = int_arg("duration", duration, 0, profile::MAX_DURATION as u64)? as i64;
         let ctx = self.sim()?.context();
         Ok(ctx
             .profile()
@@ -278,19 +295,22 @@ impl Stepper {
     }
 
     /// Starts the waiting job at queue position `position` now.
-    fn start(&mut self, position: usize) -> PyResult<()> {
+    fn start(&mut self, position: &Bound<'_, PyAny>) -> PyResult<()> {
+        let position = int("position", position)?;
         self.context_mut()?.start(position).map_err(error)
     }
 
     /// Reserves processors for the job at `position` from time `at`.
-    fn reserve(&mut self, position: usize, at: i64) -> PyResult<()> {
+    fn reserve(&mut self, position: &Bound<'_, PyAny>, at: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (position, at) = (int("position", position)?, int("at", at)?);
         self.context_mut()?
             .reserve(position, Time(at))
             .map_err(error)
     }
 
     /// Reserves the earliest slot for the job at `position`; returns its start.
-    fn reserve_earliest(&mut self, position: usize) -> PyResult<i64> {
+    fn reserve_earliest(&mut self, position: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let position = int("position", position)?;
         Ok(self
             .context_mut()?
             .reserve_earliest(position)
@@ -299,13 +319,15 @@ impl Stepper {
     }
 
     /// Lifts the reservation of the job at `position`.
-    fn unreserve(&mut self, position: usize) -> PyResult<()> {
+    fn unreserve(&mut self, position: &Bound<'_, PyAny>) -> PyResult<()> {
+        let position = int("position", position)?;
         self.context_mut()?.unreserve(position).map_err(error)
     }
 
     /// Asks for a decision at time `at` (or none, with `None`).
     #[pyo3(signature = (at))]
-    fn wake_at(&mut self, at: Option<i64>) -> PyResult<()> {
+    fn wake_at(&mut self, at: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let at = at.map(|t| int("at", t)).transpose()?;
         self.context_mut()?.wake_at(at.map(Time));
         Ok(())
     }

@@ -1,10 +1,21 @@
-"""Errors are ValueErrors: ``UschedError`` is one."""
+"""Numbers are numbers, errors are ValueErrors.
 
+* A ``bool`` (Python's or numpy's) where an integer or a real number is
+  expected is a ``TypeError`` naming the parameter, everywhere: the
+  simulation calls, the stepping API (per decision), the papers, the
+  environments' options, ``load`` and ``run``.
+* ``UschedError`` is a ``ValueError``.
+"""
+
+import gymnasium
+import numpy as np
 import pytest
 
 import usched
+from usched import _usched
 
 GEN = "lublin99:procs=64,jobs=300,seed=2,estimates=f:3"
+BOOLS = [True, False, np.True_, np.False_]
 
 
 @pytest.fixture(scope="module")
@@ -17,6 +28,130 @@ def stepper(small):
     s = usched.Stepper(small)
     assert s.next_decision()
     return s
+
+
+# 1: bools refused, naming the parameter.
+@pytest.mark.parametrize("flag", BOOLS)
+def test_bsld_bound_refuses_bools(small, flag):
+    with pytest.raises(TypeError, match=r"^bsld_bound is .*expected an integer"):
+        usched.simulate(small, "easy", bsld_bound=flag)
+    with pytest.raises(TypeError, match=r"^bsld_bound is .*expected an integer"):
+        usched.Stepper(small, bsld_bound=flag)
+    with pytest.raises(TypeError, match=r"^bsld_bound is .*expected an integer"):
+        usched.simulate_with(small, lambda sim: None, bsld_bound=flag)
+
+
+@pytest.mark.parametrize("flag", BOOLS)
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda s, b: s.start(b), "position"),
+        (lambda s, b: s.waiting(b), "position"),
+        (lambda s, b: s.reserve(b, 10), "position"),
+        (lambda s, b: s.reserve(0, b), "at"),
+        (lambda s, b: s.reserve_earliest(b), "position"),
+        (lambda s, b: s.unreserve(b), "position"),
+        (lambda s, b: s.wake_at(b), "at"),
+        (lambda s, b: s.earliest_start(b, 10), "procs"),
+        (lambda s, b: s.earliest_start(1, b), "duration"),
+    ],
+)
+def test_the_stepping_api_refuses_bools(stepper, call, name, flag):
+    with pytest.raises(TypeError, match=rf"^{name} is .*expected an integer"):
+        call(stepper, flag)
+
+
+def test_the_stepping_api_refuses_floats_and_strings_and_bounds_values(stepper):
+    with pytest.raises(TypeError, match=r"^position is 0.0, expected an integer"):
+        stepper.start(0.0)
+    with pytest.raises(TypeError, match=r"^position is '0', expected an integer"):
+        stepper.waiting("0")
+    with pytest.raises(ValueError, match=r"^position is -1, out of range"):
+        stepper.start(-1)
+    with pytest.raises(ValueError, match=r"^duration is -10, expected 0 to"):
+        stepper.earliest_start(1, -10)
+    # numpy integers are integers, and give what Python integers give.
+    assert stepper.waiting(np.int64(0)) == stepper.waiting(0)
+    assert stepper.earliest_start(np.uint8(1), np.int32(5)) == stepper.earliest_start(1, 5)
+
+
+def test_numpy_bound_gives_the_same_schedule(small):
+    a = usched.columns(usched.simulate(small, "easy", bsld_bound=np.int64(10)))
+    b = usched.columns(usched.simulate(small, "easy"))
+    assert all((a[k] == b[k]).all() for k in a)
+
+
+@pytest.mark.parametrize("flag", [True, np.True_])
+def test_the_papers_refuse_bools_for_numbers(small, flag):
+    for kw, name in [
+        ({"seed": flag}, "seed"),
+        ({"repetition": flag}, "repetition"),
+        ({"alpha": flag}, "alpha"),
+        ({"rating": flag}, "rating"),
+    ]:
+        with pytest.raises(TypeError, match=rf"^{name} is "):
+            usched.papers.pricing(small, "libra", **kw)
+    with pytest.raises(TypeError, match=r"^sp_parts is "):
+        usched.papers.adaptive(small, sp_parts=flag)
+    with pytest.raises(TypeError, match=r"^clusters\[1\] is "):
+        usched.papers.provisioning(small, clusters=(144, flag))
+    with pytest.raises(TypeError, match=r"^seed is "):
+        usched.papers.utility("pu", seed=flag)
+    with pytest.raises(TypeError, match=r"^repetition is "):
+        usched.papers.utility("pu", repetition=flag)
+
+
+def test_boolean_options_of_the_papers_still_take_bools():
+    # Refused for its value's range, not its type: the flag passed.
+    with pytest.raises(usched.UschedError, match=r"interval_days"):
+        usched.papers.adaptive(usched.load(GEN), interval_days=0, sp_mold_each=False)
+
+
+@pytest.mark.parametrize("flag", [True, np.True_])
+def test_load_and_run_refuse_bools(flag):
+    for name in ["procs", "seed"]:
+        with pytest.raises(TypeError, match=rf"^{name} is "):
+            usched.load(GEN, **{name: flag})
+        with pytest.raises(TypeError, match=rf"^{name} is "):
+            _usched.load(GEN, **{name: flag})
+    with pytest.raises(TypeError, match=r"^threads is "):
+        usched.run("no-such.toml", threads=flag)
+    with pytest.raises(ValueError, match=r"^threads is 0, expected 1 to"):
+        usched.run("no-such.toml", threads=0)
+
+
+def test_make_vec_refuses_bool_threads(kth):
+    with pytest.raises(TypeError, match=r"^threads is True"):
+        gymnasium.make_vec("usched/BatchScheduling-v0", num_envs=2, threads=True, trace=kth)
+
+
+@pytest.mark.parametrize(
+    "kw, name",
+    [
+        ({"alpha": True}, "alpha"),
+        ({"weight": np.True_}, "weight"),
+        ({"arrival_delay": True}, "arrival_delay"),
+        ({"high_urgency": np.False_}, "high_urgency"),
+        ({"inaccuracy": False}, "inaccuracy"),
+        ({"beta": "0.1"}, "beta"),
+        ({"action": "price", "factors": [1.0, np.True_]}, r"factors\[1\]"),
+        ({"action": "price", "factors": b"12"}, "factors"),
+        ({"action": "price", "factors": 3}, "factors"),
+    ],
+)
+def test_the_market_core_refuses_non_numbers(kw, name):
+    w = usched.load(GEN, estimate="actual")
+    with pytest.raises(TypeError, match=rf"^{name} is "):
+        _usched.MarketCore(w, **kw)
+
+
+def test_the_market_core_takes_numpy_numbers():
+    w = usched.load(GEN, estimate="actual")
+    core = _usched.MarketCore(
+        w, episode=16, alpha=np.float32(1.0), weight=np.float64(0.5), action="price",
+        factors=np.array([0.5, 1.0, 2.0]),
+    )
+    assert list(core.factors) == [0.5, 1.0, 2.0]
 
 
 # 3: UschedError is a ValueError.
