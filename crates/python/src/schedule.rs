@@ -13,6 +13,7 @@ use pyo3::types::PyDict;
 use crate::convert::{
     anyhow_error, error, int, int_arg, int_in, order, outcome_columns, overrun, policy,
 };
+use crate::owned::OnThread;
 use crate::workload::Workload;
 
 /// A waiting job as Python sees it: `(index, id, submit, procs, estimate,
@@ -165,28 +166,31 @@ pub(crate) fn simulate(
 /// every submission, termination, expired prediction or wake-up) and lets
 /// Python decide what starts. `usched.simulate_with` drives it with a
 /// scheduler function.
-#[pyclass(unsendable, module = "usched._usched")]
+///
+/// Its simulation stays on the thread that created it: used from another
+/// thread it raises `RuntimeError` (see [`OnThread`]).
+#[pyclass(module = "usched._usched")]
 pub(crate) struct Stepper {
-    inner: Option<profile::Stepper>,
+    inner: OnThread,
     jobs: Arc<experiments::Workload>,
     bound: i64,
 }
 
 impl Stepper {
-    fn sim(&self) -> PyResult<&profile::Stepper> {
-        self.inner
-            .as_ref()
-            .ok_or_else(|| error("the simulation was finished"))
+    /// `f` of the running simulation.
+    fn sim<R>(&self, f: impl FnOnce(&mut profile::Stepper) -> PyResult<R>) -> PyResult<R> {
+        self.inner.with(|sim| match sim {
+            Some(sim) => f(sim),
+            None => Err(error("the simulation was finished")),
+        })
     }
 
-    fn sim_mut(&mut self) -> PyResult<&mut profile::Stepper> {
-        self.inner
-            .as_mut()
-            .ok_or_else(|| error("the simulation was finished"))
-    }
-
-    fn context_mut(&mut self) -> PyResult<&mut profile::Context<'static>> {
-        Ok(self.sim_mut()?.context_mut())
+    /// `f` of the running simulation's context.
+    fn context<R>(
+        &self,
+        f: impl FnOnce(&mut profile::Context<'static>) -> PyResult<R>,
+    ) -> PyResult<R> {
+        self.sim(|sim| f(sim.context_mut()))
     }
 }
 
@@ -207,7 +211,7 @@ impl Stepper {
             .overrun(self::overrun(overrun)?);
         let inner = profile::Stepper::new(&config, workload.jobs.jobs.clone()).map_err(error)?;
         Ok(Stepper {
-            inner: Some(inner),
+            inner: OnThread::new(inner),
             jobs: Arc::clone(&workload.jobs),
             bound: bsld_bound,
         })
@@ -215,19 +219,19 @@ impl Stepper {
 
     /// Runs to the next decision; `False` once nothing is left to happen.
     fn next_decision(&mut self) -> PyResult<bool> {
-        Ok(self.sim_mut()?.next_decision().map_err(error)?.is_some())
+        self.sim(|sim| Ok(sim.next_decision().map_err(error)?.is_some()))
     }
 
     /// The current time (s).
     #[getter]
     fn now(&self) -> PyResult<i64> {
-        Ok(self.sim()?.context().now().0)
+        self.sim(|sim| Ok(sim.context().now().0))
     }
 
     /// Processors free now.
     #[getter]
     fn free(&self) -> PyResult<u32> {
-        Ok(self.sim()?.context().free_now())
+        self.sim(|sim| Ok(sim.context().free_now()))
     }
 
     /// Machine size.
@@ -239,12 +243,14 @@ impl Stepper {
     /// What woke the scheduler: `submitted`, `ended`, `extended` or `wake`.
     #[getter]
     fn event(&self) -> PyResult<&'static str> {
-        Ok(match self.sim()?.context().event() {
-            Event::Submitted => "submitted",
-            Event::Ended => "ended",
-            Event::Extended => "extended",
-            Event::Wake => "wake",
-            _ => "other",
+        self.sim(|sim| {
+            Ok(match sim.context().event() {
+                Event::Submitted => "submitted",
+                Event::Ended => "ended",
+                Event::Extended => "extended",
+                Event::Wake => "wake",
+                _ => "other",
+            })
         })
     }
 
@@ -252,30 +258,31 @@ impl Stepper {
     /// estimate, reserved)`, `index` the job's position in the workload,
     /// `reserved` the start of its reservation or `None`.
     fn queue(&self) -> PyResult<Vec<QueuedRow>> {
-        Ok(self.sim()?.context().queue().map(queued_row).collect())
+        self.sim(|sim| Ok(sim.context().queue().map(queued_row).collect()))
     }
 
     /// Jobs waiting.
     #[getter]
     fn queue_len(&self) -> PyResult<usize> {
-        Ok(self.sim()?.context().queue_len())
+        self.sim(|sim| Ok(sim.context().queue_len()))
     }
 
     /// The waiting job at queue `position` as in [`queue`](Stepper::queue),
     /// or `None`: one job without building the whole queue.
     fn waiting(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<QueuedRow>> {
         let position = int("position", position)?;
-        Ok(self.sim()?.context().waiting(position).map(queued_row))
+        self.sim(|sim| Ok(sim.context().waiting(position).map(queued_row)))
     }
 
     /// The running jobs: `(index, id, procs, start, predicted_end)`.
     fn running(&self) -> PyResult<Vec<RunningRow>> {
-        Ok(self
-            .sim()?
-            .context()
-            .running()
-            .map(|r| (r.index, r.job.id, r.job.procs, r.start.0, r.predicted_end.0))
-            .collect())
+        self.sim(|sim| {
+            Ok(sim
+                .context()
+                .running()
+                .map(|r| (r.index, r.job.id, r.job.procs, r.start.0, r.predicted_end.0))
+                .collect())
+        })
     }
 
     /// The earliest time from now at which `procs` processors are free for
@@ -287,58 +294,56 @@ impl Stepper {
     ) -> PyResult<Option<i64>> {
         let procs = int("procs", procs)?;
         let duration = int_arg("duration", duration, 0, profile::MAX_DURATION as u64)? as i64;
-        let ctx = self.sim()?.context();
-        Ok(ctx
-            .profile()
-            .earliest_start(ctx.now(), procs, duration)
-            .map(|t| t.0))
+        self.sim(|sim| {
+            let ctx = sim.context();
+            Ok(ctx
+                .profile()
+                .earliest_start(ctx.now(), procs, duration)
+                .map(|t| t.0))
+        })
     }
 
     /// Starts the waiting job at queue position `position` now.
     fn start(&mut self, position: &Bound<'_, PyAny>) -> PyResult<()> {
         let position = int("position", position)?;
-        self.context_mut()?.start(position).map_err(error)
+        self.context(|ctx| ctx.start(position).map_err(error))
     }
 
     /// Reserves processors for the job at `position` from time `at`.
     fn reserve(&mut self, position: &Bound<'_, PyAny>, at: &Bound<'_, PyAny>) -> PyResult<()> {
         let (position, at) = (int("position", position)?, int("at", at)?);
-        self.context_mut()?
-            .reserve(position, Time(at))
-            .map_err(error)
+        self.context(|ctx| ctx.reserve(position, Time(at)).map_err(error))
     }
 
     /// Reserves the earliest slot for the job at `position`; returns its start.
     fn reserve_earliest(&mut self, position: &Bound<'_, PyAny>) -> PyResult<i64> {
         let position = int("position", position)?;
-        Ok(self
-            .context_mut()?
-            .reserve_earliest(position)
-            .map_err(error)?
-            .0)
+        self.context(|ctx| Ok(ctx.reserve_earliest(position).map_err(error)?.0))
     }
 
     /// Lifts the reservation of the job at `position`.
     fn unreserve(&mut self, position: &Bound<'_, PyAny>) -> PyResult<()> {
         let position = int("position", position)?;
-        self.context_mut()?.unreserve(position).map_err(error)
+        self.context(|ctx| ctx.unreserve(position).map_err(error))
     }
 
     /// Asks for a decision at time `at` (or none, with `None`).
     #[pyo3(signature = (at))]
     fn wake_at(&mut self, at: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let at = at.map(|t| int("at", t)).transpose()?;
-        self.context_mut()?.wake_at(at.map(Time));
-        Ok(())
+        self.context(|ctx| {
+            ctx.wake_at(at.map(Time));
+            Ok(())
+        })
     }
 
     /// Runs to the end (no further decisions) and returns the schedule,
     /// checked by `profile::validate`.
     fn finish(&mut self) -> PyResult<Schedule> {
-        let sim = self
-            .inner
-            .take()
-            .ok_or_else(|| error("the simulation was finished"))?;
+        let sim = self.inner.with(|sim| {
+            sim.take()
+                .ok_or_else(|| error("the simulation was finished"))
+        })?;
         let outcomes = sim.into_outcomes().map_err(error)?;
         checked(&self.jobs.jobs, self.jobs.capacity, &outcomes)?;
         Ok(Schedule {

@@ -1,11 +1,15 @@
-"""Numbers are numbers, errors are ValueErrors.
+"""Numbers are numbers, threads are checked, errors are ValueErrors.
 
 * A ``bool`` (Python's or numpy's) where an integer or a real number is
   expected is a ``TypeError`` naming the parameter, everywhere: the
   simulation calls, the stepping API (per decision), the papers, the
   environments' options, ``load`` and ``run``.
+* A ``Stepper`` used from a thread other than the one that created it
+  raises ``RuntimeError``, never PyO3's panic.
 * ``UschedError`` is a ``ValueError``.
 """
+
+import threading
 
 import gymnasium
 import numpy as np
@@ -152,6 +156,68 @@ def test_the_market_core_takes_numpy_numbers():
         factors=np.array([0.5, 1.0, 2.0]),
     )
     assert list(core.factors) == [0.5, 1.0, 2.0]
+
+
+# 2: a Stepper stays on its thread.
+def _in_thread(f):
+    out = {}
+
+    def run():
+        try:
+            out["value"] = f()
+        except BaseException as e:  # noqa: BLE001 (a PanicException is one)
+            out["error"] = e
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    return out
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        lambda s: s.now,
+        lambda s: s.queue(),
+        lambda s: s.next_decision(),
+        lambda s: s.start(0),
+        lambda s: s.finish(),
+    ],
+)
+def test_a_stepper_used_from_another_thread_raises_runtime_error(small, use):
+    s = usched.Stepper(small)
+    assert s.next_decision()
+    before = (s.now, s.queue())
+    out = _in_thread(lambda: use(s))
+    assert isinstance(out.get("error"), RuntimeError), out
+    assert "Stepper belongs to the thread that created it" in str(out["error"])
+    # Untouched, and still usable on its own thread.
+    assert (s.now, s.queue()) == before
+    s.start(0)
+
+
+def test_steppers_made_on_threads_run_there_and_match(small):
+    def easy(sim):
+        k = 0
+        while (w := sim.waiting(k)) is not None:
+            if sim.earliest_start(w[3], w[4]) == sim.now:
+                sim.start(k)
+            else:
+                k += 1
+
+    want = usched.columns(usched.simulate_with(small, easy))["start"]
+    outs = [_in_thread(lambda: usched.columns(usched.simulate_with(small, easy))["start"])
+            for _ in range(3)]
+    assert all((o["value"] == want).all() for o in outs)
+
+
+def test_a_stepper_made_on_another_thread_is_dropped_here_without_harm(small):
+    out = _in_thread(lambda: usched.Stepper(small))
+    s = out["value"]
+    with pytest.raises(RuntimeError, match="belongs to the thread that created it"):
+        s.next_decision()
+    assert s.capacity == 64  # the machine, not the simulation: any thread
+    del s
 
 
 # 3: UschedError is a ValueError.
