@@ -35,7 +35,7 @@ use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::convert::{error, int_arg, stats_dict, strict_int};
+use crate::convert::{error, int, int_arg, stats_dict, strict_int};
 use crate::market_options::{Numbers, factors_of};
 use crate::market_rule::{MarketAdmission, Offer, Price, squash, unit, word};
 use crate::workload::Workload;
@@ -574,10 +574,11 @@ impl MarketCore {
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'py, PyAny>>,
         start: Option<&Bound<'py, PyAny>>,
         qos_seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seed = seed.map(|s| int("seed", s)).transpose()?;
         let start = start
             .map(|s| int_arg("start", s, 0, u64::MAX))
             .transpose()?;

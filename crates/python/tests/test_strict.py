@@ -158,6 +158,18 @@ def test_the_market_core_takes_numpy_numbers():
     assert list(core.factors) == [0.5, 1.0, 2.0]
 
 
+@pytest.mark.parametrize("flag", [True, np.True_])
+def test_the_cores_reset_refuses_bool_seeds(kth, flag):
+    batch = _usched.BatchCore(kth, window=8, episode=16)
+    with pytest.raises(TypeError, match=r"^seed is "):
+        batch.reset_env(seed=flag)
+    with pytest.raises(TypeError, match=r"^seed is "):
+        _usched.BatchVec(batch, 2).reset(seed=flag)
+    market = _usched.MarketCore(usched.load(GEN, estimate="actual"), episode=16)
+    with pytest.raises(TypeError, match=r"^seed is "):
+        market.reset(seed=flag)
+
+
 # 2: a Stepper stays on its thread.
 def _in_thread(f):
     out = {}
