@@ -25,7 +25,7 @@ use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::convert::{action_index, error, int_arg, int_in};
+use crate::convert::{action_index, error, int, int_arg, int_in};
 use swf_io::Estimate;
 
 use crate::env_jobs::{EnvJob, MAX_WAIT, TOP, norm, ranked, schedgym_jobs, sort_stably};
@@ -698,9 +698,10 @@ impl BatchCore {
     fn reset_env<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'py, PyAny>>,
         start: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Observed<'py>> {
+        let seed = seed.map(|s| int("seed", s)).transpose()?;
         let start = start
             .map(|s| int_arg("start", s, 0, u64::MAX))
             .transpose()?;

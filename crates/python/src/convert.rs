@@ -3,7 +3,7 @@
 
 use profile::{Job, Outcome, Overrun, Policy, QueueOrder, Status};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use swf_io::Estimate;
@@ -11,8 +11,8 @@ use swf_io::Estimate;
 create_exception!(
     _usched,
     UschedError,
-    PyException,
-    "A bad input or a failed run; the message names the file, line and field as the command line does."
+    PyValueError,
+    "A bad input or a failed run; the message names the file, line and field as the command line does. A subclass of ValueError, as the range errors of numeric options are."
 );
 
 /// `e` with its chain of causes, as the command line prints it.
@@ -126,24 +126,87 @@ pub(crate) fn outcome_columns<'py>(
     Ok(d)
 }
 
-/// The integer option `name` from Python, strictly: an `int` or a numpy
-/// integer (anything `operator.index` takes) but never a `bool`, a float or
-/// a string (`TypeError` naming the option). Returns the value if it fits
-/// a `u64`, and its decimal text either way.
+/// Refuses a `bool` (or a numpy bool) given for the numeric parameter
+/// `name`: a `TypeError` naming it, `expected` saying what it takes.
+/// Python's `bool` is an `int`, so the extractions below would take
+/// `True` as 1. Cheap enough for a per-decision call: an `int` or a
+/// `float` passes on a type check, anything else costs a type lookup.
+pub(crate) fn not_bool(name: &str, value: &Bound<'_, PyAny>, expected: &str) -> PyResult<()> {
+    use pyo3::types::{PyBool, PyFloat, PyInt};
+    if value.is_exact_instance_of::<PyInt>() || value.is_exact_instance_of::<PyFloat>() {
+        return Ok(());
+    }
+    let numpy_bool = || -> PyResult<bool> {
+        let ty = value.get_type();
+        Ok(ty.module()? == "numpy" && (ty.name()? == "bool" || ty.name()? == "bool_"))
+    };
+    if value.is_instance_of::<PyBool>() || numpy_bool()? {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name} is {}, expected {expected}",
+            value.repr()?
+        )));
+    }
+    Ok(())
+}
+
+/// The integer parameter `name` as a `T`, strictly: an `int` or a numpy
+/// integer (anything `operator.index` takes) but never a `bool`, a float
+/// or a string (`TypeError` naming it); a value `T` cannot hold is a
+/// `ValueError` naming it and its value.
+pub(crate) fn int<'a, 'py, T: FromPyObject<'a, 'py>>(
+    name: &str,
+    value: &'a Bound<'py, PyAny>,
+) -> PyResult<T>
+where
+    T::Error: Into<PyErr>,
+{
+    not_bool(name, value, "an integer")?;
+    value.extract::<T>().map_err(|e| {
+        let (py, e): (_, PyErr) = (value.py(), e.into());
+        let text = value
+            .repr()
+            .map_or_else(|_| "?".to_string(), |r| r.to_string());
+        if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
+            let kind = std::any::type_name::<T>();
+            PyValueError::new_err(format!("{name} is {text}, out of range (a {kind})"))
+        } else {
+            pyo3::exceptions::PyTypeError::new_err(format!("{name} is {text}, expected an integer"))
+        }
+    })
+}
+
+/// The real-number parameter `name`, strictly: an `int`, a `float` or a
+/// numpy number, never a `bool` or a string (`TypeError` naming it).
+pub(crate) fn real(name: &str, value: &Bound<'_, PyAny>) -> PyResult<f64> {
+    not_bool(name, value, "a real number")?;
+    if value.is_instance_of::<pyo3::types::PyString>() {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name} is {}, expected a real number",
+            value.repr()?
+        )));
+    }
+    value.extract::<f64>().map_err(|_| {
+        let text = value
+            .repr()
+            .map_or_else(|_| "?".to_string(), |r| r.to_string());
+        pyo3::exceptions::PyTypeError::new_err(format!("{name} is {text}, expected a real number"))
+    })
+}
+
+/// The integer option `name` from Python, strictly, as [`int`] takes it.
+/// Returns the value if it fits a `u64`, and its decimal text either way.
 pub(crate) fn strict_int(name: &str, value: &Bound<'_, PyAny>) -> PyResult<(Option<u64>, String)> {
     use pyo3::exceptions::PyTypeError;
+    not_bool(name, value, "an integer")?;
+    if let Ok(v) = value.extract::<u64>() {
+        return Ok((Some(v), v.to_string()));
+    }
     let py = value.py();
-    let not_int = || -> PyResult<PyErr> {
-        Ok(PyTypeError::new_err(format!(
+    let Ok(int) = py.import("operator")?.getattr("index")?.call1((value,)) else {
+        return Err(PyTypeError::new_err(format!(
             "{name} is {}, expected an integer",
             value.repr()?
-        )))
-    };
-    if value.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(not_int()?);
-    }
-    let Ok(int) = py.import("operator")?.getattr("index")?.call1((value,)) else {
-        return Err(not_int()?);
+        )));
     };
     Ok((int.extract::<u64>().ok(), int.str()?.to_string()))
 }

@@ -8,14 +8,16 @@
 //! and tables. Errors become Python exceptions carrying the same text as
 //! the command line's (file, line and field).
 //!
-//! Layers, bottom up: `convert` (names and columns), `workload` (traces),
-//! `schedule` (simulations and the stepping API), `study` (experiments),
-//! `env_jobs` (the scheduling environment's jobs) under `batch_env` (its
-//! core) under `vec_env` (its vector form), `market_rule` (the market's
-//! admission rule, a `pricing::Admission`) under `market_env` (the market
-//! environment's core), `papers` (one run of each paper crate as tables,
-//! over `workload` and `convert`); this file registers them. Environments
-//! return numpy arrays made in Rust (`numpy`).
+//! Layers, bottom up: `convert` (names, columns and strict numbers),
+//! `workload` (traces), `owned` (a `Stepper`'s simulation, kept on the
+//! thread that created it) under `schedule` (simulations and the stepping
+//! API), `study` (experiments), `env_jobs` (the scheduling environment's
+//! jobs) under `batch_env` (its core) under `vec_env` (its vector form),
+//! `market_rule` (the market's admission rule, a `pricing::Admission`)
+//! and `market_options` (its options, checked) under `market_env` (the
+//! market environment's core), `papers` (one run of each paper crate as
+//! tables, over `workload` and `convert`); this file registers them.
+//! Environments return numpy arrays made in Rust (`numpy`).
 
 use pyo3::prelude::*;
 
@@ -23,7 +25,9 @@ mod batch_env;
 mod convert;
 mod env_jobs;
 mod market_env;
+mod market_options;
 mod market_rule;
+mod owned;
 mod papers;
 mod schedule;
 mod study;

@@ -35,8 +35,9 @@ use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::convert::{error, int_arg, stats_dict, strict_int};
-use crate::market_rule::{DEFAULT_FACTORS, MarketAdmission, Offer, Price, squash, unit, word};
+use crate::convert::{error, int, int_arg, stats_dict, strict_int};
+use crate::market_options::{Numbers, factors_of};
+use crate::market_rule::{MarketAdmission, Offer, Price, squash, unit, word};
 use crate::workload::Workload;
 
 /// The observation's features, in order (docs/PYTHON.md and envs.py say
@@ -459,21 +460,21 @@ type Step<'py> = (
 #[pymethods]
 impl MarketCore {
     #[new]
-    #[pyo3(signature = (workload, *, episode = None, nodes = None, price = "libra+$", alpha = 1.0, beta = 0.1, weight = 0.5, action = "admit", factors = None, arrival_delay = 0.5, high_urgency = 20.0, inaccuracy = 0.0, shaping = false))]
+    #[pyo3(signature = (workload, *, episode = None, nodes = None, price = "libra+$", alpha = None, beta = None, weight = None, action = "admit", factors = None, arrival_delay = None, high_urgency = None, inaccuracy = None, shaping = false))]
     #[allow(clippy::too_many_arguments)] // keyword arguments in Python
     fn new(
         workload: &Workload,
         episode: Option<&Bound<'_, PyAny>>,
         nodes: Option<&Bound<'_, PyAny>>,
         price: &str,
-        alpha: f64,
-        beta: f64,
-        weight: f64,
+        alpha: Option<&Bound<'_, PyAny>>,
+        beta: Option<&Bound<'_, PyAny>>,
+        weight: Option<&Bound<'_, PyAny>>,
         action: &str,
-        factors: Option<Vec<f64>>,
-        arrival_delay: f64,
-        high_urgency: f64,
-        inaccuracy: f64,
+        factors: Option<&Bound<'_, PyAny>>,
+        arrival_delay: Option<&Bound<'_, PyAny>>,
+        high_urgency: Option<&Bound<'_, PyAny>>,
+        inaccuracy: Option<&Bound<'_, PyAny>>,
         shaping: bool,
     ) -> PyResult<Self> {
         let policy = match price {
@@ -486,67 +487,15 @@ impl MarketCore {
                 )));
             }
         };
-        for (name, v) in [("alpha", alpha), ("beta", beta)] {
-            if !(v.is_finite() && (0.0..=MAX_COEFFICIENT).contains(&v)) {
-                return Err(error(format!(
-                    "{name} is {v:e}, expected a number from 0 to {MAX_COEFFICIENT:e} (larger \
-                     values make costs overflow)"
-                )));
-            }
-        }
-        if !(0.0..=1.0).contains(&weight) {
-            return Err(error(format!(
-                "weight is {weight}, expected a number in [0, 1] (1: profitability alone, \
-                 0: QoS satisfaction alone)"
-            )));
-        }
-        let (price_mode, factors) = match (action, factors) {
-            ("admit", None) => (false, vec![1.0]),
-            ("admit", Some(_)) => {
-                return Err(error(
-                    "factors are the price mode's: give action=\"price\" with them",
-                ));
-            }
-            ("price", factors) => {
-                let factors = factors.unwrap_or_else(|| DEFAULT_FACTORS.to_vec());
-                if factors.is_empty() {
-                    return Err(error(
-                        "factors is empty, expected at least one price factor",
-                    ));
-                }
-                if let Some(f) = factors
-                    .iter()
-                    .find(|f| !(f.is_finite() && **f > 0.0 && **f <= MAX_COEFFICIENT))
-                {
-                    return Err(error(format!(
-                        "factors has {f:e}, expected numbers > 0 and at most {MAX_COEFFICIENT:e} \
-                         (larger factors make costs overflow)"
-                    )));
-                }
-                (true, factors)
-            }
-            (other, _) => {
-                return Err(error(format!(
-                    "action is '{other}', expected admit (Discrete(2): reject, admit) or price \
-                     (Discrete(1 + len(factors)): reject, admit at a factor)"
-                )));
-            }
-        };
-        if !(arrival_delay.is_finite() && arrival_delay > 0.0) {
-            return Err(error(format!(
-                "arrival_delay is {arrival_delay}, expected a positive factor"
-            )));
-        }
-        if !(0.0..=100.0).contains(&high_urgency) {
-            return Err(error(format!(
-                "high_urgency is {high_urgency}, expected a percentage in [0, 100]"
-            )));
-        }
-        if !(0.0..100.0).contains(&inaccuracy) {
-            return Err(error(format!(
-                "inaccuracy is {inaccuracy}, expected a percentage in [0, 100)"
-            )));
-        }
+        let Numbers {
+            alpha,
+            beta,
+            weight,
+            arrival_delay,
+            high_urgency,
+            inaccuracy,
+        } = Numbers::new([alpha, beta, weight, arrival_delay, high_urgency, inaccuracy])?;
+        let (price_mode, factors) = factors_of(action, factors)?;
         let (nodes, text) = match nodes {
             Some(n) => strict_int("nodes", n)?,
             None => (
@@ -625,10 +574,11 @@ impl MarketCore {
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<&Bound<'py, PyAny>>,
         start: Option<&Bound<'py, PyAny>>,
         qos_seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seed = seed.map(|s| int("seed", s)).transpose()?;
         let start = start
             .map(|s| int_arg("start", s, 0, u64::MAX))
             .transpose()?;

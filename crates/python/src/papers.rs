@@ -25,7 +25,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use crate::convert::error;
+use crate::convert::{error, int, not_bool};
 
 mod adaptive;
 mod pricing;
@@ -47,8 +47,44 @@ type Output<'py> = (Bound<'py, PyDict>, Bound<'py, PyDict>);
 /// The seed of repetition `repetition` of a configuration whose seed is
 /// `seed`: what `experiments::Experiment::repetition_seed` derives, the
 /// seed a kind's run gets.
-fn repetition_seed(seed: u64, repetition: u32) -> u64 {
-    experiments::derive_seed(seed, &format!("repetition/{repetition}"))
+/// Both are integers (a `bool` is a `TypeError` naming it).
+fn repetition_seed(seed: &Bound<'_, PyAny>, repetition: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let seed: u64 = int("seed", seed)?;
+    let repetition: u32 = int("repetition", repetition)?;
+    Ok(experiments::derive_seed(
+        seed,
+        &format!("repetition/{repetition}"),
+    ))
+}
+
+/// The options `options` as `T` (a kind's `[params]`), numbers strictly:
+/// a `bool` given for an option other than the boolean ones `flags`, or
+/// inside a sequence or table option, is a `TypeError` naming it.
+fn strict_options<'a, 'py, T: FromPyObject<'a, 'py>>(
+    options: &'a Bound<'py, PyDict>,
+    flags: &[&str],
+) -> PyResult<T>
+where
+    T::Error: Into<PyErr>,
+{
+    for (key, value) in options.iter() {
+        let key: String = key.extract()?;
+        if flags.contains(&key.as_str()) {
+            continue;
+        }
+        if let Ok(table) = value.cast::<PyDict>() {
+            for (k, v) in table.iter() {
+                not_bool(&format!("{key}.{k}"), &v, "a number")?;
+            }
+        } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+            for (i, v) in value.try_iter()?.enumerate() {
+                not_bool(&format!("{key}[{i}]"), &v?, "an integer")?;
+            }
+        } else {
+            not_bool(&key, &value, "a number")?;
+        }
+    }
+    options.extract().map_err(Into::into)
 }
 
 /// `value`, one of the names serde reads for `T` (`"proportional"`,

@@ -10,7 +10,10 @@ use profile::{Event, Job, Outcome, ScheduleStats, SchedulerConfig, Time};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{anyhow_error, error, order, outcome_columns, overrun, policy};
+use crate::convert::{
+    anyhow_error, error, int, int_arg, int_in, order, outcome_columns, overrun, policy,
+};
+use crate::owned::OnThread;
 use crate::workload::Workload;
 
 /// A waiting job as Python sees it: `(index, id, submit, procs, estimate,
@@ -117,30 +120,33 @@ fn write(path: &str, text: &str) -> PyResult<()> {
     cli::output::write_file(Path::new(path), text.as_bytes()).map_err(anyhow_error)
 }
 
-/// `bsld_bound` is a number of seconds: 0 (or 1) means no bound, a
-/// negative one is refused.
-fn check_bound(bound: i64) -> PyResult<()> {
-    if !(0..=profile::MAX_DURATION).contains(&bound) {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "bsld_bound is {bound}, expected 0 to {} seconds (0 or 1: no bound)",
-            profile::MAX_DURATION
-        )));
+/// `bsld_bound` is a number of seconds (10 if `None`): 0 (or 1) means no
+/// bound; a negative one is a `ValueError`, a `bool` a `TypeError`.
+fn bound(bsld_bound: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {
+    match bsld_bound {
+        None => Ok(10),
+        Some(b) => Ok(int_in(
+            "bsld_bound",
+            b,
+            0,
+            profile::MAX_DURATION as u64,
+            " seconds (0 or 1: no bound)",
+        )? as i64),
     }
-    Ok(())
 }
 
 /// Simulates `workload` under a built-in policy.
 #[pyfunction]
-#[pyo3(signature = (workload, policy = "easy", *, order = "arrival", overrun = "kill", bsld_bound = 10))]
+#[pyo3(signature = (workload, policy = "easy", *, order = "arrival", overrun = "kill", bsld_bound = None))]
 pub(crate) fn simulate(
     py: Python<'_>,
     workload: &Workload,
     policy: &str,
     order: &str,
     overrun: &str,
-    bsld_bound: i64,
+    bsld_bound: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Schedule> {
-    check_bound(bsld_bound)?;
+    let bsld_bound = bound(bsld_bound)?;
     let config = SchedulerConfig::new(workload.jobs.capacity, self::policy(policy)?)
         .order(self::order(order)?)
         .overrun(self::overrun(overrun)?);
@@ -160,44 +166,52 @@ pub(crate) fn simulate(
 /// every submission, termination, expired prediction or wake-up) and lets
 /// Python decide what starts. `usched.simulate_with` drives it with a
 /// scheduler function.
-#[pyclass(unsendable, module = "usched._usched")]
+///
+/// Its simulation stays on the thread that created it: used from another
+/// thread it raises `RuntimeError` (see [`OnThread`]).
+#[pyclass(module = "usched._usched")]
 pub(crate) struct Stepper {
-    inner: Option<profile::Stepper>,
+    inner: OnThread,
     jobs: Arc<experiments::Workload>,
     bound: i64,
 }
 
 impl Stepper {
-    fn sim(&self) -> PyResult<&profile::Stepper> {
-        self.inner
-            .as_ref()
-            .ok_or_else(|| error("the simulation was finished"))
+    /// `f` of the running simulation.
+    fn sim<R>(&self, f: impl FnOnce(&mut profile::Stepper) -> PyResult<R>) -> PyResult<R> {
+        self.inner.with(|sim| match sim {
+            Some(sim) => f(sim),
+            None => Err(error("the simulation was finished")),
+        })
     }
 
-    fn sim_mut(&mut self) -> PyResult<&mut profile::Stepper> {
-        self.inner
-            .as_mut()
-            .ok_or_else(|| error("the simulation was finished"))
-    }
-
-    fn context_mut(&mut self) -> PyResult<&mut profile::Context<'static>> {
-        Ok(self.sim_mut()?.context_mut())
+    /// `f` of the running simulation's context.
+    fn context<R>(
+        &self,
+        f: impl FnOnce(&mut profile::Context<'static>) -> PyResult<R>,
+    ) -> PyResult<R> {
+        self.sim(|sim| f(sim.context_mut()))
     }
 }
 
 #[pymethods]
 impl Stepper {
     #[new]
-    #[pyo3(signature = (workload, *, order = "arrival", overrun = "kill", bsld_bound = 10))]
-    fn new(workload: &Workload, order: &str, overrun: &str, bsld_bound: i64) -> PyResult<Self> {
-        check_bound(bsld_bound)?;
+    #[pyo3(signature = (workload, *, order = "arrival", overrun = "kill", bsld_bound = None))]
+    fn new(
+        workload: &Workload,
+        order: &str,
+        overrun: &str,
+        bsld_bound: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let bsld_bound = bound(bsld_bound)?;
         // The policy is not used: the caller decides.
         let config = SchedulerConfig::new(workload.jobs.capacity, profile::Policy::Fcfs)
             .order(self::order(order)?)
             .overrun(self::overrun(overrun)?);
         let inner = profile::Stepper::new(&config, workload.jobs.jobs.clone()).map_err(error)?;
         Ok(Stepper {
-            inner: Some(inner),
+            inner: OnThread::new(inner),
             jobs: Arc::clone(&workload.jobs),
             bound: bsld_bound,
         })
@@ -205,19 +219,19 @@ impl Stepper {
 
     /// Runs to the next decision; `False` once nothing is left to happen.
     fn next_decision(&mut self) -> PyResult<bool> {
-        Ok(self.sim_mut()?.next_decision().map_err(error)?.is_some())
+        self.sim(|sim| Ok(sim.next_decision().map_err(error)?.is_some()))
     }
 
     /// The current time (s).
     #[getter]
     fn now(&self) -> PyResult<i64> {
-        Ok(self.sim()?.context().now().0)
+        self.sim(|sim| Ok(sim.context().now().0))
     }
 
     /// Processors free now.
     #[getter]
     fn free(&self) -> PyResult<u32> {
-        Ok(self.sim()?.context().free_now())
+        self.sim(|sim| Ok(sim.context().free_now()))
     }
 
     /// Machine size.
@@ -229,12 +243,14 @@ impl Stepper {
     /// What woke the scheduler: `submitted`, `ended`, `extended` or `wake`.
     #[getter]
     fn event(&self) -> PyResult<&'static str> {
-        Ok(match self.sim()?.context().event() {
-            Event::Submitted => "submitted",
-            Event::Ended => "ended",
-            Event::Extended => "extended",
-            Event::Wake => "wake",
-            _ => "other",
+        self.sim(|sim| {
+            Ok(match sim.context().event() {
+                Event::Submitted => "submitted",
+                Event::Ended => "ended",
+                Event::Extended => "extended",
+                Event::Wake => "wake",
+                _ => "other",
+            })
         })
     }
 
@@ -242,81 +258,92 @@ impl Stepper {
     /// estimate, reserved)`, `index` the job's position in the workload,
     /// `reserved` the start of its reservation or `None`.
     fn queue(&self) -> PyResult<Vec<QueuedRow>> {
-        Ok(self.sim()?.context().queue().map(queued_row).collect())
+        self.sim(|sim| Ok(sim.context().queue().map(queued_row).collect()))
     }
 
     /// Jobs waiting.
     #[getter]
     fn queue_len(&self) -> PyResult<usize> {
-        Ok(self.sim()?.context().queue_len())
+        self.sim(|sim| Ok(sim.context().queue_len()))
     }
 
     /// The waiting job at queue `position` as in [`queue`](Stepper::queue),
     /// or `None`: one job without building the whole queue.
-    fn waiting(&self, position: usize) -> PyResult<Option<QueuedRow>> {
-        Ok(self.sim()?.context().waiting(position).map(queued_row))
+    fn waiting(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<QueuedRow>> {
+        let position = int("position", position)?;
+        self.sim(|sim| Ok(sim.context().waiting(position).map(queued_row)))
     }
 
     /// The running jobs: `(index, id, procs, start, predicted_end)`.
     fn running(&self) -> PyResult<Vec<RunningRow>> {
-        Ok(self
-            .sim()?
-            .context()
-            .running()
-            .map(|r| (r.index, r.job.id, r.job.procs, r.start.0, r.predicted_end.0))
-            .collect())
+        self.sim(|sim| {
+            Ok(sim
+                .context()
+                .running()
+                .map(|r| (r.index, r.job.id, r.job.procs, r.start.0, r.predicted_end.0))
+                .collect())
+        })
     }
 
     /// The earliest time from now at which `procs` processors are free for
     /// `duration` seconds, around the reservations held; `None` if never.
-    fn earliest_start(&self, procs: u32, duration: i64) -> PyResult<Option<i64>> {
-        let ctx = self.sim()?.context();
-        Ok(ctx
-            .profile()
-            .earliest_start(ctx.now(), procs, duration)
-            .map(|t| t.0))
+    fn earliest_start(
+        &self,
+        procs: &Bound<'_, PyAny>,
+        duration: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<i64>> {
+        let procs = int("procs", procs)?;
+        let duration = int_arg("duration", duration, 0, profile::MAX_DURATION as u64)? as i64;
+        self.sim(|sim| {
+            let ctx = sim.context();
+            Ok(ctx
+                .profile()
+                .earliest_start(ctx.now(), procs, duration)
+                .map(|t| t.0))
+        })
     }
 
     /// Starts the waiting job at queue position `position` now.
-    fn start(&mut self, position: usize) -> PyResult<()> {
-        self.context_mut()?.start(position).map_err(error)
+    fn start(&mut self, position: &Bound<'_, PyAny>) -> PyResult<()> {
+        let position = int("position", position)?;
+        self.context(|ctx| ctx.start(position).map_err(error))
     }
 
     /// Reserves processors for the job at `position` from time `at`.
-    fn reserve(&mut self, position: usize, at: i64) -> PyResult<()> {
-        self.context_mut()?
-            .reserve(position, Time(at))
-            .map_err(error)
+    fn reserve(&mut self, position: &Bound<'_, PyAny>, at: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (position, at) = (int("position", position)?, int("at", at)?);
+        self.context(|ctx| ctx.reserve(position, Time(at)).map_err(error))
     }
 
     /// Reserves the earliest slot for the job at `position`; returns its start.
-    fn reserve_earliest(&mut self, position: usize) -> PyResult<i64> {
-        Ok(self
-            .context_mut()?
-            .reserve_earliest(position)
-            .map_err(error)?
-            .0)
+    fn reserve_earliest(&mut self, position: &Bound<'_, PyAny>) -> PyResult<i64> {
+        let position = int("position", position)?;
+        self.context(|ctx| Ok(ctx.reserve_earliest(position).map_err(error)?.0))
     }
 
     /// Lifts the reservation of the job at `position`.
-    fn unreserve(&mut self, position: usize) -> PyResult<()> {
-        self.context_mut()?.unreserve(position).map_err(error)
+    fn unreserve(&mut self, position: &Bound<'_, PyAny>) -> PyResult<()> {
+        let position = int("position", position)?;
+        self.context(|ctx| ctx.unreserve(position).map_err(error))
     }
 
     /// Asks for a decision at time `at` (or none, with `None`).
     #[pyo3(signature = (at))]
-    fn wake_at(&mut self, at: Option<i64>) -> PyResult<()> {
-        self.context_mut()?.wake_at(at.map(Time));
-        Ok(())
+    fn wake_at(&mut self, at: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let at = at.map(|t| int("at", t)).transpose()?;
+        self.context(|ctx| {
+            ctx.wake_at(at.map(Time));
+            Ok(())
+        })
     }
 
     /// Runs to the end (no further decisions) and returns the schedule,
     /// checked by `profile::validate`.
     fn finish(&mut self) -> PyResult<Schedule> {
-        let sim = self
-            .inner
-            .take()
-            .ok_or_else(|| error("the simulation was finished"))?;
+        let sim = self.inner.with(|sim| {
+            sim.take()
+                .ok_or_else(|| error("the simulation was finished"))
+        })?;
         let outcomes = sim.into_outcomes().map_err(error)?;
         checked(&self.jobs.jobs, self.jobs.capacity, &outcomes)?;
         Ok(Schedule {

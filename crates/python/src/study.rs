@@ -9,21 +9,25 @@ use cli::settings::Settings;
 use experiments::RunOptions;
 use pyo3::prelude::*;
 
-use crate::convert::{anyhow_error, error};
+use crate::convert::{anyhow_error, error, int_arg};
 
 /// The repository `root` names, or the one found from the current
 /// directory (as the command line finds it).
-fn settings(root: Option<&str>, threads: Option<usize>, stand_in: bool) -> PyResult<Settings> {
+fn settings(
+    root: Option<&str>,
+    threads: Option<&Bound<'_, PyAny>>,
+    stand_in: bool,
+) -> PyResult<Settings> {
+    let threads = threads
+        .map(|t| int_arg("threads", t, 1, u32::MAX.into()))
+        .transpose()?;
     let root = cli::root::discover(root.map(Path::new))
         .map_err(|e| error(crate::workload::python_root_error(e)))?;
     let mut settings = Settings::new(root);
     settings.verbosity = Verbosity::Quiet;
     settings.traces.no_stand_in = !stand_in;
     if let Some(t) = threads {
-        if t == 0 {
-            return Err(error("threads must be at least 1"));
-        }
-        settings.threads = t;
+        settings.threads = t as usize;
     }
     Ok(settings)
 }
@@ -36,7 +40,7 @@ fn settings(root: Option<&str>, threads: Option<usize>, stand_in: bool) -> PyRes
 pub(crate) fn run_config(
     py: Python<'_>,
     path: &str,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
     root: Option<&str>,
     stand_in: bool,
 ) -> PyResult<(String, Vec<(String, String)>)> {

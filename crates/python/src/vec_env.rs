@@ -23,7 +23,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::batch_env::{BatchCore, FEATURES};
-use crate::convert::{error, int_arg};
+use crate::convert::{error, int, int_arg};
 
 /// The most copies a vector environment may have.
 pub(crate) const MAX_NUM_ENVS: u64 = 65_536;
@@ -361,7 +361,12 @@ impl BatchVec {
     /// Returns the observations (`num_envs × window·8` float32) and the
     /// masks (`num_envs × window` int8).
     #[pyo3(signature = (seed = None))]
-    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Observed<'py>> {
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Observed<'py>> {
+        let seed = seed.map(|s| int("seed", s)).transpose()?;
         self.started = true;
         let (observed, out) = self.call(py, Task::Reset(seed))?;
         for r in out {

@@ -10,7 +10,7 @@ use experiments::{Source, Workload as Jobs, WorkloadFacts, workload_from};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{anyhow_error, error, estimate as parse_estimate, job_columns};
+use crate::convert::{anyhow_error, error, estimate as parse_estimate, int, job_columns};
 
 /// A workload: its jobs (in submit order, none wider than the machine),
 /// the machine and where it came from.
@@ -137,17 +137,19 @@ pub(crate) fn python_root_error(e: cli::root::RootError) -> String {
 /// `lublin99:procs=..,jobs=..,seed=..[,load=..][,estimates=..]`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)] // keyword arguments in Python
-#[pyo3(signature = (trace, *, estimate = "requested", lenient = false, procs = None, root = None, stand_in = false, seed = 1))]
+#[pyo3(signature = (trace, *, estimate = "requested", lenient = false, procs = None, root = None, stand_in = false, seed = None))]
 pub(crate) fn load(
     py: Python<'_>,
     trace: &str,
     estimate: &str,
     lenient: bool,
-    procs: Option<u32>,
+    procs: Option<&Bound<'_, PyAny>>,
     root: Option<&str>,
     stand_in: bool,
-    seed: u64,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Workload> {
+    let procs: Option<u32> = procs.map(|p| int("procs", p)).transpose()?;
+    let seed: u64 = seed.map_or(Ok(1), |s| int("seed", s))?;
     let estimate = parse_estimate(estimate)?;
     let trace = trace.to_string();
     let root = root.map(str::to_string);

@@ -79,9 +79,6 @@ def load(
     Raises :class:`UschedError` naming the file, line and field of bad input;
     ``procs`` or ``seed`` given as a ``bool`` is a ``TypeError``.
     """
-    for name, value in (("procs", procs), ("seed", seed)):
-        if isinstance(value, bool):
-            raise TypeError(f"{name} is {value!r}, expected an integer")
     return _usched.load(
         os.fspath(trace),
         estimate=estimate,

@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension module (usched._usched)."""
 
-from typing import Any, Dict, List, Mapping, Optional, Tuple, final
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, final
 
 import numpy as np
 
@@ -25,7 +25,9 @@ __all__ = [
 
 __version__: str
 
-class UschedError(Exception): ...
+class UschedError(ValueError):
+    """Bad input or a failed run. A ``ValueError``, so ``except ValueError``
+    catches it as it catches the range errors of numeric options."""
 
 @final
 class Workload:
@@ -57,7 +59,7 @@ class Stepper:
         *,
         order: str = "arrival",
         overrun: str = "kill",
-        bsld_bound: int = 10,
+        bsld_bound: Optional[int] = None,
     ) -> "Stepper": ...
     def next_decision(self) -> bool: ...
     @property
@@ -136,14 +138,14 @@ class MarketCore:
         episode: Optional[int] = None,
         nodes: Optional[int] = None,
         price: str = "libra+$",
-        alpha: float = 1.0,
-        beta: float = 0.1,
-        weight: float = 0.5,
+        alpha: Optional[float] = None,
+        beta: Optional[float] = None,
+        weight: Optional[float] = None,
         action: str = "admit",
-        factors: Optional[List[float]] = None,
-        arrival_delay: float = 0.5,
-        high_urgency: float = 20.0,
-        inaccuracy: float = 0.0,
+        factors: Optional[Sequence[float]] = None,
+        arrival_delay: Optional[float] = None,
+        high_urgency: Optional[float] = None,
+        inaccuracy: Optional[float] = None,
         shaping: bool = False,
     ) -> "MarketCore": ...
     def reset(
@@ -186,7 +188,7 @@ def load(
     procs: Optional[int] = None,
     root: Optional[str] = None,
     stand_in: bool = False,
-    seed: int = 1,
+    seed: Optional[int] = None,
 ) -> Workload: ...
 def simulate(
     workload: Workload,
@@ -194,7 +196,7 @@ def simulate(
     *,
     order: str = "arrival",
     overrun: str = "kill",
-    bsld_bound: int = 10,
+    bsld_bound: Optional[int] = None,
 ) -> Schedule: ...
 def run_config(
     path: str,

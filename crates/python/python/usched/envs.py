@@ -20,9 +20,8 @@ for the observation, the two action spaces and the reward.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Tuple, Union
 
-import numbers
 import operator
 
 import gymnasium
@@ -52,14 +51,6 @@ def _one_action(action: Any, n: int) -> int:
     if not 0 <= a < n:
         raise ValueError(f"action {a} is outside Discrete({n})")
     return a
-
-
-def _real(name: str, value: Any) -> float:
-    """The real-number option ``name``, strictly: a ``bool``, a string or
-    anything that is not a real number is a ``TypeError`` naming it."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} is {value!r}, expected a real number")
-    return float(value)
 
 
 def _options(options: Optional[Dict[str, Any]], known: Tuple[str, ...]) -> Dict[str, Any]:
@@ -374,14 +365,14 @@ class MarketAdmissionEnv(gymnasium.Env):
             episode=episode,
             nodes=nodes,
             price=price,
-            alpha=_real("alpha", alpha),
-            beta=_real("beta", beta),
-            weight=_real("weight", weight),
+            alpha=alpha,
+            beta=beta,
+            weight=weight,
             action=action,
-            factors=None if factors is None else _factors(factors),
-            arrival_delay=_real("arrival_delay", arrival_delay),
-            high_urgency=_real("high_urgency", high_urgency),
-            inaccuracy=_real("inaccuracy", inaccuracy),
+            factors=factors,
+            arrival_delay=arrival_delay,
+            high_urgency=high_urgency,
+            inaccuracy=inaccuracy,
             shaping=shaping,
         )
         self.factors: Tuple[float, ...] = tuple(self._core.factors)
@@ -453,14 +444,6 @@ class MarketAdmissionEnv(gymnasium.Env):
         ``procs``, ``run_time``, ``estimate``, ``deadline``, ``budget``,
         ``urgency``."""
         return {k: np.asarray(v) for k, v in self._core.jobs().items()}
-
-
-def _factors(factors: Any) -> List[float]:
-    """The price mode's factors: a sequence of real numbers (a string is
-    not one)."""
-    if isinstance(factors, (str, bytes)) or not isinstance(factors, (Sequence, np.ndarray)):
-        raise TypeError(f"factors is {factors!r}, expected a sequence of real numbers")
-    return [_real(f"factors[{i}]", f) for i, f in enumerate(factors)]
 
 
 def _admit_at_one(env: gymnasium.Env, price: str, name: str) -> int:

@@ -14,7 +14,7 @@ use adaptive_requests::{
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{Output, Table, choice, count, repetition_seed, require, tables};
+use super::{Output, Table, choice, count, repetition_seed, require, strict_options, tables};
 use crate::convert::error;
 use crate::workload::Workload;
 
@@ -288,16 +288,17 @@ pub(crate) fn paper_adaptive<'py>(
     py: Python<'py>,
     workload: &Workload,
     variant: &str,
-    options: Options,
-    seed: u64,
-    repetition: u32,
+    options: &Bound<'py, PyDict>,
+    seed: &Bound<'py, PyAny>,
+    repetition: &Bound<'py, PyAny>,
 ) -> PyResult<Output<'py>> {
     let variant: Variant = variant
         .parse()
         .map_err(|e| error(format!("variant: {e}")))?;
+    let options: Options = strict_options(options, &["sp_mold_each"])?;
     let setting = options.setting()?;
     let jobs = Arc::clone(&workload.jobs);
-    let rep = repetition_seed(seed, repetition);
+    let rep = repetition_seed(seed, repetition)?;
     let intervals = py
         .detach(move || run(&jobs, variant, &setting, rep))
         .map_err(error)?;

@@ -15,7 +15,9 @@ use profile::{Job, Outcome, Time};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{Output, Table, choice, count, maybe_time, repetition_seed, require, tables};
+use super::{
+    Output, Table, choice, count, maybe_time, repetition_seed, require, strict_options, tables,
+};
 use crate::convert::error;
 use crate::workload::Workload;
 
@@ -272,14 +274,15 @@ pub(crate) fn paper_pricing<'py>(
     py: Python<'py>,
     workload: &Workload,
     policy: &str,
-    options: Options,
-    seed: u64,
-    repetition: u32,
+    options: &Bound<'py, PyDict>,
+    seed: &Bound<'py, PyAny>,
+    repetition: &Bound<'py, PyAny>,
 ) -> PyResult<Output<'py>> {
     let series: Series = policy.parse().map_err(|e| error(format!("policy: {e}")))?;
+    let options: Options = strict_options(options, &[])?;
     let setting = options.setting()?;
     let jobs = Arc::clone(&workload.jobs);
-    let rep = repetition_seed(seed, repetition);
+    let rep = repetition_seed(seed, repetition)?;
     let ran = py
         .detach(move || run(&jobs, &series, &setting, rep))
         .map_err(error)?;

@@ -15,7 +15,9 @@ use profile::{Job, Time};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{Output, Table, choice, count, maybe_time, repetition_seed, require, tables};
+use super::{
+    Output, Table, choice, count, maybe_time, repetition_seed, require, strict_options, tables,
+};
 use crate::convert::error;
 use crate::workload::Workload;
 
@@ -372,14 +374,15 @@ pub(crate) fn paper_provisioning<'py>(
     py: Python<'py>,
     workload: &Workload,
     policy: &str,
-    options: Options,
-    seed: u64,
-    repetition: u32,
+    options: &Bound<'py, PyDict>,
+    seed: &Bound<'py, PyAny>,
+    repetition: &Bound<'py, PyAny>,
 ) -> PyResult<Output<'py>> {
     let policy: Series = policy.parse().map_err(|e| error(format!("policy: {e}")))?;
+    let options: Options = strict_options(options, &["track_allocations"])?;
     let setting = options.setting(py)?;
     let trace = Arc::clone(&workload.jobs);
-    let rep = repetition_seed(seed, repetition);
+    let rep = repetition_seed(seed, repetition)?;
     let bound = setting.bsld_bound;
     let r = py
         .detach(move || round(&trace, policy, &setting, rep))

@@ -101,11 +101,11 @@ fn status(s: JobStatus) -> &'static str {
 pub(crate) fn paper_utility<'py>(
     py: Python<'py>,
     options: &Bound<'py, PyDict>,
-    seed: u64,
-    repetition: u32,
+    seed: &Bound<'py, PyAny>,
+    repetition: &Bound<'py, PyAny>,
 ) -> PyResult<Output<'py>> {
     let settings = settings(options)?;
-    let rep = repetition_seed(seed, repetition);
+    let rep = repetition_seed(seed, repetition)?;
     let (run, metrics) = py.detach(move || run(&settings, rep)).map_err(error)?;
     let jobs = &run.jobs;
     let mut t = Table::new(py);
