@@ -587,10 +587,26 @@ impl ShardCells {
             }
         }
         let f: File = toml::from_str(text).map_err(|e: toml::de::Error| {
+            // The line, and the key written on it where there is one: a
+            // value of the wrong type names the field it is in.
             let line = e
                 .span()
-                .map(|s| text[..s.start].lines().count().max(1))
-                .map(|l| format!("line {l}: "))
+                .map(|s| {
+                    let number = text[..s.start].matches('\n').count() + 1;
+                    let start = text[..s.start].rfind('\n').map_or(0, |i| i + 1);
+                    let key = text[start..]
+                        .lines()
+                        .next()
+                        .and_then(|l| l.split_once('='))
+                        .map(|(k, _)| k.trim())
+                        .filter(|k| !k.is_empty() && !k.starts_with(['[', '#']));
+                    match key {
+                        Some(k) => {
+                            format!("line {number}, `{}`: ", crate::encode::terminal_name(k))
+                        }
+                        None => format!("line {number}: "),
+                    }
+                })
                 .unwrap_or_default();
             error(format!("{line}{}", e.message().trim()))
         })?;
@@ -667,6 +683,46 @@ mod tests {
                 assert_eq!(owners, [Shard::of(cell, count).index]);
             }
         }
+    }
+
+    /// A value of the wrong type (a number where the file has text) is
+    /// placed at its line and named by its key.
+    #[test]
+    fn a_value_of_the_wrong_type_names_its_line_and_key() {
+        let cells = ShardCells {
+            experiment: "t/x".into(),
+            config_file: "x.toml".into(),
+            config_sha256: "0".into(),
+            git_revision: "r".into(),
+            shard: Shard::ALL,
+            cells: 1,
+            notes: Vec::new(),
+            workloads: Vec::new(),
+            measured: vec![CellRecord {
+                index: 0,
+                label: "c".into(),
+                runs: vec![(
+                    0,
+                    "r".into(),
+                    RunValues::from([("p99_wait".into(), vec![Some(1.5)])]),
+                )],
+            }],
+            source: String::new(),
+        };
+        let text = cells.to_toml();
+        let edited = text.replace("p99_wait = \"1.5\"", "p99_wait = 1.5");
+        assert_ne!(edited, text);
+        let line = edited.lines().position(|l| l.contains("p99_wait")).unwrap() + 1;
+        let e = ShardCells::parse(&edited, "c.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(&format!(
+                "line {line}, `p99_wait`: invalid type: floating point"
+            )),
+            "{e}"
+        );
+        ShardCells::parse(&text, "c.toml").unwrap();
     }
 
     #[test]
