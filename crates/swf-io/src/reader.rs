@@ -35,7 +35,9 @@ pub enum Mode {
 ///   ([`skipped`](Self::skipped)) and goes on. It yields an I/O error
 ///   (then `None`) if reading fails.
 /// * Blank lines are ignored anywhere; `;` comment lines after the first
-///   data line are ignored too (the header is the comment block at the top).
+///   record are ignored too (the header is the comment block at the top; in
+///   lenient mode a malformed line before the first record is skipped and
+///   does not end it).
 /// * A UTF-8 byte order mark at the start of the input is skipped.
 /// * A line longer than [`Limits::max_line_bytes`] is malformed; the reader
 ///   never buffers more than that of it, so memory stays bounded whatever
@@ -149,6 +151,15 @@ impl<R: BufRead> SwfReader<R> {
             match kind(&r.buf) {
                 Kind::Blank => {}
                 Kind::Data => {
+                    // Lenient mode skips a malformed line before the first
+                    // record without ending the header: the comment lines
+                    // after it are still the header, not late comments.
+                    if r.mode == Mode::Lenient {
+                        if let Err(e) = parse_fields(&r.buf) {
+                            r.malformed(|r| e.to_swf(&r.buf, &r.source, r.line))?;
+                            continue;
+                        }
+                    }
                     r.pending = Some(line);
                     break;
                 }
@@ -510,6 +521,23 @@ mod tests {
 
     const LINE: &str = "1 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n";
     const LINE2: &str = "2 0 5 10 4 -1 -1 4 20 -1 1 3 2 -1 0 -1 -1 -1\n";
+
+    /// In lenient mode a malformed line above the header's comments is
+    /// skipped, and the header after it is still read: `MaxProcs` is not
+    /// lost as a late comment.
+    #[test]
+    fn a_malformed_line_before_the_first_record_does_not_end_the_header() {
+        let text = format!("1 2 x\n; MaxProcs: 128\n{LINE}\n; MaxProcs: 4\n{LINE2}");
+        let mut r = SwfReader::new(text.as_bytes(), "t.swf", Mode::Lenient).unwrap();
+        assert_eq!(r.header().max_procs, Some(128));
+        assert_eq!(r.skipped_count(), 1);
+        assert_eq!(r.skipped()[0].line, 1);
+        assert_eq!(r.by_ref().filter(Result::is_ok).count(), 2);
+        assert_eq!(r.header().max_procs, Some(128));
+        // Strict mode refuses the line, as before.
+        let mut r = SwfReader::new(text.as_bytes(), "t.swf", Mode::Strict).unwrap();
+        assert!(r.next().unwrap().is_err());
+    }
 
     #[test]
     fn header_then_records_with_blank_and_late_comment_lines() {
