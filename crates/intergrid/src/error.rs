@@ -99,6 +99,18 @@ pub enum IntergridError {
         /// The bound given, in seconds.
         bound: i64,
     },
+    /// A [`ProviderPricing`](crate::ProviderPricing) field that is not a
+    /// finite number in its range (a NaN weight once rejected every grid
+    /// job as too expensive, silently).
+    Pricing {
+        /// The field: `alpha`, `beta`, `base_price`, `budget_factor` or
+        /// `deadline_factor`.
+        field: &'static str,
+        /// The value given.
+        value: f64,
+        /// What the field takes.
+        expected: &'static str,
+    },
     /// A run measured on a scenario it was not simulated on.
     ForeignRun {
         /// What differs: `"grid jobs"`, `"clusters"` or `"local jobs on a cluster"`.
@@ -175,6 +187,14 @@ impl fmt::Display for IntergridError {
             IntergridError::BsldBound { bound } => write!(
                 f,
                 "bounded-slowdown bound is {bound} s, expected at least 1 s"
+            ),
+            IntergridError::Pricing {
+                field,
+                value,
+                expected,
+            } => write!(
+                f,
+                "provider pricing: {field} is {value}, expected {expected}"
             ),
             IntergridError::ForeignRun {
                 what,

@@ -13,6 +13,8 @@ use pricing::{
 };
 use profile::{FreeSlot, Job, Time};
 
+use crate::error::IntergridError;
+
 /// How a provider prices and admits the grid jobs offered to it.
 ///
 /// A grid job is a Libra job for the provider: `RE` is its estimate,
@@ -46,6 +48,42 @@ impl ProviderPricing {
         budget_factor: 2.0,
         deadline_factor: 4.0,
     };
+
+    /// That every field is a finite number in its range: `alpha`, `beta`
+    /// and `budget_factor` at least 0, `base_price` above 0 and
+    /// `deadline_factor` at least 1 (a deadline no shorter than the
+    /// estimate). The error names the first field that is not.
+    pub fn check(&self) -> Result<(), IntergridError> {
+        let at_least_0 = "a finite number of at least 0";
+        let fields = [
+            ("alpha", self.alpha, 0.0, at_least_0),
+            ("beta", self.beta, 0.0, at_least_0),
+            (
+                "base_price",
+                self.base_price,
+                f64::MIN_POSITIVE,
+                "a finite number above 0",
+            ),
+            ("budget_factor", self.budget_factor, 0.0, at_least_0),
+            (
+                "deadline_factor",
+                self.deadline_factor,
+                1.0,
+                "a finite number of at least 1",
+            ),
+        ];
+        match fields
+            .into_iter()
+            .find(|&(_, v, lo, _)| !(v.is_finite() && v >= lo))
+        {
+            Some((field, value, _, expected)) => Err(IntergridError::Pricing {
+                field,
+                value,
+                expected,
+            }),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A provider that admits grid jobs with a [`pricing::Admission`] rule and

@@ -236,7 +236,8 @@ impl Run {
 /// grid job's deadline is replaced; without, the jobs keep their own.
 ///
 /// Every cluster's schedule passes [`validate`] and every local job
-/// must have run before the run counts; anything else is an error.
+/// must have run before the run counts; anything else is an error, and so
+/// is a [`Config::pricing`] that [`ProviderPricing::check`] refuses.
 pub fn simulate(
     config: &Config,
     scenario: &Scenario,
@@ -248,6 +249,9 @@ pub fn simulate(
             clusters: config.clusters.len(),
             local: scenario.local.len(),
         });
+    }
+    if let Some(pricing) = &config.pricing {
+        pricing.check()?;
     }
     if let Some(d) = deadlines
         && d.len() != scenario.grid.len()
