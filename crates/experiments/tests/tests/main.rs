@@ -1373,6 +1373,9 @@ mod intermediate_checks;
 
 mod sweeps;
 
+/// A user's kind checked where it enters: the values its runs measure.
+mod user_kinds;
+
 /// The schema described: `configs/README.md` and every shipped key.
 mod describe;
 

@@ -1,0 +1,131 @@
+//! A user's kind at the boundary where its code enters the pipeline: the
+//! numbers its runs measure are checked against each metric's domain
+//! before they are aggregated, with errors naming the kind, the metric,
+//! the sample and the value.
+
+use experiments::{Input, Kind, Metric, Registry, RunError, RunOptions, Traces, Workloads, run};
+use serde::{Deserialize, Serialize};
+
+/// The values every run of [`Measures`] returns, one sample.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Values {
+    wait: f64,
+    share: f64,
+    jobs: f64,
+    killed: f64,
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values {
+            wait: 10.0,
+            share: 50.0,
+            jobs: 4.0,
+            killed: 1.0,
+        }
+    }
+}
+
+/// A kind that measures what its parameters say: a duration, a
+/// percentage, a count and a count of a subset of it.
+struct Measures;
+
+impl Kind for Measures {
+    const NAME: &'static str = "measures";
+    type Params = Values;
+    type Sample = Values;
+    const METRICS: &'static [Metric<Values>] = &[
+        Metric::new("wait", "Wait", "wait (s)", |v| Some(v.wait)),
+        Metric::new("share", "Share", "share (%)", |v| Some(v.share)),
+        Metric::new("jobs", "Jobs", "jobs", |v| Some(v.jobs)),
+        Metric::new("killed", "Killed", "jobs", |v| Some(v.killed)),
+    ];
+    const AT_MOST: &'static [(&'static str, &'static str)] = &[("killed", "jobs")];
+    const WORKLOADS: Workloads = Workloads::Generated;
+
+    /// `wait=-5`: that parameter set to that value.
+    fn series(name: &str) -> Result<toml::Table, String> {
+        let (key, value) = name.split_once('=').ok_or("expected key=value")?;
+        let value: f64 = value.parse().map_err(|_| "expected a number")?;
+        Ok(toml::Table::from_iter([(key.to_string(), value.into())]))
+    }
+
+    fn run(p: &Values, _: &Input<'_>, _: Option<&[Values]>) -> Result<Vec<Values>, RunError> {
+        Ok(vec![p.clone()])
+    }
+}
+
+fn config(series: &str) -> String {
+    format!(
+        r#"version = 2
+id = "study/measures"
+title = "Measures"
+kind = "measures"
+seed = 5
+series = ["{series}"]
+
+[[workloads]]
+label = "gen"
+generated_by_kind = "nothing"
+
+[sweep]
+axis = "workload"
+label = "workload"
+
+[[panels]]
+id = "wait"
+metric = "wait"
+"#
+    )
+}
+
+fn run_series(series: &str) -> Result<experiments::Results, RunError> {
+    let registry = Registry::new().with::<Measures>();
+    let e = registry.parse(&config(series), "m.toml").unwrap();
+    let options = RunOptions {
+        threads: 1,
+        ..Default::default()
+    };
+    run(&e, &Traces::new(), &options)
+}
+
+/// A value outside its metric's domain (a negative duration, a share past
+/// 100 %, a fractional count, an infinite value), in a metric a panel
+/// shows or not, was aggregated as it was: a negative wait went into
+/// data.csv, which `verify` and `merge` then refused. It is refused where
+/// the kind returns it, naming the kind, the metric, the sample and the
+/// value; and so is a count of a subset above its whole (`AT_MOST`).
+#[test]
+fn values_outside_their_domain_are_refused_naming_the_metric() {
+    for (series, needle) in [
+        (
+            "wait=-5",
+            "kind 'measures' measured metric 'wait' = -5 in sample 1, which is not a finite \
+             number of at least 0",
+        ),
+        ("wait=inf", "metric 'wait' = inf in sample 1"),
+        (
+            "share=150",
+            "metric 'share' = 150 in sample 1, which is not a finite number from 0 to 100",
+        ),
+        (
+            "jobs=2.5",
+            "metric 'jobs' = 2.5 in sample 1, which is not a count",
+        ),
+        ("killed=-1", "metric 'killed' = -1"),
+        (
+            "killed=9",
+            "metric 'killed' = 9 in sample 1, more than metric 'jobs' (4)",
+        ),
+    ] {
+        let err = run_series(series).unwrap_err().to_string();
+        assert!(err.contains(needle), "{series}: {err}");
+        assert!(err.contains("this is a bug in the kind"), "{series}: {err}");
+    }
+    // In their domains, the values are the results; a NaN stands for a
+    // sample without a value, as it does for the papers' kinds.
+    let ok = run_series("wait=0").unwrap();
+    assert_eq!(ok.rows[0].y, 0.0);
+    assert!(run_series("wait=nan").unwrap().rows[0].y.is_nan());
+}
