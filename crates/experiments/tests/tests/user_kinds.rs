@@ -1,7 +1,8 @@
-//! A user's kind at the boundary where its code enters the pipeline: the
-//! numbers its runs measure are checked against each metric's domain
-//! before they are aggregated, with errors naming the kind, the metric,
-//! the sample and the value.
+//! A user's kind at the boundary where its code enters the pipeline: what
+//! it declares is checked when it is registered, and the numbers its runs
+//! measure are checked against each metric's domain before they are
+//! aggregated, with errors naming the kind, the metric, the sample and
+//! the value.
 
 use experiments::{Input, Kind, Metric, Registry, RunError, RunOptions, Traces, Workloads, run};
 use serde::{Deserialize, Serialize};
@@ -128,4 +129,93 @@ fn values_outside_their_domain_are_refused_naming_the_metric() {
     let ok = run_series("wait=0").unwrap();
     assert_eq!(ok.rows[0].y, 0.0);
     assert!(run_series("wait=nan").unwrap().rows[0].y.is_nan());
+}
+
+macro_rules! kind {
+    ($t:ident, $name:expr, $metrics:expr, $at_most:expr) => {
+        struct $t;
+        impl Kind for $t {
+            const NAME: &'static str = $name;
+            type Params = ();
+            type Sample = f64;
+            const METRICS: &'static [Metric<f64>] = $metrics;
+            const AT_MOST: &'static [(&'static str, &'static str)] = $at_most;
+            fn series(_: &str) -> Result<toml::Table, String> {
+                Ok(toml::Table::new())
+            }
+            fn run(_: &(), _: &Input<'_>, _: Option<&[f64]>) -> Result<Vec<f64>, RunError> {
+                Ok(vec![1.0])
+            }
+        }
+    };
+}
+
+const WAIT: Metric<f64> = Metric::new("wait", "Wait", "wait (s)", |v| Some(*v));
+kind!(
+    TwoWaits,
+    "two-waits",
+    &[
+        WAIT,
+        Metric::new("wait", "Twice", "wait (s)", |v| Some(2.0 * *v))
+    ],
+    &[]
+);
+kind!(Unnamed, "", &[WAIT], &[]);
+kind!(Escape, "k\u{1b}[31m", &[WAIT], &[]);
+kind!(
+    BadMetric,
+    "bad-metric",
+    &[Metric::new("a\nb", "A", "x", |v| Some(*v))],
+    &[]
+);
+kind!(NoMetrics, "no-metrics", &[], &[]);
+kind!(AtMostUnknown, "at-most", &[WAIT], &[("killed", "wait")]);
+kind!(Fine, "fine", &[WAIT], &[]);
+
+/// What a kind declares is checked when it is registered: two metrics of
+/// one name once made a panel show the second's values under the first's
+/// title, silently; an empty or escaped name, no metrics or an `AT_MOST`
+/// pair naming no metric left a kind no configuration could use, with
+/// errors that did not say why. `try_with` names the kind and the fault;
+/// `with` panics with the same message.
+#[test]
+fn a_kind_is_checked_when_it_is_registered() {
+    let cases = [
+        (
+            Registry::new().try_with::<TwoWaits>(),
+            "kind 'two-waits' has metric 'wait' twice",
+        ),
+        (
+            Registry::new().try_with::<Unnamed>(),
+            "kind '': its NAME is empty",
+        ),
+        (
+            Registry::new().try_with::<Escape>(),
+            "its NAME holds U+001B (a control character)",
+        ),
+        (
+            Registry::new().try_with::<BadMetric>(),
+            "kind 'bad-metric': the name of metric 1 holds U+000A",
+        ),
+        (
+            Registry::new().try_with::<NoMetrics>(),
+            "kind 'no-metrics' has no METRICS",
+        ),
+        (
+            Registry::new().try_with::<AtMostUnknown>(),
+            "AT_MOST pair ('killed', 'wait') names metric 'killed'",
+        ),
+        (
+            Registry::new().with::<Fine>().try_with::<Fine>(),
+            "kind 'fine' is registered twice",
+        ),
+    ];
+    for (result, needle) in cases {
+        let err = result.map(|_| ()).unwrap_err();
+        assert!(err.contains(needle), "{needle}: {err}");
+    }
+    let panic = std::panic::catch_unwind(|| Registry::new().with::<TwoWaits>()).unwrap_err();
+    let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(message.contains("metric 'wait' twice"), "{message}");
+    assert!(Registry::builtin().try_with::<Fine>().is_ok());
 }
