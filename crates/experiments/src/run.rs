@@ -83,6 +83,9 @@ pub struct RunSchedule {
 /// per-job schedule ([`Kind::schedule`](crate::Kind::schedule)) and
 /// returns the schedules in cell order (x, series, repetition); a kind
 /// without one gives none. Runs shared by several cells are simulated once.
+/// A schedule that `profile::validate` refuses (an outcome missing or of
+/// another job, a start before submission, more processors busy than the
+/// machine has) is [`RunError::InvalidSchedule`], naming the run.
 pub fn schedules(
     experiment: &Experiment,
     traces: &Traces,
@@ -300,6 +303,15 @@ impl Layout<'_> {
                 .params
                 .schedule(&input)
                 .map_err(|e| self.in_run(e, n))?;
+            // A kind's schedule is checked as a simulated one is: one
+            // outcome per job, capacity never exceeded, no start before
+            // submission, every job run its run time or killed.
+            if let Some(s) = &schedule {
+                profile::validate(s.capacity, &s.jobs, &s.outcomes).map_err(|violation| {
+                    let policy = s.policy.clone();
+                    self.in_run(RunError::InvalidSchedule { policy, violation }, n)
+                })?;
+            }
             if let Some(progress) = options.progress {
                 let done = done.fetch_add(1, Ordering::Relaxed) + 1;
                 progress(&Progress {

@@ -4,7 +4,9 @@
 //! aggregated, with errors naming the kind, the metric, the sample and
 //! the value.
 
-use experiments::{Input, Kind, Metric, Registry, RunError, RunOptions, Traces, Workloads, run};
+use experiments::{
+    Input, Kind, Metric, Registry, RunError, RunOptions, Schedule, Traces, Workloads, run,
+};
 use serde::{Deserialize, Serialize};
 
 /// The values every run of [`Measures`] returns, one sample.
@@ -218,4 +220,91 @@ fn a_kind_is_checked_when_it_is_registered() {
     let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(message.contains("metric 'wait' twice"), "{message}");
     assert!(Registry::builtin().try_with::<Fine>().is_ok());
+}
+
+/// A kind that gives the schedule its `fault` parameter asks for: two
+/// jobs of 2 processors, submitted at 0 and 5, on a machine of 2.
+struct Scheduled;
+
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Fault {
+    fault: String,
+}
+
+impl Kind for Scheduled {
+    const NAME: &'static str = "scheduled";
+    type Params = Fault;
+    type Sample = f64;
+    const METRICS: &'static [Metric<f64>] = &[WAIT];
+    const WORKLOADS: Workloads = Workloads::Generated;
+
+    fn series(name: &str) -> Result<toml::Table, String> {
+        Ok(toml::Table::from_iter([("fault".to_string(), name.into())]))
+    }
+
+    fn run(_: &Fault, _: &Input<'_>, _: Option<&[f64]>) -> Result<Vec<f64>, RunError> {
+        Ok(vec![1.0])
+    }
+
+    fn schedule(p: &Fault, _: &Input<'_>) -> Result<Option<Schedule>, RunError> {
+        use profile::{Job, Outcome, Status, Time};
+        let jobs = vec![
+            Job::new(1, Time(0), 2, 10, 10),
+            Job::new(2, Time(5), 2, 10, 10),
+        ];
+        let ran = |id, start: i64| Outcome {
+            id,
+            start: Time(start),
+            end: Time(start + 10),
+            status: Status::Completed,
+        };
+        let outcomes = match p.fault.as_str() {
+            "missing" => vec![ran(1, 0)],
+            "twice" => vec![ran(1, 0), ran(1, 10)],
+            "early" => vec![ran(1, 0), ran(2, 2)],
+            "overlap" => vec![ran(1, 0), ran(2, 5)],
+            _ => vec![ran(1, 0), ran(2, 10)],
+        };
+        Ok(Some(Schedule::new("mine", 2, jobs, outcomes)))
+    }
+}
+
+/// A kind's per-job schedule (`run --schedules`, the SWF and jobs.csv
+/// files, the Gantt pictures) was taken as it came: an outcome missing,
+/// a job run twice, a start before submission or more processors busy
+/// than the machine has went into the files. It is checked as a
+/// simulated schedule is, and refused naming the run and the fault.
+#[test]
+fn a_kinds_impossible_schedule_is_refused() {
+    let registry = Registry::new().with::<Scheduled>();
+    let schedules = |fault: &str| {
+        let text = config("x")
+            .replace("\"measures\"", "\"scheduled\"")
+            .replace("series = [\"x\"]", &format!("series = [\"{fault}\"]"));
+        let e = registry.parse(&text, "s.toml").unwrap();
+        let options = RunOptions {
+            threads: 1,
+            ..Default::default()
+        };
+        experiments::schedules(&e, &Traces::new(), &options)
+    };
+    for (fault, needle) in [
+        (
+            "missing",
+            "mine produced an invalid schedule (2 jobs but 1 outcomes",
+        ),
+        ("twice", "outcome 1 belongs to another job"),
+        ("early", "job 2 starts at 2"),
+        ("overlap", "4 processors busy at 5s on a machine of 2"),
+    ] {
+        let err = schedules(fault).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("{fault} on gen")),
+            "{fault}: {err}"
+        );
+        assert!(err.contains(needle), "{fault}: {err}");
+    }
+    let ok = schedules("none").unwrap();
+    assert_eq!(ok[0].schedule.outcomes.len(), 2);
 }
