@@ -253,7 +253,7 @@ impl Layout<'_> {
     /// `error` of run `node`, with the run's name, placed in the
     /// configuration file where a value of it is the cause
     /// ([`Experiment::locate`]).
-    fn in_run(&self, error: RunError, node: usize) -> RunError {
+    pub(crate) fn in_run(&self, error: RunError, node: usize) -> RunError {
         let node = &self.graph.nodes[node];
         let point = &self.experiment.plan.points[node.point];
         self.experiment

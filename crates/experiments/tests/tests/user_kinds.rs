@@ -308,3 +308,78 @@ fn a_kinds_impossible_schedule_is_refused() {
     let ok = schedules("none").unwrap();
     assert_eq!(ok[0].schedule.outcomes.len(), 2);
 }
+
+/// A kind whose runs measure `n` units, each worth `v`.
+struct Units;
+
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Count {
+    n: u32,
+    v: f64,
+}
+
+impl Kind for Units {
+    const NAME: &'static str = "units";
+    type Params = Count;
+    type Sample = f64;
+    const METRICS: &'static [Metric<f64>] =
+        &[Metric::new("profit", "Profit", "profit ($)", |v| Some(*v))];
+    const WORKLOADS: Workloads = Workloads::Generated;
+
+    /// `n3v2`: three units worth 2 each.
+    fn series(name: &str) -> Result<toml::Table, String> {
+        let (n, v) = name
+            .strip_prefix('n')
+            .and_then(|s| s.split_once('v'))
+            .ok_or("expected n<count>v<value>")?;
+        let n: i64 = n.parse().map_err(|_| "bad count")?;
+        let v: f64 = v.parse().map_err(|_| "bad value")?;
+        Ok(toml::Table::from_iter([
+            ("n".to_string(), n.into()),
+            ("v".to_string(), v.into()),
+        ]))
+    }
+
+    fn run(p: &Count, _: &Input<'_>, _: Option<&[f64]>) -> Result<Vec<f64>, RunError> {
+        Ok(vec![p.v; p.n as usize])
+    }
+}
+
+/// A gain panel pairs each sample of a run with the same sample of the
+/// run it is measured against; when the two runs had different numbers of
+/// samples, the extra ones were dropped silently and the rest paired with
+/// other units. It is an error naming the panel, both runs and the counts.
+#[test]
+fn a_gain_over_a_run_with_other_samples_is_refused() {
+    let registry = Registry::new().with::<Units>();
+    let gain = |series: &str, base: &str| {
+        let text = config("x")
+            .replace("\"measures\"", "\"units\"")
+            .replace("series = [\"x\"]", &format!("series = [\"{series}\"]"))
+            .replace(
+                "metric = \"wait\"\n",
+                &format!("metric = \"profit\"\ngain_over = \"{base}\"\n"),
+            );
+        let e = registry.parse(&text, "u.toml").unwrap();
+        let options = RunOptions {
+            threads: 1,
+            ..Default::default()
+        };
+        run(&e, &Traces::new(), &options)
+    };
+    let err = gain("n3v2", "n2v1").unwrap_err().to_string();
+    assert!(
+        err.starts_with("n3v2 on gen: panel 'wait' compares each sample"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "('wait reference of n3v2 on gen'), but this run has 3 sample(s) and that one 2"
+        ),
+        "{err}"
+    );
+    // As many samples: a gain of 100 % in each.
+    let ok = gain("n2v2", "n2v1").unwrap();
+    assert_eq!(ok.rows[0].y, 100.0);
+}
