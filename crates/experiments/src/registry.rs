@@ -187,26 +187,51 @@ impl Registry {
     ///
     /// # Panics
     ///
-    /// If `name` is registered already, is empty, or is a built-in policy
-    /// name (a programming error, found the first time the program runs).
+    /// If [`Registry::try_with_policy`] refuses `name` (a programming
+    /// error, found the first time the program runs).
     #[must_use]
-    pub fn with_policy<S, F>(mut self, name: &str, make: F) -> Registry
+    pub fn with_policy<S, F>(self, name: &str, make: F) -> Registry
     where
         S: Scheduler + 'static,
         F: Fn() -> S + Send + Sync + 'static,
     {
-        assert!(!name.trim().is_empty(), "a policy name cannot be empty");
-        assert!(
-            !self.policies.contains(name),
-            "policy '{name}' is registered twice"
-        );
-        assert!(
-            !self.reserved.iter().any(|taken| taken(name)),
-            "policy '{name}' is a built-in policy's name"
-        );
+        self.try_with_policy(name, make)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// This registry with the scheduler `make` builds registered as policy
+    /// `name`, or why it cannot be: `name` is registered already, is a
+    /// built-in policy's name, is empty or blank, or holds a character
+    /// outputs write escaped ([`check_name`]: a configuration naming it
+    /// would not read back as written).
+    ///
+    /// ```
+    /// use experiments::Registry;
+    ///
+    /// let err = Registry::new()
+    ///     .try_with_policy("my\u{202e}easy", || profile::builtin::Fcfs)
+    ///     .unwrap_err();
+    /// assert!(err.contains("U+202E"), "{err}");
+    /// ```
+    pub fn try_with_policy<S, F>(mut self, name: &str, make: F) -> Result<Registry, String>
+    where
+        S: Scheduler + 'static,
+        F: Fn() -> S + Send + Sync + 'static,
+    {
+        let shown = terminal_name(name);
+        if name.trim().is_empty() {
+            return Err(format!("policy '{shown}': a policy name cannot be empty"));
+        }
+        check_name(name).map_err(|e| format!("policy '{shown}': its name {e}"))?;
+        if self.policies.contains(name) {
+            return Err(format!("policy '{shown}' is registered twice"));
+        }
+        if self.reserved.iter().any(|taken| taken(name)) {
+            return Err(format!("policy '{shown}' is a built-in policy's name"));
+        }
         let factory: Factory = Arc::new(move || Box::new(make()) as Box<dyn Scheduler>);
         self.policies.custom.push((name.to_string(), factory));
-        self
+        Ok(self)
     }
 
     /// The names of every registered kind, in registration order.

@@ -383,3 +383,37 @@ fn a_gain_over_a_run_with_other_samples_is_refused() {
     let ok = gain("n2v2", "n2v1").unwrap();
     assert_eq!(ok.rows[0].y, 100.0);
 }
+
+/// A policy name that outputs write escaped (a control or bidirectional
+/// character) was registered, so a configuration naming it could not read
+/// back as written; `try_with_policy` refuses it, as it does an empty, a
+/// repeated or a built-in name, naming the policy.
+#[test]
+fn a_policy_name_is_checked_when_it_is_registered() {
+    let fcfs = || profile::builtin::Fcfs;
+    for (name, needle) in [
+        (
+            "my\u{202e}easy",
+            "its name holds U+202E (a bidirectional control)",
+        ),
+        ("my\teasy", "its name holds U+0009 (a control character)"),
+        ("  ", "a policy name cannot be empty"),
+        ("easy", "is a built-in policy's name"),
+    ] {
+        let err = Registry::builtin()
+            .try_with_policy(name, fcfs)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(err.contains(needle), "{name:?}: {err}");
+    }
+    let twice = Registry::new()
+        .with_policy("mine", fcfs)
+        .try_with_policy("mine", fcfs);
+    assert!(
+        twice
+            .map(|_| ())
+            .unwrap_err()
+            .contains("'mine' is registered twice")
+    );
+    assert!(Registry::builtin().try_with_policy("my-easy", fcfs).is_ok());
+}
