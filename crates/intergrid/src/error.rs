@@ -111,6 +111,18 @@ pub enum IntergridError {
         /// What the field takes.
         expected: &'static str,
     },
+    /// A cluster too large for [`Config::pricing`](crate::Config::pricing):
+    /// the admission rule reads one node per processor, at most
+    /// `pricing::MAX_NODES` of them (a cluster of `u32::MAX` processors
+    /// once asked for 32 GiB per decision and aborted).
+    PricedClusterTooLarge {
+        /// The cluster's index.
+        cluster: usize,
+        /// Its processors.
+        procs: u32,
+        /// The most the pricing takes.
+        max: usize,
+    },
     /// A run measured on a scenario it was not simulated on.
     ForeignRun {
         /// What differs: `"grid jobs"`, `"clusters"` or `"local jobs on a cluster"`.
@@ -195,6 +207,15 @@ impl fmt::Display for IntergridError {
             } => write!(
                 f,
                 "provider pricing: {field} is {value}, expected {expected}"
+            ),
+            IntergridError::PricedClusterTooLarge {
+                cluster,
+                procs,
+                max,
+            } => write!(
+                f,
+                "cluster {cluster} has {procs} processors; provider pricing prices one node per \
+                 processor and takes at most {max}"
             ),
             IntergridError::ForeignRun {
                 what,

@@ -153,15 +153,22 @@ impl<P: Provider, A: Admission, F: PriceFunction> Priced<P, A, F> {
             .max(1);
         let budget = p.budget_factor * re as f64 * p.base_price;
         let spec = JobSpec::new(re, job.procs, deadline, budget);
+        // One node per processor: a provider past the pricing's limit is
+        // refused before a snapshot of that many nodes is made.
+        let capacity = self.inner.capacity();
+        if usize::try_from(capacity).map_or(true, |c| c > pricing::MAX_NODES) {
+            self.rejected += 1;
+            return Err(Refusal::Rejected {
+                job: job.id,
+                reason: format!(
+                    "libra+$ admission: the provider has {capacity} processors, more than the \
+                     {} nodes pricing takes",
+                    pricing::MAX_NODES
+                ),
+            });
+        }
         let slots = self.inner.free_slots(now, now + deadline);
-        let nodes = snapshot(
-            self.inner.capacity(),
-            &slots,
-            now,
-            deadline,
-            re,
-            p.base_price,
-        );
+        let nodes = snapshot(capacity, &slots, now, deadline, re, p.base_price);
         let ctx = JobContext::new(job.id, now, &spec);
         let rejected = |reason: String| Refusal::Rejected {
             job: job.id,

@@ -237,7 +237,8 @@ impl Run {
 ///
 /// Every cluster's schedule passes [`validate`] and every local job
 /// must have run before the run counts; anything else is an error, and so
-/// is a [`Config::pricing`] that [`ProviderPricing::check`] refuses.
+/// is a [`Config::pricing`] that [`ProviderPricing::check`] refuses, or
+/// one over a cluster of more than `pricing::MAX_NODES` processors.
 pub fn simulate(
     config: &Config,
     scenario: &Scenario,
@@ -252,6 +253,15 @@ pub fn simulate(
     }
     if let Some(pricing) = &config.pricing {
         pricing.check()?;
+        if let Some((cluster, &procs)) = (config.clusters.iter().enumerate())
+            .find(|(_, p)| usize::try_from(**p).map_or(true, |p| p > pricing::MAX_NODES))
+        {
+            return Err(IntergridError::PricedClusterTooLarge {
+                cluster,
+                procs,
+                max: pricing::MAX_NODES,
+            });
+        }
     }
     if let Some(d) = deadlines
         && d.len() != scenario.grid.len()

@@ -108,3 +108,60 @@ fn a_site_is_a_provider_with_two_phase_reservations() {
     );
     intergrid::validate(cluster.capacity(), &records).unwrap();
 }
+
+/// Pricing reads one node per processor: a provider of `u32::MAX`
+/// processors once made every decision ask for 32 GiB and abort. Past
+/// `pricing::MAX_NODES` a priced provider refuses the job, and
+/// `simulate` refuses the configuration naming the cluster.
+#[test]
+fn pricing_a_provider_past_the_node_limit_is_refused() {
+    use intergrid::{Config, IntergridError, Priced, ProviderPricing, Scenario, simulate};
+    let job = Job::new(1000, Time(0), 4, 900, 600);
+    let mut priced = Priced::libra_dollar(arcb(u32::MAX, Vec::new()), ProviderPricing::PAPER);
+    let refused = priced.submit(Time(0), job.clone()).unwrap_err();
+    assert!(
+        matches!(&refused, Refusal::Rejected { job: 1000, reason } if reason.contains("4294967295 processors, more than the 1000000 nodes")),
+        "{refused:?}"
+    );
+    assert_eq!(priced.rejected(), 1);
+    let scenario = Scenario {
+        grid: vec![job],
+        local: vec![Vec::new(), Vec::new()],
+        warmup: Time(0),
+    };
+    for procs in [u32::MAX, 1_000_001] {
+        let config = Config {
+            pricing: Some(ProviderPricing::PAPER),
+            ..Config::paper(vec![8, procs], 3600)
+        };
+        let err = simulate(
+            &config,
+            &scenario,
+            "arcb+earliest-ask".parse().unwrap(),
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, IntergridError::PricedClusterTooLarge { cluster: 1, procs: p, max: 1_000_000 } if p == procs),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with(&format!("cluster 1 has {procs} processors"))
+        );
+    }
+    // At the limit it runs.
+    let config = Config {
+        pricing: Some(ProviderPricing::PAPER),
+        ..Config::paper(vec![8, 1_000_000], 3600)
+    };
+    assert!(
+        simulate(
+            &config,
+            &scenario,
+            "arcb+earliest-ask".parse().unwrap(),
+            None
+        )
+        .is_ok()
+    );
+}
