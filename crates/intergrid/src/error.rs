@@ -111,6 +111,19 @@ pub enum IntergridError {
         /// What the field takes.
         expected: &'static str,
     },
+    /// A run measured on a scenario of as many jobs as the one it
+    /// simulated, but not the same jobs: the first job whose id or submit
+    /// time differs.
+    ForeignJob {
+        /// The job's cluster, `None` for a grid job.
+        cluster: Option<usize>,
+        /// Its position in that stream (from 0).
+        position: usize,
+        /// (id, submit) in the run.
+        found: (u64, Time),
+        /// (id, submit) in the scenario.
+        expected: (u64, Time),
+    },
     /// A cluster too large for [`Config::pricing`](crate::Config::pricing):
     /// the admission rule reads one node per processor, at most
     /// `pricing::MAX_NODES` of them (a cluster of `u32::MAX` processors
@@ -208,6 +221,23 @@ impl fmt::Display for IntergridError {
                 f,
                 "provider pricing: {field} is {value}, expected {expected}"
             ),
+            IntergridError::ForeignJob {
+                cluster,
+                position,
+                found,
+                expected,
+            } => {
+                match cluster {
+                    None => write!(f, "grid job at position {position}")?,
+                    Some(k) => write!(f, "cluster {k}'s local job at position {position}")?,
+                }
+                write!(
+                    f,
+                    ": a run simulated job {} submitted at {} where the scenario has job {} \
+                     submitted at {}; measure runs on the scenario they simulated",
+                    found.0, found.1, expected.0, expected.1
+                )
+            }
             IntergridError::PricedClusterTooLarge {
                 cluster,
                 procs,

@@ -327,3 +327,42 @@ fn provider_pricing_out_of_range_is_named() {
         simulate(&config, &scenario(grid.clone()), arcb_ask(), None).unwrap();
     }
 }
+
+/// A run measured on another scenario of as many jobs (other ids, other
+/// submit times) gave numbers silently: slowdowns and R computed from one
+/// scenario's starts and the other's submissions. It is an error naming
+/// the first job that differs.
+#[test]
+fn a_run_of_another_scenario_of_the_same_shape_is_refused() {
+    let config = Config::paper(vec![8, 8], 3600);
+    let grid: Vec<Job> = (0..4)
+        .map(|i| Job::new(1000 + i, Time(300 * i as i64), 4, 900, 600))
+        .collect();
+    let a = scenario(grid.clone());
+    let run = simulate(&config, &a, arcb_ask(), None).unwrap();
+    assert!(run.metrics(&run, &a, 10).is_ok());
+    let mut later = a.clone();
+    later.grid[2].submit = Time(700);
+    let err = run.metrics(&run, &later, 10).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "grid job at position 2: a run simulated job 1002 submitted at 600s where the \
+         scenario has job 1002 submitted at 700s; measure runs on the scenario they simulated"
+    );
+    let mut other = a.clone();
+    other.local[1][3].id = 999;
+    assert!(matches!(
+        other.deadlines(&run, 0.5, 5.0, 1),
+        Err(IntergridError::ForeignJob {
+            cluster: Some(1),
+            position: 3,
+            found: (103, _),
+            expected: (999, _),
+        })
+    ));
+    let b = simulate(&config, &other, arcb_ask(), None).unwrap();
+    assert!(matches!(
+        b.metrics(&run, &other, 10),
+        Err(IntergridError::ForeignJob { .. })
+    ));
+}
