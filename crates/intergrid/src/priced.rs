@@ -89,7 +89,8 @@ impl ProviderPricing {
 /// A provider that admits grid jobs with a [`pricing::Admission`] rule and
 /// a [`PriceFunction`] before handing them to the provider it wraps; a job
 /// the rule rejects is refused with the rule's reason
-/// ([`Refusal::Rejected`]). What accepted jobs pay is its revenue.
+/// ([`Refusal::Rejected`]), and so is one it accepts at a cost that is not
+/// a finite number of at least 0. What accepted jobs pay is its revenue.
 #[derive(Debug)]
 pub struct Priced<P, A = LibraAdmission, F = LibraDollar> {
     inner: P,
@@ -175,6 +176,17 @@ impl<P: Provider, A: Admission, F: PriceFunction> Priced<P, A, F> {
             reason,
         };
         match self.admission.admit(&ctx, &nodes, &self.price) {
+            // A rule of a user's own may price a job at anything: a cost
+            // that is no finite number of at least 0 would make the
+            // revenue NaN, infinite or negative, so the job is refused.
+            Ok(Decision::Accept(a)) if !(a.cost.is_finite() && a.cost >= 0.0) => {
+                self.rejected += 1;
+                Err(rejected(format!(
+                    "the admission rule accepted job {} at a cost of {}, not a finite number \
+                     of at least 0",
+                    job.id, a.cost
+                )))
+            }
             Ok(Decision::Accept(a)) => Ok(a.cost),
             Ok(Decision::Reject(r)) => {
                 self.rejected += 1;

@@ -165,3 +165,60 @@ fn pricing_a_provider_past_the_node_limit_is_refused() {
         .is_ok()
     );
 }
+
+/// An admission rule of one's own that accepts at a cost of its own.
+struct Charge(f64);
+
+impl pricing::Admission for Charge {
+    fn admit(
+        &mut self,
+        _: &pricing::JobContext<'_>,
+        _: &[pricing::NodeLoad],
+        _: &dyn pricing::PriceFunction,
+    ) -> Result<pricing::Decision, pricing::PricingError> {
+        Ok(pricing::Decision::Accept(pricing::Allocation {
+            nodes: vec![0],
+            cost: self.0,
+        }))
+    }
+}
+
+/// A user's admission rule accepting at a NaN, infinite or negative cost
+/// made the provider's revenue NaN, infinite or negative, silently; the
+/// job is refused with the cost named, and the revenue stays a number.
+#[test]
+fn an_admission_rule_accepting_at_an_impossible_cost_is_refused() {
+    use intergrid::{Priced, ProviderPricing};
+    use pricing::LibraDollar;
+    let price = LibraDollar {
+        alpha: 1.0,
+        beta: 0.1,
+    };
+    for cost in [f64::NAN, f64::INFINITY, -1.0] {
+        let mut priced = Priced::new(
+            arcb(8, Vec::new()),
+            Charge(cost),
+            price,
+            ProviderPricing::PAPER,
+        );
+        let job = Job::new(1000, Time(0), 4, 900, 600);
+        let refused = priced.submit(Time(0), job.clone()).unwrap_err();
+        assert!(
+            matches!(&refused, Refusal::Rejected { job: 1000, reason }
+                if reason.contains(&format!("accepted job 1000 at a cost of {cost}, not a finite number"))),
+            "{refused:?}"
+        );
+        assert!(priced.request_reservation(Time(0), &job, Time(10)).is_err());
+        assert_eq!((priced.revenue(), priced.rejected()), (0.0, 2));
+    }
+    let mut priced = Priced::new(
+        arcb(8, Vec::new()),
+        Charge(5.0),
+        price,
+        ProviderPricing::PAPER,
+    );
+    priced
+        .submit(Time(0), Job::new(1000, Time(0), 4, 900, 600))
+        .unwrap();
+    assert_eq!(priced.revenue(), 5.0);
+}
