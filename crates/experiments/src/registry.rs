@@ -12,6 +12,7 @@ use std::sync::Arc;
 use profile::Scheduler;
 use serde::{Deserialize, Serialize};
 
+use crate::encode::{check_name, terminal_name};
 use crate::kind::{Kind, KindEntry, entry};
 
 /// Builds a fresh scheduler for one run.
@@ -106,17 +107,79 @@ impl Registry {
     ///
     /// # Panics
     ///
-    /// If a kind of the same name is registered already (a programming
-    /// error, found the first time the program runs).
+    /// If [`Registry::try_with`] refuses `K` (a kind of the same name is
+    /// registered already, or its name or metrics are not usable: a
+    /// programming error, found the first time the program runs).
     #[must_use]
-    pub fn with<K: Kind>(mut self) -> Registry {
-        assert!(
-            self.kind(K::NAME).is_none(),
-            "kind '{}' is registered twice",
-            K::NAME
-        );
+    pub fn with<K: Kind>(self) -> Registry {
+        self.try_with::<K>().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// This registry with kind `K` added, or why `K` cannot be: a kind of
+    /// the same name is registered already; its `NAME` or a metric's name
+    /// is empty or holds a character outputs write escaped
+    /// ([`check_name`]); it has no metrics; two metrics share a name (a
+    /// panel would show the values of one under the other's name); or an
+    /// [`AT_MOST`](Kind::AT_MOST) pair names a metric it does not have.
+    ///
+    /// ```
+    /// use experiments::{Input, Kind, Metric, Registry, RunError};
+    ///
+    /// struct Twice;
+    /// impl Kind for Twice {
+    ///     const NAME: &'static str = "twice";
+    ///     type Params = ();
+    ///     type Sample = f64;
+    ///     const METRICS: &'static [Metric<f64>] = &[
+    ///         Metric::new("wait", "Wait", "wait (s)", |w| Some(*w)),
+    ///         Metric::new("wait", "Wait again", "wait (s)", |w| Some(*w)),
+    ///     ];
+    ///     fn series(_: &str) -> Result<toml::Table, String> { Ok(toml::Table::new()) }
+    ///     fn run(_: &(), _: &Input<'_>, _: Option<&[f64]>) -> Result<Vec<f64>, RunError> {
+    ///         Ok(vec![1.0])
+    ///     }
+    /// }
+    ///
+    /// let err = Registry::new().try_with::<Twice>().unwrap_err();
+    /// assert!(err.contains("metric 'wait' twice"), "{err}");
+    /// ```
+    pub fn try_with<K: Kind>(mut self) -> Result<Registry, String> {
+        let kind = terminal_name(K::NAME);
+        if self.kind(K::NAME).is_some() {
+            return Err(format!("kind '{kind}' is registered twice"));
+        }
+        check_name(K::NAME).map_err(|e| format!("kind '{kind}': its NAME {e}"))?;
+        if K::METRICS.is_empty() {
+            return Err(format!(
+                "kind '{kind}' has no METRICS; a panel needs at least one to show"
+            ));
+        }
+        for (i, m) in K::METRICS.iter().enumerate() {
+            let name = terminal_name(m.name);
+            check_name(m.name)
+                .map_err(|e| format!("kind '{kind}': the name of metric {} {e}", i + 1))?;
+            if K::METRICS[..i].iter().any(|o| o.name == m.name) {
+                return Err(format!(
+                    "kind '{kind}' has metric '{name}' twice; give every metric its own name"
+                ));
+            }
+        }
+        for (a, b) in K::AT_MOST {
+            if let Some(m) = [a, b]
+                .into_iter()
+                .find(|m| !K::METRICS.iter().any(|x| x.name == **m))
+            {
+                return Err(format!(
+                    "kind '{kind}': AT_MOST pair ('{}', '{}') names metric '{}', which the \
+                     kind does not have",
+                    terminal_name(a),
+                    terminal_name(b),
+                    terminal_name(m)
+                ));
+            }
+        }
         self.kinds.push(entry::<K>());
-        self
+        Ok(self)
     }
 
     /// This registry with the scheduler `make` builds registered as policy
@@ -124,26 +187,51 @@ impl Registry {
     ///
     /// # Panics
     ///
-    /// If `name` is registered already, is empty, or is a built-in policy
-    /// name (a programming error, found the first time the program runs).
+    /// If [`Registry::try_with_policy`] refuses `name` (a programming
+    /// error, found the first time the program runs).
     #[must_use]
-    pub fn with_policy<S, F>(mut self, name: &str, make: F) -> Registry
+    pub fn with_policy<S, F>(self, name: &str, make: F) -> Registry
     where
         S: Scheduler + 'static,
         F: Fn() -> S + Send + Sync + 'static,
     {
-        assert!(!name.trim().is_empty(), "a policy name cannot be empty");
-        assert!(
-            !self.policies.contains(name),
-            "policy '{name}' is registered twice"
-        );
-        assert!(
-            !self.reserved.iter().any(|taken| taken(name)),
-            "policy '{name}' is a built-in policy's name"
-        );
+        self.try_with_policy(name, make)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// This registry with the scheduler `make` builds registered as policy
+    /// `name`, or why it cannot be: `name` is registered already, is a
+    /// built-in policy's name, is empty or blank, or holds a character
+    /// outputs write escaped ([`check_name`]: a configuration naming it
+    /// would not read back as written).
+    ///
+    /// ```
+    /// use experiments::Registry;
+    ///
+    /// let err = Registry::new()
+    ///     .try_with_policy("my\u{202e}easy", || profile::builtin::Fcfs)
+    ///     .unwrap_err();
+    /// assert!(err.contains("U+202E"), "{err}");
+    /// ```
+    pub fn try_with_policy<S, F>(mut self, name: &str, make: F) -> Result<Registry, String>
+    where
+        S: Scheduler + 'static,
+        F: Fn() -> S + Send + Sync + 'static,
+    {
+        let shown = terminal_name(name);
+        if name.trim().is_empty() {
+            return Err(format!("policy '{shown}': a policy name cannot be empty"));
+        }
+        check_name(name).map_err(|e| format!("policy '{shown}': its name {e}"))?;
+        if self.policies.contains(name) {
+            return Err(format!("policy '{shown}' is registered twice"));
+        }
+        if self.reserved.iter().any(|taken| taken(name)) {
+            return Err(format!("policy '{shown}' is a built-in policy's name"));
+        }
         let factory: Factory = Arc::new(move || Box::new(make()) as Box<dyn Scheduler>);
         self.policies.custom.push((name.to_string(), factory));
-        self
+        Ok(self)
     }
 
     /// The names of every registered kind, in registration order.

@@ -4,6 +4,7 @@
 
 use crate::claims::{Verdict, check_claims};
 use crate::csv::Row;
+use crate::encode::terminal_name;
 use crate::error::RunError;
 use crate::experiment::Experiment;
 use crate::figure::Figure;
@@ -100,6 +101,21 @@ impl Layout<'_> {
                             Some(reduction) => {
                                 let r = self.panel_nodes[qi][pi][si][rep];
                                 let base = value_of(r, metric);
+                                // Samples are paired one to one: a count
+                                // that differs would pair other units.
+                                if values.len() != base.len() {
+                                    let message = format!(
+                                        "panel '{}' compares each sample with the same sample \
+                                         of the run it is measured against ('{}'), but this \
+                                         run has {} sample(s) and that one {}; runs compared \
+                                         sample by sample measure the same units",
+                                        terminal_name(&panel_id),
+                                        terminal_name(&nodes[r].label),
+                                        values.len(),
+                                        base.len()
+                                    );
+                                    return Err(self.in_run(RunError::Kind { message }, n));
+                                }
                                 values
                                     .iter()
                                     .zip(&base)

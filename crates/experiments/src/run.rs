@@ -11,11 +11,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::cache::RunCache;
+use crate::domain::Domain;
 use crate::error::RunError;
 use crate::experiment::Experiment;
 use crate::graph::{Key, Layout, run_label};
 use crate::kind::RunSamples;
-use crate::kind::{Input, Schedule};
+use crate::kind::{Input, MetricInfo, Schedule};
 use crate::par::try_par_map;
 use crate::seed::derive_seed;
 use crate::workload::{Origin, Source, Traces, Workload, WorkloadFacts, prepare};
@@ -82,6 +83,9 @@ pub struct RunSchedule {
 /// per-job schedule ([`Kind::schedule`](crate::Kind::schedule)) and
 /// returns the schedules in cell order (x, series, repetition); a kind
 /// without one gives none. Runs shared by several cells are simulated once.
+/// A schedule that `profile::validate` refuses (an outcome missing or of
+/// another job, a start before submission, more processors busy than the
+/// machine has) is [`RunError::InvalidSchedule`], naming the run.
 pub fn schedules(
     experiment: &Experiment,
     traces: &Traces,
@@ -249,7 +253,7 @@ impl Layout<'_> {
     /// `error` of run `node`, with the run's name, placed in the
     /// configuration file where a value of it is the cause
     /// ([`Experiment::locate`]).
-    fn in_run(&self, error: RunError, node: usize) -> RunError {
+    pub(crate) fn in_run(&self, error: RunError, node: usize) -> RunError {
         let node = &self.graph.nodes[node];
         let point = &self.experiment.plan.points[node.point];
         self.experiment
@@ -299,6 +303,15 @@ impl Layout<'_> {
                 .params
                 .schedule(&input)
                 .map_err(|e| self.in_run(e, n))?;
+            // A kind's schedule is checked as a simulated one is: one
+            // outcome per job, capacity never exceeded, no start before
+            // submission, every job run its run time or killed.
+            if let Some(s) = &schedule {
+                profile::validate(s.capacity, &s.jobs, &s.outcomes).map_err(|violation| {
+                    let policy = s.policy.clone();
+                    self.in_run(RunError::InvalidSchedule { policy, violation }, n)
+                })?;
+            }
             if let Some(progress) = options.progress {
                 let done = done.fetch_add(1, Ordering::Relaxed) + 1;
                 progress(&Progress {
@@ -411,21 +424,73 @@ impl Layout<'_> {
             outcomes.extend(todo.into_iter().zip(out));
         }
         let metrics = (self.experiment.kind.metrics)();
+        let kind = &self.experiment.kind;
         let runs = outcomes
             .iter()
             .map(|(&n, outcome)| {
-                let values = metrics
+                let values: BTreeMap<String, Vec<Option<f64>>> = metrics
                     .iter()
                     .enumerate()
                     .map(|(m, info)| (info.name.to_string(), nodes[n].params.values(outcome, m)))
                     .collect();
-                (n, values)
+                match out_of_domain(kind.name, &metrics, kind.at_most, &values) {
+                    Some(message) => Err(self.in_run(RunError::Kind { message }, n)),
+                    None => Ok((n, values)),
+                }
             })
-            .collect();
+            .collect::<Result<_, RunError>>()?;
         Ok(Measured {
             runs,
             workloads,
             notes,
         })
     }
+}
+
+/// What is wrong with the values a kind's run measured (`values`: metric
+/// name → one value per sample), the checks `merge` makes of a shard made
+/// at the boundary where a kind's numbers enter: each value in its
+/// metric's [`Domain`] (a NaN stands for a sample without a value, as a
+/// `None` does, and is let through) and no count above the count it is
+/// part of ([`Kind::AT_MOST`](crate::Kind::AT_MOST)). The message names the
+/// kind, the metric, the sample and the value.
+fn out_of_domain(
+    kind: &str,
+    metrics: &[MetricInfo],
+    at_most: &[(&str, &str)],
+    values: &BTreeMap<String, Vec<Option<f64>>>,
+) -> Option<String> {
+    let kind = crate::encode::terminal_name(kind);
+    for m in metrics {
+        let domain = Domain::of(m);
+        let measured = values.get(m.name).map_or(&[][..], Vec::as_slice);
+        for (i, v) in measured.iter().enumerate() {
+            if let Some(v) = v.filter(|v| !v.is_nan() && !domain.contains(*v)) {
+                return Some(format!(
+                    "kind '{kind}' measured metric '{}' = {v} in sample {}, which is not {domain} \
+                     (the domain its y label '{}' implies); this is a bug in the kind",
+                    crate::encode::terminal_name(m.name),
+                    i + 1,
+                    crate::encode::terminal_name(m.y_label),
+                ));
+            }
+        }
+    }
+    for (a, b) in at_most {
+        let (Some(xa), Some(xb)) = (values.get(*a), values.get(*b)) else {
+            continue;
+        };
+        for (i, (va, vb)) in xa.iter().zip(xb).enumerate() {
+            if let (Some(va), Some(vb)) = (va, vb)
+                && va > vb
+            {
+                return Some(format!(
+                    "kind '{kind}' measured metric '{a}' = {va} in sample {}, more than metric \
+                     '{b}' ({vb}), which counts a whole it is part of; this is a bug in the kind",
+                    i + 1
+                ));
+            }
+        }
+    }
+    None
 }

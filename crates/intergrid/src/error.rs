@@ -99,6 +99,43 @@ pub enum IntergridError {
         /// The bound given, in seconds.
         bound: i64,
     },
+    /// A [`ProviderPricing`](crate::ProviderPricing) field that is not a
+    /// finite number in its range (a NaN weight once rejected every grid
+    /// job as too expensive, silently).
+    Pricing {
+        /// The field: `alpha`, `beta`, `base_price`, `budget_factor` or
+        /// `deadline_factor`.
+        field: &'static str,
+        /// The value given.
+        value: f64,
+        /// What the field takes.
+        expected: &'static str,
+    },
+    /// A run measured on a scenario of as many jobs as the one it
+    /// simulated, but not the same jobs: the first job whose id or submit
+    /// time differs.
+    ForeignJob {
+        /// The job's cluster, `None` for a grid job.
+        cluster: Option<usize>,
+        /// Its position in that stream (from 0).
+        position: usize,
+        /// (id, submit) in the run.
+        found: (u64, Time),
+        /// (id, submit) in the scenario.
+        expected: (u64, Time),
+    },
+    /// A cluster too large for [`Config::pricing`](crate::Config::pricing):
+    /// the admission rule reads one node per processor, at most
+    /// `pricing::MAX_NODES` of them (a cluster of `u32::MAX` processors
+    /// once asked for 32 GiB per decision and aborted).
+    PricedClusterTooLarge {
+        /// The cluster's index.
+        cluster: usize,
+        /// Its processors.
+        procs: u32,
+        /// The most the pricing takes.
+        max: usize,
+    },
     /// A run measured on a scenario it was not simulated on.
     ForeignRun {
         /// What differs: `"grid jobs"`, `"clusters"` or `"local jobs on a cluster"`.
@@ -175,6 +212,40 @@ impl fmt::Display for IntergridError {
             IntergridError::BsldBound { bound } => write!(
                 f,
                 "bounded-slowdown bound is {bound} s, expected at least 1 s"
+            ),
+            IntergridError::Pricing {
+                field,
+                value,
+                expected,
+            } => write!(
+                f,
+                "provider pricing: {field} is {value}, expected {expected}"
+            ),
+            IntergridError::ForeignJob {
+                cluster,
+                position,
+                found,
+                expected,
+            } => {
+                match cluster {
+                    None => write!(f, "grid job at position {position}")?,
+                    Some(k) => write!(f, "cluster {k}'s local job at position {position}")?,
+                }
+                write!(
+                    f,
+                    ": a run simulated job {} submitted at {} where the scenario has job {} \
+                     submitted at {}; measure runs on the scenario they simulated",
+                    found.0, found.1, expected.0, expected.1
+                )
+            }
+            IntergridError::PricedClusterTooLarge {
+                cluster,
+                procs,
+                max,
+            } => write!(
+                f,
+                "cluster {cluster} has {procs} processors; provider pricing prices one node per \
+                 processor and takes at most {max}"
             ),
             IntergridError::ForeignRun {
                 what,

@@ -13,6 +13,8 @@ use pricing::{
 };
 use profile::{FreeSlot, Job, Time};
 
+use crate::error::IntergridError;
+
 /// How a provider prices and admits the grid jobs offered to it.
 ///
 /// A grid job is a Libra job for the provider: `RE` is its estimate,
@@ -46,12 +48,49 @@ impl ProviderPricing {
         budget_factor: 2.0,
         deadline_factor: 4.0,
     };
+
+    /// That every field is a finite number in its range: `alpha`, `beta`
+    /// and `budget_factor` at least 0, `base_price` above 0 and
+    /// `deadline_factor` at least 1 (a deadline no shorter than the
+    /// estimate). The error names the first field that is not.
+    pub fn check(&self) -> Result<(), IntergridError> {
+        let at_least_0 = "a finite number of at least 0";
+        let fields = [
+            ("alpha", self.alpha, 0.0, at_least_0),
+            ("beta", self.beta, 0.0, at_least_0),
+            (
+                "base_price",
+                self.base_price,
+                f64::MIN_POSITIVE,
+                "a finite number above 0",
+            ),
+            ("budget_factor", self.budget_factor, 0.0, at_least_0),
+            (
+                "deadline_factor",
+                self.deadline_factor,
+                1.0,
+                "a finite number of at least 1",
+            ),
+        ];
+        match fields
+            .into_iter()
+            .find(|&(_, v, lo, _)| !(v.is_finite() && v >= lo))
+        {
+            Some((field, value, _, expected)) => Err(IntergridError::Pricing {
+                field,
+                value,
+                expected,
+            }),
+            None => Ok(()),
+        }
+    }
 }
 
 /// A provider that admits grid jobs with a [`pricing::Admission`] rule and
 /// a [`PriceFunction`] before handing them to the provider it wraps; a job
 /// the rule rejects is refused with the rule's reason
-/// ([`Refusal::Rejected`]). What accepted jobs pay is its revenue.
+/// ([`Refusal::Rejected`]), and so is one it accepts at a cost that is not
+/// a finite number of at least 0. What accepted jobs pay is its revenue.
 #[derive(Debug)]
 pub struct Priced<P, A = LibraAdmission, F = LibraDollar> {
     inner: P,
@@ -115,21 +154,39 @@ impl<P: Provider, A: Admission, F: PriceFunction> Priced<P, A, F> {
             .max(1);
         let budget = p.budget_factor * re as f64 * p.base_price;
         let spec = JobSpec::new(re, job.procs, deadline, budget);
+        // One node per processor: a provider past the pricing's limit is
+        // refused before a snapshot of that many nodes is made.
+        let capacity = self.inner.capacity();
+        if usize::try_from(capacity).map_or(true, |c| c > pricing::MAX_NODES) {
+            self.rejected += 1;
+            return Err(Refusal::Rejected {
+                job: job.id,
+                reason: format!(
+                    "libra+$ admission: the provider has {capacity} processors, more than the \
+                     {} nodes pricing takes",
+                    pricing::MAX_NODES
+                ),
+            });
+        }
         let slots = self.inner.free_slots(now, now + deadline);
-        let nodes = snapshot(
-            self.inner.capacity(),
-            &slots,
-            now,
-            deadline,
-            re,
-            p.base_price,
-        );
+        let nodes = snapshot(capacity, &slots, now, deadline, re, p.base_price);
         let ctx = JobContext::new(job.id, now, &spec);
         let rejected = |reason: String| Refusal::Rejected {
             job: job.id,
             reason,
         };
         match self.admission.admit(&ctx, &nodes, &self.price) {
+            // A rule of a user's own may price a job at anything: a cost
+            // that is no finite number of at least 0 would make the
+            // revenue NaN, infinite or negative, so the job is refused.
+            Ok(Decision::Accept(a)) if !(a.cost.is_finite() && a.cost >= 0.0) => {
+                self.rejected += 1;
+                Err(rejected(format!(
+                    "the admission rule accepted job {} at a cost of {}, not a finite number \
+                     of at least 0",
+                    job.id, a.cost
+                )))
+            }
             Ok(Decision::Accept(a)) => Ok(a.cost),
             Ok(Decision::Reject(r)) => {
                 self.rejected += 1;

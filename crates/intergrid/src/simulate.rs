@@ -156,6 +156,10 @@ pub struct Run {
     pub(crate) revenue: f64,
     /// Grid-job offers the providers' admission rejected.
     pub(crate) admission_rejections: u64,
+    /// Every job simulated, as (id, submit): the grid jobs, then each
+    /// cluster's local jobs, in scenario order, so a run is measured only
+    /// on the scenario it simulated.
+    pub(crate) jobs: Vec<(u64, Time)>,
 }
 
 impl Run {
@@ -227,8 +231,47 @@ impl Run {
                 return Err(foreign("local jobs on a cluster", jobs.len(), ran.len()));
             }
         }
+        // As many jobs, but the same jobs? Ids and submit times, in order.
+        let given = scenario_jobs(scenario);
+        if let Some((index, (&found, &expected))) = (self.jobs.iter().zip(&given))
+            .enumerate()
+            .find(|(_, (a, b))| a != b)
+        {
+            let (cluster, position) = locate(scenario, index);
+            return Err(IntergridError::ForeignJob {
+                cluster,
+                position,
+                found,
+                expected,
+            });
+        }
         Ok(())
     }
+}
+
+/// Every job of `scenario` as (id, submit): the grid jobs, then each
+/// cluster's local jobs ([`Run::jobs`]).
+fn scenario_jobs(scenario: &Scenario) -> Vec<(u64, Time)> {
+    (scenario.grid.iter())
+        .chain(scenario.local.iter().flatten())
+        .map(|j| (j.id, j.submit))
+        .collect()
+}
+
+/// Where the `index`-th job of [`scenario_jobs`] is: its cluster (`None`
+/// for a grid job) and its position in that stream.
+fn locate(scenario: &Scenario, mut index: usize) -> (Option<usize>, usize) {
+    if index < scenario.grid.len() {
+        return (None, index);
+    }
+    index -= scenario.grid.len();
+    for (k, jobs) in scenario.local.iter().enumerate() {
+        if index < jobs.len() {
+            return (Some(k), index);
+        }
+        index -= jobs.len();
+    }
+    (None, index)
 }
 
 /// Runs `scenario` with every cluster under `series.provider` and the
@@ -236,7 +279,9 @@ impl Run {
 /// grid job's deadline is replaced; without, the jobs keep their own.
 ///
 /// Every cluster's schedule passes [`validate`] and every local job
-/// must have run before the run counts; anything else is an error.
+/// must have run before the run counts; anything else is an error, and so
+/// is a [`Config::pricing`] that [`ProviderPricing::check`] refuses, or
+/// one over a cluster of more than `pricing::MAX_NODES` processors.
 pub fn simulate(
     config: &Config,
     scenario: &Scenario,
@@ -248,6 +293,18 @@ pub fn simulate(
             clusters: config.clusters.len(),
             local: scenario.local.len(),
         });
+    }
+    if let Some(pricing) = &config.pricing {
+        pricing.check()?;
+        if let Some((cluster, &procs)) = (config.clusters.iter().enumerate())
+            .find(|(_, p)| usize::try_from(**p).map_or(true, |p| p > pricing::MAX_NODES))
+        {
+            return Err(IntergridError::PricedClusterTooLarge {
+                cluster,
+                procs,
+                max: pricing::MAX_NODES,
+            });
+        }
     }
     if let Some(d) = deadlines
         && d.len() != scenario.grid.len()
@@ -380,5 +437,6 @@ pub fn simulate(
         messages: result.measured.total(),
         revenue,
         admission_rejections,
+        jobs: scenario_jobs(scenario),
     })
 }

@@ -1470,6 +1470,9 @@ mod intermediate_checks;
 
 mod sweeps;
 
+/// A user's kind checked where it enters: registration and measured values.
+mod user_kinds;
+
 /// The schema described: `configs/README.md` and every shipped key.
 mod describe;
 

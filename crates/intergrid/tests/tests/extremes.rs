@@ -257,3 +257,112 @@ fn empty_scenarios_run() {
     let m = evaluate(&config, &empty, arcb_ask(), &evaluation).unwrap();
     assert_eq!((m.grid_jobs, m.local_jobs), (0, 0));
 }
+
+/// A NaN, infinite or out-of-range field of `Config::pricing` once ran and
+/// silently rejected every grid job as too expensive (revenue 0); it is an
+/// error naming the field and the value.
+#[test]
+fn provider_pricing_out_of_range_is_named() {
+    use intergrid::ProviderPricing;
+    type Set = fn(&mut ProviderPricing, f64);
+    let fields: [(&str, Set, &[f64]); 5] = [
+        (
+            "alpha",
+            |p, v| p.alpha = v,
+            &[f64::NAN, -1.0, f64::INFINITY],
+        ),
+        ("beta", |p, v| p.beta = v, &[f64::NAN, -0.1, f64::INFINITY]),
+        (
+            "base_price",
+            |p, v| p.base_price = v,
+            &[f64::NAN, 0.0, -1.0, f64::INFINITY],
+        ),
+        (
+            "budget_factor",
+            |p, v| p.budget_factor = v,
+            &[f64::NAN, -1.0, f64::INFINITY],
+        ),
+        (
+            "deadline_factor",
+            |p, v| p.deadline_factor = v,
+            &[f64::NAN, 0.5, -3.0, f64::INFINITY],
+        ),
+    ];
+    let grid: Vec<Job> = (0..4)
+        .map(|i| Job::new(1000 + i, Time(300 * i as i64), 4, 900, 600))
+        .collect();
+    for (name, set, values) in fields {
+        for &v in values {
+            let mut pricing = ProviderPricing::PAPER;
+            set(&mut pricing, v);
+            let config = Config {
+                pricing: Some(pricing),
+                ..Config::paper(vec![8, 8], 3600)
+            };
+            let err = simulate(&config, &scenario(grid.clone()), arcb_ask(), None).unwrap_err();
+            assert!(
+                matches!(err, IntergridError::Pricing { field, .. } if field == name),
+                "{name} = {v}: {err}"
+            );
+            let message = err.to_string();
+            assert!(message.contains(&format!("{name} is {v}")), "{message}");
+        }
+    }
+    // The paper's settings and the edges of each range run.
+    for pricing in [
+        ProviderPricing::PAPER,
+        ProviderPricing {
+            alpha: 0.0,
+            beta: 0.0,
+            budget_factor: 0.0,
+            deadline_factor: 1.0,
+            ..ProviderPricing::PAPER
+        },
+    ] {
+        assert_eq!(pricing.check(), Ok(()));
+        let config = Config {
+            pricing: Some(pricing),
+            ..Config::paper(vec![8, 8], 3600)
+        };
+        simulate(&config, &scenario(grid.clone()), arcb_ask(), None).unwrap();
+    }
+}
+
+/// A run measured on another scenario of as many jobs (other ids, other
+/// submit times) gave numbers silently: slowdowns and R computed from one
+/// scenario's starts and the other's submissions. It is an error naming
+/// the first job that differs.
+#[test]
+fn a_run_of_another_scenario_of_the_same_shape_is_refused() {
+    let config = Config::paper(vec![8, 8], 3600);
+    let grid: Vec<Job> = (0..4)
+        .map(|i| Job::new(1000 + i, Time(300 * i as i64), 4, 900, 600))
+        .collect();
+    let a = scenario(grid.clone());
+    let run = simulate(&config, &a, arcb_ask(), None).unwrap();
+    assert!(run.metrics(&run, &a, 10).is_ok());
+    let mut later = a.clone();
+    later.grid[2].submit = Time(700);
+    let err = run.metrics(&run, &later, 10).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "grid job at position 2: a run simulated job 1002 submitted at 600s where the \
+         scenario has job 1002 submitted at 700s; measure runs on the scenario they simulated"
+    );
+    let mut other = a.clone();
+    other.local[1][3].id = 999;
+    assert!(matches!(
+        other.deadlines(&run, 0.5, 5.0, 1),
+        Err(IntergridError::ForeignJob {
+            cluster: Some(1),
+            position: 3,
+            found: (103, _),
+            expected: (999, _),
+        })
+    ));
+    let b = simulate(&config, &other, arcb_ask(), None).unwrap();
+    assert!(matches!(
+        b.metrics(&run, &other, 10),
+        Err(IntergridError::ForeignJob { .. })
+    ));
+}

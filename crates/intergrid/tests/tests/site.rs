@@ -108,3 +108,117 @@ fn a_site_is_a_provider_with_two_phase_reservations() {
     );
     intergrid::validate(cluster.capacity(), &records).unwrap();
 }
+
+/// Pricing reads one node per processor: a provider of `u32::MAX`
+/// processors once made every decision ask for 32 GiB and abort. Past
+/// `pricing::MAX_NODES` a priced provider refuses the job, and
+/// `simulate` refuses the configuration naming the cluster.
+#[test]
+fn pricing_a_provider_past_the_node_limit_is_refused() {
+    use intergrid::{Config, IntergridError, Priced, ProviderPricing, Scenario, simulate};
+    let job = Job::new(1000, Time(0), 4, 900, 600);
+    let mut priced = Priced::libra_dollar(arcb(u32::MAX, Vec::new()), ProviderPricing::PAPER);
+    let refused = priced.submit(Time(0), job.clone()).unwrap_err();
+    assert!(
+        matches!(&refused, Refusal::Rejected { job: 1000, reason } if reason.contains("4294967295 processors, more than the 1000000 nodes")),
+        "{refused:?}"
+    );
+    assert_eq!(priced.rejected(), 1);
+    let scenario = Scenario {
+        grid: vec![job],
+        local: vec![Vec::new(), Vec::new()],
+        warmup: Time(0),
+    };
+    for procs in [u32::MAX, 1_000_001] {
+        let config = Config {
+            pricing: Some(ProviderPricing::PAPER),
+            ..Config::paper(vec![8, procs], 3600)
+        };
+        let err = simulate(
+            &config,
+            &scenario,
+            "arcb+earliest-ask".parse().unwrap(),
+            None,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, IntergridError::PricedClusterTooLarge { cluster: 1, procs: p, max: 1_000_000 } if p == procs),
+            "{err}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with(&format!("cluster 1 has {procs} processors"))
+        );
+    }
+    // At the limit it runs.
+    let config = Config {
+        pricing: Some(ProviderPricing::PAPER),
+        ..Config::paper(vec![8, 1_000_000], 3600)
+    };
+    assert!(
+        simulate(
+            &config,
+            &scenario,
+            "arcb+earliest-ask".parse().unwrap(),
+            None
+        )
+        .is_ok()
+    );
+}
+
+/// An admission rule of one's own that accepts at a cost of its own.
+struct Charge(f64);
+
+impl pricing::Admission for Charge {
+    fn admit(
+        &mut self,
+        _: &pricing::JobContext<'_>,
+        _: &[pricing::NodeLoad],
+        _: &dyn pricing::PriceFunction,
+    ) -> Result<pricing::Decision, pricing::PricingError> {
+        Ok(pricing::Decision::Accept(pricing::Allocation {
+            nodes: vec![0],
+            cost: self.0,
+        }))
+    }
+}
+
+/// A user's admission rule accepting at a NaN, infinite or negative cost
+/// made the provider's revenue NaN, infinite or negative, silently; the
+/// job is refused with the cost named, and the revenue stays a number.
+#[test]
+fn an_admission_rule_accepting_at_an_impossible_cost_is_refused() {
+    use intergrid::{Priced, ProviderPricing};
+    use pricing::LibraDollar;
+    let price = LibraDollar {
+        alpha: 1.0,
+        beta: 0.1,
+    };
+    for cost in [f64::NAN, f64::INFINITY, -1.0] {
+        let mut priced = Priced::new(
+            arcb(8, Vec::new()),
+            Charge(cost),
+            price,
+            ProviderPricing::PAPER,
+        );
+        let job = Job::new(1000, Time(0), 4, 900, 600);
+        let refused = priced.submit(Time(0), job.clone()).unwrap_err();
+        assert!(
+            matches!(&refused, Refusal::Rejected { job: 1000, reason }
+                if reason.contains(&format!("accepted job 1000 at a cost of {cost}, not a finite number"))),
+            "{refused:?}"
+        );
+        assert!(priced.request_reservation(Time(0), &job, Time(10)).is_err());
+        assert_eq!((priced.revenue(), priced.rejected()), (0.0, 2));
+    }
+    let mut priced = Priced::new(
+        arcb(8, Vec::new()),
+        Charge(5.0),
+        price,
+        ProviderPricing::PAPER,
+    );
+    priced
+        .submit(Time(0), Job::new(1000, Time(0), 4, 900, 600))
+        .unwrap();
+    assert_eq!(priced.revenue(), 5.0);
+}
