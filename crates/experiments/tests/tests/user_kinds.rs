@@ -133,6 +133,31 @@ fn values_outside_their_domain_are_refused_naming_the_metric() {
     assert!(run_series("wait=nan").unwrap().rows[0].y.is_nan());
 }
 
+/// Sharded or not, the same bytes: a NaN (a sample without a value) that
+/// `run` takes was refused by `merge` as outside its metric's domain, so a
+/// sharded run of the same configuration failed where the whole run
+/// succeeded (the provisioning kind's means over no measured job are NaN).
+#[test]
+fn a_sample_without_a_value_merges_as_it_runs() {
+    use experiments::{Provenance, Shard, ShardCells, merge, run_shard};
+    let registry = Registry::new().with::<Measures>();
+    let e = registry.parse(&config("wait=nan"), "m.toml").unwrap();
+    let options = RunOptions {
+        threads: 1,
+        ..Default::default()
+    };
+    let provenance = Provenance {
+        git_revision: "r".into(),
+        config_file: "m.toml".into(),
+    };
+    let whole = run(&e, &Traces::new(), &options).unwrap();
+    let shard = run_shard(&e, &Traces::new(), &options, Shard::ALL, &provenance).unwrap();
+    let read = ShardCells::parse(&shard.to_toml(), "cells.toml").unwrap();
+    let merged = merge(&e, &Traces::new(), &options, &provenance, &[read])
+        .unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(merged.files(&e, &provenance), whole.files(&e, &provenance));
+}
+
 macro_rules! kind {
     ($t:ident, $name:expr, $metrics:expr, $at_most:expr) => {
         struct $t;
