@@ -185,8 +185,9 @@ impl Decision {
 /// [`LibraAdmission`] is Algorithm 1 (the default of a cluster). A rule of
 /// one's own may keep state (`&mut self`), reject with
 /// [`Rejection::Custom`], and defer to [`admit`] for the rest. The cluster
-/// checks what a rule accepts: `PROC_i` distinct nodes of the cluster and a
-/// finite cost `>= 0` ([`PricingError::InvalidAllocation`] otherwise).
+/// checks what a rule accepts: `PROC_i` distinct nodes of the cluster, each
+/// with the job's memory and disk free, and a finite cost `>= 0`
+/// ([`PricingError::InvalidAllocation`] otherwise).
 ///
 /// ```
 /// use pricing::{admit, Admission, Cluster, ClusterConfig, Decision, Flat, JobContext, JobSpec,
@@ -266,31 +267,47 @@ impl Admission for LibraAdmission {
 }
 
 /// An admission rule's allocation for job `id`: `processors` distinct nodes
-/// among the cluster's `nodes`, and a finite cost `>= 0`.
+/// among the cluster's `loads` (indexed by node), each with the job's memory
+/// and disk free, and a finite cost `>= 0`.
 pub(crate) fn check_allocation(
     id: u64,
-    processors: u32,
-    nodes: usize,
+    needs: &ResourceRequirements,
+    loads: &[NodeLoad],
     a: &Allocation,
 ) -> Result<(), PricingError> {
     let invalid = |reason: String| PricingError::InvalidAllocation { job: id, reason };
+    let processors = needs.processors;
     if a.nodes.len() != processors as usize {
         return Err(invalid(format!(
             "{} nodes, but it asks for {processors}",
             a.nodes.len()
         )));
     }
-    let mut seen = vec![false; nodes];
+    let mut seen = vec![false; loads.len()];
     for &j in &a.nodes {
         match seen.get_mut(j) {
             None => {
                 return Err(invalid(format!(
                     "node {j}, but the cluster has nodes 0 to {}",
-                    nodes.saturating_sub(1)
+                    loads.len().saturating_sub(1)
                 )));
             }
             Some(true) => return Err(invalid(format!("node {j} twice"))),
             Some(s) => *s = true,
+        }
+        // The job holds its memory and disk on every node it runs on: a
+        // node without them free would be overcommitted, and give back more
+        // than it has when the job ends.
+        let load = &loads[j];
+        for (what, free, need) in [
+            ("memory", load.free_memory_mb, needs.memory_mb),
+            ("disk", load.free_disk_mb, needs.disk_mb),
+        ] {
+            if free < need {
+                return Err(invalid(format!(
+                    "node {j}, whose free {what} is {free} MB, but it needs {need} MB"
+                )));
+            }
         }
     }
     if !(a.cost.is_finite() && a.cost >= 0.0) {
