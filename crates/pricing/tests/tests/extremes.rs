@@ -593,3 +593,44 @@ fn empty_inputs_are_valid() {
     );
     assert_eq!(partition(1.0, 0.0, i64::MIN, i64::MAX, Late::Full), 1.0);
 }
+
+/// `UrgencyModel::draw` once returned infinite factors (a spread of 1e308,
+/// or a class mean `means` refuses) and panicked on `usize::MAX` draws.
+#[test]
+fn urgency_draws_are_finite_or_refused() {
+    let model = |change: fn(&mut UrgencyModel)| {
+        let mut m = UrgencyModel::TABLE_I;
+        change(&mut m);
+        m
+    };
+    let err = model(|m| m.spread = 1e308).draw(100, 1).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a drawn deadline factor would not be a finite number with spread = 1e308; give a \
+         smaller spread"
+    );
+    let err = model(|m| (m.deadline_low_mean, m.deadline_ratio) = (1e300, 1e10))
+        .draw(100, 1)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            PricingError::NotFinite {
+                field: "deadline high:low ratio",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        UrgencyModel::TABLE_I.draw(usize::MAX, 1).unwrap_err(),
+        PricingError::InvalidAmount {
+            name: "jobs to draw",
+            value: i64::MAX,
+            expected: "a count whose draws fit in memory",
+        }
+    );
+    // Large but finite spreads and means still draw.
+    let draws = model(|m| m.spread = 1e10).draw(100, 1).unwrap();
+    assert!(draws.iter().all(|d| d.deadline_factor.is_finite()));
+}
