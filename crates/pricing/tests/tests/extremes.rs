@@ -634,3 +634,23 @@ fn urgency_draws_are_finite_or_refused() {
     let draws = model(|m| m.spread = 1e10).draw(100, 1).unwrap();
     assert!(draws.iter().all(|d| d.deadline_factor.is_finite()));
 }
+
+/// `rates` of partitions whose sum overflows once gave every job a rate of
+/// 0 (each scaled by an infinite sum); it is refused, naming the sum.
+#[test]
+fn rates_of_partitions_whose_sum_overflows_are_refused() {
+    for spare in [Spare::Proportional, Spare::Equal, Spare::Idle] {
+        assert_eq!(
+            rates(&[1e308, 1e308], spare),
+            Err(PricingError::InvalidFactor {
+                name: "sum of the partitions",
+                value: f64::INFINITY,
+            })
+        );
+        assert_eq!(
+            rates(&[1e308, 1.0], spare),
+            Ok(vec![1.0, 1.0 / (1e308 + 1.0)])
+        );
+        assert_eq!(rates(&[2.0, 2.0], spare), Ok(vec![0.5, 0.5]));
+    }
+}
