@@ -337,9 +337,11 @@ pub(crate) fn check_allocation(
 ///
 /// The job's or a quote's invalid fields, as the pricing function reports
 /// them, a node's `share` that is NaN, infinite or negative
-/// ([`PricingError::InvalidFactor`] naming `share`), and [`PricingError::NonFiniteCost`] if the pricing function
-/// returns a cost that is NaN or infinite: the allocation's cost is always
-/// finite.
+/// ([`PricingError::InvalidFactor`] naming `share`), [`PricingError::NonFiniteCost`] if the pricing function
+/// returns a cost that is NaN or infinite and [`PricingError::NegativeCost`]
+/// if it returns one below 0: the allocation's cost is always finite and
+/// `>= 0`. A node the snapshot lists twice and that would be allocated twice
+/// is [`PricingError::InvalidAmount`] naming it.
 ///
 /// ```
 /// use pricing::{admit, Decision, JobContext, JobSpec, LibraDollar, NodeLoad, Quote};
@@ -396,7 +398,10 @@ pub fn admit(
     let mut in_time: Vec<(&NodeLoad, f64)> = Vec::with_capacity(capable);
     for n in nodes.iter().filter(|n| n.has(r) && n.in_time(r)) {
         match price.cost(job, &n.quote) {
-            Ok(c) if c.is_finite() => in_time.push((n, c)),
+            Ok(c) if c.is_finite() && c >= 0.0 => in_time.push((n, c)),
+            Ok(cost) if cost.is_finite() => {
+                return Err(PricingError::NegativeCost { node: n.node, cost });
+            }
             Ok(cost) => return Err(PricingError::NonFiniteCost { node: n.node, cost }),
             Err(PricingError::NoFreeCapacity { .. }) => {}
             Err(e) => return Err(e),
@@ -450,6 +455,17 @@ pub fn admit(
             affordable: chosen.len(),
             processors,
         }));
+    }
+    // The snapshot is the caller's: a node listed twice must not be
+    // allocated twice (checked on the `PROC_i` chosen, not on every node).
+    let mut distinct = chosen.clone();
+    distinct.sort_unstable();
+    if let Some(w) = distinct.windows(2).find(|w| w[0] == w[1]) {
+        return Err(PricingError::InvalidAmount {
+            name: "node index listed twice in the snapshot",
+            value: i64::try_from(w[0]).unwrap_or(i64::MAX),
+            expected: "each node once",
+        });
     }
     Ok(Decision::Accept(Allocation {
         nodes: chosen,

@@ -69,6 +69,7 @@ fn names_a_field(e: &PricingError) -> bool {
         PricingError::NoFreeCapacity { .. } => true,
         // Names the node a user's pricing function quoted NaN or infinity.
         PricingError::NonFiniteCost { cost, .. } => !cost.is_finite(),
+        PricingError::NegativeCost { cost, .. } => *cost < 0.0,
         _ => false,
     }
 }
