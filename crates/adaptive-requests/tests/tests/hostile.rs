@@ -3,11 +3,12 @@
 //! scheduler once accepted placements of zero or negative duration from
 //! it, and MDF's rank overflowed on a time of `i64::MIN`. Submission now
 //! checks the shapes it schedules from, with the request's id.
+//! And `PriceFunction::full_price` of a negative amount of work.
 
 use std::cell::Cell;
 
 use adaptive_requests::{
-    Mdf, Policy, Req, ReqError, RequestOrder, SchedError, Scheduler, SchedulerConfig,
+    Mdf, Policy, PriceFunction, Req, ReqError, RequestOrder, SchedError, Scheduler, SchedulerConfig,
 };
 use profile::Time;
 
@@ -68,4 +69,21 @@ fn mdf_rank_takes_any_answer() {
     assert_eq!(Mdf.rank(1, Time(0), &req), i64::MAX);
     let honest = Req::new(1, 4, turns(u32::MAX, None), 1000, 1e9, None).unwrap();
     assert_eq!(Mdf.rank(1, Time(50), &honest), 950);
+}
+
+/// `full_price` of a negative amount of work was a negative price.
+#[test]
+fn a_full_price_needs_work_of_at_least_0() {
+    let omega = PriceFunction::TABLE1;
+    for work in [-1, -100, i64::MIN] {
+        assert_eq!(
+            omega.full_price(work, 1.0),
+            Err(ReqError::Duration {
+                name: "processor-seconds",
+                value: work
+            })
+        );
+    }
+    assert_eq!(omega.full_price(0, 1.0), Ok(0.0));
+    assert_eq!(omega.full_price(3600, 1.0), Ok(1.0));
 }
