@@ -157,6 +157,14 @@ pub enum SchedError {
         /// The time of the previous submission.
         now: Time,
     },
+    /// A request's `f_mol` answers at submission otherwise than when the
+    /// request was built: a time outside `[1, 2^40]` s, or no allowed shape.
+    Request {
+        /// The request's id.
+        id: u64,
+        /// What is wrong with its shapes now.
+        error: ReqError,
+    },
     /// The scheduler tried to reserve or release capacity the profile does
     /// not have: a bug in this crate.
     Internal {
@@ -184,6 +192,11 @@ impl fmt::Display for SchedError {
             SchedError::OutOfOrder { id, submit, now } => write!(
                 f,
                 "request {id} is submitted at {submit}, before the previous submission at {now}; submit requests in time order"
+            ),
+            SchedError::Request { id, error } => write!(
+                f,
+                "request {id} at submission: {error} (f_mol must give the answers it gave when \
+                 the request was built)"
             ),
             SchedError::Internal { error } => write!(
                 f,

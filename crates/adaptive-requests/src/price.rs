@@ -137,9 +137,17 @@ impl PriceFunction {
     /// # Errors
     ///
     /// [`ReqError::PriceProfile`] for a profile outside `(0, 10^12]` (NaN
-    /// and the infinities included), as [`Req::with_price_profile`] refuses.
+    /// and the infinities included), as [`Req::with_price_profile`] refuses,
+    /// and [`ReqError::Duration`] naming `processor-seconds` for a negative
+    /// amount of work (which would have a negative price).
     pub fn full_price(&self, proc_seconds: i64, price_profile: f64) -> Result<f64, ReqError> {
         let profile = checked_profile(price_profile)?;
+        if proc_seconds < 0 {
+            return Err(ReqError::Duration {
+                name: "processor-seconds",
+                value: proc_seconds,
+            });
+        }
         Ok(proc_seconds as f64 * profile * self.rate / HOUR)
     }
 

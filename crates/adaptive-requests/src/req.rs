@@ -159,16 +159,9 @@ impl<F: Moldability> Req<F> {
         };
         let mut any = false;
         for procs in r_min..=r_max {
-            match req.f_mol.time_for(procs) {
-                Some(time) if time <= 0 => return Err(ReqError::ShapeTime { procs, time }),
-                Some(time) if time > MAX_DURATION => {
-                    return Err(ReqError::TooLong {
-                        name: "f_mol(R)",
-                        value: time,
-                    });
-                }
-                Some(_) => any = true,
-                None => {}
+            if let Some(time) = req.f_mol.time_for(procs) {
+                check_shape(procs, time)?;
+                any = true;
             }
         }
         if !any {
@@ -252,6 +245,20 @@ impl<F: Moldability> Req<F> {
     pub fn is_preemptive(&self) -> bool {
         self.sp.is_some()
     }
+}
+
+/// `Ok(())` if `f_mol(procs) = time` is a usage time in `[1, 2^40]` s.
+pub(crate) fn check_shape(procs: u32, time: i64) -> Result<(), ReqError> {
+    if time <= 0 {
+        return Err(ReqError::ShapeTime { procs, time });
+    }
+    if time > MAX_DURATION {
+        return Err(ReqError::TooLong {
+            name: "f_mol(R)",
+            value: time,
+        });
+    }
+    Ok(())
 }
 
 /// `Ok(profile)` if it is a price profile in `(0, 10^12]`.

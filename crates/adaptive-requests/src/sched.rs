@@ -3,11 +3,11 @@
 
 use profile::{Profile, Time};
 
-use crate::error::SchedError;
+use crate::error::{ReqError, SchedError};
 use crate::fmol::{LinearFmol, Moldability};
 use crate::place::{Placement, Target, fits, place_target_from};
 use crate::price::{BudgetRule, PriceFunction, Tariff, Terms};
-use crate::req::Req;
+use crate::req::{Req, check_shape};
 
 /// Which scheduler, by name: the paper's request orders for configurations.
 /// It implements [`RequestOrder`] by running [`Fifo`] or [`Mdf`]; an order
@@ -105,7 +105,7 @@ impl RequestOrder for Mdf {
         let widest = req.shapes().next().map_or(0, |s| s.1);
         submit
             .saturating_add(req.deadline())
-            .saturating_add(-widest)
+            .saturating_add(widest.saturating_neg())
             .secs()
     }
 }
@@ -446,6 +446,19 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
                 now: self.now,
             });
         }
+        // `f_mol` was checked when the request was built; a user's function
+        // may answer otherwise now, and the shapes are taken from this answer.
+        let shapes: Vec<(u32, i64)> = req.shapes().collect();
+        let refused = |error| SchedError::Request { id, error };
+        let Some(t_min) = shapes.iter().map(|&(_, t)| t).min() else {
+            return Err(refused(ReqError::NoShape {
+                r_min: req.r_min(),
+                r_max: req.r_max(),
+            }));
+        };
+        for &(procs, time) in &shapes {
+            check_shape(procs, time).map_err(refused)?;
+        }
         self.now = submit;
         let now = submit;
         let waits = |e: &Entry<F>| e.placement.as_ref().is_some_and(|p| p.start() > now);
@@ -460,8 +473,10 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
         let entries = &self.entries;
         self.waiting.retain(|&e| waits(&entries[e]));
         self.profile.advance(now);
-        let terms = Terms::of(&req, submit);
-        let shapes: Vec<(u32, i64)> = req.shapes().collect();
+        let terms = Terms {
+            t_min,
+            ..Terms::of(&req, submit)
+        };
         let key = self.config.policy.rank(id, submit, &req);
         let index = self.entries.len();
         self.entries.push(Entry {

@@ -185,8 +185,9 @@ impl Decision {
 /// [`LibraAdmission`] is Algorithm 1 (the default of a cluster). A rule of
 /// one's own may keep state (`&mut self`), reject with
 /// [`Rejection::Custom`], and defer to [`admit`] for the rest. The cluster
-/// checks what a rule accepts: `PROC_i` distinct nodes of the cluster and a
-/// finite cost `>= 0` ([`PricingError::InvalidAllocation`] otherwise).
+/// checks what a rule accepts: `PROC_i` distinct nodes of the cluster, each
+/// with the job's memory and disk free, and a finite cost `>= 0`
+/// ([`PricingError::InvalidAllocation`] otherwise).
 ///
 /// ```
 /// use pricing::{admit, Admission, Cluster, ClusterConfig, Decision, Flat, JobContext, JobSpec,
@@ -266,31 +267,47 @@ impl Admission for LibraAdmission {
 }
 
 /// An admission rule's allocation for job `id`: `processors` distinct nodes
-/// among the cluster's `nodes`, and a finite cost `>= 0`.
+/// among the cluster's `loads` (indexed by node), each with the job's memory
+/// and disk free, and a finite cost `>= 0`.
 pub(crate) fn check_allocation(
     id: u64,
-    processors: u32,
-    nodes: usize,
+    needs: &ResourceRequirements,
+    loads: &[NodeLoad],
     a: &Allocation,
 ) -> Result<(), PricingError> {
     let invalid = |reason: String| PricingError::InvalidAllocation { job: id, reason };
+    let processors = needs.processors;
     if a.nodes.len() != processors as usize {
         return Err(invalid(format!(
             "{} nodes, but it asks for {processors}",
             a.nodes.len()
         )));
     }
-    let mut seen = vec![false; nodes];
+    let mut seen = vec![false; loads.len()];
     for &j in &a.nodes {
         match seen.get_mut(j) {
             None => {
                 return Err(invalid(format!(
                     "node {j}, but the cluster has nodes 0 to {}",
-                    nodes.saturating_sub(1)
+                    loads.len().saturating_sub(1)
                 )));
             }
             Some(true) => return Err(invalid(format!("node {j} twice"))),
             Some(s) => *s = true,
+        }
+        // The job holds its memory and disk on every node it runs on: a
+        // node without them free would be overcommitted, and give back more
+        // than it has when the job ends.
+        let load = &loads[j];
+        for (what, free, need) in [
+            ("memory", load.free_memory_mb, needs.memory_mb),
+            ("disk", load.free_disk_mb, needs.disk_mb),
+        ] {
+            if free < need {
+                return Err(invalid(format!(
+                    "node {j}, whose free {what} is {free} MB, but it needs {need} MB"
+                )));
+            }
         }
     }
     if !(a.cost.is_finite() && a.cost >= 0.0) {
@@ -320,9 +337,11 @@ pub(crate) fn check_allocation(
 ///
 /// The job's or a quote's invalid fields, as the pricing function reports
 /// them, a node's `share` that is NaN, infinite or negative
-/// ([`PricingError::InvalidFactor`] naming `share`), and [`PricingError::NonFiniteCost`] if the pricing function
-/// returns a cost that is NaN or infinite: the allocation's cost is always
-/// finite.
+/// ([`PricingError::InvalidFactor`] naming `share`), [`PricingError::NonFiniteCost`] if the pricing function
+/// returns a cost that is NaN or infinite and [`PricingError::NegativeCost`]
+/// if it returns one below 0: the allocation's cost is always finite and
+/// `>= 0`. A node the snapshot lists twice and that would be allocated twice
+/// is [`PricingError::InvalidAmount`] naming it.
 ///
 /// ```
 /// use pricing::{admit, Decision, JobContext, JobSpec, LibraDollar, NodeLoad, Quote};
@@ -379,7 +398,10 @@ pub fn admit(
     let mut in_time: Vec<(&NodeLoad, f64)> = Vec::with_capacity(capable);
     for n in nodes.iter().filter(|n| n.has(r) && n.in_time(r)) {
         match price.cost(job, &n.quote) {
-            Ok(c) if c.is_finite() => in_time.push((n, c)),
+            Ok(c) if c.is_finite() && c >= 0.0 => in_time.push((n, c)),
+            Ok(cost) if cost.is_finite() => {
+                return Err(PricingError::NegativeCost { node: n.node, cost });
+            }
             Ok(cost) => return Err(PricingError::NonFiniteCost { node: n.node, cost }),
             Err(PricingError::NoFreeCapacity { .. }) => {}
             Err(e) => return Err(e),
@@ -433,6 +455,17 @@ pub fn admit(
             affordable: chosen.len(),
             processors,
         }));
+    }
+    // The snapshot is the caller's: a node listed twice must not be
+    // allocated twice (checked on the `PROC_i` chosen, not on every node).
+    let mut distinct = chosen.clone();
+    distinct.sort_unstable();
+    if let Some(w) = distinct.windows(2).find(|w| w[0] == w[1]) {
+        return Err(PricingError::InvalidAmount {
+            name: "node index listed twice in the snapshot",
+            value: i64::try_from(w[0]).unwrap_or(i64::MAX),
+            expected: "each node once",
+        });
     }
     Ok(Decision::Accept(Allocation {
         nodes: chosen,

@@ -443,7 +443,18 @@ pub struct BaselineFate {
 impl BaselineFate {
     /// The fate of `job` given its `outcome` in a baseline's schedule, at
     /// `base_price` per second of estimate.
+    ///
+    /// # Errors
+    ///
+    /// [`PolicyError::InvalidSchedule`] if `outcome` is not one `job` can
+    /// have on its own (another job's id, a start before its submission,
+    /// a duration that is neither its run time nor its estimate, times out
+    /// of range: `profile::validate` of the one job), and
+    /// [`PolicyError::Cost`] if it cannot be priced at `base_price`.
     pub fn of(job: &QosJob, outcome: &Outcome, base_price: f64) -> Result<Self, PolicyError> {
+        let alone = Job::new(job.id, job.submit, job.procs, job.estimate, job.run_time);
+        profile::validate(job.procs.max(1), &[alone], std::slice::from_ref(outcome))
+            .map_err(|violation| PolicyError::InvalidSchedule { violation })?;
         let started = outcome.status != Status::Dropped;
         let on_time = started && outcome.end <= job.deadline_time();
         let quote = Quote {

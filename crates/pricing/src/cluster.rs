@@ -281,12 +281,7 @@ impl<A> Cluster<A> {
         let context = JobContext::new(id, arrival, job);
         let decision = self.admission.admit(&context, &loads, price)?;
         if let Decision::Accept(a) = &decision {
-            check_allocation(
-                id,
-                job.resource_requirements.processors,
-                self.nodes.len(),
-                a,
-            )?;
+            check_allocation(id, &job.resource_requirements, &loads, a)?;
         }
         let index = self.jobs.len();
         let relative = job.qos_constraints.deadline;

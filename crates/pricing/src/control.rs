@@ -136,12 +136,16 @@ pub(crate) fn capped(x: f64, cap: f64) -> f64 {
 /// # Errors
 ///
 /// [`PricingError::InvalidFactor`] (named `partition`) for a partition that
-/// is negative, infinite or NaN; [`partition`] never gives one. The rates of
-/// valid partitions are finite.
+/// is negative, infinite or NaN, or (named `sum of the partitions`) for
+/// partitions whose sum overflows; [`partition`] never gives one. The rates
+/// of valid partitions are finite.
 pub fn rates(partitions: &[f64], spare: Spare) -> Result<Vec<f64>, PricingError> {
     for &p in partitions {
         crate::error::factor("partition", p)?;
     }
+    // Huge partitions overflow their sum, which then scaled every rate to 0.
+    let sum: f64 = partitions.iter().sum();
+    crate::error::factor("sum of the partitions", sum)?;
     Ok(spread(partitions, spare))
 }
 

@@ -113,6 +113,14 @@ pub enum PricingError {
         /// The cost returned.
         cost: f64,
     },
+    /// A user's [`PriceFunction`](crate::PriceFunction) quoted a node a
+    /// negative cost; [`admit`](crate::admit) refuses it.
+    NegativeCost {
+        /// The node quoted.
+        node: usize,
+        /// The cost returned.
+        cost: f64,
+    },
     /// An [`Admission`](crate::Admission) rule accepted a job with an
     /// allocation the cluster cannot run: not `PROC_i` distinct nodes of the
     /// cluster, or a cost that is negative, NaN or infinite.
@@ -205,6 +213,11 @@ impl fmt::Display for PricingError {
             PricingError::NonFiniteCost { node, cost } => write!(
                 f,
                 "the pricing function quoted node {node} a cost of {cost}, not a finite number; \
+                 fix the pricing function"
+            ),
+            PricingError::NegativeCost { node, cost } => write!(
+                f,
+                "the pricing function quoted node {node} a cost of {cost}, expected a number >= 0; \
                  fix the pricing function"
             ),
             PricingError::InvalidAllocation { job, reason } => write!(

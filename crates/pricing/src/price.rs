@@ -165,8 +165,9 @@ impl Quote {
 /// specification) and the node's [`Quote`] for it. The implementations here
 /// read the quote alone; they return a finite cost or an error
 /// ([`PricingError::NotFinite`] when the inputs are finite but too large
-/// for the arithmetic). [`admit`](crate::admit) refuses a non-finite cost
-/// from any implementation ([`PricingError::NonFiniteCost`]).
+/// for the arithmetic). [`admit`](crate::admit) refuses a non-finite or
+/// negative cost from any implementation ([`PricingError::NonFiniteCost`],
+/// [`PricingError::NegativeCost`]).
 ///
 /// A price of your own, say a surcharge on wide jobs:
 ///

@@ -122,6 +122,11 @@ impl UrgencyModel {
     /// standardised factors do not depend on the fraction or the means, and
     /// the high-urgency jobs at a fraction include those at any smaller one.
     ///
+    /// Errors: a field or class mean [`UrgencyModel::means`] refuses, a count
+    /// `n` whose draws do not fit in memory ([`PricingError::InvalidAmount`]
+    /// naming `jobs to draw`), and [`PricingError::NotFinite`] naming `spread`
+    /// when a drawn factor overflows: every factor returned is finite.
+    ///
     /// ```
     /// use pricing::{Urgency, UrgencyModel};
     /// let draws = UrgencyModel::TABLE_I.draw(1000, 7)?;
@@ -131,15 +136,30 @@ impl UrgencyModel {
     /// # Ok::<(), pricing::PricingError>(())
     /// ```
     pub fn draw(&self, n: usize, seed: u64) -> Result<Vec<QosDraw>, PricingError> {
-        self.check()?;
+        // The model, and both classes' means finite (`means` checks both).
+        self.means(Urgency::High)?;
+        self.means(Urgency::Low)?;
+        // Room for every draw first: a count no memory holds is an error,
+        // not an abort half-way.
+        let too_many = || PricingError::InvalidAmount {
+            name: "jobs to draw",
+            value: i64::try_from(n).unwrap_or(i64::MAX),
+            expected: "a count whose draws fit in memory",
+        };
+        let mut keys: Vec<f64> = Vec::new();
+        let mut ranked: Vec<usize> = Vec::new();
+        let mut out: Vec<QosDraw> = Vec::new();
+        keys.try_reserve_exact(n).map_err(|_| too_many())?;
+        ranked.try_reserve_exact(n).map_err(|_| too_many())?;
+        out.try_reserve_exact(n).map_err(|_| too_many())?;
         let stream = |k: u64| {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             rng.set_stream(k);
             rng
         };
         let mut order = stream(0);
-        let keys: Vec<f64> = (0..n).map(|_| order.random::<f64>()).collect();
-        let mut ranked: Vec<usize> = (0..n).collect();
+        keys.extend((0..n).map(|_| order.random::<f64>()));
+        ranked.extend(0..n);
         ranked.sort_by(|&a, &b| keys[a].total_cmp(&keys[b]).then(a.cmp(&b)));
         let high = ((self.high_fraction * n as f64).round() as usize).min(n);
         let mut urgency = vec![Urgency::Low; n];
@@ -155,17 +175,32 @@ impl UrgencyModel {
             }
         };
         let (mut deadlines, mut budgets) = (stream(1), stream(2));
-        Ok(urgency
-            .into_iter()
-            .map(|u| {
-                let (d, b) = self.class_means(u);
-                QosDraw {
-                    urgency: u,
-                    deadline_factor: d * positive(&mut deadlines),
-                    budget_factor: b * positive(&mut budgets),
-                }
-            })
-            .collect())
+        out.extend(urgency.into_iter().map(|u| {
+            let (d, b) = self.class_means(u);
+            QosDraw {
+                urgency: u,
+                deadline_factor: d * positive(&mut deadlines),
+                budget_factor: b * positive(&mut budgets),
+            }
+        }));
+        // A factor is its class mean times `1 + spread · z`: a huge spread
+        // (or a mean near `f64::MAX`) overflows it. Checked after the draws;
+        // a spread of 0 always gives the finite means.
+        for d in &out {
+            finite(
+                "a drawn deadline factor",
+                "spread",
+                self.spread,
+                d.deadline_factor,
+            )?;
+            finite(
+                "a drawn budget factor",
+                "spread",
+                self.spread,
+                d.budget_factor,
+            )?;
+        }
+        Ok(out)
     }
 }
 

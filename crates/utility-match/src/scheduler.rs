@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 
 use profile::Time;
 
+use crate::error::GridError;
 use crate::machine::{Machine, ResourceId, ResourceStatus, StatusTable};
 use crate::model::{Attribute, Requirement, Resource};
 use crate::utility::UtilityFunction;
@@ -165,7 +166,68 @@ impl JobScheduler {
     /// In `[0, 1]`, so finite: `f`'s value clamped, a NaN (which a user's
     /// function may return against [`UtilityFunction`]'s contract) counting
     /// as 0, no use at all.
+    ///
+    /// # Errors
+    ///
+    /// [`GridError::Setting`] naming `machines` if they are not the grid the
+    /// scheduler was built for (as many sites, each with as many resources),
+    /// or naming `resource` if `id` is not one of its resources.
     pub fn utility_of<F: UtilityFunction + ?Sized>(
+        &mut self,
+        f: &F,
+        machines: &[Vec<Machine>],
+        job: &GridJob,
+        id: ResourceId,
+        status: &ResourceStatus,
+        now: Time,
+    ) -> Result<f64, GridError> {
+        self.check_grid(machines)?;
+        if machines.get(id.site).is_none_or(|v| id.index >= v.len()) {
+            return Err(GridError::Setting {
+                name: "resource",
+                message: format!(
+                    "is machine {} of site {}, which the grid does not have",
+                    id.index, id.site
+                ),
+            });
+        }
+        Ok(self.utility_in(f, machines, job, id, status, now))
+    }
+
+    /// `machines` is the grid the scheduler was built for, and its site is
+    /// one of the grid's.
+    fn check_grid(&self, machines: &[Vec<Machine>]) -> Result<(), GridError> {
+        let same = machines.len() == self.scratch.len()
+            && machines
+                .iter()
+                .zip(&self.scratch)
+                .all(|(m, s)| m.len() == s.len());
+        if !same {
+            let sizes = |v: Vec<usize>| format!("{v:?}");
+            return Err(GridError::Setting {
+                name: "machines",
+                message: format!(
+                    "hold {} resources per site, but the scheduler was built for {}",
+                    sizes(machines.iter().map(Vec::len).collect()),
+                    sizes(self.scratch.iter().map(Vec::len).collect()),
+                ),
+            });
+        }
+        if self.site() >= machines.len() {
+            return Err(GridError::Setting {
+                name: "site",
+                message: format!(
+                    "is {}, but the grid has {} sites",
+                    self.site(),
+                    machines.len()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// [`JobScheduler::utility_of`] of a resource of the checked grid.
+    fn utility_in<F: UtilityFunction + ?Sized>(
         &mut self,
         f: &F,
         machines: &[Vec<Machine>],
@@ -194,7 +256,29 @@ impl JobScheduler {
     /// first (`AvailableRes`); then every resource in the view is evaluated
     /// (Algorithm 3) and the best with room in the view, and positive
     /// utility, is chosen.
+    ///
+    /// # Errors
+    ///
+    /// [`GridError::Setting`] naming `machines` if they are not the grid the
+    /// scheduler was built for (as many sites, each with as many
+    /// resources), or naming `site` if the scheduler's site is not one of
+    /// the grid's.
     pub fn decide<F: UtilityFunction + ?Sized>(
+        &mut self,
+        f: &F,
+        machines: &[Vec<Machine>],
+        job: &GridJob,
+        ttl: u32,
+        target: Option<ResourceId>,
+        now: Time,
+    ) -> Result<Decision, GridError> {
+        self.check_grid(machines)?;
+        Ok(self.decide_in(f, machines, job, ttl, target, now))
+    }
+
+    /// [`JobScheduler::decide`] on the checked grid (the simulation's, built
+    /// from the grid it passes).
+    pub(crate) fn decide_in<F: UtilityFunction + ?Sized>(
         &mut self,
         f: &F,
         machines: &[Vec<Machine>],
@@ -208,7 +292,7 @@ impl JobScheduler {
             && let Some((status, _)) = self.table.get(t)
             && machines[t.site][t.index].has_room(&status)
         {
-            let utility = self.utility_of(f, machines, job, t, &status, now);
+            let utility = self.utility_in(f, machines, job, t, &status, now);
             return Decision::Assign {
                 resource: t,
                 utility,
@@ -219,7 +303,7 @@ impl JobScheduler {
         let mut best: Option<Scored> = None;
         let mut best_local: Option<Scored> = None;
         for (id, status) in known {
-            let utility = self.utility_of(f, machines, job, id, &status, now);
+            let utility = self.utility_in(f, machines, job, id, &status, now);
             let m = &machines[id.site][id.index];
             let s = Scored {
                 id,
@@ -341,7 +425,8 @@ mod tests {
         let mut js = JobScheduler::new(0, &grid, TieBreak::default());
         let j = job(vec![os("Linux"), fast()]);
         assert_eq!(
-            js.decide(&PartialUtility, &grid, &j, 1, None, Time(0)),
+            js.decide(&PartialUtility, &grid, &j, 1, None, Time(0))
+                .unwrap(),
             Decision::Forward {
                 resource: ResourceId { site: 1, index: 0 },
                 utility: 1.0
@@ -350,12 +435,15 @@ mod tests {
         // With no forward left the job fails rather than take the worse local one,
         // unless the local fallback is on.
         assert_eq!(
-            js.decide(&PartialUtility, &grid, &j, 0, None, Time(0)),
+            js.decide(&PartialUtility, &grid, &j, 0, None, Time(0))
+                .unwrap(),
             Decision::Fail(FailReason::TtlExpired)
         );
         let mut fallback = js.clone().with_local_fallback(true);
         assert_eq!(
-            fallback.decide(&PartialUtility, &grid, &j, 0, None, Time(0)),
+            fallback
+                .decide(&PartialUtility, &grid, &j, 0, None, Time(0))
+                .unwrap(),
             Decision::Assign {
                 resource: ResourceId { site: 0, index: 0 },
                 utility: 0.75
@@ -372,7 +460,8 @@ mod tests {
             RemoteView::Full,
         );
         assert_eq!(
-            js.decide(&PartialUtility, &grid, &j, 1, None, Time(0)),
+            js.decide(&PartialUtility, &grid, &j, 1, None, Time(0))
+                .unwrap(),
             Decision::Assign {
                 resource: ResourceId { site: 0, index: 0 },
                 utility: 0.75
@@ -387,12 +476,14 @@ mod tests {
         js.table_mut().update_local(0, busy(), Time(0));
         let j = job(vec![os("Linux")]);
         assert_eq!(
-            js.decide(&PartialUtility, &grid, &j, 3, None, Time(0)),
+            js.decide(&PartialUtility, &grid, &j, 3, None, Time(0))
+                .unwrap(),
             Decision::Wait
         );
         let j = job(vec![os("Windows")]);
         assert_eq!(
-            js.decide(&PartialUtility, &grid, &j, 3, None, Time(0)),
+            js.decide(&PartialUtility, &grid, &j, 3, None, Time(0))
+                .unwrap(),
             Decision::Fail(FailReason::NoAcceptableResource)
         );
     }
@@ -405,7 +496,8 @@ mod tests {
         let target = ResourceId { site: 0, index: 1 };
         // Available: assigned even though its utility is now 0.
         assert_eq!(
-            js.decide(&Matchmaking, &grid, &j, 0, Some(target), Time(0)),
+            js.decide(&Matchmaking, &grid, &j, 0, Some(target), Time(0))
+                .unwrap(),
             Decision::Assign {
                 resource: target,
                 utility: 0.0
@@ -414,7 +506,8 @@ mod tests {
         js.table_mut().update_local(1, busy(), Time(0));
         let j = job(vec![os("Linux")]);
         assert_eq!(
-            js.decide(&PartialUtility, &grid, &j, 0, Some(target), Time(0)),
+            js.decide(&PartialUtility, &grid, &j, 0, Some(target), Time(0))
+                .unwrap(),
             Decision::Assign {
                 resource: ResourceId { site: 0, index: 0 },
                 utility: 1.0
@@ -436,7 +529,10 @@ mod tests {
             if site == 0 {
                 js.table_mut().update_local(0, one, Time(0));
             }
-            match js.decide(&PartialUtility, &grid, &j, 1, None, Time(0)) {
+            match js
+                .decide(&PartialUtility, &grid, &j, 1, None, Time(0))
+                .unwrap()
+            {
                 Decision::Assign { resource, .. } | Decision::Forward { resource, .. } => resource,
                 d => panic!("{d:?}"),
             }
@@ -468,22 +564,27 @@ mod tests {
         let idle = ResourceStatus::default();
         // 10 s of work, submitted at 0: at 3 s the turnaround is 13 s.
         assert_eq!(
-            js.utility_of(&PartialUtility, &grid, &j, id, &idle, Time(3)),
+            js.utility_of(&PartialUtility, &grid, &j, id, &idle, Time(3))
+                .unwrap(),
             1.0
         );
         assert_eq!(
-            js.utility_of(&PartialUtility, &grid, &j, id, &idle, Time(6)),
+            js.utility_of(&PartialUtility, &grid, &j, id, &idle, Time(6))
+                .unwrap(),
             0.5
         );
         // A busy core adds its backlog.
         assert_eq!(
-            js.utility_of(&PartialUtility, &grid, &j, id, &busy(), Time(0)),
+            js.utility_of(&PartialUtility, &grid, &j, id, &busy(), Time(0))
+                .unwrap(),
             0.5
         );
         // Read as the run time alone, neither the wait nor the time spent counts.
         let mut static_js = js.clone().with_exec_estimate(ExecEstimate::RunTime);
         assert_eq!(
-            static_js.utility_of(&PartialUtility, &grid, &j, id, &busy(), Time(6)),
+            static_js
+                .utility_of(&PartialUtility, &grid, &j, id, &busy(), Time(6))
+                .unwrap(),
             1.0
         );
     }

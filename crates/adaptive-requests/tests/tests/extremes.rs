@@ -222,7 +222,9 @@ proptest! {
         };
         let price = omega.price(&req, Time(submit), Time(completion), work);
         prop_assert!(price.is_finite(), "{price}");
-        prop_assert!(omega.full_price(work, req.price_profile()).is_ok_and(f64::is_finite));
+        // Finite, or refused for negative work.
+        let full = omega.full_price(work, req.price_profile());
+        prop_assert!(full.as_ref().is_ok_and(|p| p.is_finite()) || work < 0, "{full:?}");
     }
 
     /// `Req::new` with a user's `f_mol` over any processor range, and `place`

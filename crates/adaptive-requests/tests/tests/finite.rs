@@ -116,6 +116,9 @@ proptest! {
                 Err(ReqError::PriceProfile { value }) => {
                     prop_assert_eq!(value.to_bits(), profile.to_bits());
                 }
+                Err(ReqError::Duration { name: "processor-seconds", value }) => {
+                    prop_assert!(value == work && work < 0);
+                }
                 Err(e) => return Err(TestCaseError::fail(format!("unexpected: {e:?}"))),
             }
         }

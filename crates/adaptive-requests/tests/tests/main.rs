@@ -2,6 +2,7 @@
 
 mod extremes;
 mod finite;
+mod hostile;
 mod incentive;
 mod mdf_full;
 mod props;

@@ -237,14 +237,26 @@ impl Cluster {
     /// An idle cluster of `capacity` processors set up by the provider
     /// policy `policy` ([`Partitioning::config`], with Algorithm 1's
     /// settings `forecast` for the policies that use them), whose clock
-    /// starts at `origin`; [`Cluster::new`] on the configuration.
+    /// starts at `origin`; [`Cluster::new`] on the configuration, which must
+    /// have `capacity` processors ([`ClusterError::OutOfRange`] otherwise).
     pub fn under<P: Partitioning + ?Sized>(
         policy: &P,
         capacity: u32,
         forecast: &ForecastConfig,
         origin: Time,
     ) -> Result<Cluster, ClusterError> {
-        Cluster::new(policy.config(capacity, forecast), origin)
+        let config = policy.config(capacity, forecast);
+        // A policy sets up the cluster it was asked for: one of another
+        // size would be simulated in its place, silently.
+        if config.capacity != capacity {
+            return Err(ClusterError::OutOfRange {
+                name: "the policy's configured capacity (processors)",
+                value: i64::from(config.capacity),
+                min: i64::from(capacity),
+                max: i64::from(capacity),
+            });
+        }
+        Cluster::new(config, origin)
     }
 
     /// An idle cluster whose clock starts at `origin` (within ±2^40 s,

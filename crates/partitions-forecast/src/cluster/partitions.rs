@@ -54,6 +54,22 @@ impl Cluster {
                 ),
             });
         }
+        // Local jobs yet to arrive were checked against the sizes of their
+        // time: one the new sizes strand would wait for ever.
+        let pending = &self.arrivals.jobs[self.arrivals.next..];
+        let stranded = pending.iter().find_map(|job| {
+            let part = self.partition_of(job, Origin::Local)?;
+            (job.procs > self.reachable(part, sizes)).then_some((job, part))
+        });
+        if let Some((job, part)) = stranded {
+            return Err(ClusterError::BadJob {
+                id: job.id,
+                reason: format!(
+                    "it arrives at {} for {} processors, which partition '{}' could no longer gather after the resize",
+                    job.submit, job.procs, self.layout.specs[part].name
+                ),
+            });
+        }
         self.layout.sizes.copy_from_slice(sizes);
         self.compress();
         self.pass();

@@ -4,5 +4,6 @@
 
 mod extremes;
 mod forecast_policy;
+mod hostile;
 mod props;
 mod scenarios;

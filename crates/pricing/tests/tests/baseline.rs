@@ -175,3 +175,47 @@ fn no_jobs() {
     assert_eq!(s.rejected, Rejections::default());
     assert_eq!(s.percent(0), 0.0);
 }
+
+/// `BaselineFate::of` once judged any outcome it was handed: another job's,
+/// one ending before it started, one starting before the job was
+/// submitted. They are refused as a schedule `profile::validate` refuses.
+#[test]
+fn a_fate_needs_an_outcome_the_job_can_have() {
+    use pricing::{BaselineFate, PolicyError};
+    use profile::{Outcome, Status, Time, Violation};
+    let job = QosJob {
+        id: 7,
+        submit: Time(100),
+        procs: 2,
+        run_time: 50,
+        estimate: 60,
+        deadline: 1000,
+        budget: 90.0,
+    };
+    let outcome = |id, start, end| Outcome {
+        id,
+        start: Time(start),
+        end: Time(end),
+        status: Status::Completed,
+    };
+    let fate = |o: Outcome| BaselineFate::of(&job, &o, 1.0);
+    assert!(matches!(
+        fate(outcome(77, 100, 150)),
+        Err(PolicyError::InvalidSchedule {
+            violation: Violation::WrongId { index: 0 }
+        })
+    ));
+    assert!(matches!(
+        fate(outcome(7, 5000, 1)),
+        Err(PolicyError::InvalidSchedule { .. })
+    ));
+    assert!(matches!(
+        fate(outcome(7, 90, 140)),
+        Err(PolicyError::InvalidSchedule {
+            violation: Violation::EarlyStart { id: 7, .. }
+        })
+    ));
+    let ok = fate(outcome(7, 100, 150)).unwrap();
+    assert!(ok.started && ok.on_time && ok.met_qos);
+    assert_eq!(ok.cost, 60.0);
+}

@@ -196,3 +196,56 @@ fn a_rules_allocation_is_checked_before_it_runs() {
     let ok = submit(Fixed(vec![2, 0], 5.0)).unwrap();
     assert_eq!(ok.allocation().map(|a| a.nodes.clone()), Some(vec![2, 0]));
 }
+
+/// A rule's allocation once went onto a node without the job's memory or
+/// disk free: the node's free memory saturated at 0 and grew past the node's
+/// size when the jobs ended (2000 MB free of 1024). It is now refused,
+/// naming the node and the amounts, and the node is as it was.
+#[test]
+fn a_rules_allocation_needs_the_memory_and_disk_free() {
+    let mut config = ClusterConfig::homogeneous(2, 100, 1.0);
+    config.nodes[0].memory_mb = 1024;
+    config.nodes[1].disk_mb = 10;
+    let mut c = Cluster::with_admission(config, Fixed(vec![0], 1.0)).unwrap();
+    let mut job = JobSpec::new(60, 1, 600, 100.0);
+    job.resource_requirements.memory_mb = 1000;
+    assert!(
+        c.submit(Time(0), 1, &job, 60, &Flat)
+            .unwrap()
+            .allocation()
+            .is_some()
+    );
+    let err = c.submit(Time(0), 2, &job, 60, &Flat).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "job 2: the admission rule accepted it with node 0, whose free memory is 24 MB, but it \
+         needs 1000 MB; fix the admission rule"
+    );
+    c.run_to_completion().unwrap();
+    let free = c.snapshot(c.now(), &job).unwrap()[0].free_memory_mb;
+    assert_eq!(free, 1024);
+
+    // Larger than the node itself, and disk.
+    job.resource_requirements.memory_mb = 5000;
+    let err = c.submit(c.now(), 3, &job, 60, &Flat).unwrap_err();
+    assert!(
+        matches!(err, pricing::PricingError::InvalidAllocation { job: 3, .. }),
+        "{err}"
+    );
+    *c.admission_mut() = Fixed(vec![1], 1.0);
+    job.resource_requirements.memory_mb = 0;
+    job.resource_requirements.disk_mb = 11;
+    let err = c.submit(c.now(), 4, &job, 60, &Flat).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("node 1, whose free disk is 10 MB, but it needs 11 MB"),
+        "{err}"
+    );
+    job.resource_requirements.disk_mb = 10;
+    assert!(
+        c.submit(c.now(), 5, &job, 60, &Flat)
+            .unwrap()
+            .allocation()
+            .is_some()
+    );
+}

@@ -593,3 +593,133 @@ fn empty_inputs_are_valid() {
     );
     assert_eq!(partition(1.0, 0.0, i64::MIN, i64::MAX, Late::Full), 1.0);
 }
+
+/// `UrgencyModel::draw` once returned infinite factors (a spread of 1e308,
+/// or a class mean `means` refuses) and panicked on `usize::MAX` draws.
+#[test]
+fn urgency_draws_are_finite_or_refused() {
+    let model = |change: fn(&mut UrgencyModel)| {
+        let mut m = UrgencyModel::TABLE_I;
+        change(&mut m);
+        m
+    };
+    let err = model(|m| m.spread = 1e308).draw(100, 1).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a drawn deadline factor would not be a finite number with spread = 1e308; give a \
+         smaller spread"
+    );
+    let err = model(|m| (m.deadline_low_mean, m.deadline_ratio) = (1e300, 1e10))
+        .draw(100, 1)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            PricingError::NotFinite {
+                field: "deadline high:low ratio",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        UrgencyModel::TABLE_I.draw(usize::MAX, 1).unwrap_err(),
+        PricingError::InvalidAmount {
+            name: "jobs to draw",
+            value: i64::MAX,
+            expected: "a count whose draws fit in memory",
+        }
+    );
+    // Large but finite spreads and means still draw.
+    let draws = model(|m| m.spread = 1e10).draw(100, 1).unwrap();
+    assert!(draws.iter().all(|d| d.deadline_factor.is_finite()));
+}
+
+/// `rates` of partitions whose sum overflows once gave every job a rate of
+/// 0 (each scaled by an infinite sum); it is refused, naming the sum.
+#[test]
+fn rates_of_partitions_whose_sum_overflows_are_refused() {
+    for spare in [Spare::Proportional, Spare::Equal, Spare::Idle] {
+        assert_eq!(
+            rates(&[1e308, 1e308], spare),
+            Err(PricingError::InvalidFactor {
+                name: "sum of the partitions",
+                value: f64::INFINITY,
+            })
+        );
+        assert_eq!(
+            rates(&[1e308, 1.0], spare),
+            Ok(vec![1.0, 1.0 / (1e308 + 1.0)])
+        );
+        assert_eq!(rates(&[2.0, 2.0], spare), Ok(vec![0.5, 0.5]));
+    }
+}
+
+/// A user's pricing function that quotes `self.0` for every node.
+struct Quotes(f64);
+
+impl PriceFunction for Quotes {
+    fn cost(&self, _: &JobContext<'_>, _: &Quote) -> Result<f64, PricingError> {
+        Ok(self.0)
+    }
+}
+
+fn idle_node(node: usize) -> NodeLoad {
+    NodeLoad {
+        node,
+        memory_mb: 0,
+        disk_mb: 0,
+        free_memory_mb: 0,
+        free_disk_mb: 0,
+        share: 0.0,
+        quote: Quote {
+            runtime_estimate: 3600,
+            deadline: 7200,
+            base_price: 1.0,
+            res_max: 7200,
+            committed: 0,
+        },
+    }
+}
+
+/// `admit` once accepted a negative cost from a user's pricing function
+/// (and the cluster then blamed the admission rule), and allocated a node
+/// the caller's snapshot listed twice, twice.
+#[test]
+fn admit_refuses_a_negative_quote_and_a_node_listed_twice() {
+    let spec = JobSpec::new(3600, 2, 7200, 6000.0);
+    let job = JobContext::new(1, Time(0), &spec);
+    let two = [idle_node(0), idle_node(1)];
+    let err = admit(&job, &two, &Quotes(-5.0)).unwrap_err();
+    assert_eq!(
+        err,
+        PricingError::NegativeCost {
+            node: 0,
+            cost: -5.0
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "the pricing function quoted node 0 a cost of -5, expected a number >= 0; fix the \
+         pricing function"
+    );
+    let mut c = Cluster::new(ClusterConfig::homogeneous(2, 100, 1.0)).unwrap();
+    let quoted = c.submit(Time(0), 1, &spec, 3600, &Quotes(-5.0));
+    assert_eq!(quoted.unwrap_err(), err);
+    let free = admit(&job, &two, &Quotes(0.0)).unwrap();
+    assert_eq!(
+        free.allocation().map(|a| (a.nodes.clone(), a.cost)),
+        Some((vec![0, 1], 0.0))
+    );
+
+    let err = admit(&job, &[idle_node(0), idle_node(0)], &Flat).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "node index listed twice in the snapshot is 0, expected each node once"
+    );
+    // Listed twice but not allocated twice: a narrower job still fits.
+    let one = JobSpec::new(3600, 1, 7200, 6000.0);
+    let narrow = JobContext::new(2, Time(0), &one);
+    let d = admit(&narrow, &[idle_node(1), idle_node(1)], &Flat).unwrap();
+    assert_eq!(d.allocation().map(|a| a.nodes.clone()), Some(vec![1]));
+}

@@ -69,6 +69,7 @@ fn names_a_field(e: &PricingError) -> bool {
         PricingError::NoFreeCapacity { .. } => true,
         // Names the node a user's pricing function quoted NaN or infinity.
         PricingError::NonFiniteCost { cost, .. } => !cost.is_finite(),
+        PricingError::NegativeCost { cost, .. } => *cost < 0.0,
         _ => false,
     }
 }
@@ -241,6 +242,35 @@ proptest! {
         let u = if high { Urgency::High } else { Urgency::Low };
         match m.means(u) {
             Ok((d, b)) => prop_assert!(d.is_finite() && b.is_finite(), "{d} {b}"),
+            Err(e) => prop_assert!(names_a_field(&e), "{e:?}"),
+        }
+    }
+
+    /// `UrgencyModel::draw` on hostile fields and counts: finite factors,
+    /// or an error naming a field (a factor once overflowed to infinity with
+    /// a huge spread, or a class mean `means` refuses; `usize::MAX` draws
+    /// once panicked).
+    #[test]
+    fn finite_draw(
+        fields in prop::collection::vec(hostile(), 6),
+        n in prop_oneof![3 => 0usize..40, 1 => Just(usize::MAX), 1 => Just(usize::MAX / 8)],
+        seed in any::<u64>(),
+    ) {
+        let m = UrgencyModel {
+            high_fraction: fields[0].min(1.0),
+            deadline_low_mean: fields[1],
+            deadline_ratio: fields[2],
+            budget_low_mean: fields[3],
+            budget_ratio: fields[4],
+            spread: fields[5],
+        };
+        match m.draw(n, seed) {
+            Ok(draws) => {
+                prop_assert_eq!(draws.len(), n);
+                for d in draws {
+                    prop_assert!(d.deadline_factor.is_finite() && d.budget_factor.is_finite(), "{d:?}");
+                }
+            }
             Err(e) => prop_assert!(names_a_field(&e), "{e:?}"),
         }
     }

@@ -467,7 +467,7 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
         let decision =
             self.sites[site]
                 .scheduler
-                .decide(self.utility, machines, j, ttl, target, now);
+                .decide_in(self.utility, machines, j, ttl, target, now);
         match decision {
             Decision::Assign { resource, utility } => {
                 self.progress_at = now;

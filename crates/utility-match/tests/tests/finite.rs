@@ -303,7 +303,7 @@ proptest! {
             &own,
         ];
         for f in functions {
-            let u = js.utility_of(f, &machines, &job, id, &status, Time(now));
+            let u = js.utility_of(f, &machines, &job, id, &status, Time(now)).unwrap();
             prop_assert!((0.0..=1.0).contains(&u), "{u}");
         }
     }

@@ -3,4 +3,5 @@
 mod extremes;
 mod finite;
 mod grids;
+mod hostile;
 mod props;

@@ -440,7 +440,8 @@ fn check_decision(c: &Case, statuses: &[(u32, u32)], ttl: u32) -> Result<(), Tes
         .map(|&(id, st)| {
             (
                 id,
-                js.utility_of(&c.kind, &machines, job, id, &st, now),
+                js.utility_of(&c.kind, &machines, job, id, &st, now)
+                    .unwrap(),
                 machines[id.site][id.index].has_room(&st),
             )
         })
@@ -451,7 +452,7 @@ fn check_decision(c: &Case, statuses: &[(u32, u32)], ttl: u32) -> Result<(), Tes
         .map(|s| s.1)
         .fold(f64::NEG_INFINITY, f64::max);
     let acceptable = scored.iter().any(|s| s.1 > 0.0);
-    match js.decide(&c.kind, &machines, job, ttl, None, now) {
+    match js.decide(&c.kind, &machines, job, ttl, None, now).unwrap() {
         Decision::Assign { resource, utility } | Decision::Forward { resource, utility } => {
             let s = scored.iter().find(|s| s.0 == resource).copied();
             prop_assert!(
