@@ -154,11 +154,11 @@ impl<R: BufRead> SwfReader<R> {
                     // Lenient mode skips a malformed line before the first
                     // record without ending the header: the comment lines
                     // after it are still the header, not late comments.
-                    if r.mode == Mode::Lenient {
-                        if let Err(e) = parse_fields(&r.buf) {
-                            r.malformed(|r| e.to_swf(&r.buf, &r.source, r.line))?;
-                            continue;
-                        }
+                    if r.mode == Mode::Lenient
+                        && let Err(e) = parse_fields(&r.buf)
+                    {
+                        r.malformed(|r| e.to_swf(&r.buf, &r.source, r.line))?;
+                        continue;
                     }
                     r.pending = Some(line);
                     break;
