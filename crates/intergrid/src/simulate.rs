@@ -231,47 +231,41 @@ impl Run {
                 return Err(foreign("local jobs on a cluster", jobs.len(), ran.len()));
             }
         }
-        // As many jobs, but the same jobs? Ids and submit times, in order.
-        let given = scenario_jobs(scenario);
-        if let Some((index, (&found, &expected))) = (self.jobs.iter().zip(&given))
-            .enumerate()
-            .find(|(_, (a, b))| a != b)
-        {
-            let (cluster, position) = locate(scenario, index);
-            return Err(IntergridError::ForeignJob {
-                cluster,
-                position,
-                found,
-                expected,
-            });
+        // As many jobs, but the same jobs? Ids and submit times, in order,
+        // stream by stream (the grid's, then each cluster's).
+        let streams = std::iter::once((None, &scenario.grid))
+            .chain(scenario.local.iter().enumerate().map(|(k, v)| (Some(k), v)));
+        let mut offset = 0;
+        for (cluster, jobs) in streams {
+            let Some(ran) = self.jobs.get(offset..offset + jobs.len()) else {
+                let total = offset + jobs.len();
+                return Err(foreign("jobs", total, self.jobs.len()));
+            };
+            if let Some(position) = (ran.iter().zip(jobs)).position(|(r, j)| *r != (j.id, j.submit))
+            {
+                let j = &jobs[position];
+                return Err(IntergridError::ForeignJob {
+                    cluster,
+                    position,
+                    found: ran[position],
+                    expected: (j.id, j.submit),
+                });
+            }
+            offset += jobs.len();
         }
         Ok(())
     }
 }
 
 /// Every job of `scenario` as (id, submit): the grid jobs, then each
-/// cluster's local jobs ([`Run::jobs`]).
-fn scenario_jobs(scenario: &Scenario) -> Vec<(u64, Time)> {
-    (scenario.grid.iter())
-        .chain(scenario.local.iter().flatten())
-        .map(|j| (j.id, j.submit))
-        .collect()
-}
-
-/// Where the `index`-th job of [`scenario_jobs`] is: its cluster (`None`
-/// for a grid job) and its position in that stream.
-fn locate(scenario: &Scenario, mut index: usize) -> (Option<usize>, usize) {
-    if index < scenario.grid.len() {
-        return (None, index);
+/// cluster's local jobs ([`Run::jobs`]), in a vector sized once.
+fn scenario_job_list(scenario: &Scenario) -> Vec<(u64, Time)> {
+    let n = scenario.grid.len() + scenario.local.iter().map(Vec::len).sum::<usize>();
+    let mut jobs = Vec::with_capacity(n);
+    for stream in std::iter::once(&scenario.grid).chain(&scenario.local) {
+        jobs.extend(stream.iter().map(|j| (j.id, j.submit)));
     }
-    index -= scenario.grid.len();
-    for (k, jobs) in scenario.local.iter().enumerate() {
-        if index < jobs.len() {
-            return (Some(k), index);
-        }
-        index -= jobs.len();
-    }
-    (None, index)
+    jobs
 }
 
 /// Runs `scenario` with every cluster under `series.provider` and the
@@ -437,6 +431,6 @@ pub fn simulate(
         messages: result.measured.total(),
         revenue,
         admission_rejections,
-        jobs: scenario_jobs(scenario),
+        jobs: scenario_job_list(scenario),
     })
 }
