@@ -260,7 +260,13 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
     }
     let known = known_trace(name);
     if known.is_none() && looks_like_path(name) {
-        let path = base.join(name);
+        // Relative to the current directory, the path as typed (not
+        // `./name`, nor `././name` for `./name`).
+        let path = if base == Path::new(".") {
+            PathBuf::from(name)
+        } else {
+            base.join(name)
+        };
         if std::fs::metadata(&path).is_ok() {
             // Anything but a regular file is refused when it is read.
             if let Err(e) = files::open(&path, files::TRACE_FILE) {

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use profile::{SimError, Violation};
 
-use crate::encode::terminal_name;
+use crate::encode::{terminal, terminal_name};
 
 /// Why an experiment could not run.
 #[derive(Debug, Clone, PartialEq)]
@@ -210,15 +210,105 @@ impl fmt::Display for ConfigError {
             _ => write!(f, "{}: {message}", terminal_name(file))?,
         }
         if let (Some(l), Some(c), Some(src)) = (line, column, source_line) {
-            let width = l.to_string().len();
-            write!(
-                f,
-                "\n{:width$} |\n{l} | {src}\n{:width$} | {:>c$}",
-                "", "", "^"
-            )?;
+            let (shown, caret) = snippet(src, *c);
+            let gutter = " ".repeat(l.to_string().len());
+            let pad = " ".repeat(caret);
+            write!(f, "\n{gutter} |\n{l} | {shown}\n{gutter} | {pad}^")?;
         }
         Ok(())
     }
 }
 
+/// The most characters of a source line an error shows, around its column.
+const SNIPPET_CHARS: usize = 120;
+
+/// The part of `src` an error shows under its message, and the caret's
+/// offset in it for the 1-based character `column`: at most
+/// [`SNIPPET_CHARS`] characters around the column (`…` marking what is
+/// cut), a tab as four spaces, and the characters unsafe for a
+/// terminal in the visible notation (as [`terminal`] writes them), so the caret stays under its
+/// character and a line of any length prints as one short line.
+fn snippet(src: &str, column: usize) -> (String, usize) {
+    let n = src.chars().count();
+    let at = column.saturating_sub(1).min(n);
+    let first = if n <= SNIPPET_CHARS {
+        0
+    } else {
+        at.saturating_sub(SNIPPET_CHARS / 2).min(n - SNIPPET_CHARS)
+    };
+    let mut shown = String::new();
+    let mut caret = 0;
+    if first > 0 {
+        shown.push('…');
+        caret = 1;
+    }
+    for (i, ch) in src.chars().enumerate().skip(first).take(SNIPPET_CHARS) {
+        let piece = match ch {
+            '\t' => "    ".to_string(),
+            _ => terminal(ch.encode_utf8(&mut [0; 4])),
+        };
+        if i < at {
+            caret += piece.chars().count();
+        }
+        shown.push_str(&piece);
+    }
+    if first + SNIPPET_CHARS < n {
+        shown.push('…');
+    }
+    (shown, caret)
+}
+
 impl std::error::Error for ConfigError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shown(line: &str, column: usize) -> String {
+        let e = ConfigError::Invalid {
+            file: "c.toml".into(),
+            line: Some(7),
+            column: Some(column),
+            message: "bad".into(),
+            source_line: Some(line.into()),
+        };
+        e.to_string()
+    }
+
+    #[test]
+    fn a_short_line_is_shown_whole_with_the_caret_under_its_column() {
+        assert_eq!(
+            shown("id = 5", 6),
+            "c.toml:7:6: bad\n  |\n7 | id = 5\n  |      ^"
+        );
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_its_column_whatever_its_length() {
+        // A column past 65,535 once panicked (a format width out of range),
+        // and the whole line was printed.
+        for (len, column) in [(200, 1), (200, 150), (200, 201), (100_000, 70_000)] {
+            let line: String = (0..len)
+                .map(|i| if i + 1 == column { 'X' } else { 'a' })
+                .collect();
+            let text = shown(&line, column);
+            let rows: Vec<&str> = text.lines().collect();
+            assert!(
+                rows[2].chars().count() <= SNIPPET_CHARS + 6,
+                "{len} {column}"
+            );
+            let caret = rows[3].chars().count() - 1;
+            let under = rows[2].chars().nth(caret);
+            let want = if column > len { None } else { Some('X') };
+            assert_eq!(under, want, "{len} {column}: {text}");
+        }
+    }
+
+    #[test]
+    fn tabs_and_control_characters_keep_the_caret_under_its_character() {
+        let text = shown("\tk\u{1b}[2J = X", 10);
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!(rows[2], "7 |     k\\u{1b}[2J = X");
+        assert_eq!(rows[2].chars().nth(rows[3].chars().count() - 1), Some('X'));
+    }
+}

@@ -468,6 +468,16 @@ mod inputs {
             &["simulate", "--trace", "missing.swf", "--policy", "easy"],
         );
         check(&out, 1, &["does not exist"], "missing trace");
+        // A relative path is named as typed, not as `./` joined to it.
+        for typed in ["missing.swf", "./missing.swf", "../missing.swf"] {
+            let out = xtask(&tmp, &["simulate", "--trace", typed, "--policy", "easy"]);
+            check(
+                &out,
+                1,
+                &[&format!("trace file {typed} does not exist")],
+                typed,
+            );
+        }
 
         // Larger than the cap: refused before it is read.
         let big = tmp.path().join("big.toml");
