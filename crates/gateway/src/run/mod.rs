@@ -8,7 +8,7 @@ use std::fmt;
 
 use profile::{Job, Time};
 
-use self::check::{check_job, check_settings, check_ticks};
+use self::check::{check_choice, check_job, check_settings, check_ticks, check_utilisation};
 pub use self::error::{GatewayError, ReportProblem};
 use crate::messages::{Message, MessageCounter};
 use crate::policy::{Candidate, Choice, Provisioning};
@@ -424,6 +424,7 @@ impl<Q: Provisioning> Gateway<'_, Q> {
                     provider,
                 });
             }
+            check_choice(&choice, job.id, now)?;
             let (k, start) = match choice {
                 Choice::Wait => return Ok(false),
                 Choice::Reject(reason) => {
@@ -641,7 +642,7 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
         }
         if next_report == Some(now) {
             for (k, p) in providers.iter().enumerate() {
-                g.utilisation[k] = p.utilisation(now);
+                g.utilisation[k] = check_utilisation(k, now, p.utilisation(now))?;
                 g.count(now, Message::UtilisationReport);
             }
             next_report = within(now + config.report_every);

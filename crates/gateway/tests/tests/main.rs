@@ -3,6 +3,7 @@
 //! checked runs of each policy, property tests on random grids, and the
 //! checks on what providers report.
 
+mod answers;
 mod extremes;
 mod props;
 mod reports;
