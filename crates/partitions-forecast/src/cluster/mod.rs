@@ -278,22 +278,8 @@ impl Cluster {
     /// `Time::LIMIT`).
     pub fn new(config: ClusterConfig, origin: Time) -> Result<Cluster, ClusterError> {
         check_origin(origin)?;
+        config.check()?;
         let cap = config.capacity;
-        if cap == 0 {
-            return Err(ClusterError::NoCapacity);
-        }
-        if config.partitions.is_empty() {
-            return Err(ClusterError::NoPartition);
-        }
-        let sum: u64 = config.partitions.iter().map(|p| u64::from(p.size)).sum();
-        if sum != u64::from(cap) {
-            return Err(ClusterError::Sizes { sum, capacity: cap });
-        }
-        if let Some(p) = config.partitions.iter().find(|p| p.pivots == 0) {
-            return Err(ClusterError::Pivots {
-                partition: p.name.clone(),
-            });
-        }
         let forecast = match config.forecast {
             None => None,
             Some(fc) => Some(Cluster::forecast_state(
