@@ -8,4 +8,5 @@ mod extremes;
 mod props;
 mod reports;
 mod scenarios;
+mod serde_checks;
 mod twin;
