@@ -12,10 +12,12 @@ use crate::{MAX_DURATION, Time};
 /// configured with [`Overrun::Continue`](crate::Overrun::Continue).
 ///
 /// With the `serde` feature a job is written and read field by field
-/// (`deadline` may be left out); reading does not check the values, so
-/// call [`Job::check`] on what you read (the schedulers check it anyway).
+/// (`deadline` may be left out); reading checks the values as
+/// [`Job::check`] does (a job outside the model's domain is not read, and
+/// the error names the job, the field and the value).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "serde_raw::Job"))]
 pub struct Job {
     /// Caller's identifier (an SWF job number, say); echoed in [`Outcome`].
     pub id: u64,
@@ -119,6 +121,40 @@ impl Job {
             range(JobField::Deadline, d.secs(), -limit, limit)?;
         }
         Ok(())
+    }
+}
+
+/// The serde mirror of [`Job`]: read as plain data, then checked.
+#[cfg(feature = "serde")]
+mod serde_raw {
+    use crate::Time;
+
+    /// [`super::Job`] before its check.
+    #[derive(serde::Deserialize)]
+    pub struct Job {
+        id: u64,
+        submit: Time,
+        procs: u32,
+        estimate: i64,
+        run_time: i64,
+        #[serde(default)]
+        deadline: Option<Time>,
+    }
+
+    impl TryFrom<Job> for super::Job {
+        type Error = super::JobError;
+        fn try_from(raw: Job) -> Result<Self, super::JobError> {
+            let job = super::Job {
+                id: raw.id,
+                submit: raw.submit,
+                procs: raw.procs,
+                estimate: raw.estimate,
+                run_time: raw.run_time,
+                deadline: raw.deadline,
+            };
+            job.check()?;
+            Ok(job)
+        }
     }
 }
 
