@@ -162,8 +162,13 @@ impl Provisioning for EarliestAsk {
 /// ([`earliest`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(try_from = "crate::run::serde_raw::EarliestPartial")
+)]
 pub struct EarliestPartial {
-    /// Seconds between publications.
+    /// Seconds between publications (1 to 2^40; [`run`](crate::run)
+    /// refuses other values, and with the `serde` feature they are not read).
     pub interval: i64,
 }
 

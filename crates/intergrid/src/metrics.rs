@@ -44,15 +44,21 @@ pub struct Metrics {
 
 /// Bounded slowdown of a job submitted at `submit` that ran over
 /// `(start, end)`: `max(1, response / max(run, bound))` (differences of
-/// times saturate, so any times give a number).
+/// times saturate, and a `bound` below 1 s counts as 1 s, so any times and
+/// bound give a finite number of at least 1).
 pub fn bsld(submit: Time, (start, end): (Time, Time), bound: i64) -> f64 {
     let run = end - start;
-    ((end - submit) as f64 / run.max(bound) as f64).max(1.0)
+    ((end - submit) as f64 / run.max(bound).max(1) as f64).max(1.0)
 }
 
 /// Lawson & Smirni's improvement ratio (eq. 2 of the paper) of a value
 /// against its base: `(base − new) / min(base, new)`, positive when `new`
 /// is smaller, and of the same size either way round.
+///
+/// Eq. 2 is meant for positive values (waits, slowdowns); where one of
+/// them is 0 it is infinite, and NaN where both are (or one is NaN), as
+/// IEEE arithmetic gives it: the ratio is undefined there, and the value
+/// says so rather than a number that looks measured.
 pub fn ratio(base: f64, new: f64) -> f64 {
     (base - new) / base.min(new)
 }

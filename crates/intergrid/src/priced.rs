@@ -103,8 +103,10 @@ pub struct Priced<P, A = LibraAdmission, F = LibraDollar> {
 }
 
 impl<P: Provider> Priced<P> {
-    /// `inner` under Libra+$ with `pricing`'s `α` and `β` and Algorithm 1.
-    pub fn libra_dollar(inner: P, pricing: ProviderPricing) -> Self {
+    /// `inner` under Libra+$ with `pricing`'s `α` and `β` and Algorithm 1;
+    /// [`IntergridError::Pricing`] if `pricing` is not usable
+    /// ([`ProviderPricing::check`]).
+    pub fn libra_dollar(inner: P, pricing: ProviderPricing) -> Result<Self, IntergridError> {
         let price = LibraDollar {
             alpha: pricing.alpha,
             beta: pricing.beta,
@@ -114,9 +116,18 @@ impl<P: Provider> Priced<P> {
 }
 
 impl<P: Provider, A: Admission, F: PriceFunction> Priced<P, A, F> {
-    /// `inner` admitting with `admission`, pricing with `price`.
-    pub fn new(inner: P, admission: A, price: F, pricing: ProviderPricing) -> Self {
-        Priced {
+    /// `inner` admitting with `admission`, pricing with `price`, budgets
+    /// and deadlines from `pricing`; [`IntergridError::Pricing`] naming the
+    /// field if `pricing` is not usable ([`ProviderPricing::check`]: a NaN
+    /// weight, say, would reject every job as too expensive, silently).
+    pub fn new(
+        inner: P,
+        admission: A,
+        price: F,
+        pricing: ProviderPricing,
+    ) -> Result<Self, IntergridError> {
+        pricing.check()?;
+        Ok(Priced {
             inner,
             admission,
             price,
@@ -124,7 +135,7 @@ impl<P: Provider, A: Admission, F: PriceFunction> Priced<P, A, F> {
             revenue: 0.0,
             rejected: 0,
             holds: HashMap::new(),
-        }
+        })
     }
 
     /// What accepted grid jobs paid.

@@ -355,7 +355,7 @@ pub fn simulate(
             let mut priced: Vec<Priced<Site>> = sites
                 .into_iter()
                 .map(|s| Priced::libra_dollar(s, pricing))
-                .collect();
+                .collect::<Result<_, _>>()?;
             let result =
                 gateway::run(&gateway_config, &mut priced, &grid).map_err(gateway_error)?;
             let revenue = priced.iter().map(Priced::revenue).sum();

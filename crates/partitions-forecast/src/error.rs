@@ -119,6 +119,17 @@ pub enum ClusterError {
         /// What `Job::check` found.
         error: JobError,
     },
+    /// The configuration a [`Partitioning`](crate::Partitioning) policy
+    /// returned from `config` for a cluster of `capacity` processors
+    /// cannot be used ([`Cluster::under`](crate::Cluster::under)): `error`
+    /// says why (another capacity, sizes that do not add up, a partition
+    /// with no pivot, forecast settings out of range, ...).
+    Partitioning {
+        /// The processors the policy was asked to set up.
+        capacity: u32,
+        /// What is wrong with its configuration.
+        error: Box<ClusterError>,
+    },
     /// A number outside its accepted range: the clock's origin (a time
     /// within ±2^40 s), the publication interval (1 s to 2^40 s), the
     /// reallocation checks per interval (1 to [`MAX_CHECKS`](crate::MAX_CHECKS)).
@@ -168,6 +179,11 @@ impl fmt::Display for ClusterError {
                 "local job at position {index} is submitted before its predecessor; sort local jobs by submit time"
             ),
             ClusterError::Job { error } => write!(f, "{error}"),
+            ClusterError::Partitioning { capacity, error } => write!(
+                f,
+                "the configuration Partitioning::config returned for {capacity} processors \
+                 cannot be used: {error}"
+            ),
             ClusterError::OutOfRange {
                 name,
                 value,

@@ -489,6 +489,25 @@ mod serde_names {
         )
         .unwrap();
         assert_eq!(read["value"], Job::new(1, Time(0), 2, 10, 5));
+        // Reading checks what `Job::check` checks, naming the field.
+        for (fields, message) in [
+            ("procs = 0, estimate = 10", "job 1: procs is 0 processors"),
+            ("procs = 2, estimate = 0", "job 1: estimate is 0 s"),
+            ("procs = 2, estimate = -5", "job 1: estimate is -5 s"),
+        ] {
+            check_err::<Job>(
+                &format!("{{ id = 1, submit = 0, {fields}, run_time = 5 }}"),
+                message,
+            );
+        }
+        check_err::<Job>(
+            "{ id = 2, submit = 1099511627777, procs = 1, estimate = 1, run_time = 0 }",
+            "job 2: submit is 1099511627777 s",
+        );
+        check_err::<Job>(
+            "{ id = 3, submit = 0, procs = 1, estimate = 1, run_time = -1, deadline = 0 }",
+            "job 3: run_time is -1 s",
+        );
         round_trip(Outcome {
             id: 7,
             start: Time(100),

@@ -12,10 +12,12 @@ use crate::{MAX_DURATION, Time};
 /// configured with [`Overrun::Continue`](crate::Overrun::Continue).
 ///
 /// With the `serde` feature a job is written and read field by field
-/// (`deadline` may be left out); reading does not check the values, so
-/// call [`Job::check`] on what you read (the schedulers check it anyway).
+/// (`deadline` may be left out); reading checks the values as
+/// [`Job::check`] does (a job outside the model's domain is not read, and
+/// the error names the job, the field and the value).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "serde_raw::Job"))]
 pub struct Job {
     /// Caller's identifier (an SWF job number, say); echoed in [`Outcome`].
     pub id: u64,
@@ -119,6 +121,40 @@ impl Job {
             range(JobField::Deadline, d.secs(), -limit, limit)?;
         }
         Ok(())
+    }
+}
+
+/// The serde mirror of [`Job`]: read as plain data, then checked.
+#[cfg(feature = "serde")]
+mod serde_raw {
+    use crate::Time;
+
+    /// [`super::Job`] before its check.
+    #[derive(serde::Deserialize)]
+    pub struct Job {
+        id: u64,
+        submit: Time,
+        procs: u32,
+        estimate: i64,
+        run_time: i64,
+        #[serde(default)]
+        deadline: Option<Time>,
+    }
+
+    impl TryFrom<Job> for super::Job {
+        type Error = super::JobError;
+        fn try_from(raw: Job) -> Result<Self, super::JobError> {
+            let job = super::Job {
+                id: raw.id,
+                submit: raw.submit,
+                procs: raw.procs,
+                estimate: raw.estimate,
+                run_time: raw.run_time,
+                deadline: raw.deadline,
+            };
+            job.check()?;
+            Ok(job)
+        }
     }
 }
 
@@ -325,16 +361,39 @@ impl Outcome {
 
     /// Bounded slowdown with the given bound on the run time (10 s is usual):
     /// `max(1, (wait + run) / max(run, bound))`.
+    ///
+    /// The bound is a number of seconds of at least 1; a smaller one counts
+    /// as 1, so the result is always a finite number of at least 1 (with a
+    /// bound of 0 a job that ran 0 s gave NaN or infinity).
     pub fn bounded_slowdown(&self, job: &Job, bound: i64) -> f64 {
         let run = self.end - self.start;
         let response = self.end - job.submit;
-        (response as f64 / run.max(bound) as f64).max(1.0)
+        (response as f64 / run.max(bound).max(1) as f64).max(1.0)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bound below 1 s counts as 1 s: no division by 0, whatever the times.
+    #[test]
+    fn bounded_slowdown_is_a_finite_number_for_any_bound() {
+        let job = Job::new(1, Time(0), 1, 10, 0);
+        let at = |start, end| Outcome {
+            id: 1,
+            start: Time(start),
+            end: Time(end),
+            status: Status::Completed,
+        };
+        for bound in [i64::MIN, -5, 0, 1] {
+            assert_eq!(at(10, 10).bounded_slowdown(&job, bound), 10.0, "{bound}");
+            assert_eq!(at(0, 0).bounded_slowdown(&job, bound), 1.0, "{bound}");
+            assert_eq!(at(10, 5).bounded_slowdown(&job, bound), 5.0, "{bound}");
+        }
+        assert_eq!(at(10, 10).bounded_slowdown(&job, 10), 1.0);
+        assert_eq!(at(10, 30).bounded_slowdown(&job, 10), 1.5);
+    }
 
     /// `build()` of a builder with every field set from `(submit, procs, estimate, run)`.
     fn build(submit: i64, procs: u32, estimate: i64, run_time: i64) -> Result<Job, JobError> {

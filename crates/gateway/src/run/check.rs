@@ -1,10 +1,12 @@
-//! The checks `run` makes before a run starts: settings, timer counts and
-//! the grid jobs' times, each failing with a [`GatewayError`].
+//! The checks `run` makes before a run starts (settings, timer counts and
+//! the grid jobs' times) and on the answers of a user's policy and
+//! providers as they come (a [`Choice`]'s times, a utilisation), each
+//! failing with a [`GatewayError`].
 
 use profile::{Job, MAX_DURATION, Time};
 
 use super::{GatewayConfig, GatewayError, Information, MAX_ATTEMPTS, MAX_TICKS};
-use crate::policy::Provisioning;
+use crate::policy::{Choice, Provisioning};
 
 /// Checks the settings of `config`: periods of 1 s to 2^40 s, timers
 /// within ±2^40 s, at most [`MAX_ATTEMPTS`] attempts.
@@ -111,4 +113,42 @@ pub(super) fn check_job(job: &Job) -> Result<(), GatewayError> {
     }
     field("estimate", job.estimate, i64::MIN, MAX_DURATION)?;
     field("run time", job.run_time, i64::MIN, MAX_DURATION)
+}
+
+/// Checks the times in `choice`, the policy's answer for grid job `job` at
+/// `now`: a reserved or planned start may not lie before `now` (the
+/// provider would refuse the reservation, or every start would count as
+/// late, and the run would charge the policy's mistake to the provider).
+pub(super) fn check_choice(choice: &Choice, job: u64, now: Time) -> Result<(), GatewayError> {
+    let (what, at) = match *choice {
+        Choice::Reserve { start, .. } => ("Choice::Reserve start", start),
+        Choice::Submit {
+            planned: Some(planned),
+            ..
+        } => ("Choice::Submit planned start", planned),
+        _ => return Ok(()),
+    };
+    if at < now {
+        return Err(GatewayError::ChoiceInThePast { job, what, at, now });
+    }
+    Ok(())
+}
+
+/// Checks what provider `provider` reported as its utilisation at `now`:
+/// a share in `[0, 1]` (a NaN or negative one would mislead every
+/// policy that compares them).
+pub(super) fn check_utilisation(
+    provider: usize,
+    now: Time,
+    value: f64,
+) -> Result<f64, GatewayError> {
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(GatewayError::Utilisation {
+            provider,
+            now,
+            value,
+        })
+    }
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use profile::Time;
 
 /// A run that could not take place.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum GatewayError {
     /// No provider was given.
@@ -69,6 +69,28 @@ pub enum GatewayError {
         job: u64,
         /// The provider chosen.
         provider: usize,
+    },
+    /// The provisioning policy's [`Provisioning::choose`](crate::Provisioning::choose)
+    /// answered a reserved or planned start before the gateway's clock.
+    ChoiceInThePast {
+        /// The job's id.
+        job: u64,
+        /// Which time: `Choice::Reserve start` or `Choice::Submit planned start`.
+        what: &'static str,
+        /// The time answered.
+        at: Time,
+        /// The gateway's clock.
+        now: Time,
+    },
+    /// A provider's [`Provider::utilisation`](crate::Provider::utilisation)
+    /// was not a share in `[0, 1]` (NaN, negative or above 1).
+    Utilisation {
+        /// The provider's index.
+        provider: usize,
+        /// When it was asked.
+        now: Time,
+        /// What it answered.
+        value: f64,
     },
     /// A provider still had an event at or before the gateway's clock after
     /// being advanced to it: it breaks the [`Provider`](crate::Provider) contract, and the
@@ -217,8 +239,23 @@ impl fmt::Display for GatewayError {
             ),
             GatewayError::Choice { job, provider } => write!(
                 f,
-                "the provisioning policy chose provider {provider} for grid job {job}, which is \
-                 not among its candidates; choose one of the candidates it was given"
+                "the provisioning policy (Provisioning::choose) chose provider {provider} for \
+                 grid job {job}, which is not among its candidates; choose one of the candidates \
+                 it was given"
+            ),
+            GatewayError::ChoiceInThePast { job, what, at, now } => write!(
+                f,
+                "the provisioning policy (Provisioning::choose) answered a {what} of {at} for \
+                 grid job {job} at {now}, which is in the past; answer a start at or after now"
+            ),
+            GatewayError::Utilisation {
+                provider,
+                now,
+                value,
+            } => write!(
+                f,
+                "provider {provider} (Provider::utilisation) reported a utilisation of {value} at \
+                 {now}, expected a share in [0, 1]; the provider's report is faulty"
             ),
             GatewayError::ProviderClock {
                 provider,

@@ -2,13 +2,15 @@
 
 mod check;
 mod error;
+#[cfg(feature = "serde")]
+pub(crate) mod serde_raw;
 
 use std::collections::HashMap;
 use std::fmt;
 
 use profile::{Job, Time};
 
-use self::check::{check_job, check_settings, check_ticks};
+use self::check::{check_choice, check_job, check_settings, check_ticks, check_utilisation};
 pub use self::error::{GatewayError, ReportProblem};
 use crate::messages::{Message, MessageCounter};
 use crate::policy::{Candidate, Choice, Provisioning};
@@ -21,10 +23,13 @@ use crate::violation::{PAPER_TOLERANCE, ViolationLog};
 #[non_exhaustive]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "serde", serde(try_from = "serde_raw::Information"))]
 pub enum Information {
     /// `ask`: it requests the slots of every provider for every job it schedules.
     Ask,
-    /// `partial`: every provider publishes its slots every `interval` seconds.
+    /// `partial`: every provider publishes its slots every `interval` seconds
+    /// (1 to 2^40; [`run`] refuses other values, and with the `serde`
+    /// feature they are not read).
     Partial {
         /// Seconds between publications.
         interval: i64,
@@ -73,9 +78,20 @@ pub const MAX_ATTEMPTS: u32 = 1_000;
 
 /// Everything [`run`] needs besides providers and jobs: the provisioning
 /// policy `Q` (by default a built-in, [`GatewayPolicy`]) and the settings.
+///
+/// [`run`] checks the settings before it starts; with the `serde` feature
+/// a configuration whose settings it would refuse is not read (the error
+/// names the setting).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    serde(
+        try_from = "serde_raw::GatewayConfig<Q>",
+        bound(deserialize = "Q: serde::Deserialize<'de> + Provisioning")
+    )
+)]
 pub struct GatewayConfig<Q = GatewayPolicy> {
     /// The provisioning policy; [`run`] plays out a clone of it.
     pub policy: Q,
@@ -424,6 +440,7 @@ impl<Q: Provisioning> Gateway<'_, Q> {
                     provider,
                 });
             }
+            check_choice(&choice, job.id, now)?;
             let (k, start) = match choice {
                 Choice::Wait => return Ok(false),
                 Choice::Reject(reason) => {
@@ -641,7 +658,7 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
         }
         if next_report == Some(now) {
             for (k, p) in providers.iter().enumerate() {
-                g.utilisation[k] = p.utilisation(now);
+                g.utilisation[k] = check_utilisation(k, now, p.utilisation(now))?;
                 g.count(now, Message::UtilisationReport);
             }
             next_report = within(now + config.report_every);

@@ -3,8 +3,10 @@
 //! checked runs of each policy, property tests on random grids, and the
 //! checks on what providers report.
 
+mod answers;
 mod extremes;
 mod props;
 mod reports;
 mod scenarios;
+mod serde_checks;
 mod twin;

@@ -366,3 +366,17 @@ fn a_run_of_another_scenario_of_the_same_shape_is_refused() {
         Err(IntergridError::ForeignJob { .. })
     ));
 }
+
+/// `bsld` with a bound below 1 s divided by 0 for a job that ran 0 s (NaN
+/// or infinity, which a mean then spread); such a bound counts as 1 s.
+#[test]
+fn a_bounded_slowdown_is_finite_for_any_bound() {
+    use intergrid::bsld;
+    for bound in [i64::MIN, -1, 0, 1] {
+        assert_eq!(bsld(Time(0), (Time(10), Time(10)), bound), 10.0, "{bound}");
+        assert_eq!(bsld(Time(0), (Time(0), Time(0)), bound), 1.0, "{bound}");
+        assert_eq!(bsld(Time(0), (Time(10), Time(4)), bound), 4.0, "{bound}");
+    }
+    assert_eq!(bsld(Time(0), (Time(10), Time(30)), 10), 1.5);
+    assert_eq!(bsld(Time(0), (Time(10), Time(10)), 10), 1.0);
+}

@@ -117,7 +117,8 @@ fn a_site_is_a_provider_with_two_phase_reservations() {
 fn pricing_a_provider_past_the_node_limit_is_refused() {
     use intergrid::{Config, IntergridError, Priced, ProviderPricing, Scenario, simulate};
     let job = Job::new(1000, Time(0), 4, 900, 600);
-    let mut priced = Priced::libra_dollar(arcb(u32::MAX, Vec::new()), ProviderPricing::PAPER);
+    let mut priced =
+        Priced::libra_dollar(arcb(u32::MAX, Vec::new()), ProviderPricing::PAPER).unwrap();
     let refused = priced.submit(Time(0), job.clone()).unwrap_err();
     assert!(
         matches!(&refused, Refusal::Rejected { job: 1000, reason } if reason.contains("4294967295 processors, more than the 1000000 nodes")),
@@ -200,7 +201,8 @@ fn an_admission_rule_accepting_at_an_impossible_cost_is_refused() {
             Charge(cost),
             price,
             ProviderPricing::PAPER,
-        );
+        )
+        .unwrap();
         let job = Job::new(1000, Time(0), 4, 900, 600);
         let refused = priced.submit(Time(0), job.clone()).unwrap_err();
         assert!(
@@ -216,9 +218,84 @@ fn an_admission_rule_accepting_at_an_impossible_cost_is_refused() {
         Charge(5.0),
         price,
         ProviderPricing::PAPER,
-    );
+    )
+    .unwrap();
     priced
         .submit(Time(0), Job::new(1000, Time(0), 4, 900, 600))
         .unwrap();
     assert_eq!(priced.revenue(), 5.0);
+}
+
+/// `Priced::new` took any pricing, and only `simulate` checked it: a
+/// provider built by hand with a NaN weight rejected every grid job as too
+/// expensive, silently. The constructor now refuses it, naming the field.
+#[test]
+fn a_priced_provider_refuses_unusable_pricing_where_it_is_built() {
+    use intergrid::{IntergridError, Priced, ProviderPricing};
+    use pricing::{LibraAdmission, LibraDollar};
+    let price = LibraDollar {
+        alpha: 1.0,
+        beta: 0.1,
+    };
+    let bad = [
+        (
+            "alpha",
+            ProviderPricing {
+                alpha: f64::NAN,
+                ..ProviderPricing::PAPER
+            },
+        ),
+        (
+            "beta",
+            ProviderPricing {
+                beta: -0.1,
+                ..ProviderPricing::PAPER
+            },
+        ),
+        (
+            "base_price",
+            ProviderPricing {
+                base_price: 0.0,
+                ..ProviderPricing::PAPER
+            },
+        ),
+        (
+            "budget_factor",
+            ProviderPricing {
+                budget_factor: f64::INFINITY,
+                ..ProviderPricing::PAPER
+            },
+        ),
+        (
+            "deadline_factor",
+            ProviderPricing {
+                deadline_factor: 0.5,
+                ..ProviderPricing::PAPER
+            },
+        ),
+    ];
+    for (name, pricing) in bad {
+        let err = Priced::new(arcb(8, Vec::new()), LibraAdmission, price, pricing).unwrap_err();
+        assert!(
+            matches!(err, IntergridError::Pricing { field, .. } if field == name),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string()
+                .starts_with(&format!("provider pricing: {name} is ")),
+            "{err}"
+        );
+        let err = Priced::libra_dollar(arcb(8, Vec::new()), pricing).unwrap_err();
+        assert!(
+            matches!(err, IntergridError::Pricing { field, .. } if field == name),
+            "{err:?}"
+        );
+    }
+    Priced::new(
+        arcb(8, Vec::new()),
+        LibraAdmission,
+        price,
+        ProviderPricing::PAPER,
+    )
+    .unwrap();
 }

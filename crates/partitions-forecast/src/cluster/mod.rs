@@ -237,55 +237,49 @@ impl Cluster {
     /// An idle cluster of `capacity` processors set up by the provider
     /// policy `policy` ([`Partitioning::config`], with Algorithm 1's
     /// settings `forecast` for the policies that use them), whose clock
-    /// starts at `origin`; [`Cluster::new`] on the configuration, which must
-    /// have `capacity` processors ([`ClusterError::OutOfRange`] otherwise).
+    /// starts at `origin`: [`Cluster::new`] on the configuration.
+    ///
+    /// What is the caller's to get right is checked first, as by
+    /// [`Cluster::new`]: `origin` within ±2^40 s, `capacity` at least 1.
+    /// Then the configuration the policy returned must have `capacity`
+    /// processors and be one [`Cluster::new`] accepts; otherwise the error
+    /// is [`ClusterError::Partitioning`], naming the method, the capacity
+    /// asked for and what is wrong (a size, a pivot count, the forecast
+    /// settings it passed on, ...).
     pub fn under<P: Partitioning + ?Sized>(
         policy: &P,
         capacity: u32,
         forecast: &ForecastConfig,
         origin: Time,
     ) -> Result<Cluster, ClusterError> {
+        check_origin(origin)?;
+        if capacity == 0 {
+            return Err(ClusterError::NoCapacity);
+        }
         let config = policy.config(capacity, forecast);
+        let answer = |error| ClusterError::Partitioning {
+            capacity,
+            error: Box::new(error),
+        };
         // A policy sets up the cluster it was asked for: one of another
         // size would be simulated in its place, silently.
         if config.capacity != capacity {
-            return Err(ClusterError::OutOfRange {
-                name: "the policy's configured capacity (processors)",
+            return Err(answer(ClusterError::OutOfRange {
+                name: "the configured capacity (processors)",
                 value: i64::from(config.capacity),
                 min: i64::from(capacity),
                 max: i64::from(capacity),
-            });
+            }));
         }
-        Cluster::new(config, origin)
+        Cluster::new(config, origin).map_err(answer)
     }
 
     /// An idle cluster whose clock starts at `origin` (within ±2^40 s,
     /// `Time::LIMIT`).
     pub fn new(config: ClusterConfig, origin: Time) -> Result<Cluster, ClusterError> {
-        if !origin.in_domain() {
-            return Err(ClusterError::OutOfRange {
-                name: "the clock's origin (s)",
-                value: origin.secs(),
-                min: -Time::LIMIT.secs(),
-                max: Time::LIMIT.secs(),
-            });
-        }
+        check_origin(origin)?;
+        config.check()?;
         let cap = config.capacity;
-        if cap == 0 {
-            return Err(ClusterError::NoCapacity);
-        }
-        if config.partitions.is_empty() {
-            return Err(ClusterError::NoPartition);
-        }
-        let sum: u64 = config.partitions.iter().map(|p| u64::from(p.size)).sum();
-        if sum != u64::from(cap) {
-            return Err(ClusterError::Sizes { sum, capacity: cap });
-        }
-        if let Some(p) = config.partitions.iter().find(|p| p.pivots == 0) {
-            return Err(ClusterError::Pivots {
-                partition: p.name.clone(),
-            });
-        }
         let forecast = match config.forecast {
             None => None,
             Some(fc) => Some(Cluster::forecast_state(
@@ -392,4 +386,17 @@ impl Cluster {
     pub fn waiting(&self) -> usize {
         self.queue.waiting.len()
     }
+}
+
+/// `origin` as a cluster's clock: within ±2^40 s (`Time::LIMIT`).
+fn check_origin(origin: Time) -> Result<(), ClusterError> {
+    if origin.in_domain() {
+        return Ok(());
+    }
+    Err(ClusterError::OutOfRange {
+        name: "the clock's origin (s)",
+        value: origin.secs(),
+        min: -Time::LIMIT.secs(),
+        max: Time::LIMIT.secs(),
+    })
 }

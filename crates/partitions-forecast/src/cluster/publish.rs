@@ -1,12 +1,13 @@
 //! Publishing free time slots, and Algorithm 1: `getFreeTimeSlots`, the
 //! `reallocationEvent`s, and the integral of the local load they observe.
 
-use profile::{FreeSlot, MAX_DURATION, Time};
+use profile::{FreeSlot, Time};
 
-use super::{Cluster, ForecastConfig, ForecastState, LoadMeasure, MAX_CHECKS, Notice, ShareFrom};
+use super::config::forecast_partitions;
+use super::{Cluster, ForecastConfig, ForecastState, LoadMeasure, Notice, ShareFrom};
 use crate::error::ClusterError;
 use crate::forecast::LoadForecast;
-use crate::partition::{Origin, PartitionSpec, Predicate, UNLIMITED};
+use crate::partition::{PartitionSpec, UNLIMITED};
 
 impl Cluster {
     /// The maximal free time slots from `from` (at least now) up to
@@ -87,8 +88,7 @@ impl Cluster {
     }
 
     /// Algorithm 1's state for a cluster of partitions `parts`, once the
-    /// configuration is checked: one local and one grid partition, both
-    /// lending, with borrowing on.
+    /// configuration is checked ([`ClusterConfig::check`](super::ClusterConfig::check)).
     pub(super) fn forecast_state(
         config: ForecastConfig,
         parts: &[PartitionSpec],
@@ -100,43 +100,7 @@ impl Cluster {
             Some(a) => LoadForecast::with_smoothing(config.window, a),
         }
         .map_err(|error| ClusterError::Forecast { error })?;
-        if config.interval < 1 || config.checks == 0 {
-            return Err(ClusterError::Reallocation {
-                every: config.interval / (i64::from(config.checks) + 1),
-            });
-        }
-        if config.interval > MAX_DURATION {
-            return Err(ClusterError::OutOfRange {
-                name: "the publication interval (s)",
-                value: config.interval,
-                min: 1,
-                max: MAX_DURATION,
-            });
-        }
-        if config.checks > MAX_CHECKS {
-            return Err(ClusterError::OutOfRange {
-                name: "the reallocation checks per interval",
-                value: i64::from(config.checks),
-                min: 1,
-                max: i64::from(MAX_CHECKS),
-            });
-        }
-        let find = |o: Origin| {
-            let all: Vec<usize> = parts
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.predicate == Predicate::Origin(o))
-                .map(|(i, _)| i)
-                .collect();
-            match all[..] {
-                [i] => Ok(i),
-                _ => Err(ClusterError::ForecastPartitions),
-            }
-        };
-        let (local, grid) = (find(Origin::Local)?, find(Origin::Grid)?);
-        if parts.len() != 2 || !parts.iter().all(|p| p.lends) || !borrowing {
-            return Err(ClusterError::ForecastPartitions);
-        }
+        let (local, grid) = forecast_partitions(parts, borrowing)?;
         Ok(ForecastState {
             config,
             forecast,

@@ -1,11 +1,12 @@
 //! Answers a caller or a user's policy gives that the cluster cannot honour:
-//! a [`Partitioning`] that sets up a cluster of another size, and a resize
+//! a [`Partitioning`] that sets up a cluster of another size or one
+//! [`Cluster::new`] refuses (each named as the policy's answer), and a resize
 //! that leaves a local job yet to arrive without the processors it asks
 //! for. Each is refused with a typed error naming the value, never run.
 
 use partitions_forecast::{
     Cluster, ClusterConfig, ClusterError, ForecastConfig, Origin, PartitionSpec, Partitioning,
-    Predicate, Priority, ProviderPolicy,
+    Predicate, Priority, ProviderPolicy, UNLIMITED,
 };
 use profile::{Job, Time};
 
@@ -28,7 +29,8 @@ fn a_policy_must_set_up_the_capacity_it_was_asked_for() {
         assert_eq!(
             err.to_string(),
             format!(
-                "the policy's configured capacity (processors) is {given}, outside [{asked}, {asked}]"
+                "the configuration Partitioning::config returned for {asked} processors cannot \
+                 be used: the configured capacity (processors) is {given}, outside [{asked}, {asked}]"
             )
         );
     }
@@ -42,6 +44,131 @@ fn a_policy_must_set_up_the_capacity_it_was_asked_for() {
             64
         );
     }
+}
+
+/// A policy that answers whatever `self.0` makes of the capacity asked for.
+struct Answers(fn(u32, &ForecastConfig) -> ClusterConfig);
+
+impl Partitioning for Answers {
+    fn config(&self, capacity: u32, forecast: &ForecastConfig) -> ClusterConfig {
+        (self.0)(capacity, forecast)
+    }
+}
+
+/// Two partitions of `a` and `b` processors (local, then grid), one pivot
+/// each, borrowing on.
+fn two(capacity: u32, a: u32, b: u32, forecast: Option<ForecastConfig>) -> ClusterConfig {
+    ClusterConfig {
+        capacity,
+        partitions: vec![
+            PartitionSpec::new("local", Predicate::Origin(Origin::Local), a, 1),
+            PartitionSpec::new("grid", Predicate::Origin(Origin::Grid), b, 1),
+        ],
+        priority: Priority::Arrival,
+        borrowing: true,
+        forecast,
+    }
+}
+
+/// Every way a policy's configuration can be unusable is refused as the
+/// policy's answer, with what `Cluster::new` says of it; the caller's own
+/// mistakes (an origin out of range, no processors) are not blamed on it.
+#[test]
+fn a_policy_answer_cluster_new_refuses_names_the_policy() {
+    let fc = ForecastConfig::paper(3600);
+    let check = |answer: fn(u32, &ForecastConfig) -> ClusterConfig, inner: ClusterError| {
+        let err = Cluster::under(&Answers(answer), 8, &fc, Time(0)).unwrap_err();
+        assert_eq!(
+            err,
+            ClusterError::Partitioning {
+                capacity: 8,
+                error: Box::new(inner.clone()),
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "the configuration Partitioning::config returned for 8 processors cannot be \
+                 used: {inner}"
+            )
+        );
+    };
+    // Sizes that do not add up to the capacity.
+    check(
+        |c, _| two(c, 3, 3, None),
+        ClusterError::Sizes {
+            sum: 6,
+            capacity: 8,
+        },
+    );
+    check(
+        |c, _| two(c, u32::MAX, 9, None),
+        ClusterError::Sizes {
+            sum: u64::from(u32::MAX) + 9,
+            capacity: 8,
+        },
+    );
+    // No partition; a partition with no pivot.
+    check(
+        |c, _| ClusterConfig {
+            partitions: Vec::new(),
+            ..ClusterConfig::single(c, 1)
+        },
+        ClusterError::NoPartition,
+    );
+    check(
+        |c, _| ClusterConfig::single(c, 0),
+        ClusterError::Pivots {
+            partition: "all".into(),
+        },
+    );
+    // Algorithm 1 on partitions it cannot resize, or with broken settings.
+    check(
+        |c, fc| ClusterConfig {
+            forecast: Some(fc.clone()),
+            ..ClusterConfig::single(c, UNLIMITED)
+        },
+        ClusterError::ForecastPartitions,
+    );
+    check(
+        |c, fc| {
+            two(
+                c,
+                4,
+                4,
+                Some(ForecastConfig {
+                    window: 0,
+                    ..fc.clone()
+                }),
+            )
+        },
+        ClusterError::Forecast {
+            error: partitions_forecast::ForecastError::Window { value: 0 },
+        },
+    );
+    // The same configurations with the right sizes are fine.
+    Cluster::under(
+        &Answers(|c, fc| two(c, 4, 4, Some(fc.clone()))),
+        8,
+        &fc,
+        Time(0),
+    )
+    .unwrap();
+
+    // The caller's mistakes are the caller's, whatever the policy.
+    let err = Cluster::under(&ProviderPolicy::ArCb, 0, &fc, Time(0)).unwrap_err();
+    assert_eq!(err, ClusterError::NoCapacity);
+    let err = Cluster::under(&ProviderPolicy::ArCb, 8, &fc, Time(i64::MAX)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ClusterError::OutOfRange {
+                name: "the clock's origin (s)",
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 /// A local partition of 4 and a grid partition of 4, no borrowing, and a

@@ -7,3 +7,4 @@ mod forecast_policy;
 mod hostile;
 mod props;
 mod scenarios;
+mod serde_checks;

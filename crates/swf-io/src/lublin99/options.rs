@@ -14,9 +14,14 @@ use profile::{MAX_DURATION, Time};
 /// inter-arrival times"; sizes, run times and the order of jobs are kept,
 /// and so is the daily cycle's shape, stretched). `duration` bounds the
 /// model's clock before rescaling; `max_jobs` is kept exactly.
+///
+/// With the `serde` feature a load or rate that is not a finite number
+/// above 0 is not read (the `key=value` spec refuses it too); built in
+/// code, such a value leaves the model's arrivals unscaled.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "serde", serde(try_from = "serde_raw::Arrivals"))]
 pub enum Arrivals {
     /// The model's own arrivals, unscaled (the default).
     #[default]
@@ -28,6 +33,37 @@ pub enum Arrivals {
     /// Rescaled so the mean arrival rate over the span is this many jobs
     /// per hour (finite and positive).
     Rate(f64),
+}
+
+/// The serde mirror of [`Arrivals`]: read as plain data, then checked as
+/// the `key=value` spec checks it.
+#[cfg(feature = "serde")]
+mod serde_raw {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    pub enum Arrivals {
+        Model,
+        Load(f64),
+        Rate(f64),
+    }
+
+    impl TryFrom<Arrivals> for super::Arrivals {
+        type Error = String;
+        fn try_from(raw: Arrivals) -> Result<Self, String> {
+            let positive = |name: &str, x: f64| {
+                if x.is_finite() && x > 0.0 {
+                    Ok(x)
+                } else {
+                    Err(format!("`{name}` is {x}, expected a finite number above 0"))
+                }
+            };
+            Ok(match raw {
+                Arrivals::Model => super::Arrivals::Model,
+                Arrivals::Load(x) => super::Arrivals::Load(positive("load", x)?),
+                Arrivals::Rate(x) => super::Arrivals::Rate(positive("rate", x)?),
+            })
+        }
+    }
 }
 
 /// How a [`Lublin99`] workload's requested times (SWF field 9) are made.

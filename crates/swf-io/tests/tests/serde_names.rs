@@ -80,3 +80,35 @@ fn records_headers_and_conversions_round_trip() {
         ..Default::default()
     });
 }
+
+/// A load or rate the `key=value` spec refuses (0, negative, NaN,
+/// infinite) was read from TOML and left the model's arrivals unscaled
+/// without a word; it is refused naming the option.
+#[test]
+fn arrivals_out_of_range_are_not_read() {
+    use swf_io::lublin99::Arrivals;
+    check("\"model\"", Arrivals::Model);
+    let read: BTreeMap<String, Arrivals> = toml::from_str("value = { load = 0.7 }").unwrap();
+    assert_eq!(read["value"], Arrivals::Load(0.7));
+    round_trip(Arrivals::Load(0.7));
+    round_trip(Arrivals::Rate(30.0));
+    for (toml, message) in [
+        (
+            "{ load = 0.0 }",
+            "`load` is 0, expected a finite number above 0",
+        ),
+        ("{ load = -0.5 }", "`load` is -0.5, expected"),
+        ("{ load = nan }", "`load` is NaN, expected"),
+        (
+            "{ rate = inf }",
+            "`rate` is inf, expected a finite number above 0",
+        ),
+    ] {
+        check_err::<Arrivals>(toml, message);
+    }
+    let err = toml::from_str::<Lublin99>(
+        "procs = 64\nduration = 100\nseed = 1\ntwo_class = false\narrivals = { load = -1.0 }",
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("`load` is -1"), "{err}");
+}
