@@ -100,6 +100,20 @@ def test_paper_options_out_of_range_name_the_option(actual, value):
              lambda: usched.papers.utility("pu", users=value))
 
 
+@pytest.mark.parametrize(
+    "kw, pattern",
+    [
+        ({"rating": 1.5}, r"^rating is 1.5: 'float' object cannot be interpreted as an integer$"),
+        ({"alpha": "x"}, r"^alpha is 'x': "),
+        ({"spare": 3}, r"^spare is 3: "),
+    ],
+)
+def test_paper_options_of_the_wrong_type_name_the_option(actual, kw, pattern):
+    _refused(TypeError, pattern, lambda: usched.papers.pricing(actual, **kw))
+    _refused(TypeError, r"^users is <object .*>, expected a number, a string, a bool or a list$",
+             lambda: usched.papers.utility("pu", users=object()))
+
+
 # 2: the stepping API refuses what cannot be meant, changing nothing.
 def test_positions_where_no_job_waits_are_refused(stepper):
     n = stepper.queue_len
