@@ -58,6 +58,52 @@ pub(crate) fn estimate(name: &str) -> PyResult<Estimate> {
     })
 }
 
+/// The file parameter `name`: a `str`, `bytes` or `os.PathLike`, as
+/// `open` takes one. Anything else is a `TypeError`, and a NUL character,
+/// which no path can hold, a `ValueError`, each naming it.
+fn path(name: &str, value: &Bound<'_, PyAny>) -> PyResult<std::path::PathBuf> {
+    let py = value.py();
+    let shown = || {
+        value
+            .repr()
+            .map_or_else(|_| "?".to_string(), |r| r.to_string())
+    };
+    // As text, bytes that are not UTF-8 escaped as the file system's
+    // encoding does (and PathBuf's extraction undoes).
+    let Ok(text) = py.import("os")?.getattr("fsdecode")?.call1((value,)) else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{name} is {}, expected a path (a str, bytes or os.PathLike)",
+            shown()
+        )));
+    };
+    // Shown lossily (a lone surrogate as U+FFFD), which keeps a NUL.
+    if text.to_string().contains('\0') {
+        return Err(PyValueError::new_err(format!(
+            "{name} is {}, but a path cannot hold a NUL character",
+            shown()
+        )));
+    }
+    text.extract::<std::path::PathBuf>()
+}
+
+/// [`path`], as UTF-8 text: the toolkit reads and writes file names as
+/// UTF-8 (`cli::output` refuses others). A path that is not is a
+/// `UschedError` naming the parameter.
+pub(crate) fn text_path(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String> {
+    path(name, value)?
+        .into_os_string()
+        .into_string()
+        .map_err(|_| {
+            let shown = value
+                .repr()
+                .map_or_else(|_| "?".to_string(), |r| r.to_string());
+            error(format!(
+                "{name} is {shown}, which is not UTF-8; the toolkit reads trace names and paths \
+             as UTF-8: rename the file or give another path to it"
+            ))
+        })
+}
+
 /// A status as a word.
 pub(crate) fn status(s: Status) -> &'static str {
     match s {
@@ -149,11 +195,31 @@ pub(crate) fn not_bool(name: &str, value: &Bound<'_, PyAny>, expected: &str) -> 
     Ok(())
 }
 
+/// An integer type's range, for messages in Python's terms (the numbers,
+/// never the Rust type).
+pub(crate) trait IntRange {
+    /// The least value.
+    const LOW: i128;
+    /// The greatest value.
+    const HIGH: i128;
+}
+
+macro_rules! int_range {
+    ($($t:ty),*) => {$(
+        impl IntRange for $t {
+            const LOW: i128 = <$t>::MIN as i128;
+            const HIGH: i128 = <$t>::MAX as i128;
+        }
+    )*};
+}
+int_range!(u8, u16, u32, u64, usize, i32, i64);
+
 /// The integer parameter `name` as a `T`, strictly: an `int` or a numpy
 /// integer (anything `operator.index` takes) but never a `bool`, a float
 /// or a string (`TypeError` naming it); a value `T` cannot hold is a
-/// `ValueError` naming it and its value.
-pub(crate) fn int<'a, 'py, T: FromPyObject<'a, 'py>>(
+/// `ValueError` naming it, its value and the range accepted, as
+/// [`int_in`] words it.
+pub(crate) fn int<'a, 'py, T: FromPyObject<'a, 'py> + IntRange>(
     name: &str,
     value: &'a Bound<'py, PyAny>,
 ) -> PyResult<T>
@@ -167,8 +233,11 @@ where
             .repr()
             .map_or_else(|_| "?".to_string(), |r| r.to_string());
         if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
-            let kind = std::any::type_name::<T>();
-            PyValueError::new_err(format!("{name} is {text}, out of range (a {kind})"))
+            PyValueError::new_err(format!(
+                "{name} is {text}, expected {} to {}",
+                T::LOW,
+                T::HIGH
+            ))
         } else {
             pyo3::exceptions::PyTypeError::new_err(format!("{name} is {text}, expected an integer"))
         }
@@ -193,13 +262,14 @@ pub(crate) fn real(name: &str, value: &Bound<'_, PyAny>) -> PyResult<f64> {
     })
 }
 
-/// The integer option `name` from Python, strictly, as [`int`] takes it.
-/// Returns the value if it fits a `u64`, and its decimal text either way.
-pub(crate) fn strict_int(name: &str, value: &Bound<'_, PyAny>) -> PyResult<(Option<u64>, String)> {
+/// The integer `name` from Python, strictly, as [`int`] takes it: the
+/// value if it fits a `u64`, else its decimal text (negative or huge), for
+/// an error message. Nothing is allocated for a value that fits.
+pub(crate) fn strict_u64(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Result<u64, String>> {
     use pyo3::exceptions::PyTypeError;
     not_bool(name, value, "an integer")?;
     if let Ok(v) = value.extract::<u64>() {
-        return Ok((Some(v), v.to_string()));
+        return Ok(Ok(v));
     }
     let py = value.py();
     let Ok(int) = py.import("operator")?.getattr("index")?.call1((value,)) else {
@@ -208,7 +278,16 @@ pub(crate) fn strict_int(name: &str, value: &Bound<'_, PyAny>) -> PyResult<(Opti
             value.repr()?
         )));
     };
-    Ok((int.extract::<u64>().ok(), int.str()?.to_string()))
+    Ok(int.extract::<u64>().map_err(|_| int.to_string()))
+}
+
+/// The integer option `name` from Python, strictly, as [`int`] takes it.
+/// Returns the value if it fits a `u64`, and its decimal text either way.
+pub(crate) fn strict_int(name: &str, value: &Bound<'_, PyAny>) -> PyResult<(Option<u64>, String)> {
+    Ok(match strict_u64(name, value)? {
+        Ok(v) => (Some(v), v.to_string()),
+        Err(text) => (None, text),
+    })
 }
 
 /// [`strict_int`] within `low..=high`: out of range is a `ValueError`
@@ -220,12 +299,16 @@ pub(crate) fn int_in(
     high: u64,
     hint: &str,
 ) -> PyResult<u64> {
-    match strict_int(name, value)? {
-        (Some(v), _) if (low..=high).contains(&v) => Ok(v),
-        (_, text) => Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "{name} is {text}, expected {low} to {high}{hint}"
-        ))),
+    match strict_u64(name, value)? {
+        Ok(v) if (low..=high).contains(&v) => Ok(v),
+        Ok(v) => Err(out_of_range(name, &v.to_string(), low, high, hint)),
+        Err(text) => Err(out_of_range(name, &text, low, high, hint)),
     }
+}
+
+/// The `ValueError` of an integer `name` given as `text`, outside `low..=high`.
+fn out_of_range(name: &str, text: &str, low: u64, high: u64, hint: &str) -> PyErr {
+    PyValueError::new_err(format!("{name} is {text}, expected {low} to {high}{hint}"))
 }
 
 /// [`int_in`] with no hint.
@@ -252,16 +335,24 @@ pub(crate) fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult
         Ok(int) => int,
         Err(_) => {
             let np = py.import("numpy")?;
-            let array = np.getattr("asarray")?.call1((action,))?;
-            let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
-            let size: usize = array.getattr("size")?.extract()?;
-            if !(matches!(kind.as_str(), "i" | "u") && size == 1) {
-                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                    "action {} is not an integer of Discrete({window}) (give an int, a numpy \
-                     integer or a one-element integer array)",
-                    action.repr()?
-                )));
-            }
+            // A ragged sequence or an object numpy cannot read is refused
+            // as any other non-integer.
+            let array = np.getattr("asarray")?.call1((action,)).ok();
+            let integers = |array: &Bound<'_, PyAny>| -> PyResult<bool> {
+                let kind: String = array.getattr("dtype")?.getattr("kind")?.extract()?;
+                let size: usize = array.getattr("size")?.extract()?;
+                Ok(matches!(kind.as_str(), "i" | "u") && size == 1)
+            };
+            let array = match array {
+                Some(array) if integers(&array)? => array,
+                _ => {
+                    return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                        "action {} is not an integer of Discrete({window}) (give an int, a \
+                         numpy integer or a one-element integer array)",
+                        action.repr()?
+                    )));
+                }
+            };
             array.call_method0("item")?
         }
     };

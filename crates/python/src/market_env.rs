@@ -35,7 +35,7 @@ use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::convert::{error, int, int_arg, stats_dict, strict_int};
+use crate::convert::{action_index, error, int, int_arg, stats_dict, strict_int};
 use crate::market_options::{Numbers, factors_of};
 use crate::market_rule::{MarketAdmission, Offer, Price, squash, unit, word};
 use crate::workload::Workload;
@@ -595,13 +595,11 @@ impl MarketCore {
     /// the episode ended, the decision (`accept` or the rejection's
     /// reason), Algorithm 1's answer at factor 1, the cost charged (if
     /// accepted) and the factor offered (if any).
-    fn step<'py>(&mut self, py: Python<'py>, action: usize) -> PyResult<Step<'py>> {
-        let actions = 1 + self.factors.len();
-        if action >= actions {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "action {action} is outside Discrete({actions})"
-            )));
-        }
+    ///
+    /// The action is an int, a numpy integer or a one-element integer
+    /// array, as the batch environment takes it (`TypeError` otherwise).
+    fn step<'py>(&mut self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<Step<'py>> {
+        let action = action_index(action, 1 + self.factors.len())?;
         let o = self.act(action).map_err(error)?;
         let obs = self.observe(py)?;
         Ok((

@@ -23,7 +23,7 @@
 //! the summary the run's metrics by the crate's names.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyInt, PyList, PyTuple};
 
 use crate::convert::{error, int, not_bool};
 
@@ -77,14 +77,57 @@ where
                 not_bool(&format!("{key}.{k}"), &v, "a number")?;
             }
         } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+            // The sequence options hold integers (`clusters`, `grid_months`).
             for (i, v) in value.try_iter()?.enumerate() {
-                not_bool(&format!("{key}[{i}]"), &v?, "an integer")?;
+                let v = v?;
+                let name = format!("{key}[{i}]");
+                not_bool(&name, &v, "an integer")?;
+                if v.is_instance_of::<PyInt>() {
+                    int::<i64>(&name, &v)?;
+                }
             }
         } else {
             not_bool(&key, &value, "a number")?;
         }
     }
-    options.extract().map_err(Into::into)
+    options
+        .extract()
+        .map_err(|e: T::Error| named(options, e.into()))
+}
+
+/// The derive's error for an option it cannot read ("failed to extract
+/// field Options.key", the cause attached) as one naming the option and
+/// its value: an integer beyond the option's 64 bits a `ValueError` with
+/// the range, any other a `TypeError` with the cause.
+fn named(options: &Bound<'_, PyDict>, e: PyErr) -> PyErr {
+    use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+    let py = options.py();
+    let text = e.value(py).to_string();
+    let key = text
+        .strip_prefix("failed to extract field ")
+        .and_then(|field| field.rsplit_once('.'))
+        .map(|(_, key)| key);
+    let (Some(key), Some(cause)) = (key, e.cause(py)) else {
+        return e;
+    };
+    let Ok(Some(value)) = options.get_item(key) else {
+        return e;
+    };
+    let shown = value
+        .repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string());
+    let why = cause.value(py).to_string();
+    if cause.is_instance_of::<PyOverflowError>(py) {
+        if why.contains("float") {
+            return PyValueError::new_err(format!("{key} is {shown}, expected a finite number"));
+        }
+        return PyValueError::new_err(format!(
+            "{key} is {shown}, expected {} to {}",
+            i64::MIN,
+            i64::MAX
+        ));
+    }
+    PyTypeError::new_err(format!("{key} is {shown}: {why}"))
 }
 
 /// `value`, one of the names serde reads for `T` (`"proportional"`,

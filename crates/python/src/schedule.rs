@@ -3,7 +3,7 @@
 //! way the schedule is checked by `profile::validate` and can be written
 //! as SWF or as Batsim's `jobs.csv`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use profile::{Event, Job, Outcome, ScheduleStats, SchedulerConfig, Time};
@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::convert::{
-    anyhow_error, error, int, int_arg, int_in, order, outcome_columns, overrun, policy,
+    anyhow_error, error, int, int_arg, int_in, order, outcome_columns, overrun, policy, strict_u64,
 };
 use crate::owned::OnThread;
 use crate::workload::Workload;
@@ -71,8 +71,10 @@ impl Schedule {
     }
 
     /// Writes the schedule as SWF (submit, wait, run time, processors and
-    /// requested time of every job; status 1 completed, 0 killed).
-    fn write_swf(&self, path: &str) -> PyResult<()> {
+    /// requested time of every job; status 1 completed, 0 killed). `path`
+    /// is a `str`, `bytes` or `os.PathLike`.
+    fn write_swf(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path = PathBuf::from(crate::convert::text_path("path", path)?);
         let records = swf_io::schedule_records(&self.jobs.jobs, &self.outcomes);
         let header = swf_io::SwfHeader::default();
         let text = cli::schedules::swf(
@@ -82,12 +84,13 @@ impl Schedule {
             &[format!("{} on {}", self.policy, self.jobs.label)],
         )
         .map_err(anyhow_error)?;
-        write(path, &text)
+        write(&path, &text)
     }
 
     /// Writes the schedule as Batsim's `jobs.csv`, with processor
     /// allocations (first fit).
-    fn write_jobs_csv(&self, path: &str) -> PyResult<()> {
+    fn write_jobs_csv(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path = PathBuf::from(crate::convert::text_path("path", path)?);
         let allocation = profile::first_fit(self.jobs.capacity, &self.jobs.jobs, &self.outcomes)
             .map_err(error)?;
         let text = cli::schedules::jobs_csv(
@@ -97,7 +100,7 @@ impl Schedule {
             &allocation,
         )
         .map_err(anyhow_error)?;
-        write(path, &text)
+        write(&path, &text)
     }
 
     fn __len__(&self) -> usize {
@@ -116,8 +119,8 @@ impl Schedule {
 
 /// Writes `text` to `path` atomically (a temporary file renamed over it),
 /// as the command line writes its outputs.
-fn write(path: &str, text: &str) -> PyResult<()> {
-    cli::output::write_file(Path::new(path), text.as_bytes()).map_err(anyhow_error)
+fn write(path: &Path, text: &str) -> PyResult<()> {
+    cli::output::write_file(path, text.as_bytes()).map_err(anyhow_error)
 }
 
 /// `bsld_bound` is a number of seconds (10 if `None`): 0 (or 1) means no
@@ -269,8 +272,10 @@ impl Stepper {
 
     /// The waiting job at queue `position` as in [`queue`](Stepper::queue),
     /// or `None`: one job without building the whole queue.
+    /// A negative `position` is a `ValueError`.
     fn waiting(&self, position: &Bound<'_, PyAny>) -> PyResult<Option<QueuedRow>> {
-        let position = int("position", position)?;
+        let position = int_arg("position", position, 0, u64::MAX)?;
+        let position = usize::try_from(position).unwrap_or(usize::MAX);
         self.sim(|sim| Ok(sim.context().waiting(position).map(queued_row)))
     }
 
@@ -305,34 +310,44 @@ impl Stepper {
 
     /// Starts the waiting job at queue position `position` now.
     fn start(&mut self, position: &Bound<'_, PyAny>) -> PyResult<()> {
-        let position = int("position", position)?;
-        self.context(|ctx| ctx.start(position).map_err(error))
+        let position = strict_u64("position", position)?;
+        self.context(|ctx| ctx.start(waiting_at(ctx, position)?).map_err(error))
     }
 
     /// Reserves processors for the job at `position` from time `at`.
     fn reserve(&mut self, position: &Bound<'_, PyAny>, at: &Bound<'_, PyAny>) -> PyResult<()> {
-        let (position, at) = (int("position", position)?, int("at", at)?);
-        self.context(|ctx| ctx.reserve(position, Time(at)).map_err(error))
+        let (position, at) = (strict_u64("position", position)?, int("at", at)?);
+        self.context(|ctx| {
+            let position = waiting_at(ctx, position)?;
+            ctx.reserve(position, from_now(ctx, at)?).map_err(error)
+        })
     }
 
     /// Reserves the earliest slot for the job at `position`; returns its start.
     fn reserve_earliest(&mut self, position: &Bound<'_, PyAny>) -> PyResult<i64> {
-        let position = int("position", position)?;
-        self.context(|ctx| Ok(ctx.reserve_earliest(position).map_err(error)?.0))
+        let position = strict_u64("position", position)?;
+        self.context(|ctx| {
+            let position = waiting_at(ctx, position)?;
+            Ok(ctx.reserve_earliest(position).map_err(error)?.0)
+        })
     }
 
     /// Lifts the reservation of the job at `position`.
     fn unreserve(&mut self, position: &Bound<'_, PyAny>) -> PyResult<()> {
-        let position = int("position", position)?;
-        self.context(|ctx| ctx.unreserve(position).map_err(error))
+        let position = strict_u64("position", position)?;
+        self.context(|ctx| ctx.unreserve(waiting_at(ctx, position)?).map_err(error))
     }
 
-    /// Asks for a decision at time `at` (or none, with `None`).
+    /// Asks for a decision at time `at` (or none, with `None`), instead of
+    /// any time asked for before. `at` is now or later: now asks for none
+    /// (this is the decision at now), a time past `Time::LATEST` (2^52 s)
+    /// means never; a time before now is a `UschedError`.
     #[pyo3(signature = (at))]
     fn wake_at(&mut self, at: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let at = at.map(|t| int("at", t)).transpose()?;
         self.context(|ctx| {
-            ctx.wake_at(at.map(Time));
+            let at = at.map(|t| from_now(ctx, t)).transpose()?;
+            ctx.wake_at(at);
             Ok(())
         })
     }
@@ -353,6 +368,40 @@ impl Stepper {
             bound: self.bound,
         })
     }
+}
+
+/// The queue position `given` ([`strict_u64`]'s answer) if a job waits
+/// there, else a `UschedError` naming it and the positions that do: a
+/// negative position or one past the end of the queue cannot be meant.
+fn waiting_at(ctx: &profile::Context<'_>, given: Result<u64, String>) -> PyResult<usize> {
+    let waiting = ctx.queue_len();
+    match given {
+        Ok(p) if p < waiting as u64 => Ok(p as usize),
+        given => {
+            let text = given.map_or_else(|text| text, |p| p.to_string());
+            Err(error(match waiting {
+                0 => format!("position is {text}, but no job waits"),
+                1 => format!("position is {text}, but one job waits (position 0)"),
+                n => format!(
+                    "position is {text}, but {n} jobs wait (positions 0 to {})",
+                    n - 1
+                ),
+            }))
+        }
+    }
+}
+
+/// The time `at` (s) if it is not before now, else a `UschedError` naming
+/// it and now: a decision cannot act in the past.
+fn from_now(ctx: &profile::Context<'_>, at: i64) -> PyResult<Time> {
+    let now = ctx.now();
+    if at < now.0 {
+        return Err(error(format!(
+            "at is {at}, before now ({}); give a time from now on",
+            now.0
+        )));
+    }
+    Ok(Time(at))
 }
 
 /// A waiting job as Python sees it.

@@ -9,19 +9,20 @@ use cli::settings::Settings;
 use experiments::RunOptions;
 use pyo3::prelude::*;
 
-use crate::convert::{anyhow_error, error, int_arg};
+use crate::convert::{anyhow_error, error, int_arg, text_path};
 
 /// The repository `root` names, or the one found from the current
 /// directory (as the command line finds it).
 fn settings(
-    root: Option<&str>,
+    root: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
     stand_in: bool,
 ) -> PyResult<Settings> {
     let threads = threads
         .map(|t| int_arg("threads", t, 1, u32::MAX.into()))
         .transpose()?;
-    let root = cli::root::discover(root.map(Path::new))
+    let root = root.map(|r| text_path("root", r)).transpose()?;
+    let root = cli::root::discover(root.as_deref().map(Path::new))
         .map_err(|e| error(crate::workload::python_root_error(e)))?;
     let mut settings = Settings::new(root);
     settings.verbosity = Verbosity::Quiet;
@@ -39,11 +40,13 @@ fn settings(
 #[pyo3(signature = (path, *, threads = None, root = None, stand_in = false))]
 pub(crate) fn run_config(
     py: Python<'_>,
-    path: &str,
+    path: &Bound<'_, PyAny>,
     threads: Option<&Bound<'_, PyAny>>,
-    root: Option<&str>,
+    root: Option<&Bound<'_, PyAny>>,
     stand_in: bool,
 ) -> PyResult<(String, Vec<(String, String)>)> {
+    // `usched.run`'s name for it.
+    let path = text_path("config", path)?;
     let settings = settings(root, threads, stand_in)?;
     let path = PathBuf::from(path);
     py.detach(move || {
@@ -70,7 +73,7 @@ pub(crate) fn run_config(
 /// (`configs/<id>.toml` under the repository root).
 #[pyfunction]
 #[pyo3(signature = (id, *, root = None))]
-pub(crate) fn config_of(id: &str, root: Option<&str>) -> PyResult<String> {
+pub(crate) fn config_of(id: &str, root: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
     let settings = settings(root, None, false)?;
     let entries = settings.catalog().map_err(anyhow_error)?;
     entries

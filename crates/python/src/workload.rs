@@ -10,7 +10,9 @@ use experiments::{Source, Workload as Jobs, WorkloadFacts, workload_from};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{anyhow_error, error, estimate as parse_estimate, int, job_columns};
+use crate::convert::{
+    anyhow_error, error, estimate as parse_estimate, int, int_arg, job_columns, text_path,
+};
 
 /// A workload: its jobs (in submit order, none wider than the machine),
 /// the machine and where it came from.
@@ -140,19 +142,21 @@ pub(crate) fn python_root_error(e: cli::root::RootError) -> String {
 #[pyo3(signature = (trace, *, estimate = "requested", lenient = false, procs = None, root = None, stand_in = false, seed = None))]
 pub(crate) fn load(
     py: Python<'_>,
-    trace: &str,
+    trace: &Bound<'_, PyAny>,
     estimate: &str,
     lenient: bool,
     procs: Option<&Bound<'_, PyAny>>,
-    root: Option<&str>,
+    root: Option<&Bound<'_, PyAny>>,
     stand_in: bool,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Workload> {
-    let procs: Option<u32> = procs.map(|p| int("procs", p)).transpose()?;
+    let procs = procs
+        .map(|p| int_arg("procs", p, 1, swf_io::MAX_PROCS.into()).map(|p| p as u32))
+        .transpose()?;
     let seed: u64 = seed.map_or(Ok(1), |s| int("seed", s))?;
     let estimate = parse_estimate(estimate)?;
-    let trace = trace.to_string();
-    let root = root.map(str::to_string);
+    let trace = text_path("trace", trace)?;
+    let root = root.map(|r| text_path("root", r)).transpose()?;
     py.detach(move || {
         let source = match cli::generated::source(&trace) {
             Some(source) => source.map_err(anyhow_error)?,
@@ -238,15 +242,8 @@ fn carried(trace: &str, settings: &TraceSettings) -> anyhow::Result<()> {
 }
 
 /// The source with the machine size `procs` written into a trace's header.
+/// `procs` was checked by `load`: 1 to `swf_io::MAX_PROCS`.
 fn with_procs(mut source: Source, procs: Option<u32>) -> PyResult<Source> {
-    if let Some(p) = procs
-        && !(1..=swf_io::MAX_PROCS).contains(&p)
-    {
-        return Err(error(format!(
-            "procs={p} is out of range; give 1 to {}",
-            swf_io::MAX_PROCS
-        )));
-    }
     match (&mut source, procs) {
         (Source::Trace { trace, .. }, Some(procs)) => trace.header.max_procs = Some(procs.into()),
         (Source::StandIn { known }, Some(_)) => {

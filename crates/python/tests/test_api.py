@@ -53,7 +53,7 @@ def test_bad_input_names_the_file_line_and_field(tmp_path):
         usched.simulate(usched.load(LUBLIN), "easy", overrun="stop")
     good = tmp_path / "good.swf"
     good.write_text("; MaxProcs: 4\n1 0 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 1 -1 -1\n")
-    with pytest.raises(usched.UschedError, match=r"procs=0 is out of range; give 1 to"):
+    with pytest.raises(ValueError, match=r"^procs is 0, expected 1 to 10000000$"):
         usched.load(str(good), procs=0)
     # A generated workload past the per-process cap is refused before any
     # work (it was generated, for hours), naming the cap and its variable.

@@ -1,8 +1,12 @@
 """Type stubs of the Rust extension module (usched._usched)."""
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, final
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
+
+# A file parameter: what `open` takes (see convert::path).
+_Path = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 __all__ = [
     "BatchCore",
@@ -47,8 +51,8 @@ class Schedule:
     def policy(self) -> str: ...
     def columns(self) -> Dict[str, List[object]]: ...
     def stats(self) -> Dict[str, float]: ...
-    def write_swf(self, path: str) -> None: ...
-    def write_jobs_csv(self, path: str) -> None: ...
+    def write_swf(self, path: _Path) -> None: ...
+    def write_jobs_csv(self, path: _Path) -> None: ...
     def __len__(self) -> int: ...
 
 @final
@@ -155,7 +159,7 @@ class MarketCore:
         qos_seed: Optional[int] = None,
     ) -> np.ndarray: ...
     def step(
-        self, action: int
+        self, action: Any
     ) -> Tuple[np.ndarray, float, bool, str, str, Optional[float], Optional[float]]: ...
     @staticmethod
     def feature_names() -> List[str]: ...
@@ -181,12 +185,12 @@ class MarketCore:
     def reference(self, policy: Optional[str] = None) -> Dict[str, float]: ...
 
 def load(
-    trace: str,
+    trace: _Path,
     *,
     estimate: str = "requested",
     lenient: bool = False,
     procs: Optional[int] = None,
-    root: Optional[str] = None,
+    root: Optional[_Path] = None,
     stand_in: bool = False,
     seed: Optional[int] = None,
 ) -> Workload: ...
@@ -199,13 +203,13 @@ def simulate(
     bsld_bound: Optional[int] = None,
 ) -> Schedule: ...
 def run_config(
-    path: str,
+    path: _Path,
     *,
     threads: Optional[int] = None,
-    root: Optional[str] = None,
+    root: Optional[_Path] = None,
     stand_in: bool = False,
 ) -> Tuple[str, List[Tuple[str, str]]]: ...
-def config_of(id: str, *, root: Optional[str] = None) -> str: ...
+def config_of(id: str, *, root: Optional[_Path] = None) -> str: ...
 
 # The papers (src/papers.rs): (tables, summary), each table a list of
 # (column, dtype, values).

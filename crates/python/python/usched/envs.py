@@ -34,23 +34,20 @@ FEATURES = 8
 _INT64 = np.dtype("<i8")
 
 
-def _one_action(action: Any, n: int) -> int:
-    """An action of ``Discrete(n)`` as ``Discrete.contains`` takes one: an
-    int, a numpy integer or a one-element integer array. A float (even a
-    whole one) or anything else is a ``TypeError``, never truncated."""
-    try:
-        a = operator.index(action)
-    except TypeError:
-        arr = np.asarray(action)
-        if arr.dtype.kind not in "iu" or arr.size != 1:
-            raise TypeError(
-                f"action {action!r} is not an integer of Discrete({n}) (give an int, "
-                "a numpy integer or a one-element integer array)"
-            ) from None
-        a = int(arr.item())
-    if not 0 <= a < n:
-        raise ValueError(f"action {a} is outside Discrete({n})")
-    return a
+def _seed(seed: Any) -> Optional[int]:
+    """``reset``'s seed as Gymnasium's ``Env.reset`` takes it: ``None`` or a
+    Python ``int`` >= 0 (of any size; a ``bool`` is an ``int`` there, as in
+    Python, and seeds as 0 or 1), and also a numpy integer, taken as the
+    same ``int``. Anything else is a ``TypeError`` naming ``seed``, a
+    negative seed a ``ValueError``."""
+    if seed is None:
+        return None
+    if not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed is {seed!r}, expected None or an int >= 0")
+    value = operator.index(seed)
+    if value < 0:
+        raise ValueError(f"seed is {value}, expected None or an int >= 0")
+    return value
 
 
 def _options(options: Optional[Dict[str, Any]], known: Tuple[str, ...]) -> Dict[str, Any]:
@@ -142,7 +139,7 @@ class BatchSchedulingEnv(gymnasium.Env):
         seed: Optional[int] = None,
         options: Optional[Dict[str, Any]] = None,
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=_seed(seed))
         # The episode's start comes from the environment's own generator,
         # so `seed` reproduces it and later resets draw new windows.
         start = _options(options, ("start",)).get("start")
@@ -221,6 +218,7 @@ class BatchSchedulingVecEnv(gymnasium.vector.VectorEnv):
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
         # Copies draw their own windows: no option names one.
         _options(options, ())
+        seed = _seed(seed)
         if seed is not None or not hasattr(self, "_rng"):
             self._rng = np.random.default_rng(seed)
         base = int(self._rng.integers(0, 2**62))
@@ -230,7 +228,10 @@ class BatchSchedulingVecEnv(gymnasium.vector.VectorEnv):
     def step(
         self, actions: Any
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
-        a = np.asarray(actions)
+        try:
+            a = np.asarray(actions)
+        except (TypeError, ValueError):
+            a = np.asarray(None)  # ragged or unconvertible: refused below
         if a.dtype.kind not in "iu":
             raise TypeError(
                 f"actions {actions!r} are not integers of Discrete({self.window}) "
@@ -398,7 +399,7 @@ class MarketAdmissionEnv(gymnasium.Env):
         seed: Optional[int] = None,
         options: Optional[Dict[str, Any]] = None,
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
-        super().reset(seed=seed)
+        super().reset(seed=_seed(seed))
         options = _options(options, ("start", "qos_seed"))
         start = options.get("start")
         qos_seed = options.get("qos_seed")
@@ -415,7 +416,7 @@ class MarketAdmissionEnv(gymnasium.Env):
     def step(
         self, action: Any
     ) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        action = _one_action(action, 1 + len(self.factors))
+        # The core takes the action as the batch environment's does.
         obs, reward, done, decision, algorithm1, cost, factor = self._core.step(action)
         info = {
             "decision": decision,
