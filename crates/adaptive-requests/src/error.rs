@@ -245,6 +245,15 @@ pub enum Table1Error {
         /// The value given.
         value: f64,
     },
+    /// Another field of [`Table1`](crate::Table1) is out of its range.
+    Field {
+        /// Which field.
+        field: &'static str,
+        /// The value given, as written.
+        value: String,
+        /// What is accepted, in words.
+        expected: &'static str,
+    },
     /// A job does not give a valid request.
     Job {
         /// The job's id.
@@ -260,6 +269,11 @@ impl fmt::Display for Table1Error {
             Table1Error::Share { field, value } => {
                 write!(f, "Table 1 {field} is {value}, expected a share in [0, 1]")
             }
+            Table1Error::Field {
+                field,
+                value,
+                expected,
+            } => write!(f, "Table 1 {field} is {value}, expected {expected}"),
             Table1Error::Job { id, error } => write!(f, "job {id}: {error}"),
         }
     }

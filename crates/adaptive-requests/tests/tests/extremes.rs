@@ -176,7 +176,10 @@ proptest! {
         let seeds = RequestSeeds { preemptive: seeds.0, price_profile: seeds.1 };
         let requests = match table.requests(variant, &jobs, &omega, seeds) {
             Ok(r) => r,
-            Err(Table1Error::Share { .. }) => return Ok(()),
+            Err(Table1Error::Share { .. } | Table1Error::Field { .. }) => {
+                prop_assert!(table.check().is_err());
+                return Ok(());
+            }
             Err(Table1Error::Job { id, .. }) => {
                 prop_assert!(jobs.iter().any(|j| j.id == id));
                 return Ok(());
