@@ -3,11 +3,12 @@
 
 use std::cell::Cell;
 
-use profile::{Profile, Time};
+use profile::{MAX_DURATION, Profile, Time};
 
+use crate::error::ReqError;
 use crate::fmol::Moldability;
 use crate::price::{BudgetRule, PriceFunction, Tariff, Terms};
-use crate::req::{Preemption, Req};
+use crate::req::{Preemption, Req, checked_shapes};
 use crate::split::{place_split, place_split_from};
 
 /// One (sub)request as placed: `procs` processors over
@@ -136,7 +137,35 @@ impl Placement {
 /// The shares of one shape add up to `time` exactly, so splitting a request
 /// into subrequests of one shape conserves its work; subrequests molded on
 /// their own each run their share of `f_mol` at their own `R`.
-pub fn share_duration(time: i64, from: u32, to: u32) -> i64 {
+///
+/// ```
+/// use adaptive_requests::{share_duration, ReqError};
+/// assert_eq!(share_duration(3600, 0, 10), Ok(360));
+/// assert_eq!(share_duration(100, 50, 10), Err(ReqError::Share { from: 50, to: 10 }));
+/// ```
+///
+/// # Errors
+///
+/// [`ReqError::Share`] unless `0 <= from <= to <= 100`, and
+/// [`ReqError::Duration`] or [`ReqError::TooLong`] (naming `time`) for a
+/// `time` outside `[1, 2^40]` s, which no `f_mol` gives.
+pub fn share_duration(time: i64, from: u32, to: u32) -> Result<i64, ReqError> {
+    let name = "time";
+    if time <= 0 {
+        return Err(ReqError::Duration { name, value: time });
+    }
+    if time > MAX_DURATION {
+        return Err(ReqError::TooLong { name, value: time });
+    }
+    if from > to || to > 100 {
+        return Err(ReqError::Share { from, to });
+    }
+    Ok(share_of(time, from, to))
+}
+
+/// [`share_duration`] for any arguments, unchecked: the search's own, on
+/// shapes and boundaries it has checked.
+fn share_of(time: i64, from: u32, to: u32) -> i64 {
     // In i64 when nothing can overflow (any real request: |time| < 2^55 s,
     // percents up to 255), else in i128; the same numbers either way.
     const SMALL: i64 = 1 << 55;
@@ -148,7 +177,7 @@ pub fn share_duration(time: i64, from: u32, to: u32) -> i64 {
     i64::try_from(at(to) - at(from)).unwrap_or(i64::MAX)
 }
 
-/// Appends [`share_duration`]`(time, from, to)` for every `to` in `ends`,
+/// Appends [`share_of`]`(time, from, to)` for every `to` in `ends`,
 /// in order: the same numbers, with `⌈from·time/100⌉` computed once where
 /// nothing can overflow.
 fn push_share_durations(out: &mut Vec<i64>, time: i64, from: u32, ends: &[u32]) {
@@ -158,7 +187,7 @@ fn push_share_durations(out: &mut Vec<i64>, time: i64, from: u32, ends: &[u32]) 
         let start = at(from);
         out.extend(ends.iter().map(|&to| at(to) - start));
     } else {
-        out.extend(ends.iter().map(|&to| share_duration(time, from, to)));
+        out.extend(ends.iter().map(|&to| share_of(time, from, to)));
     }
 }
 
@@ -197,7 +226,7 @@ fn share_durations<'b>(
     buffer.extend(
         shapes
             .iter()
-            .map(|&(r, t)| (r, share_duration(t, from, to), None)),
+            .map(|&(r, t)| (r, share_of(t, from, to), None)),
     );
     let ascending = buffer.windows(2).all(|w| w[0].1 <= w[1].1);
     (buffer, ascending)
@@ -518,7 +547,7 @@ fn first_fragment_with(
     let next = *bounds.get(at + 1)?;
     let d_min = shapes
         .iter()
-        .map(|&(_, t)| share_duration(t, from, next))
+        .map(|&(_, t)| share_of(t, from, next))
         .min()?;
     let r_floor = shapes.iter().map(|s| s.0).min()?;
     // The duration of every share from `from` on each shape, computed once:
@@ -580,7 +609,8 @@ fn first_fragment_with(
 /// The placement a scheduler gives `req`, submitted at `submit`, in
 /// `profile` from `now` on: Algorithm 1 for a request that cannot be split,
 /// the splitter (which never does worse than Algorithm 1) for a preemptive
-/// one. `None` if no placement completes by the deadline within the budget.
+/// one. `Ok(None)` if no placement completes by the deadline within the
+/// budget.
 ///
 /// The profile is not changed; reserve the parts to commit the placement.
 ///
@@ -593,10 +623,19 @@ fn first_fragment_with(
 /// p.reserve(Time(0), 2000, 4)?;
 /// // 20 processors for 1000 s, or 16 for 1250 s (Table 1).
 /// let req = Req::linear(LinearFmol::table1(20, 1000)?, 5000, 1e9, None)?;
-/// let placed = place(&p, Time(0), Time(0), &req, &PriceFunction::TABLE1, BudgetRule::Limit).unwrap();
+/// let placed = place(&p, Time(0), Time(0), &req, &PriceFunction::TABLE1, BudgetRule::Limit)?.unwrap();
 /// assert_eq!((placed.start(), placed.parts()[0].procs, placed.completion()), (Time(0), 16, Time(1250)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+///
+/// [`ReqError::Time`] for a `now` or `submit` outside `[-2^40, 2^40]` s,
+/// and what [`Req::new`] would refuse in `req`'s `f_mol` now
+/// ([`ReqError::ShapeTime`], [`ReqError::TooLong`], [`ReqError::NoShape`]):
+/// a user's function may answer otherwise than when the request was built,
+/// and the placement is made from this answer (as
+/// [`Scheduler::submit`](crate::Scheduler::submit) checks it).
 pub fn place<F: Moldability>(
     profile: &Profile,
     now: Time,
@@ -604,9 +643,14 @@ pub fn place<F: Moldability>(
     req: &Req<F>,
     price: &PriceFunction,
     budget: BudgetRule,
-) -> Option<Placement> {
+) -> Result<Option<Placement>, ReqError> {
+    for (name, time) in [("now", now), ("submit", submit)] {
+        if !time.in_domain() {
+            return Err(ReqError::Time { name, time });
+        }
+    }
+    let shapes = checked_shapes(req)?;
     let terms = Terms::of(req, submit);
-    let shapes: Vec<(u32, i64)> = req.shapes().collect();
     let tariff = Tariff {
         omega: *price,
         rule: budget,
@@ -616,7 +660,12 @@ pub fn place<F: Moldability>(
         terms: &terms,
         tariff: &tariff,
     };
-    place_target(profile.steps(), now.max(submit), &target, req.preemption())
+    Ok(place_target(
+        profile.steps(),
+        now.max(submit),
+        &target,
+        req.preemption(),
+    ))
 }
 
 /// [`place`] on a prepared target.
@@ -672,14 +721,14 @@ mod tests {
             let bounds = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
             let total: i64 = bounds
                 .windows(2)
-                .map(|w| share_duration(time, w[0], w[1]))
+                .map(|w| share_duration(time, w[0], w[1]).unwrap())
                 .sum();
             assert_eq!(total, time);
-            assert_eq!(share_duration(time, 0, 100), time);
+            assert_eq!(share_duration(time, 0, 100), Ok(time));
         }
-        assert_eq!(share_duration(3600, 0, 10), 360);
-        assert_eq!(share_duration(95, 10, 20), 9);
-        // The row of shares from one boundary is share_duration's, also at
+        assert_eq!(share_duration(3600, 0, 10), Ok(360));
+        assert_eq!(share_duration(95, 10, 20), Ok(9));
+        // The row of shares from one boundary is share_of's, also at
         // the ends of the domain.
         for time in [0, 1, 95, 3599, -7, i64::MAX, i64::MIN, 1 << 55, -(1 << 55)] {
             for (from, ends) in [(0, &[10, 50, 100][..]), (30, &[40, 100]), (10, &[300, 20])] {
@@ -687,7 +736,7 @@ mod tests {
                 push_share_durations(&mut row, time, from, ends);
                 let expected: Vec<i64> = ends
                     .iter()
-                    .map(|&to| share_duration(time, from, to))
+                    .map(|&to| share_of(time, from, to))
                     .collect();
                 assert_eq!(row, expected, "time {time}, from {from}");
             }

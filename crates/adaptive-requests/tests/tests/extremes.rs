@@ -258,9 +258,18 @@ proptest! {
                 &PriceFunction::TABLE1,
                 rule,
             );
-            if let Some(p) = placed {
-                prop_assert!(p.completion() <= Time(submit).saturating_add(deadline));
-                prop_assert!(p.start() >= Time(now).max(Time(submit)));
+            let in_domain = Time(now).in_domain() && Time(submit).in_domain();
+            match placed {
+                Ok(Some(p)) => {
+                    prop_assert!(in_domain);
+                    prop_assert!(p.completion() <= Time(submit).saturating_add(deadline));
+                    prop_assert!(p.start() >= Time(now).max(Time(submit)));
+                }
+                Ok(None) => prop_assert!(in_domain),
+                Err(e) => prop_assert!(
+                    !in_domain && matches!(e, ReqError::Time { .. }),
+                    "{e}"
+                ),
             }
         }
     }
