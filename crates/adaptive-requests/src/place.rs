@@ -545,10 +545,7 @@ fn first_fragment_with(
 ) -> Option<Part> {
     let from = bounds[at];
     let next = *bounds.get(at + 1)?;
-    let d_min = shapes
-        .iter()
-        .map(|&(_, t)| share_of(t, from, next))
-        .min()?;
+    let d_min = shapes.iter().map(|&(_, t)| share_of(t, from, next)).min()?;
     let r_floor = shapes.iter().map(|s| s.0).min()?;
     // The duration of every share from `from` on each shape, computed once:
     // `durations[shape · ends.len() + k]` runs to `ends[k]`.
@@ -734,10 +731,7 @@ mod tests {
             for (from, ends) in [(0, &[10, 50, 100][..]), (30, &[40, 100]), (10, &[300, 20])] {
                 let mut row = Vec::new();
                 push_share_durations(&mut row, time, from, ends);
-                let expected: Vec<i64> = ends
-                    .iter()
-                    .map(|&to| share_of(time, from, to))
-                    .collect();
+                let expected: Vec<i64> = ends.iter().map(|&to| share_of(time, from, to)).collect();
                 assert_eq!(row, expected, "time {time}, from {from}");
             }
         }

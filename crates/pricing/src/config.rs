@@ -50,7 +50,12 @@ impl NodeSpec {
 
     /// A rating of at least 1 and a finite base price `>= 0`.
     pub(crate) fn check(&self) -> Result<(), PricingError> {
-        amount("node rating", i64::from(self.rating), 1, "a positive rating")?;
+        amount(
+            "node rating",
+            i64::from(self.rating),
+            1,
+            "a positive rating",
+        )?;
         factor("PBase", self.base_price)?;
         Ok(())
     }

@@ -268,13 +268,7 @@ impl JobDetails {
 
 impl ResourceRequirements {
     fn check(&self) -> Result<(), PricingError> {
-        amount(
-            "processors",
-            i64::from(self.processors),
-            1,
-            "at least 1",
-        )
-        .map(drop)
+        amount("processors", i64::from(self.processors), 1, "at least 1").map(drop)
     }
 }
 

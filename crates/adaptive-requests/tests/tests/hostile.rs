@@ -99,7 +99,14 @@ fn place_checks_the_answers_it_places_from() {
     let profile = Profile::new(8, Time(0));
     let omega = PriceFunction::TABLE1;
     let at = |req: &Req<_>, now, submit| {
-        place(&profile, Time(now), Time(submit), req, &omega, BudgetRule::Limit)
+        place(
+            &profile,
+            Time(now),
+            Time(submit),
+            req,
+            &omega,
+            BudgetRule::Limit,
+        )
     };
     for (bad, want) in [
         (Some(-5), ReqError::ShapeTime { procs: 4, time: -5 }),
@@ -118,11 +125,20 @@ fn place_checks_the_answers_it_places_from() {
     }
     let honest = Req::new(1, 4, turns(u32::MAX, None), 1000, 1e9, None).unwrap();
     let placed = at(&honest, 0, 0).unwrap().unwrap();
-    assert_eq!((placed.parts()[0].procs, placed.completion()), (4, Time(100)));
+    assert_eq!(
+        (placed.parts()[0].procs, placed.completion()),
+        (4, Time(100))
+    );
     let beyond = Time::LIMIT.0 + 1;
     for (now, submit, name) in [(beyond, 0, "now"), (0, -beyond, "submit")] {
         let err = at(&honest, now, submit).unwrap_err();
-        assert_eq!(err, ReqError::Time { name, time: Time(if name == "now" { now } else { submit }) });
+        assert_eq!(
+            err,
+            ReqError::Time {
+                name,
+                time: Time(if name == "now" { now } else { submit })
+            }
+        );
         assert!(err.to_string().starts_with(&format!("{name} is ")), "{err}");
     }
 }
@@ -132,19 +148,34 @@ fn place_checks_the_answers_it_places_from() {
 /// was -40).
 #[test]
 fn a_share_duration_needs_a_share_of_a_usage_time() {
-    assert_eq!(share_duration(100, 50, 10), Err(ReqError::Share { from: 50, to: 10 }));
-    assert_eq!(share_duration(100, 0, 300), Err(ReqError::Share { from: 0, to: 300 }));
+    assert_eq!(
+        share_duration(100, 50, 10),
+        Err(ReqError::Share { from: 50, to: 10 })
+    );
+    assert_eq!(
+        share_duration(100, 0, 300),
+        Err(ReqError::Share { from: 0, to: 300 })
+    );
     assert_eq!(
         share_duration(-100, 0, 50),
-        Err(ReqError::Duration { name: "time", value: -100 })
+        Err(ReqError::Duration {
+            name: "time",
+            value: -100
+        })
     );
     assert_eq!(
         share_duration(0, 0, 50),
-        Err(ReqError::Duration { name: "time", value: 0 })
+        Err(ReqError::Duration {
+            name: "time",
+            value: 0
+        })
     );
     assert_eq!(
         share_duration(i64::MAX, 0, 50),
-        Err(ReqError::TooLong { name: "time", value: i64::MAX })
+        Err(ReqError::TooLong {
+            name: "time",
+            value: i64::MAX
+        })
     );
     assert_eq!(share_duration(100, 50, 50), Ok(0));
     assert_eq!(share_duration(95, 10, 20), Ok(9));

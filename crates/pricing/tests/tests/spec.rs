@@ -140,7 +140,8 @@ fn out_of_range_values_are_refused_where_read() {
         assert!(err.contains(expect), "{to}: {err}");
     }
     // The extension's segments do not excuse the basic ones.
-    let text = format!("{FULL}\n[data_dependency]\ninputs = []\n").replace("processors = 17", "processors = 0");
+    let text = format!("{FULL}\n[data_dependency]\ninputs = []\n")
+        .replace("processors = 17", "processors = 0");
     let err = parse::<DataSegments>(&text).unwrap_err();
     assert!(err.contains("processors is 0"), "{err}");
 }
@@ -153,14 +154,36 @@ fn cluster_configs_are_checked_where_read() {
     let node = "[[nodes]]\nrating = 168\nmemory_mb = 1024\ndisk_mb = 1024\nbase_price = 1.0\n";
     let good = format!("reference_rating = 168\n{node}");
     let config = read(&good).unwrap();
-    assert_eq!(config.nodes[0], NodeSpec { memory_mb: 1024, disk_mb: 1024, ..NodeSpec::new(168, 1.0) });
+    assert_eq!(
+        config.nodes[0],
+        NodeSpec {
+            memory_mb: 1024,
+            disk_mb: 1024,
+            ..NodeSpec::new(168, 1.0)
+        }
+    );
     assert_eq!(read(&toml::to_string(&config).unwrap()).unwrap(), config);
     for (text, expect) in [
-        ("reference_rating = 168\nnodes = []".to_string(), "nodes is 0, expected at least one node"),
-        (good.replace("reference_rating = 168", "reference_rating = 0"), "reference rating is 0"),
-        (good.replace("rating = 168\nmemory", "rating = 0\nmemory"), "node rating is 0"),
-        (good.replace("base_price = 1.0", "base_price = -2.5"), "PBase is -2.5, expected a finite number >= 0"),
-        (good.replace("base_price = 1.0", "base_price = nan"), "PBase is NaN"),
+        (
+            "reference_rating = 168\nnodes = []".to_string(),
+            "nodes is 0, expected at least one node",
+        ),
+        (
+            good.replace("reference_rating = 168", "reference_rating = 0"),
+            "reference rating is 0",
+        ),
+        (
+            good.replace("rating = 168\nmemory", "rating = 0\nmemory"),
+            "node rating is 0",
+        ),
+        (
+            good.replace("base_price = 1.0", "base_price = -2.5"),
+            "PBase is -2.5, expected a finite number >= 0",
+        ),
+        (
+            good.replace("base_price = 1.0", "base_price = nan"),
+            "PBase is NaN",
+        ),
         (
             format!("{good}[control]\nspare = \"idle\"\nlate = \"zero\"\n"),
             "with spare = idle and late = zero a job whose partition is 0 never runs again",
@@ -170,8 +193,9 @@ fn cluster_configs_are_checked_where_read() {
         assert!(err.contains(expect), "{text}: {err}");
     }
     // The parts read alone are checked too.
-    let err = toml::from_str::<NodeSpec>("rating = 1\nmemory_mb = 0\ndisk_mb = 0\nbase_price = inf")
-        .unwrap_err();
+    let err =
+        toml::from_str::<NodeSpec>("rating = 1\nmemory_mb = 0\ndisk_mb = 0\nbase_price = inf")
+            .unwrap_err();
     assert!(err.to_string().contains("PBase is inf"), "{err}");
     let err = toml::from_str::<JobControl>("spare = \"idle\"\nlate = \"zero\"").unwrap_err();
     assert!(err.to_string().contains("invalid job control"), "{err}");

@@ -14,8 +14,8 @@
 use profile::Time;
 use utility_match::{
     Attribute, Decision, GridConfig, GridError, GridJob, JobScheduler, JobStatus, Machine,
-    PartialUtility, Requirement, Resource, ResourceId, ResourceStatus,
-    Scenario, TieBreak, UtilityFunction, UtilityKind, Violation, Want, simulate, validate,
+    PartialUtility, Requirement, Resource, ResourceId, ResourceStatus, Scenario, TieBreak,
+    UtilityFunction, UtilityKind, Violation, Want, simulate, validate,
 };
 
 fn grid(sizes: &[usize]) -> Vec<Vec<Machine>> {
@@ -151,7 +151,9 @@ fn a_utility_outside_0_to_1_is_named_where_it_is_received() {
             ) => (job, site, index, value.to_bits()) == (j, s, i, v.to_bits()),
             _ => false,
         };
-        let got = js.utility_of(&f, &built, &job(), id, &idle, Time(0)).unwrap_err();
+        let got = js
+            .utility_of(&f, &built, &job(), id, &idle, Time(0))
+            .unwrap_err();
         assert!(same(got.clone(), want(0, 1, 0)), "{got:?}");
         assert_eq!(
             got.to_string(),
@@ -168,7 +170,13 @@ fn a_utility_outside_0_to_1_is_named_where_it_is_received() {
     }
     // The ends of the range are answers like any other.
     for value in [0.0, 1.0] {
-        let run = simulate(&GridConfig::default(), &Answers(value), &w.machines, &w.jobs).unwrap();
+        let run = simulate(
+            &GridConfig::default(),
+            &Answers(value),
+            &w.machines,
+            &w.jobs,
+        )
+        .unwrap();
         assert_eq!(validate(&w.machines, &w.jobs, &run, 3), Ok(()));
     }
 }
