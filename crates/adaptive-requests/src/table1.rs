@@ -15,14 +15,17 @@ use crate::variant::Variant;
 /// `T^min` = its estimate) becomes an adaptive request.
 ///
 /// [`Default`] is the paper's Table 1. [`Table1::check`] says which values
-/// are accepted. With the `serde` feature every field may be left out of a
-/// config (it keeps its default), an unknown field is an error, and a table
-/// read is checked ([`Table1::check`]'s error names the field).
+/// are accepted, and [`Table1::requests`] checks them first. With the
+/// `serde` feature every field may be left out of a config (it keeps its
+/// default) and an unknown field is an error; a table read is not checked
+/// when read, so that a configuration's reader can name the key at fault
+/// (the experiments framework runs its own checks, which point at the key's
+/// line): call [`Table1::check`] on a table read.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(remote = "Self", default, deny_unknown_fields)
+    serde(default, deny_unknown_fields)
 )]
 pub struct Table1 {
     /// `R^min` as a percentage of `R^max` (rounded up).
@@ -96,23 +99,6 @@ pub struct RequestSeeds {
     pub preemptive: u64,
     /// Seeds the draws against [`Table1::high_share`].
     pub price_profile: u64,
-}
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for Table1 {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        Table1::serialize(self, s)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl<'de> serde::Deserialize<'de> for Table1 {
-    /// The derived reading, then [`Table1::check`].
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let table = Table1::deserialize(d)?;
-        table.check().map_err(serde::de::Error::custom)?;
-        Ok(table)
-    }
 }
 
 impl Table1 {
