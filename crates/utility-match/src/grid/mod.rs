@@ -642,9 +642,7 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
                 waiting.push_front((job, ttl));
                 break;
             }
-            if let Err(e) = self.handle(job, site, ttl, None, now) {
-                return Err(e);
-            }
+            self.handle(job, site, ttl, None, now)?;
         }
         // Jobs that waited again are behind the ones not retried.
         let again = std::mem::replace(&mut self.sites[site].waiting, waiting);
