@@ -5,9 +5,9 @@ use std::fmt;
 use profile::{Job, Outcome, Status, Time};
 
 use crate::fmol::Moldability;
-use crate::place::share_duration;
 use crate::price::{Terms, within_budget};
 use crate::sched::{Request, RequestOutcome, SchedulerConfig};
+use crate::share::share_duration;
 
 /// A way a schedule of adaptive requests breaks the machine's rules or a
 /// request's SLA.
