@@ -62,6 +62,21 @@ pub enum ReqError {
         /// The time `f_mol` gave for it.
         time: i64,
     },
+    /// A share `[from, to)` of the work that is not one: `from > to`, or
+    /// `to` above 100 %.
+    Share {
+        /// The first percent given.
+        from: u32,
+        /// The last percent given.
+        to: u32,
+    },
+    /// A time outside `[-Time::LIMIT, Time::LIMIT]` (±2^40 s).
+    Time {
+        /// Which time (`now`, `submit`).
+        name: &'static str,
+        /// The value given.
+        time: Time,
+    },
     /// `f_mol` allows no processor count in `R^min..=R^max`.
     NoShape {
         /// The request's `R^min`.
@@ -113,6 +128,15 @@ impl fmt::Display for ReqError {
             ReqError::ShapeTime { procs, time } => write!(
                 f,
                 "f_mol({procs}) is {time} s, expected a positive time for every allowed processor count"
+            ),
+            ReqError::Share { from, to } => write!(
+                f,
+                "the share [{from}, {to}) % is not a share of the work, expected 0 <= from <= to <= 100"
+            ),
+            ReqError::Time { name, time } => write!(
+                f,
+                "{name} is {time}, outside [-2^40 s, 2^40 s]; times must lie within 2^40 s \
+                 (about 34,800 years) of the origin"
             ),
             ReqError::NoShape { r_min, r_max } => write!(
                 f,
@@ -245,6 +269,15 @@ pub enum Table1Error {
         /// The value given.
         value: f64,
     },
+    /// Another field of [`Table1`](crate::Table1) is out of its range.
+    Field {
+        /// Which field.
+        field: &'static str,
+        /// The value given, as written.
+        value: String,
+        /// What is accepted, in words.
+        expected: &'static str,
+    },
     /// A job does not give a valid request.
     Job {
         /// The job's id.
@@ -260,6 +293,11 @@ impl fmt::Display for Table1Error {
             Table1Error::Share { field, value } => {
                 write!(f, "Table 1 {field} is {value}, expected a share in [0, 1]")
             }
+            Table1Error::Field {
+                field,
+                value,
+                expected,
+            } => write!(f, "Table 1 {field} is {value}, expected {expected}"),
             Table1Error::Job { id, error } => write!(f, "job {id}: {error}"),
         }
     }

@@ -87,6 +87,7 @@ mod place;
 mod price;
 mod req;
 mod sched;
+mod share;
 mod split;
 mod stats;
 mod table1;
@@ -95,13 +96,14 @@ mod variant;
 
 pub use error::{ReqError, SchedError, Table1Error, VariantError};
 pub use fmol::{LinearFmol, MAX_PROCESSORS, Moldability, r_min_share, table1_r_min};
-pub use place::{Part, Placement, place, share_duration};
+pub use place::{Part, Placement, place};
 pub use price::{BudgetRule, PriceFunction, within_budget};
 pub use req::{Preemption, Req};
 pub use sched::{
     Decision, Fallback, Fifo, Mdf, Policy, Request, RequestOrder, RequestOutcome, Rescheduling,
     Scheduler, SchedulerConfig, schedule,
 };
+pub use share::share_duration;
 pub use stats::IntervalStats;
 pub use table1::{RequestSeeds, Table1};
 pub use validate::{Violation, validate};

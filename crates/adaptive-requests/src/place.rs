@@ -5,9 +5,11 @@ use std::cell::Cell;
 
 use profile::{Profile, Time};
 
+use crate::error::ReqError;
 use crate::fmol::Moldability;
 use crate::price::{BudgetRule, PriceFunction, Tariff, Terms};
-use crate::req::{Preemption, Req};
+use crate::req::{Preemption, Req, checked_shapes};
+use crate::share::{push_share_durations, share_of};
 use crate::split::{place_split, place_split_from};
 
 /// One (sub)request as placed: `procs` processors over
@@ -19,7 +21,7 @@ pub struct Part {
     pub start: Time,
     /// Processors it holds, `R^min <= procs <= R^max`.
     pub procs: u32,
-    /// Seconds it holds them: [`share_duration`]`(f_mol(procs), from, to)`.
+    /// Seconds it holds them: [`share_duration`](crate::share_duration)`(f_mol(procs), from, to)`.
     pub duration: i64,
     /// First percent of the work it runs.
     pub from: u32,
@@ -130,38 +132,6 @@ impl Placement {
     }
 }
 
-/// The time the share `[from, to)` percent of a request takes on a shape
-/// whose whole usage time is `time`: `⌈to·time/100⌉ − ⌈from·time/100⌉`.
-///
-/// The shares of one shape add up to `time` exactly, so splitting a request
-/// into subrequests of one shape conserves its work; subrequests molded on
-/// their own each run their share of `f_mol` at their own `R`.
-pub fn share_duration(time: i64, from: u32, to: u32) -> i64 {
-    // In i64 when nothing can overflow (any real request: |time| < 2^55 s,
-    // percents up to 255), else in i128; the same numbers either way.
-    const SMALL: i64 = 1 << 55;
-    if (-SMALL..SMALL).contains(&time) && from < 256 && to < 256 {
-        let at = |p: u32| (time * i64::from(p) + 99).div_euclid(100);
-        return at(to) - at(from);
-    }
-    let at = |p: u32| (i128::from(time) * i128::from(p) + 99).div_euclid(100);
-    i64::try_from(at(to) - at(from)).unwrap_or(i64::MAX)
-}
-
-/// Appends [`share_duration`]`(time, from, to)` for every `to` in `ends`,
-/// in order: the same numbers, with `⌈from·time/100⌉` computed once where
-/// nothing can overflow.
-fn push_share_durations(out: &mut Vec<i64>, time: i64, from: u32, ends: &[u32]) {
-    const SMALL: i64 = 1 << 55;
-    if (-SMALL..SMALL).contains(&time) && from < 256 && ends.iter().all(|&to| to < 256) {
-        let at = |p: u32| (time * i64::from(p) + 99).div_euclid(100);
-        let start = at(from);
-        out.extend(ends.iter().map(|&to| at(to) - start));
-    } else {
-        out.extend(ends.iter().map(|&to| share_duration(time, from, to)));
-    }
-}
-
 /// What the search needs to know about the request it places.
 pub(crate) struct Target<'a> {
     /// The allowed shapes `(R, f_mol(R))`, `R` descending.
@@ -197,7 +167,7 @@ fn share_durations<'b>(
     buffer.extend(
         shapes
             .iter()
-            .map(|&(r, t)| (r, share_duration(t, from, to), None)),
+            .map(|&(r, t)| (r, share_of(t, from, to), None)),
     );
     let ascending = buffer.windows(2).all(|w| w[0].1 <= w[1].1);
     (buffer, ascending)
@@ -516,10 +486,7 @@ fn first_fragment_with(
 ) -> Option<Part> {
     let from = bounds[at];
     let next = *bounds.get(at + 1)?;
-    let d_min = shapes
-        .iter()
-        .map(|&(_, t)| share_duration(t, from, next))
-        .min()?;
+    let d_min = shapes.iter().map(|&(_, t)| share_of(t, from, next)).min()?;
     let r_floor = shapes.iter().map(|s| s.0).min()?;
     // The duration of every share from `from` on each shape, computed once:
     // `durations[shape · ends.len() + k]` runs to `ends[k]`.
@@ -580,7 +547,8 @@ fn first_fragment_with(
 /// The placement a scheduler gives `req`, submitted at `submit`, in
 /// `profile` from `now` on: Algorithm 1 for a request that cannot be split,
 /// the splitter (which never does worse than Algorithm 1) for a preemptive
-/// one. `None` if no placement completes by the deadline within the budget.
+/// one. `Ok(None)` if no placement completes by the deadline within the
+/// budget.
 ///
 /// The profile is not changed; reserve the parts to commit the placement.
 ///
@@ -593,10 +561,19 @@ fn first_fragment_with(
 /// p.reserve(Time(0), 2000, 4)?;
 /// // 20 processors for 1000 s, or 16 for 1250 s (Table 1).
 /// let req = Req::linear(LinearFmol::table1(20, 1000)?, 5000, 1e9, None)?;
-/// let placed = place(&p, Time(0), Time(0), &req, &PriceFunction::TABLE1, BudgetRule::Limit).unwrap();
+/// let placed = place(&p, Time(0), Time(0), &req, &PriceFunction::TABLE1, BudgetRule::Limit)?.unwrap();
 /// assert_eq!((placed.start(), placed.parts()[0].procs, placed.completion()), (Time(0), 16, Time(1250)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Errors
+///
+/// [`ReqError::Time`] for a `now` or `submit` outside `[-2^40, 2^40]` s,
+/// and what [`Req::new`] would refuse in `req`'s `f_mol` now
+/// ([`ReqError::ShapeTime`], [`ReqError::TooLong`], [`ReqError::NoShape`]):
+/// a user's function may answer otherwise than when the request was built,
+/// and the placement is made from this answer (as
+/// [`Scheduler::submit`](crate::Scheduler::submit) checks it).
 pub fn place<F: Moldability>(
     profile: &Profile,
     now: Time,
@@ -604,9 +581,14 @@ pub fn place<F: Moldability>(
     req: &Req<F>,
     price: &PriceFunction,
     budget: BudgetRule,
-) -> Option<Placement> {
+) -> Result<Option<Placement>, ReqError> {
+    for (name, time) in [("now", now), ("submit", submit)] {
+        if !time.in_domain() {
+            return Err(ReqError::Time { name, time });
+        }
+    }
+    let shapes = checked_shapes(req)?;
     let terms = Terms::of(req, submit);
-    let shapes: Vec<(u32, i64)> = req.shapes().collect();
     let tariff = Tariff {
         omega: *price,
         rule: budget,
@@ -616,7 +598,12 @@ pub fn place<F: Moldability>(
         terms: &terms,
         tariff: &tariff,
     };
-    place_target(profile.steps(), now.max(submit), &target, req.preemption())
+    Ok(place_target(
+        profile.steps(),
+        now.max(submit),
+        &target,
+        req.preemption(),
+    ))
 }
 
 /// [`place`] on a prepared target.
@@ -665,34 +652,6 @@ pub(crate) fn fits(profile: &Profile, placement: &Placement) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shares_add_up() {
-        for time in [1, 7, 99, 100, 101, 3599, 86_400] {
-            let bounds = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
-            let total: i64 = bounds
-                .windows(2)
-                .map(|w| share_duration(time, w[0], w[1]))
-                .sum();
-            assert_eq!(total, time);
-            assert_eq!(share_duration(time, 0, 100), time);
-        }
-        assert_eq!(share_duration(3600, 0, 10), 360);
-        assert_eq!(share_duration(95, 10, 20), 9);
-        // The row of shares from one boundary is share_duration's, also at
-        // the ends of the domain.
-        for time in [0, 1, 95, 3599, -7, i64::MAX, i64::MIN, 1 << 55, -(1 << 55)] {
-            for (from, ends) in [(0, &[10, 50, 100][..]), (30, &[40, 100]), (10, &[300, 20])] {
-                let mut row = Vec::new();
-                push_share_durations(&mut row, time, from, ends);
-                let expected: Vec<i64> = ends
-                    .iter()
-                    .map(|&to| share_duration(time, from, to))
-                    .collect();
-                assert_eq!(row, expected, "time {time}, from {from}");
-            }
-        }
-    }
 
     fn terms(submit: i64, t_min: i64, deadline: i64) -> Terms {
         Terms {

@@ -247,6 +247,24 @@ impl<F: Moldability> Req<F> {
     }
 }
 
+/// The shapes `(R, f_mol(R))` `req`'s `f_mol` allows now, `R` descending,
+/// each checked ([`check_shape`]), at least one: `f_mol` was checked when
+/// the request was built, but a user's function may answer otherwise later,
+/// and whoever schedules from the answer checks it.
+pub(crate) fn checked_shapes<F: Moldability>(req: &Req<F>) -> Result<Vec<(u32, i64)>, ReqError> {
+    let shapes: Vec<(u32, i64)> = req.shapes().collect();
+    if shapes.is_empty() {
+        return Err(ReqError::NoShape {
+            r_min: req.r_min(),
+            r_max: req.r_max(),
+        });
+    }
+    for &(procs, time) in &shapes {
+        check_shape(procs, time)?;
+    }
+    Ok(shapes)
+}
+
 /// `Ok(())` if `f_mol(procs) = time` is a usage time in `[1, 2^40]` s.
 pub(crate) fn check_shape(procs: u32, time: i64) -> Result<(), ReqError> {
     if time <= 0 {

@@ -3,11 +3,11 @@
 
 use profile::{Profile, Time};
 
-use crate::error::{ReqError, SchedError};
+use crate::error::SchedError;
 use crate::fmol::{LinearFmol, Moldability};
 use crate::place::{Placement, Target, fits, place_target_from};
 use crate::price::{BudgetRule, PriceFunction, Tariff, Terms};
-use crate::req::{Req, check_shape};
+use crate::req::{Req, checked_shapes};
 
 /// Which scheduler, by name: the paper's request orders for configurations.
 /// It implements [`RequestOrder`] by running [`Fifo`] or [`Mdf`]; an order
@@ -448,17 +448,8 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
         }
         // `f_mol` was checked when the request was built; a user's function
         // may answer otherwise now, and the shapes are taken from this answer.
-        let shapes: Vec<(u32, i64)> = req.shapes().collect();
-        let refused = |error| SchedError::Request { id, error };
-        let Some(t_min) = shapes.iter().map(|&(_, t)| t).min() else {
-            return Err(refused(ReqError::NoShape {
-                r_min: req.r_min(),
-                r_max: req.r_max(),
-            }));
-        };
-        for &(procs, time) in &shapes {
-            check_shape(procs, time).map_err(refused)?;
-        }
+        let shapes = checked_shapes(&req).map_err(|error| SchedError::Request { id, error })?;
+        let t_min = shapes.iter().map(|&(_, t)| t).min().unwrap_or(1);
         self.now = submit;
         let now = submit;
         let waits = |e: &Entry<F>| e.placement.as_ref().is_some_and(|p| p.start() > now);

@@ -1,22 +1,26 @@
 //! Table 1 of the paper: how the jobs of a trace become adaptive requests.
 
-use profile::Job;
+use profile::{Job, MAX_DURATION};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::{SchedError, Table1Error};
 use crate::fmol::{LinearFmol, r_min_share};
 use crate::price::PriceFunction;
-use crate::req::{Preemption, Req};
+use crate::req::{Preemption, Req, checked_profile};
 use crate::sched::Request;
 use crate::variant::Variant;
 
 /// Table 1 of the paper: how a trace job (`R^max` = its processors,
 /// `T^min` = its estimate) becomes an adaptive request.
 ///
-/// [`Default`] is the paper's Table 1. With the `serde` feature every field
-/// may be left out of a config (it keeps its default) and an unknown field
-/// is an error.
+/// [`Default`] is the paper's Table 1. [`Table1::check`] says which values
+/// are accepted, and [`Table1::requests`] checks them first. With the
+/// `serde` feature every field may be left out of a config (it keeps its
+/// default) and an unknown field is an error; a table read is not checked
+/// when read, so that a configuration's reader can name the key at fault
+/// (the experiments framework runs its own checks, which point at the key's
+/// line): call [`Table1::check`] on a table read.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",
@@ -98,6 +102,68 @@ pub struct RequestSeeds {
 }
 
 impl Table1 {
+    /// Checks every field: `r_min_percent` and `sp_percent` percentages in
+    /// `1..=100`, the two shares in `[0, 1]`, `preemptive_min_run` and
+    /// `low_extra` in `[0, 2^40]` s, `sp_parts` at least 1, `high_profile`
+    /// a multiplier in `(0, 1e12]`, `deadline_factor` at least 1, and
+    /// `rate` and `max_discount` as [`PriceFunction::new`] takes them.
+    /// [`Table1::requests`] checks first; the error names the field.
+    pub fn check(&self) -> Result<(), Table1Error> {
+        for (field, value) in [
+            ("preemptive_share", self.preemptive_share),
+            ("high_share", self.high_share),
+        ] {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(Table1Error::Share { field, value });
+            }
+        }
+        let field = |field, value: &dyn std::fmt::Display, expected| {
+            Err(Table1Error::Field {
+                field,
+                value: value.to_string(),
+                expected,
+            })
+        };
+        for (name, value) in [
+            ("r_min_percent", self.r_min_percent),
+            ("sp_percent", self.sp_percent),
+        ] {
+            if !(1..=100).contains(&value) {
+                return field(name, &value, "a percentage in 1..=100");
+            }
+        }
+        for (name, value) in [
+            ("preemptive_min_run", self.preemptive_min_run),
+            ("low_extra", self.low_extra),
+        ] {
+            if !(0..=MAX_DURATION).contains(&value) {
+                return field(name, &value, "0 to 2^40 s");
+            }
+        }
+        if self.sp_parts == 0 {
+            return field("sp_parts", &0, "at least 1");
+        }
+        if checked_profile(self.high_profile).is_err() {
+            return field(
+                "high_profile",
+                &self.high_profile,
+                "a multiplier in (0, 1e12]",
+            );
+        }
+        if self.deadline_factor < 1 {
+            return field("deadline_factor", &self.deadline_factor, "at least 1");
+        }
+        if let Err(SchedError::Price {
+            field: name,
+            value,
+            expected,
+        }) = self.price_function(0.0)
+        {
+            return field(name, &value, expected);
+        }
+        Ok(())
+    }
+
     /// `Sp = (sp_parts, sp_percent, sp_mold_each)`.
     pub fn preemption(&self) -> Preemption {
         Preemption {
@@ -131,9 +197,9 @@ impl Table1 {
     /// profile, so the ([`BudgetRule::Limit`](crate::BudgetRule::Limit))
     /// budget never binds on an unmolded placement.
     ///
-    /// Errors: a share outside `[0, 1]`, or a job that gives an invalid
-    /// request (the job's id and the [`ReqError`](crate::ReqError): a bad
-    /// `Sp`, price profile or deadline factor shows up here).
+    /// Errors: a field [`Table1::check`] refuses, or a job that gives an
+    /// invalid request (the job's id and the [`ReqError`](crate::ReqError):
+    /// a deadline past 2^40 s, say).
     ///
     /// ```
     /// use adaptive_requests::{PriceFunction, RequestSeeds, Table1, Variant};
@@ -156,14 +222,7 @@ impl Table1 {
         omega: &PriceFunction,
         seeds: RequestSeeds,
     ) -> Result<Vec<Request>, Table1Error> {
-        for (field, value) in [
-            ("preemptive_share", self.preemptive_share),
-            ("high_share", self.high_share),
-        ] {
-            if !(0.0..=1.0).contains(&value) {
-                return Err(Table1Error::Share { field, value });
-            }
-        }
+        self.check()?;
         let mut split_rng = ChaCha8Rng::seed_from_u64(seeds.preemptive);
         let mut profile_rng = ChaCha8Rng::seed_from_u64(seeds.price_profile);
         let sp = self.preemption();

@@ -5,9 +5,9 @@ use std::fmt;
 use profile::{Job, Outcome, Status, Time};
 
 use crate::fmol::Moldability;
-use crate::place::share_duration;
 use crate::price::{Terms, within_budget};
 use crate::sched::{Request, RequestOutcome, SchedulerConfig};
+use crate::share::share_duration;
 
 /// A way a schedule of adaptive requests breaks the machine's rules or a
 /// request's SLA.
@@ -54,7 +54,8 @@ pub enum Violation {
         /// The budget.
         budget: f64,
     },
-    /// A part uses a processor count the request does not allow.
+    /// A part uses a processor count the request does not allow (or for
+    /// which its `f_mol` now gives no usage time in `[1, 2^40]` s).
     Shape {
         /// The request.
         id: u64,
@@ -299,7 +300,15 @@ fn check_parts<F: Moldability>(
             return Err(Violation::Coverage { id, part: k });
         }
         done = part.to;
-        let expected = share_duration(time, part.from, part.to);
+        // The shape's time is the user's `f_mol`'s answer now: one that is
+        // no usage time makes the shape not an allowed one.
+        let Ok(expected) = share_duration(time, part.from, part.to) else {
+            return Err(Violation::Shape {
+                id,
+                part: k,
+                procs: part.procs,
+            });
+        };
         if part.duration != expected {
             return Err(Violation::Duration {
                 id,

@@ -1,7 +1,7 @@
 //! A time-shared cluster's configuration: its nodes and the settings of the
 //! mechanisms' open cases.
 
-use crate::control::{JobControl, Late, Spare};
+use crate::control::JobControl;
 use crate::error::{PricingError, amount, factor};
 
 /// The most nodes a time-shared cluster may have: 1,000,000.
@@ -18,9 +18,13 @@ pub const MAX_NODES: usize = 1_000_000;
 
 /// One compute node: a single processor with a SPEC-style rating, local
 /// memory and disk, and a base price.
+///
+/// With the `serde` feature a node read from a configuration is checked as
+/// a cluster's nodes are (a rating of at least 1, a finite `base_price`
+/// `>= 0`).
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[cfg_attr(feature = "serde", serde(remote = "Self", deny_unknown_fields))]
 pub struct NodeSpec {
     /// Processor rating (SPEC); run times scale with `reference / rating`.
     pub rating: u32,
@@ -43,7 +47,22 @@ impl NodeSpec {
             base_price,
         }
     }
+
+    /// A rating of at least 1 and a finite base price `>= 0`.
+    pub(crate) fn check(&self) -> Result<(), PricingError> {
+        amount(
+            "node rating",
+            i64::from(self.rating),
+            1,
+            "a positive rating",
+        )?;
+        factor("PBase", self.base_price)?;
+        Ok(())
+    }
 }
+
+#[cfg(feature = "serde")]
+checked_serde!(NodeSpec, NodeSpec::check);
 
 /// Which processor time counts as committed to other jobs in a job's window
 /// `[AT_i, DT_i]` (the sum in eq. 6).
@@ -66,9 +85,14 @@ pub enum Committed {
 }
 
 /// A cluster: its nodes and the mechanisms' settings.
+///
+/// With the `serde` feature a configuration read is checked as
+/// [`Cluster::new`](crate::Cluster::new) checks it: at least one and at most
+/// [`MAX_NODES`] nodes, each valid, a positive `reference_rating`, and a
+/// `control` under which every job runs.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[cfg_attr(feature = "serde", serde(remote = "Self", deny_unknown_fields))]
 pub struct ClusterConfig {
     /// The compute nodes.
     pub nodes: Vec<NodeSpec>,
@@ -109,16 +133,9 @@ impl ClusterConfig {
             "a positive rating",
         )?;
         for n in &self.nodes {
-            amount("node rating", i64::from(n.rating), 1, "a positive rating")?;
-            factor("PBase", n.base_price)?;
+            n.check()?;
         }
-        if self.control.spare == Spare::Idle && self.control.late == Late::Zero {
-            return Err(PricingError::InvalidControl {
-                reason: "with spare = idle and late = zero a job whose partition is 0 never runs \
-                         again; choose another spare or late setting",
-            });
-        }
-        Ok(())
+        self.control.check()
     }
 
     /// Seconds on node `j` of `secs` seconds on a reference node, rounded up.
@@ -134,3 +151,6 @@ impl ClusterConfig {
         i64::try_from(v).unwrap_or(i64::MAX)
     }
 }
+
+#[cfg(feature = "serde")]
+checked_serde!(ClusterConfig, ClusterConfig::check);

@@ -55,9 +55,13 @@ pub enum Late {
 }
 
 /// The job-control settings of a node.
+///
+/// `spare = idle` with `late = zero` is refused (by a cluster, and with the
+/// `serde` feature when read): a job whose partition is 0 would never run
+/// again.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[cfg_attr(feature = "serde", serde(remote = "Self", deny_unknown_fields))]
 pub struct JobControl {
     /// Unclaimed processor time.
     #[cfg_attr(feature = "serde", serde(default))]
@@ -66,6 +70,22 @@ pub struct JobControl {
     #[cfg_attr(feature = "serde", serde(default))]
     pub late: Late,
 }
+
+impl JobControl {
+    /// `Err` for the one combination under which a job may never finish.
+    pub(crate) fn check(&self) -> Result<(), PricingError> {
+        if self.spare == Spare::Idle && self.late == Late::Zero {
+            return Err(PricingError::InvalidControl {
+                reason: "with spare = idle and late = zero a job whose partition is 0 never runs \
+                         again; choose another spare or late setting",
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(feature = "serde")]
+checked_serde!(JobControl, JobControl::check);
 
 /// Algorithm 2, line 4: the processor time partition of a job with estimate
 /// `estimate` (`RE_ij`, seconds) and relative deadline `deadline` (`D_i`)

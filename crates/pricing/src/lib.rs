@@ -115,6 +115,31 @@
 //! ```
 #![deny(missing_docs)]
 
+/// `Serialize` and `Deserialize` for `$t`, which derives them with
+/// `serde(remote = "Self")`: deserialising goes through the derived code and
+/// then `$check`, so a value read from a configuration holds the same
+/// invariants as one the constructors and checks accept, and the error is
+/// the check's (naming the field and the reason).
+#[cfg(feature = "serde")]
+macro_rules! checked_serde {
+    ($t:ty, $check:expr) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                <$t>::serialize(self, s)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let value = <$t>::deserialize(d)?;
+                let check: fn(&$t) -> Result<(), $crate::PricingError> = $check;
+                check(&value).map_err(serde::de::Error::custom)?;
+                Ok(value)
+            }
+        }
+    };
+}
+
 mod admission;
 mod baseline;
 mod cluster;

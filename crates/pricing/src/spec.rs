@@ -18,20 +18,22 @@ use profile::MAX_DURATION;
 
 use crate::error::{PricingError, amount, at_most, factor};
 
-/// *JobDetails*: what the job is.
+/// *JobDetails*: what the job is. With the `serde` feature a segment read
+/// is checked as [`JobSpec::check`] checks it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[cfg_attr(feature = "serde", serde(remote = "Self", deny_unknown_fields))]
 pub struct JobDetails {
     /// `RE_i`: estimated seconds to complete the job on one node of the
     /// cluster's reference rating, with the node's full processor.
     pub runtime_estimate: i64,
 }
 
-/// *ResourceRequirements*: what each allocated node must provide.
+/// *ResourceRequirements*: what each allocated node must provide. With the
+/// `serde` feature a segment read is checked as [`JobSpec::check`] checks it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[cfg_attr(feature = "serde", serde(remote = "Self", deny_unknown_fields))]
 pub struct ResourceRequirements {
     /// `PROC_i`: processors (one per node) the job runs on.
     pub processors: u32,
@@ -43,10 +45,11 @@ pub struct ResourceRequirements {
     pub disk_mb: u64,
 }
 
-/// *QoSConstraints*: what the cluster must fulfil.
+/// *QoSConstraints*: what the cluster must fulfil. With the `serde` feature
+/// a segment read is checked as [`JobSpec::check`] checks it.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[cfg_attr(feature = "serde", serde(remote = "Self", deny_unknown_fields))]
 pub struct QoSConstraints {
     /// `D_i`: seconds from arrival by which the job must finish.
     pub deadline: i64,
@@ -85,7 +88,9 @@ pub struct NoExtension {}
 
 /// A job submission: the four basic segments plus the extension segments `X`.
 ///
-/// In TOML each segment is a table (with the `serde` feature):
+/// In TOML each segment is a table (with the `serde` feature); each segment
+/// read is checked as [`JobSpec::check`] checks it, so a specification read
+/// holds valid values:
 ///
 /// ```
 /// # #[cfg(feature = "serde")] {
@@ -239,26 +244,47 @@ pub(crate) fn check_segments(
     resources: &ResourceRequirements,
     qos: &QoSConstraints,
 ) -> Result<(), PricingError> {
-    let seconds = |name, value| {
-        amount(name, value, 1, "a positive number of seconds")?;
-        at_most(
-            name,
-            value,
-            MAX_DURATION,
-            "at most 2^40 s (about 34,800 years)",
-        )
-    };
-    seconds("runtime estimate", details.runtime_estimate)?;
-    amount(
-        "processors",
-        i64::from(resources.processors),
-        1,
-        "at least 1",
-    )?;
-    seconds("deadline", qos.deadline)?;
-    factor("budget", qos.budget)?;
-    Ok(())
+    details.check()?;
+    resources.check()?;
+    qos.check()
 }
+
+/// `Ok` for a duration in `[1, 2^40]` s, else an error naming it.
+fn seconds(name: &'static str, value: i64) -> Result<i64, PricingError> {
+    amount(name, value, 1, "a positive number of seconds")?;
+    at_most(
+        name,
+        value,
+        MAX_DURATION,
+        "at most 2^40 s (about 34,800 years)",
+    )
+}
+
+impl JobDetails {
+    fn check(&self) -> Result<(), PricingError> {
+        seconds("runtime estimate", self.runtime_estimate).map(drop)
+    }
+}
+
+impl ResourceRequirements {
+    fn check(&self) -> Result<(), PricingError> {
+        amount("processors", i64::from(self.processors), 1, "at least 1").map(drop)
+    }
+}
+
+impl QoSConstraints {
+    fn check(&self) -> Result<(), PricingError> {
+        seconds("deadline", self.deadline)?;
+        factor("budget", self.budget).map(drop)
+    }
+}
+
+#[cfg(feature = "serde")]
+checked_serde!(JobDetails, JobDetails::check);
+#[cfg(feature = "serde")]
+checked_serde!(ResourceRequirements, ResourceRequirements::check);
+#[cfg(feature = "serde")]
+checked_serde!(QoSConstraints, QoSConstraints::check);
 
 #[cfg(test)]
 mod tests {

@@ -109,6 +109,19 @@ pub enum GridError {
         /// Its value.
         value: f64,
     },
+    /// A [`UtilityFunction`](crate::UtilityFunction) answered outside
+    /// `[0, 1]` (NaN included), against its contract: the job and the
+    /// resource it was evaluating are named.
+    Utility {
+        /// The job's id.
+        job: usize,
+        /// The resource's site.
+        site: usize,
+        /// The resource's index in its site.
+        index: usize,
+        /// What the function returned.
+        value: f64,
+    },
     /// The simulation stopped making progress with jobs unfinished: nothing
     /// runs, nothing is in flight, and status messages change nothing (a
     /// scheduler bug; please report it).
@@ -130,6 +143,16 @@ impl fmt::Display for GridError {
             } => write!(f, "machine {index} of site {site}: {message}"),
             GridError::Job { job, message } => write!(f, "job {job}: {message}"),
             GridError::Setting { name, message } => write!(f, "{name}: {message}"),
+            GridError::Utility {
+                job,
+                site,
+                index,
+                value,
+            } => write!(
+                f,
+                "UtilityFunction::utility returned {value} for job {job} on machine {index} of \
+                 site {site}, expected a number in [0, 1]; fix the utility function"
+            ),
             GridError::Usage {
                 site,
                 index,

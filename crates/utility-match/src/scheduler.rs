@@ -163,15 +163,16 @@ impl JobScheduler {
     /// submission to its completion there: time already spent, the
     /// estimated wait from the view's status, and the run time).
     ///
-    /// In `[0, 1]`, so finite: `f`'s value clamped, a NaN (which a user's
-    /// function may return against [`UtilityFunction`]'s contract) counting
-    /// as 0, no use at all.
+    /// In `[0, 1]`, as [`UtilityFunction`]'s contract says.
     ///
     /// # Errors
     ///
     /// [`GridError::Setting`] naming `machines` if they are not the grid the
     /// scheduler was built for (as many sites, each with as many resources),
-    /// or naming `resource` if `id` is not one of its resources.
+    /// or naming `resource` if `id` is not one of its resources;
+    /// [`GridError::Utility`] if `f` answers outside `[0, 1]` (NaN
+    /// included): a user's function that breaks the contract is named, not
+    /// clamped into a decision.
     pub fn utility_of<F: UtilityFunction + ?Sized>(
         &mut self,
         f: &F,
@@ -191,7 +192,7 @@ impl JobScheduler {
                 ),
             });
         }
-        Ok(self.utility_in(f, machines, job, id, status, now))
+        self.utility_in(f, machines, job, id, status, now)
     }
 
     /// `machines` is the grid the scheduler was built for, and its site is
@@ -235,7 +236,7 @@ impl JobScheduler {
         id: ResourceId,
         status: &ResourceStatus,
         now: Time,
-    ) -> f64 {
+    ) -> Result<f64, GridError> {
         let m = &machines[id.site][id.index];
         let run = m.run_time(job.length);
         let exec = match self.exec_estimate {
@@ -247,8 +248,18 @@ impl JobScheduler {
         let attrs = &mut self.scratch[id.site][id.index];
         attrs.set(Attribute::ExecTime, exec);
         let u = f.utility(&job.requirements, attrs);
-        // A user's function may break the contract: NaN is no use at all.
-        if u.is_nan() { 0.0 } else { u.clamp(0.0, 1.0) }
+        // A user's function may break the contract: the answer is checked
+        // where it is received.
+        if (0.0..=1.0).contains(&u) {
+            Ok(u)
+        } else {
+            Err(GridError::Utility {
+                job: job.id,
+                site: id.site,
+                index: id.index,
+                value: u,
+            })
+        }
     }
 
     /// One pass of Algorithm 2 for `job` at `now`, with `ttl` forwards left.
@@ -262,7 +273,8 @@ impl JobScheduler {
     /// [`GridError::Setting`] naming `machines` if they are not the grid the
     /// scheduler was built for (as many sites, each with as many
     /// resources), or naming `site` if the scheduler's site is not one of
-    /// the grid's.
+    /// the grid's; [`GridError::Utility`] if `f` answers outside `[0, 1]`
+    /// for a resource it evaluates.
     pub fn decide<F: UtilityFunction + ?Sized>(
         &mut self,
         f: &F,
@@ -273,7 +285,7 @@ impl JobScheduler {
         now: Time,
     ) -> Result<Decision, GridError> {
         self.check_grid(machines)?;
-        Ok(self.decide_in(f, machines, job, ttl, target, now))
+        self.decide_in(f, machines, job, ttl, target, now)
     }
 
     /// [`JobScheduler::decide`] on the checked grid (the simulation's, built
@@ -286,24 +298,24 @@ impl JobScheduler {
         ttl: u32,
         target: Option<ResourceId>,
         now: Time,
-    ) -> Decision {
+    ) -> Result<Decision, GridError> {
         let site = self.site();
         if let Some(t) = target.filter(|t| t.site == site)
             && let Some((status, _)) = self.table.get(t)
             && machines[t.site][t.index].has_room(&status)
         {
-            let utility = self.utility_in(f, machines, job, t, &status, now);
-            return Decision::Assign {
+            let utility = self.utility_in(f, machines, job, t, &status, now)?;
+            return Ok(Decision::Assign {
                 resource: t,
                 utility,
-            };
+            });
         }
         let known: Vec<(ResourceId, ResourceStatus)> = self.table.known().collect();
         let mut acceptable = false;
         let mut best: Option<Scored> = None;
         let mut best_local: Option<Scored> = None;
         for (id, status) in known {
-            let utility = self.utility_in(f, machines, job, id, &status, now);
+            let utility = self.utility_in(f, machines, job, id, &status, now)?;
             let m = &machines[id.site][id.index];
             let s = Scored {
                 id,
@@ -326,7 +338,7 @@ impl JobScheduler {
             resource: b.id,
             utility: b.utility,
         };
-        match best {
+        Ok(match best {
             _ if !acceptable => Decision::Fail(FailReason::NoAcceptableResource),
             None => Decision::Wait,
             Some(b) if b.local => assign(b),
@@ -338,7 +350,7 @@ impl JobScheduler {
                 resource: b.id,
                 utility: b.utility,
             },
-        }
+        })
     }
 
     /// With `true`, a job whose TTL has run out while the best resource is

@@ -21,7 +21,11 @@ use crate::utility::UtilityKind;
 /// then sees the same grid and jobs).
 ///
 /// With the `serde` feature it reads and writes these keys (the defaults
-/// shown); a missing key keeps its default and an unknown key is an error:
+/// shown); a missing key keeps its default and an unknown key is an error.
+/// Values are not checked when read, so that a configuration's reader can
+/// point at the key at fault (the experiments framework does): call
+/// [`Settings::check`] on settings read; [`simulate`](crate::simulate) and
+/// [`Scenario::generate`] check what they use in any case.
 ///
 /// ```toml
 /// scheduler = "pu"                          # or "bu", "mm"

@@ -176,7 +176,10 @@ proptest! {
         let seeds = RequestSeeds { preemptive: seeds.0, price_profile: seeds.1 };
         let requests = match table.requests(variant, &jobs, &omega, seeds) {
             Ok(r) => r,
-            Err(Table1Error::Share { .. }) => return Ok(()),
+            Err(Table1Error::Share { .. } | Table1Error::Field { .. }) => {
+                prop_assert!(table.check().is_err());
+                return Ok(());
+            }
             Err(Table1Error::Job { id, .. }) => {
                 prop_assert!(jobs.iter().any(|j| j.id == id));
                 return Ok(());
@@ -255,9 +258,18 @@ proptest! {
                 &PriceFunction::TABLE1,
                 rule,
             );
-            if let Some(p) = placed {
-                prop_assert!(p.completion() <= Time(submit).saturating_add(deadline));
-                prop_assert!(p.start() >= Time(now).max(Time(submit)));
+            let in_domain = Time(now).in_domain() && Time(submit).in_domain();
+            match placed {
+                Ok(Some(p)) => {
+                    prop_assert!(in_domain);
+                    prop_assert!(p.completion() <= Time(submit).saturating_add(deadline));
+                    prop_assert!(p.start() >= Time(now).max(Time(submit)));
+                }
+                Ok(None) => prop_assert!(in_domain),
+                Err(e) => prop_assert!(
+                    !in_domain && matches!(e, ReqError::Time { .. }),
+                    "{e}"
+                ),
             }
         }
     }

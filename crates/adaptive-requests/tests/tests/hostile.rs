@@ -3,14 +3,18 @@
 //! scheduler once accepted placements of zero or negative duration from
 //! it, and MDF's rank overflowed on a time of `i64::MIN`. Submission now
 //! checks the shapes it schedules from, with the request's id.
-//! And `PriceFunction::full_price` of a negative amount of work.
+//! `place`, the same search as a free function, placed from such answers
+//! too (a part of -5 s); it checks them as submission does. And
+//! `PriceFunction::full_price` of a negative amount of work, and
+//! `share_duration` of a share that is none.
 
 use std::cell::Cell;
 
 use adaptive_requests::{
-    Mdf, Policy, PriceFunction, Req, ReqError, RequestOrder, SchedError, Scheduler, SchedulerConfig,
+    BudgetRule, Mdf, Policy, PriceFunction, Req, ReqError, RequestOrder, SchedError, Scheduler,
+    SchedulerConfig, place, share_duration,
 };
-use profile::Time;
+use profile::{Profile, Time};
 
 /// `f_mol` of 100 s on any count for its first `honest` calls, then `bad`.
 fn turns(honest: u32, bad: Option<i64>) -> impl Fn(u32) -> Option<i64> + Clone {
@@ -86,4 +90,99 @@ fn a_full_price_needs_work_of_at_least_0() {
     }
     assert_eq!(omega.full_price(0, 1.0), Ok(0.0));
     assert_eq!(omega.full_price(3600, 1.0), Ok(1.0));
+}
+
+/// `place` checks the shapes it places from, as submission does, and its
+/// times' domain.
+#[test]
+fn place_checks_the_answers_it_places_from() {
+    let profile = Profile::new(8, Time(0));
+    let omega = PriceFunction::TABLE1;
+    let at = |req: &Req<_>, now, submit| {
+        place(
+            &profile,
+            Time(now),
+            Time(submit),
+            req,
+            &omega,
+            BudgetRule::Limit,
+        )
+    };
+    for (bad, want) in [
+        (Some(-5), ReqError::ShapeTime { procs: 4, time: -5 }),
+        (Some(0), ReqError::ShapeTime { procs: 4, time: 0 }),
+        (
+            Some(1 << 41),
+            ReqError::TooLong {
+                name: "f_mol(R)",
+                value: 1 << 41,
+            },
+        ),
+        (None, ReqError::NoShape { r_min: 1, r_max: 4 }),
+    ] {
+        let req = Req::new(1, 4, turns(4, bad), 1000, 1e9, None).unwrap();
+        assert_eq!(at(&req, 0, 0), Err(want), "{bad:?}");
+    }
+    let honest = Req::new(1, 4, turns(u32::MAX, None), 1000, 1e9, None).unwrap();
+    let placed = at(&honest, 0, 0).unwrap().unwrap();
+    assert_eq!(
+        (placed.parts()[0].procs, placed.completion()),
+        (4, Time(100))
+    );
+    let beyond = Time::LIMIT.0 + 1;
+    for (now, submit, name) in [(beyond, 0, "now"), (0, -beyond, "submit")] {
+        let err = at(&honest, now, submit).unwrap_err();
+        assert_eq!(
+            err,
+            ReqError::Time {
+                name,
+                time: Time(if name == "now" { now } else { submit })
+            }
+        );
+        assert!(err.to_string().starts_with(&format!("{name} is ")), "{err}");
+    }
+}
+
+/// A share is `[from, to)` with `0 <= from <= to <= 100` of a usage time in
+/// `[1, 2^40]` s; anything else was a number (`share_duration(100, 50, 10)`
+/// was -40).
+#[test]
+fn a_share_duration_needs_a_share_of_a_usage_time() {
+    assert_eq!(
+        share_duration(100, 50, 10),
+        Err(ReqError::Share { from: 50, to: 10 })
+    );
+    assert_eq!(
+        share_duration(100, 0, 300),
+        Err(ReqError::Share { from: 0, to: 300 })
+    );
+    assert_eq!(
+        share_duration(-100, 0, 50),
+        Err(ReqError::Duration {
+            name: "time",
+            value: -100
+        })
+    );
+    assert_eq!(
+        share_duration(0, 0, 50),
+        Err(ReqError::Duration {
+            name: "time",
+            value: 0
+        })
+    );
+    assert_eq!(
+        share_duration(i64::MAX, 0, 50),
+        Err(ReqError::TooLong {
+            name: "time",
+            value: i64::MAX
+        })
+    );
+    assert_eq!(share_duration(100, 50, 50), Ok(0));
+    assert_eq!(share_duration(95, 10, 20), Ok(9));
+    assert_eq!(share_duration(1 << 40, 0, 100), Ok(1 << 40));
+    let err = share_duration(100, 50, 10).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the share [50, 10) % is not a share of the work, expected 0 <= from <= to <= 100"
+    );
 }

@@ -49,7 +49,7 @@ fn mdf_by_definition(
         let mut fresh = Vec::with_capacity(order.len());
         for &i in &order {
             let r = &requests[i];
-            let Some(p) = place(&profile, now, r.submit, &r.req, omega, rule) else {
+            let Some(p) = place(&profile, now, r.submit, &r.req, omega, rule).unwrap() else {
                 break;
             };
             for q in p.parts() {
@@ -68,7 +68,7 @@ fn mdf_by_definition(
                     profile.reserve(q.start, q.duration, q.procs).unwrap();
                 }
             }
-            placed[n] = place(&profile, now, now, &arrival.req, omega, rule);
+            placed[n] = place(&profile, now, now, &arrival.req, omega, rule).unwrap();
         }
     }
     placed

@@ -281,8 +281,8 @@ fn check_split_not_later(
     let with = build(std::slice::from_ref(probe), true).remove(0).req;
     let without = build(std::slice::from_ref(probe), false).remove(0).req;
     let omega = PriceFunction::TABLE1;
-    let split = place(&profile, now, now, &with, &omega, BudgetRule::Limit);
-    let whole = place(&profile, now, now, &without, &omega, BudgetRule::Limit);
+    let split = place(&profile, now, now, &with, &omega, BudgetRule::Limit).unwrap();
+    let whole = place(&profile, now, now, &without, &omega, BudgetRule::Limit).unwrap();
     if let Some(w) = &whole {
         let s = split.as_ref();
         prop_assert!(

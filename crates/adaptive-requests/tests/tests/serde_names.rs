@@ -67,3 +67,52 @@ fn table1_defaults_and_unknown_fields() {
         "{err}"
     );
 }
+
+/// Every field out of range is named by `Table1::check` (a table read is
+/// checked by its reader, which knows the key's place in the file).
+#[test]
+fn table1_check_names_every_field() {
+    for (text, expect) in [
+        (
+            "preemptive_share = 1.5",
+            "Table 1 preemptive_share is 1.5, expected a share in [0, 1]",
+        ),
+        ("high_share = nan", "Table 1 high_share is NaN"),
+        (
+            "r_min_percent = 0",
+            "Table 1 r_min_percent is 0, expected a percentage in 1..=100",
+        ),
+        ("r_min_percent = 101", "Table 1 r_min_percent is 101"),
+        (
+            "sp_percent = 0",
+            "Table 1 sp_percent is 0, expected a percentage in 1..=100",
+        ),
+        ("sp_parts = 0", "Table 1 sp_parts is 0, expected at least 1"),
+        (
+            "preemptive_min_run = -1",
+            "Table 1 preemptive_min_run is -1, expected 0 to 2^40 s",
+        ),
+        ("low_extra = -86400", "Table 1 low_extra is -86400"),
+        (
+            "high_profile = 0.0",
+            "Table 1 high_profile is 0, expected a multiplier in (0, 1e12]",
+        ),
+        ("high_profile = inf", "Table 1 high_profile is inf"),
+        (
+            "deadline_factor = 0",
+            "Table 1 deadline_factor is 0, expected at least 1",
+        ),
+        (
+            "rate = -1.0",
+            "Table 1 rate is -1, expected a number in [0, 1e12]",
+        ),
+        (
+            "max_discount = 2.0",
+            "Table 1 max_discount is 2, expected a fraction in [0, 1]",
+        ),
+    ] {
+        let table: Table1 = toml::from_str(text).unwrap();
+        let err = table.check().unwrap_err();
+        assert!(err.to_string().starts_with(expect), "{text}: {err}");
+    }
+}

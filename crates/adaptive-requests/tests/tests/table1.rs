@@ -244,13 +244,46 @@ fn errors() {
             high_profile: 0.0,
             ..Table1::default()
         },
-        "job 0: price profile is 0, expected a multiplier in (0, 1e12]",
+        "Table 1 high_profile is 0, expected a multiplier in (0, 1e12]",
     );
     assert_eq!(
         err,
-        Table1Error::Job {
-            id: 0,
-            error: ReqError::PriceProfile { value: 0.0 }
+        Table1Error::Field {
+            field: "high_profile",
+            value: "0".into(),
+            expected: "a multiplier in (0, 1e12]",
         }
+    );
+    // Every field is checked before any job is read.
+    assert_eq!(Table1::default().check(), Ok(()));
+    let err = Table1 {
+        sp_percent: 0,
+        ..Table1::default()
+    }
+    .requests(v, &[], &omega, SEEDS)
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Table 1 sp_percent is 0, expected a percentage in 1..=100"
+    );
+    // A job whose request is out of range is named.
+    let err = Table1 {
+        deadline_factor: 1 << 40,
+        ..Table1::default()
+    }
+    .requests(v, &jobs, &omega, SEEDS)
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Table1Error::Job {
+                id: 0,
+                error: ReqError::TooLong {
+                    name: "deadline",
+                    ..
+                }
+            }
+        ),
+        "{err}"
     );
 }

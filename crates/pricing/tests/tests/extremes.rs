@@ -8,6 +8,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
+use super::common;
 use pricing::{
     Baseline, Cluster, ClusterConfig, Committed, Demand, DropRule, Flat, JobContext, JobControl,
     JobSpec, Late, LibraDollar, LibraStatic, MAX_NODES, NodeLoad, Policy, PriceFunction,
@@ -664,22 +665,9 @@ impl PriceFunction for Quotes {
     }
 }
 
+/// An idle node quoting an hour's job in a two-hour window.
 fn idle_node(node: usize) -> NodeLoad {
-    NodeLoad {
-        node,
-        memory_mb: 0,
-        disk_mb: 0,
-        free_memory_mb: 0,
-        free_disk_mb: 0,
-        share: 0.0,
-        quote: Quote {
-            runtime_estimate: 3600,
-            deadline: 7200,
-            base_price: 1.0,
-            res_max: 7200,
-            committed: 0,
-        },
-    }
+    common::idle_node(node, 3600, 7200)
 }
 
 /// `admit` once accepted a negative cost from a user's pricing function

@@ -18,6 +18,7 @@ use pricing::{
     simulate, utilisation_rate,
 };
 
+use super::common;
 use super::extremes::{count, qos_job, rating, seconds, submission};
 
 /// Hostile floats: every special value and edge, any bit pattern, and
@@ -161,13 +162,9 @@ proptest! {
             .iter()
             .enumerate()
             .map(|(node, &(quote, share))| NodeLoad {
-                node,
-                memory_mb: 0,
-                disk_mb: 0,
-                free_memory_mb: 0,
-                free_disk_mb: 0,
                 share,
                 quote,
+                ..common::idle_node(node, 1, 1)
             })
             .collect();
         let context = JobContext::new(job.id, job.arrival, &job.spec);
@@ -383,21 +380,7 @@ fn finite_regression_max_base_price() {
 /// instead of rejecting the job for its budget.
 #[test]
 fn finite_regression_user_function_quotes_nan() {
-    let node = NodeLoad {
-        node: 3,
-        memory_mb: 0,
-        disk_mb: 0,
-        free_memory_mb: 0,
-        free_disk_mb: 0,
-        share: 0.0,
-        quote: Quote {
-            runtime_estimate: 10,
-            deadline: 100,
-            base_price: 1.0,
-            res_max: 100,
-            committed: 0,
-        },
-    };
+    let node = common::idle_node(3, 10, 100);
     let job = pricing::JobSpec::new(10, 1, 100, 1e6);
     let err = admit(
         &JobContext::new(1, profile::Time(0), &job),

@@ -2,6 +2,7 @@
 
 mod baseline;
 mod cluster;
+mod common;
 mod comparison;
 mod examples;
 mod extremes;

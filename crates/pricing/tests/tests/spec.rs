@@ -1,4 +1,5 @@
-//! The job submission specification as a file format (the `serde` feature).
+//! The job submission specification and a cluster's configuration as a file
+//! format (the `serde` feature).
 #![cfg(feature = "serde")]
 
 use pricing::{JobSpec, NoExtension, Objective};
@@ -92,4 +93,112 @@ fn other_segments_extend_the_specification() {
     assert!(err.contains("unknown segment `data_dependency`"), "{err}");
     let again: JobSpec<DataSegments> = parse(&toml::to_string(&spec).unwrap()).unwrap();
     assert_eq!(again, spec);
+}
+
+/// A value read is checked as `JobSpec::check` checks it: the error names
+/// the field and the reason, and the segment's line.
+#[test]
+fn out_of_range_values_are_refused_where_read() {
+    for (from, to, expect) in [
+        (
+            "runtime_estimate = 8671",
+            "runtime_estimate = 0",
+            "runtime estimate is 0, expected a positive number of seconds",
+        ),
+        (
+            "runtime_estimate = 8671",
+            "runtime_estimate = 1099511627777",
+            "runtime estimate is 1099511627777, expected at most 2^40 s",
+        ),
+        (
+            "processors = 17",
+            "processors = 0",
+            "processors is 0, expected at least 1",
+        ),
+        (
+            "deadline = 69368",
+            "deadline = -5",
+            "deadline is -5, expected a positive number of seconds",
+        ),
+        (
+            "budget = 17342.0",
+            "budget = nan",
+            "budget is NaN, expected a finite number >= 0",
+        ),
+        (
+            "budget = 17342.0",
+            "budget = -1.0",
+            "budget is -1, expected a finite number >= 0",
+        ),
+        (
+            "budget = 17342.0",
+            "budget = inf",
+            "budget is inf, expected a finite number >= 0",
+        ),
+    ] {
+        let err = parse::<NoExtension>(&FULL.replace(from, to)).unwrap_err();
+        assert!(err.contains(expect), "{to}: {err}");
+    }
+    // The extension's segments do not excuse the basic ones.
+    let text = format!("{FULL}\n[data_dependency]\ninputs = []\n")
+        .replace("processors = 17", "processors = 0");
+    let err = parse::<DataSegments>(&text).unwrap_err();
+    assert!(err.contains("processors is 0"), "{err}");
+}
+
+/// A cluster read is checked as `Cluster::new` checks it.
+#[test]
+fn cluster_configs_are_checked_where_read() {
+    use pricing::{ClusterConfig, JobControl, NodeSpec};
+    let read = |text: &str| toml::from_str::<ClusterConfig>(text).map_err(|e| e.to_string());
+    let node = "[[nodes]]\nrating = 168\nmemory_mb = 1024\ndisk_mb = 1024\nbase_price = 1.0\n";
+    let good = format!("reference_rating = 168\n{node}");
+    let config = read(&good).unwrap();
+    assert_eq!(
+        config.nodes[0],
+        NodeSpec {
+            memory_mb: 1024,
+            disk_mb: 1024,
+            ..NodeSpec::new(168, 1.0)
+        }
+    );
+    assert_eq!(read(&toml::to_string(&config).unwrap()).unwrap(), config);
+    for (text, expect) in [
+        (
+            "reference_rating = 168\nnodes = []".to_string(),
+            "nodes is 0, expected at least one node",
+        ),
+        (
+            good.replace("reference_rating = 168", "reference_rating = 0"),
+            "reference rating is 0",
+        ),
+        (
+            good.replace("rating = 168\nmemory", "rating = 0\nmemory"),
+            "node rating is 0",
+        ),
+        (
+            good.replace("base_price = 1.0", "base_price = -2.5"),
+            "PBase is -2.5, expected a finite number >= 0",
+        ),
+        (
+            good.replace("base_price = 1.0", "base_price = nan"),
+            "PBase is NaN",
+        ),
+        (
+            format!("{good}[control]\nspare = \"idle\"\nlate = \"zero\"\n"),
+            "with spare = idle and late = zero a job whose partition is 0 never runs again",
+        ),
+    ] {
+        let err = read(&text).unwrap_err();
+        assert!(err.contains(expect), "{text}: {err}");
+    }
+    // The parts read alone are checked too.
+    let err =
+        toml::from_str::<NodeSpec>("rating = 1\nmemory_mb = 0\ndisk_mb = 0\nbase_price = inf")
+            .unwrap_err();
+    assert!(err.to_string().contains("PBase is inf"), "{err}");
+    let err = toml::from_str::<JobControl>("spare = \"idle\"\nlate = \"zero\"").unwrap_err();
+    assert!(err.to_string().contains("invalid job control"), "{err}");
+    let idle: JobControl = toml::from_str("spare = \"idle\"").unwrap();
+    assert_eq!(idle.spare, pricing::Spare::Idle);
 }

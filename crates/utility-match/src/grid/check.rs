@@ -72,10 +72,11 @@ pub(super) fn check_inputs(
     Ok(())
 }
 
-/// Checks a run against its input: one record per job, in order; a
+/// Checks a run against its input: one record per job, in order; its
+/// utilities in `[0, 1]` (never NaN); a
 /// completed job was assigned after its submission, started after its
 /// assignment and ran exactly its run time on the machine it was assigned
-/// to; a failed job never ran; no job was forwarded more than `max_ttl`
+/// to; a failed job never ran and has utilities of 0; no job was forwarded more than `max_ttl`
 /// times; no machine ever ran more jobs than it has cores.
 pub fn validate(
     machines: &[Vec<Machine>],
@@ -95,6 +96,21 @@ pub fn validate(
         let bad = |message: String| Err(Violation::Job { job: j.id, message });
         if r.id != j.id || r.user != j.user || r.site != j.site || r.submit != j.submit {
             return bad("its record does not match the job (id, user, site or submission)".into());
+        }
+        // Utilities are in [0, 1] (NaN is none), and 0 for a job that never
+        // ran: `SystemMetrics::of` averages them.
+        for (name, u) in [
+            ("decided utility", r.decided_utility),
+            ("achieved utility", r.achieved_utility),
+        ] {
+            if !(0.0..=1.0).contains(&u) {
+                return bad(format!("its {name} is {u}, expected a number in [0, 1]"));
+            }
+            if matches!(r.status, JobStatus::Failed(_)) && u != 0.0 {
+                return bad(format!(
+                    "failed but its {name} is {u}, expected 0 for a job that never ran"
+                ));
+            }
         }
         if r.forwards > max_ttl {
             return bad(format!(

@@ -402,14 +402,14 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
         while let Some((now, event)) = self.events.pop() {
             match event {
                 Event::Submit(job) => {
-                    self.handle(job, self.jobs[job].site, self.config.max_ttl, None, now)
+                    self.handle(job, self.jobs[job].site, self.config.max_ttl, None, now)?;
                 }
                 Event::Arrive { job, ttl, target } => {
                     self.in_flight -= 1;
                     // Algorithm 2: a job from a remote site loses one TTL on arrival.
-                    self.handle(job, target.site, ttl.saturating_sub(1), Some(target), now);
+                    self.handle(job, target.site, ttl.saturating_sub(1), Some(target), now)?;
                 }
-                Event::Complete { resource, job } => self.complete(resource, job, now),
+                Event::Complete { resource, job } => self.complete(resource, job, now)?,
                 Event::Status { to, message } => {
                     self.sites[to]
                         .scheduler
@@ -423,7 +423,7 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
                         .zip(from)
                         .any(|(s, m)| m.has_room(s))
                     {
-                        self.retry(to, now);
+                        self.retry(to, now)?;
                     }
                 }
                 Event::Tick(site) => {
@@ -460,14 +460,22 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
         Ok(())
     }
 
-    /// One pass of the Job Scheduler of `site` over `job`.
-    fn handle(&mut self, job: usize, site: usize, ttl: u32, target: Option<ResourceId>, now: Time) {
+    /// One pass of the Job Scheduler of `site` over `job`; the error of a
+    /// utility function that answers outside `[0, 1]`.
+    fn handle(
+        &mut self,
+        job: usize,
+        site: usize,
+        ttl: u32,
+        target: Option<ResourceId>,
+        now: Time,
+    ) -> Result<(), GridError> {
         let (jobs, machines) = (self.jobs, self.machines);
         let j = &jobs[job];
         let decision =
             self.sites[site]
                 .scheduler
-                .decide_in(self.utility, machines, j, ttl, target, now);
+                .decide_in(self.utility, machines, j, ttl, target, now)?;
         match decision {
             Decision::Assign { resource, utility } => {
                 self.progress_at = now;
@@ -513,6 +521,7 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
                 self.unfinished -= 1;
             }
         }
+        Ok(())
     }
 
     /// Starts queued jobs on free cores of `resource`, in FCFS order.
@@ -533,7 +542,7 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
         }
     }
 
-    fn complete(&mut self, resource: ResourceId, job: usize, now: Time) {
+    fn complete(&mut self, resource: ResourceId, job: usize, now: Time) -> Result<(), GridError> {
         self.progress_at = now;
         let st = &mut self.state[resource.site][resource.index];
         st.running.retain(|&(j, _)| j != job);
@@ -551,7 +560,7 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
         self.observer.completed(now, j, resource);
         self.start_queued(resource, now);
         self.local_change(resource, LocalEvent::Complete, now);
-        self.retry(resource.site, now);
+        self.retry(resource.site, now)
     }
 
     /// The status of a machine at `now`.
@@ -626,18 +635,19 @@ impl<'a, F: UtilityFunction + ?Sized, O: GridObserver> Sim<'a, F, O> {
     /// Decides again on the jobs waiting at `site`, in arrival order, while
     /// some resource in the site's view has room (a job waits for room, so
     /// without any it would wait again).
-    fn retry(&mut self, site: usize, now: Time) {
+    fn retry(&mut self, site: usize, now: Time) -> Result<(), GridError> {
         let mut waiting = std::mem::take(&mut self.sites[site].waiting);
         while let Some((job, ttl)) = waiting.pop_front() {
             if !self.room_in_view(site) {
                 waiting.push_front((job, ttl));
                 break;
             }
-            self.handle(job, site, ttl, None, now);
+            self.handle(job, site, ttl, None, now)?;
         }
         // Jobs that waited again are behind the ones not retried.
         let again = std::mem::replace(&mut self.sites[site].waiting, waiting);
         self.sites[site].waiting.extend(again);
+        Ok(())
     }
 
     /// Whether any resource in the view of `site` can take a job.

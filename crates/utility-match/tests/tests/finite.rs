@@ -274,7 +274,8 @@ proptest! {
     }
 
     /// `JobScheduler::utility_of` with the three kinds and with a user's
-    /// function returning a hostile float, at hostile times and statuses.
+    /// function returning a hostile float, at hostile times and statuses:
+    /// in `[0, 1]`, or the user's answer outside it refused and named.
     #[test]
     fn finite_utility_of(
         (cores, mips) in (1u32..u32::MAX, 1i64..i64::MAX),
@@ -296,15 +297,24 @@ proptest! {
         };
         let id = ResourceId { site: 0, index: 0 };
         let own = Returns(returned);
-        let functions: [&dyn UtilityFunction; 4] = [
-            &UtilityKind::Partial,
-            &UtilityKind::Binary,
-            &UtilityKind::Matchmaking,
-            &own,
+        let functions: [(&dyn UtilityFunction, bool); 4] = [
+            (&UtilityKind::Partial, false),
+            (&UtilityKind::Binary, false),
+            (&UtilityKind::Matchmaking, false),
+            (&own, true),
         ];
-        for f in functions {
-            let u = js.utility_of(f, &machines, &job, id, &status, Time(now)).unwrap();
-            prop_assert!((0.0..=1.0).contains(&u), "{u}");
+        for (f, users) in functions {
+            match js.utility_of(f, &machines, &job, id, &status, Time(now)) {
+                Ok(u) => prop_assert!((0.0..=1.0).contains(&u), "{u}"),
+                // Only the user's function may break the contract, and it
+                // is named with what it returned.
+                Err(GridError::Utility { value, .. }) => {
+                    prop_assert!(users);
+                    prop_assert!(!(0.0..=1.0).contains(&returned));
+                    prop_assert!(value.to_bits() == returned.to_bits());
+                }
+                Err(e) => return Err(TestCaseError::fail(e.to_string())),
+            }
         }
     }
 }

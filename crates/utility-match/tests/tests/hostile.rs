@@ -3,11 +3,19 @@
 //! ids of the scheduler's own view, and panicked (index out of bounds) on a
 //! smaller grid or a resource the grid does not have. They are now errors
 //! naming `machines`, `resource` or `site`.
+//!
+//! A user's `UtilityFunction` answering outside `[0, 1]` (NaN, -1, 7) was
+//! clamped into the decision (NaN as 0), silently; it is now
+//! `GridError::Utility` naming the job, the resource and the value,
+//! from `utility_of`, `decide` and `simulate`. And `validate` accepted a
+//! run whose records held NaN utilities (that `SystemMetrics::of` refused
+//! later); it refuses them, naming the job.
 
 use profile::Time;
 use utility_match::{
-    Attribute, Decision, GridError, GridJob, JobScheduler, Machine, PartialUtility, Requirement,
-    Resource, ResourceId, ResourceStatus, TieBreak, Want,
+    Attribute, Decision, GridConfig, GridError, GridJob, JobScheduler, JobStatus, Machine,
+    PartialUtility, Requirement, Resource, ResourceId, ResourceStatus, Scenario, TieBreak,
+    UtilityFunction, UtilityKind, Violation, Want, simulate, validate,
 };
 
 fn grid(sizes: &[usize]) -> Vec<Vec<Machine>> {
@@ -93,5 +101,133 @@ fn a_scheduler_of_a_site_the_grid_lacks_is_refused() {
     assert_eq!(
         setting(err.unwrap_err()),
         ("site", "is 7, but the grid has 2 sites".to_string())
+    );
+}
+
+/// A utility function that answers `value` for every resource.
+struct Answers(f64);
+
+impl UtilityFunction for Answers {
+    fn utility(&self, _requirements: &[Requirement], _resource: &Resource) -> f64 {
+        self.0
+    }
+}
+
+#[test]
+fn a_utility_outside_0_to_1_is_named_where_it_is_received() {
+    let built = grid(&[2, 1]);
+    let idle = ResourceStatus::default();
+    let id = ResourceId { site: 1, index: 0 };
+    let w = Scenario {
+        users: 2,
+        jobs_per_user: 2,
+        ..Scenario::paper()
+    }
+    .generate(7)
+    .unwrap();
+    for value in [f64::NAN, -1.0, 7.0, f64::INFINITY, -0.0001] {
+        let f = Answers(value);
+        let mut js = JobScheduler::new(0, &built, TieBreak::TableOrder);
+        let want = |job, site, index| GridError::Utility {
+            job,
+            site,
+            index,
+            value,
+        };
+        let same = |got: GridError, want: GridError| match (got, want) {
+            (
+                GridError::Utility {
+                    job,
+                    site,
+                    index,
+                    value,
+                },
+                GridError::Utility {
+                    job: j,
+                    site: s,
+                    index: i,
+                    value: v,
+                },
+            ) => (job, site, index, value.to_bits()) == (j, s, i, v.to_bits()),
+            _ => false,
+        };
+        let got = js
+            .utility_of(&f, &built, &job(), id, &idle, Time(0))
+            .unwrap_err();
+        assert!(same(got.clone(), want(0, 1, 0)), "{got:?}");
+        assert_eq!(
+            got.to_string(),
+            format!(
+                "UtilityFunction::utility returned {value} for job 0 on machine 0 of site 1, \
+                 expected a number in [0, 1]; fix the utility function"
+            )
+        );
+        // `decide` evaluates the view in table order: site 0's first machine first.
+        let got = js.decide(&f, &built, &job(), 3, None, Time(0)).unwrap_err();
+        assert!(same(got.clone(), want(0, 0, 0)), "{got:?}");
+        let got = simulate(&GridConfig::default(), &f, &w.machines, &w.jobs).unwrap_err();
+        assert!(matches!(got, GridError::Utility { .. }), "{got:?}");
+    }
+    // The ends of the range are answers like any other.
+    for value in [0.0, 1.0] {
+        let run = simulate(
+            &GridConfig::default(),
+            &Answers(value),
+            &w.machines,
+            &w.jobs,
+        )
+        .unwrap();
+        assert_eq!(validate(&w.machines, &w.jobs, &run, 3), Ok(()));
+    }
+}
+
+#[test]
+fn validate_refuses_utilities_outside_0_to_1() {
+    let w = Scenario {
+        users: 2,
+        jobs_per_user: 2,
+        ..Scenario::paper()
+    }
+    .generate(7)
+    .unwrap();
+    let config = GridConfig::default();
+    let run = simulate(&config, &UtilityKind::Partial, &w.machines, &w.jobs).unwrap();
+    assert_eq!(validate(&w.machines, &w.jobs, &run, config.max_ttl), Ok(()));
+    let done = run
+        .jobs
+        .iter()
+        .position(|r| r.status == JobStatus::Completed)
+        .unwrap();
+    let check = |change: &dyn Fn(&mut utility_match::JobRecord), job: usize, message: &str| {
+        let mut bad = run.clone();
+        change(&mut bad.jobs[job]);
+        assert_eq!(
+            validate(&w.machines, &w.jobs, &bad, config.max_ttl),
+            Err(Violation::Job {
+                job,
+                message: message.into()
+            })
+        );
+    };
+    check(
+        &|r| r.decided_utility = f64::NAN,
+        done,
+        "its decided utility is NaN, expected a number in [0, 1]",
+    );
+    check(
+        &|r| r.achieved_utility = 1.5,
+        done,
+        "its achieved utility is 1.5, expected a number in [0, 1]",
+    );
+    check(
+        &|r| {
+            r.status = JobStatus::Failed(utility_match::FailReason::TtlExpired);
+            r.start = None;
+            r.end = None;
+            r.decided_utility = 0.0;
+            r.achieved_utility = 0.5;
+        },
+        done,
+        "failed but its achieved utility is 0.5, expected 0 for a job that never ran",
     );
 }
