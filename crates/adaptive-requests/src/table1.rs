@@ -28,7 +28,8 @@ use crate::variant::Variant;
     serde(default, deny_unknown_fields)
 )]
 pub struct Table1 {
-    /// `R^min` as a percentage of `R^max` (rounded up).
+    /// `R^min` as a percentage of `R^max` (rounded up, and at least one
+    /// processor).
     pub r_min_percent: u32,
     /// Requests for up to this many processors are not moldable.
     pub rigid_up_to: u32,
@@ -102,8 +103,8 @@ pub struct RequestSeeds {
 }
 
 impl Table1 {
-    /// Checks every field: `r_min_percent` and `sp_percent` percentages in
-    /// `1..=100`, the two shares in `[0, 1]`, `preemptive_min_run` and
+    /// Checks every field: `r_min_percent` a percentage in `0..=100` (0
+    /// giving `R^min` of one processor), `sp_percent` one in `1..=100`, the two shares in `[0, 1]`, `preemptive_min_run` and
     /// `low_extra` in `[0, 2^40]` s, `sp_parts` at least 1, `high_profile`
     /// a multiplier in `(0, 1e12]`, `deadline_factor` at least 1, and
     /// `rate` and `max_discount` as [`PriceFunction::new`] takes them.
@@ -124,13 +125,17 @@ impl Table1 {
                 expected,
             })
         };
-        for (name, value) in [
-            ("r_min_percent", self.r_min_percent),
-            ("sp_percent", self.sp_percent),
-        ] {
-            if !(1..=100).contains(&value) {
-                return field(name, &value, "a percentage in 1..=100");
-            }
+        // `R^min` is at least one processor (`r_min_share`), so 0% is the
+        // smallest `R^min` there is, as the experiments' check takes it.
+        if self.r_min_percent > 100 {
+            return field(
+                "r_min_percent",
+                &self.r_min_percent,
+                "a percentage in 0..=100",
+            );
+        }
+        if !(1..=100).contains(&self.sp_percent) {
+            return field("sp_percent", &self.sp_percent, "a percentage in 1..=100");
         }
         for (name, value) in [
             ("preemptive_min_run", self.preemptive_min_run),

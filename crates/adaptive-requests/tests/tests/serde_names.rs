@@ -79,10 +79,9 @@ fn table1_check_names_every_field() {
         ),
         ("high_share = nan", "Table 1 high_share is NaN"),
         (
-            "r_min_percent = 0",
-            "Table 1 r_min_percent is 0, expected a percentage in 1..=100",
+            "r_min_percent = 101",
+            "Table 1 r_min_percent is 101, expected a percentage in 0..=100",
         ),
-        ("r_min_percent = 101", "Table 1 r_min_percent is 101"),
         (
             "sp_percent = 0",
             "Table 1 sp_percent is 0, expected a percentage in 1..=100",
@@ -115,4 +114,7 @@ fn table1_check_names_every_field() {
         let err = table.check().unwrap_err();
         assert!(err.to_string().starts_with(expect), "{text}: {err}");
     }
+    // 0% is the smallest `R^min` (one processor), which configurations use.
+    let table: Table1 = toml::from_str("r_min_percent = 0").unwrap();
+    assert_eq!(table.check(), Ok(()));
 }

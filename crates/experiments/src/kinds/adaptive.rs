@@ -35,7 +35,7 @@
 use std::sync::Arc;
 
 use adaptive_requests::{
-    BudgetRule, Fallback, IntervalStats, Policy, Rescheduling, Table1, Variant,
+    BudgetRule, Fallback, IntervalStats, Policy, Rescheduling, Table1, Table1Error, Variant,
 };
 use serde::{Deserialize, Serialize};
 
@@ -259,6 +259,27 @@ impl Kind for Adaptive {
         ensure(t.r_min_percent <= 100, "table1.r_min_percent", || {
             format!("is {}, expected a percentage <= 100", t.r_min_percent)
         })?;
+        // Anything else the library's own check refuses (its ranges, say
+        // `low_extra` up to 2^40 s), named by its key here, where the
+        // configuration is read, not when the first interval is built.
+        if let Err(e) = t.check() {
+            let (key, message) = match &e {
+                Table1Error::Share { field, value } => (
+                    format!("table1.{field}"),
+                    format!("is {value}, expected a share in [0, 1]"),
+                ),
+                Table1Error::Field {
+                    field,
+                    value,
+                    expected,
+                } => (
+                    format!("table1.{field}"),
+                    format!("is {value}, expected {expected}"),
+                ),
+                _ => ("table1".to_string(), e.to_string()),
+            };
+            return Err(ParamError::key(&key, message));
+        }
         if setup.load {
             return Err(ParamError::general(
                 "the adaptive kind compresses inter-arrival times within each interval: \

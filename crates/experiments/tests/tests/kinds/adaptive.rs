@@ -101,6 +101,13 @@ fn checks_point_at_the_key() {
         24,
         "params.table1.preemptive_share: is 1.5, expected a share in [0, 1]",
     );
+    // A range only the library's `Table1::check` knows, at parse time too.
+    check(
+        "preemptive_share = 1",
+        "preemptive_share = 1\nlow_extra = 2000000000000",
+        25,
+        "params.table1.low_extra: is 2000000000000, expected 0 to 2^40 s",
+    );
     check(
         "load_increase = 20",
         "load_increase = -100",
