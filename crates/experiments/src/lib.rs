@@ -106,7 +106,10 @@ pub use error::RunError;
 pub use experiment::Experiment;
 pub use figure::{Figure, PanelInfo};
 pub use graph::Shard;
-pub use kind::{Input, Kind, Metric, Param, ParamError, Schedule, Setup, Workloads, overrides};
+pub use kind::{
+    CanonicalError, Input, Kind, Metric, Param, ParamError, ParamReset, Schedule, Setup, Workloads,
+    check_canonical, overrides,
+};
 pub use kinds::{GridMonths, provisioning_scenario, replay, replay_policy};
 pub use limits::Limits;
 pub use numfmt::{fmt_num, fmt_short};
