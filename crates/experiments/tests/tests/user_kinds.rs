@@ -210,11 +210,11 @@ fn a_kind_is_checked_when_it_is_registered() {
     let cases = [
         (
             Registry::new().try_with::<TwoWaits>(),
-            "kind 'two-waits' has metric 'wait' twice",
+            "kind 'two-waits' cannot be registered: it has metric 'wait' twice",
         ),
         (
             Registry::new().try_with::<Unnamed>(),
-            "kind '': its NAME is empty",
+            "kind '' cannot be registered: its NAME is empty",
         ),
         (
             Registry::new().try_with::<Escape>(),
@@ -222,11 +222,11 @@ fn a_kind_is_checked_when_it_is_registered() {
         ),
         (
             Registry::new().try_with::<BadMetric>(),
-            "kind 'bad-metric': the name of metric 1 holds U+000A",
+            "kind 'bad-metric' cannot be registered: the name of metric 1 holds U+000A",
         ),
         (
             Registry::new().try_with::<NoMetrics>(),
-            "kind 'no-metrics' has no METRICS",
+            "kind 'no-metrics' cannot be registered: it has no METRICS",
         ),
         (
             Registry::new().try_with::<AtMostUnknown>(),
@@ -234,13 +234,25 @@ fn a_kind_is_checked_when_it_is_registered() {
         ),
         (
             Registry::new().with::<Fine>().try_with::<Fine>(),
-            "kind 'fine' is registered twice",
+            "kind 'fine' cannot be registered: a kind of this name is registered already",
         ),
     ];
     for (result, needle) in cases {
-        let err = result.map(|_| ()).unwrap_err();
+        let err = result.map(|_| ()).unwrap_err().to_string();
         assert!(err.contains(needle), "{needle}: {err}");
     }
+    // The refused kind is named, and the registry comes back as it was.
+    let err = Registry::builtin()
+        .with::<Fine>()
+        .try_with::<NoMetrics>()
+        .unwrap_err();
+    assert_eq!(
+        (err.name(), err.reason().starts_with("it has no METRICS")),
+        ("no-metrics", true)
+    );
+    assert!(matches!(err, experiments::RegistryError::Kind { .. }));
+    let kinds = err.into_registry().kinds();
+    assert_eq!(kinds, [Registry::builtin().kinds(), vec!["fine"]].concat());
     let panic = std::panic::catch_unwind(|| Registry::new().with::<TwoWaits>()).unwrap_err();
     let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(message.contains("metric 'wait' twice"), "{message}");
@@ -429,17 +441,22 @@ fn a_policy_name_is_checked_when_it_is_registered() {
             .try_with_policy(name, fcfs)
             .map(|_| ())
             .unwrap_err();
-        assert!(err.contains(needle), "{name:?}: {err}");
+        let shown = err.to_string();
+        assert!(shown.contains(needle), "{name:?}: {shown}");
+        assert!(matches!(err, experiments::RegistryError::Policy { .. }));
     }
-    let twice = Registry::new()
+    let err = Registry::new()
         .with_policy("mine", fcfs)
-        .try_with_policy("mine", fcfs);
-    assert!(
-        twice
-            .map(|_| ())
-            .unwrap_err()
-            .contains("'mine' is registered twice")
+        .try_with_policy("mine", fcfs)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "policy 'mine' cannot be registered: a policy of this name is registered already"
     );
+    // The registry comes back with the first "mine", ready for another name.
+    let registry = err.into_registry().with_policy("yours", fcfs);
+    assert_eq!(registry.policies().names(), ["mine", "yours"]);
     assert!(Registry::builtin().try_with_policy("my-easy", fcfs).is_ok());
 }
 
