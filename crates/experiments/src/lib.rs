@@ -94,7 +94,8 @@ pub use cells::{
     cell_runs, merge, run_shard,
 };
 pub use check::{
-    ResultsError, aggregate, check_results, check_run_inputs, check_run_toml, workload_facts,
+    ResultsError, RunToml, aggregate, check_results, check_run_inputs, check_run_toml,
+    workload_facts,
 };
 pub use claim::{Cause, Claim};
 pub use claims::{Outcome, Verdict, check_claims};
