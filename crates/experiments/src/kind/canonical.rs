@@ -149,7 +149,7 @@ pub fn check_canonical<K: Kind>(
     let reference = match K::reference(params) {
         Some(overrides) => {
             let mut table = table::<K>(params, "the parameters")?;
-            crate::sweep::merge(&mut table, &overrides);
+            merge(&mut table, &overrides);
             let reference: K::Params =
                 toml::Value::Table(table)
                     .try_into()
@@ -218,6 +218,19 @@ fn compare<K: Kind>(
         return Err(differs(d));
     }
     Ok(samples)
+}
+
+/// `overrides` written over `table`, nested tables key by key (as the
+/// pipeline writes a reference's overrides over a point's parameters).
+fn merge(table: &mut toml::Table, overrides: &toml::Table) {
+    for (k, v) in overrides {
+        match (table.get_mut(k), v) {
+            (Some(toml::Value::Table(t)), toml::Value::Table(o)) => merge(t, o),
+            _ => {
+                table.insert(k.clone(), v.clone());
+            }
+        }
+    }
 }
 
 fn table<K: Kind>(params: &K::Params, what: &str) -> Result<toml::Table, CanonicalError> {
