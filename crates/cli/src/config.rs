@@ -81,10 +81,12 @@ pub fn trace_limit_hint(error: &swf_io::SwfError) -> Option<String> {
     }
 }
 
-/// The configuration a results directory's `run.toml` records (its
-/// `[config]` table), for results of a file outside configs/; `shown`
-/// names it in errors.
-pub fn recorded_config(registry: &Registry, run_toml: &RunToml, shown: &str) -> Result<Experiment> {
+/// The configuration the `run.toml` of results directory `dir` records
+/// (its `[config]` table, parsed once by the caller as `run_toml`), for
+/// results of a file outside configs/.
+pub fn recorded_config(registry: &Registry, run_toml: &RunToml, dir: &Path) -> Result<Experiment> {
     let config = run_toml.config().context("has no [config] table")?;
-    Ok(registry.parse_with(&config.to_string(), shown, &limits()?)?)
+    let path = dir.join("run.toml");
+    let shown = format!("{} [config]", path.display());
+    Ok(registry.parse_with(&config.to_string(), &shown, &limits()?)?)
 }

@@ -212,8 +212,7 @@ pub fn verify(
                     continue;
                 }
             };
-            let shown = format!("{} [config]", dir.join("run.toml").display());
-            let experiment = match recorded_config(&settings.registry, &run_toml, &shown) {
+            let experiment = match recorded_config(&settings.registry, &run_toml, &dir) {
                 Ok(experiment) => experiment,
                 Err(why) => {
                     corrupt.push(format!("{}/run.toml: {why:#}", terminal_path(&dir)));
