@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
 use experiments::encode::terminal_name;
-use experiments::{Experiment, Limits, Registry};
+use experiments::{Experiment, Limits, Registry, RunToml};
 
 use crate::files;
 
@@ -81,16 +81,12 @@ pub fn trace_limit_hint(error: &swf_io::SwfError) -> Option<String> {
     }
 }
 
-/// The configuration a results directory's run.toml records (its `[config]`
-/// table), for results of a file outside configs/.
-pub fn recorded_config(registry: &Registry, dir: &Path) -> Result<Experiment> {
+/// The configuration the `run.toml` of results directory `dir` records
+/// (its `[config]` table, parsed once by the caller as `run_toml`), for
+/// results of a file outside configs/.
+pub fn recorded_config(registry: &Registry, run_toml: &RunToml, dir: &Path) -> Result<Experiment> {
+    let config = run_toml.config().context("has no [config] table")?;
     let path = dir.join("run.toml");
-    let text = files::read_to_string(&path, files::RESULTS)?;
-    let table: toml::Table = text.parse().context("does not parse as TOML")?;
-    let config = table
-        .get("config")
-        .and_then(toml::Value::as_table)
-        .context("has no [config] table")?;
     let shown = format!("{} [config]", path.display());
     Ok(registry.parse_with(&config.to_string(), &shown, &limits()?)?)
 }

@@ -73,9 +73,14 @@ pub use replace::{Made, check_replace, write_output};
 
 /// Whether the results directory `dir` holds exactly the files its marker
 /// lists, each unchanged (`verify`'s last check); `Ok(Err(why))` names
-/// what differs.
-pub fn results_intact(dir: &Path) -> Result<std::result::Result<(), String>> {
-    manifest::intact(dir)
+/// what differs. A file named in `read` (its path relative to `dir`, and
+/// the bytes the caller read and checked) is compared as those bytes, so
+/// what passes is what was checked, whatever the file holds by now.
+pub fn results_intact(
+    dir: &Path,
+    read: &[(&str, &[u8])],
+) -> Result<std::result::Result<(), String>> {
+    manifest::intact(dir, read)
 }
 
 /// A writer's lock and ownership file in its staging subdirectory.

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use experiments::encode::{terminal_name, terminal_path};
-use experiments::{DocEntry, Experiment, RunOptions, Samples, check_claims, parse_csv};
+use experiments::{DocEntry, Experiment, RunOptions, RunToml, Samples, check_claims, parse_csv};
 
 use crate::catalog::{self, Entry};
 use crate::config::{read_config, recorded_config};
@@ -124,7 +124,18 @@ pub fn verify(
             continue;
         }
         let experiment = read_config(&settings.registry, &e.path, &settings.shown(&e.path))?;
-        let (rows, samples) = match checked_results(settings, &dir, &experiment, &e.id, &e.path)? {
+        let read = ResultsFiles::read(&dir)?;
+        let checked = match read.run_toml(&dir) {
+            Ok(run_toml) => {
+                checked_results(settings, &dir, &read, run_toml, &experiment, &e.id, &e.path)?
+            }
+            Err(why) => Err(why),
+        };
+        let Checked {
+            rows,
+            samples,
+            run_toml,
+        } = match checked {
             Ok(checked) => checked,
             Err(why) => {
                 corrupt.push(why);
@@ -158,7 +169,7 @@ pub fn verify(
         // Results are git-ignored; a copy of the figure beside the full
         // document keeps its link alive in a fresh clone. The partial
         // document lives among the results and links to them.
-        if complete && let Ok(svg) = files::read(&figure, files::RESULTS) {
+        if complete && let Some(svg) = &read.figure {
             figure = doc_dir
                 .join("figures")
                 .join(format!("{}.svg", e.id.replace('/', "-")));
@@ -170,7 +181,7 @@ pub fn verify(
             )?;
             output::write_output(
                 &figure,
-                &svg,
+                svg,
                 "a figure beside --doc",
                 output::Made::Picture,
                 force,
@@ -182,7 +193,7 @@ pub fn verify(
             paper: experiment.paper().map(str::to_string),
             figure: relative(doc_dir, &figure),
             verdicts,
-            stand_in: stand_in(&dir.join("run.toml")),
+            stand_in: run_toml.stand_in().unwrap_or(true),
             notes: paper_notes(notes_dir, doc_dir, &e.id),
         });
     }
@@ -193,16 +204,32 @@ pub fn verify(
             .into_iter()
             .filter(|(id, _)| ids.is_empty() || own_ids.contains(id));
         for (id, dir) in wanted {
-            let experiment = match recorded_config(&settings.registry, &dir) {
+            let read = ResultsFiles::read(&dir)?;
+            let run_toml = match read.run_toml(&dir) {
+                Ok(run_toml) => run_toml,
+                Err(why) => {
+                    corrupt.push(why);
+                    continue;
+                }
+            };
+            let experiment = match recorded_config(&settings.registry, &run_toml, &dir) {
                 Ok(experiment) => experiment,
                 Err(why) => {
                     corrupt.push(format!("{}/run.toml: {why:#}", terminal_path(&dir)));
                     continue;
                 }
             };
-            let config_path = recorded_path(settings, &dir);
-            match checked_results(settings, &dir, &experiment, &id, &config_path)? {
-                Ok((rows, samples)) => {
+            let config_path = recorded_path(settings, &run_toml);
+            match checked_results(
+                settings,
+                &dir,
+                &read,
+                run_toml,
+                &experiment,
+                &id,
+                &config_path,
+            )? {
+                Ok(Checked { rows, samples, .. }) => {
                     let verdicts = check_claims(experiment.claims(), &rows, &samples);
                     print_verdicts(&id, &verdicts);
                     failed_claims += verdicts.iter().filter(|v| !v.passed()).count();
@@ -275,25 +302,75 @@ fn report_warning(message: &str) {
 
 /// `<paper>.md` in `notes_dir` (docs/adaptive.md for adaptive/fig4), if it
 /// exists, as a link relative to the document's directory `doc_dir`.
-/// The results in `dir` checked against `experiment` before they are
-/// trusted: data.csv must be what samples.csv gives, run.toml must record
-/// this configuration and what it makes of the traces (found as a run
-/// finds them, relative to `config_path`'s directory; a trace that cannot
-/// be found leaves that check undone, with a warning). `Ok(Err(why))`
-/// names the file at fault.
+/// One results directory's files, each read once: what is parsed and
+/// checked, what the manifest's checksums are compared with and the figure
+/// copied beside the document are these bytes, so a file changed while
+/// `verify` runs cannot pass one check as one text and another as another.
+struct ResultsFiles {
+    /// `data.csv`.
+    data: String,
+    /// `samples.csv`, if present.
+    samples: Option<String>,
+    /// `run.toml`, if present.
+    run: Option<String>,
+    /// `figure.svg`, if it could be read.
+    figure: Option<Vec<u8>>,
+}
+
+impl ResultsFiles {
+    fn read(dir: &Path) -> Result<ResultsFiles> {
+        Ok(ResultsFiles {
+            data: files::read_to_string(&dir.join("data.csv"), files::RESULTS)?,
+            samples: files::read_if_exists(&dir.join("samples.csv"), files::RESULTS)?,
+            run: files::read_if_exists(&dir.join("run.toml"), files::RESULTS)?,
+            figure: files::read(&dir.join("figure.svg"), files::RESULTS).ok(),
+        })
+    }
+
+    /// `run.toml` parsed (a missing one as empty, which its check refuses);
+    /// the error names the file and line.
+    fn run_toml(&self, dir: &Path) -> std::result::Result<RunToml, String> {
+        RunToml::parse(self.run.as_deref().unwrap_or_default())
+            .map_err(|e| format!("{}/{e}", terminal_path(dir)))
+    }
+
+    /// The files read, by name, as the manifest lists them.
+    fn contents(&self) -> Vec<(&'static str, &[u8])> {
+        let mut read = vec![("data.csv", self.data.as_bytes())];
+        read.extend(self.samples.as_ref().map(|t| ("samples.csv", t.as_bytes())));
+        read.extend(self.run.as_ref().map(|t| ("run.toml", t.as_bytes())));
+        read.extend(self.figure.as_deref().map(|b| ("figure.svg", b)));
+        read
+    }
+}
+
+/// Results that check out, as read.
+struct Checked {
+    rows: Vec<experiments::Row>,
+    samples: Samples,
+    run_toml: RunToml,
+}
+
+/// The results in `dir`, read once as `read` (with its `run.toml` parsed
+/// as `run_toml`), checked against `experiment` before they are trusted:
+/// data.csv must be what samples.csv gives, run.toml must record this
+/// configuration and what it makes of the traces (found as a run finds
+/// them, relative to `config_path`'s directory; a trace that cannot be
+/// found leaves that check undone, with a warning), and the directory must
+/// hold what the tool wrote. `Ok(Err(why))` names the file at fault.
 fn checked_results(
     settings: &Settings,
     dir: &Path,
+    read: &ResultsFiles,
+    run_toml: RunToml,
     experiment: &Experiment,
     id: &str,
     config_path: &Path,
-) -> Result<std::result::Result<(Vec<experiments::Row>, Samples), String>> {
-    let csv = dir.join("data.csv");
-    let text = files::read_to_string(&csv, files::RESULTS)?;
-    let rows = parse_csv(&text).with_context(|| terminal_path(&csv))?;
+) -> Result<std::result::Result<Checked, String>> {
+    let rows = parse_csv(&read.data).with_context(|| terminal_path(&dir.join("data.csv")))?;
     let samples_file = dir.join("samples.csv");
-    let samples = match files::read_if_exists(&samples_file, files::RESULTS)? {
-        Some(text) => Samples::parse(&text, experiment.confidence())
+    let samples = match &read.samples {
+        Some(text) => Samples::parse(text, experiment.confidence())
             .with_context(|| terminal_path(&samples_file))?,
         None => {
             // Without it data.csv cannot be checked (or is of a version
@@ -305,14 +382,12 @@ fn checked_results(
             )));
         }
     };
-    let run_text =
-        files::read_if_exists(&dir.join("run.toml"), files::RESULTS)?.unwrap_or_default();
     let checked = experiments::check_results(experiment, &rows, &samples)
-        .and_then(|()| experiments::check_run_toml(&run_text, experiment))
+        .and_then(|()| experiments::check_run_toml(&run_toml, experiment))
         .and_then(|()| {
             // Results of a stand-in are checked against the same stand-in.
             let mut settings = settings.clone();
-            settings.traces.no_stand_in &= !stand_in(&dir.join("run.toml"));
+            settings.traces.no_stand_in &= !run_toml.stand_in().unwrap_or(true);
             let traces =
                 match resolve_traces(&settings, None, experiment, config_path, &mut Vec::new()) {
                     Ok(traces) => traces,
@@ -327,16 +402,21 @@ fn checked_results(
                 threads: settings.threads,
                 ..RunOptions::default()
             };
-            experiments::check_run_inputs(&run_text, experiment, &traces, &options)
+            experiments::check_run_inputs(&run_toml, experiment, &traces, &options)
         });
     Ok(match checked {
         // The error starts with the file's name: the path before it names it whole.
         Err(e) => Err(format!("{}/{e}", terminal_path(dir))),
         // The data hold; the rest (summary.md, figure.svg, which a full
-        // document copies) must be what the tool wrote beside them.
-        Ok(()) => output::results_intact(dir)?
+        // document copies) must be what the tool wrote beside them, and
+        // the files checked above the bytes it wrote.
+        Ok(()) => output::results_intact(dir, &read.contents())?
             .map_err(|why| format!("{why}; the results were edited, run the experiment again"))
-            .map(|()| (rows, samples)),
+            .map(|()| Checked {
+                rows,
+                samples,
+                run_toml,
+            }),
     })
 }
 
@@ -384,39 +464,17 @@ fn paper_notes(notes_dir: &Path, doc_dir: &Path, id: &str) -> Option<String> {
     notes.is_file().then(|| relative(doc_dir, &notes))
 }
 
-/// The configuration file the run.toml in `dir` names (`config_file`: as
-/// the run showed it, relative to the repository root when inside it, else
-/// as given), for finding the traces its configuration names relative to
-/// it: the first of the root's and the current directory's that exists.
-fn recorded_path(settings: &Settings, dir: &Path) -> PathBuf {
-    let file = files::read_to_string(&dir.join("run.toml"), files::RESULTS)
-        .ok()
-        .and_then(|t| t.parse::<toml::Table>().ok())
-        .and_then(|t| {
-            t.get("provenance")
-                .and_then(|p| p.get("config_file"))
-                .and_then(toml::Value::as_str)
-                .map(PathBuf::from)
-        })
-        .unwrap_or_default();
+/// The configuration file `run_toml` names (`config_file`: as the run
+/// showed it, relative to the repository root when inside it, else as
+/// given), for finding the traces its configuration names relative to it:
+/// the first of the root's and the current directory's that exists.
+fn recorded_path(settings: &Settings, run_toml: &RunToml) -> PathBuf {
+    let file = PathBuf::from(run_toml.config_file().unwrap_or_default());
     let in_root = settings.root.join(&file);
     if !in_root.is_file() && file.is_file() {
         return file;
     }
     in_root
-}
-
-/// Whether a run.toml records a stand-in workload (unreadable counts as yes).
-fn stand_in(run_toml: &Path) -> bool {
-    let table = files::read_to_string(run_toml, files::RESULTS)
-        .ok()
-        .and_then(|t| t.parse::<toml::Table>().ok());
-    let flag = table
-        .as_ref()
-        .and_then(|t| t.get("provenance"))
-        .and_then(|p| p.get("stand_in"))
-        .and_then(toml::Value::as_bool);
-    flag.unwrap_or(true)
 }
 
 #[cfg(test)]

@@ -348,21 +348,71 @@ pub fn check_results(
     Ok(())
 }
 
-/// Checks an experiment's `run.toml` (as [`Results::run_toml`] writes it)
-/// against the configuration: it parses; `[provenance]` has every field,
-/// with the configuration's SHA-256, seed and the seed it derives for each
-/// repetition; and
-/// `[config]` is the configuration, value for value.
+/// A results directory's `run.toml`, parsed once: what
+/// [`check_run_toml`] and [`check_run_inputs`] check and what a caller
+/// reads from it (the configuration it records, the stand-in flag) are the
+/// same text, whatever happens to the file after it was read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunToml {
+    table: toml::Table,
+}
+
+impl RunToml {
+    /// Parses the text of a `run.toml`; the error names the line of a
+    /// syntax error.
+    pub fn parse(text: &str) -> Result<RunToml, ResultsError> {
+        let table = text.parse::<toml::Table>().map_err(|e| {
+            let at = e.span().map_or_else(String::new, |span| {
+                let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                format!("line {line}: ")
+            });
+            ResultsError {
+                file: "run.toml",
+                message: format!("{at}not a run.toml ({})", e.message().trim()),
+            }
+        })?;
+        Ok(RunToml { table })
+    }
+
+    /// The whole document.
+    pub fn table(&self) -> &toml::Table {
+        &self.table
+    }
+
+    /// `[provenance]`, if it is a table.
+    fn provenance(&self) -> Option<&toml::Table> {
+        self.table.get("provenance").and_then(toml::Value::as_table)
+    }
+
+    /// `[config]`: the configuration the results were made from, resolved.
+    pub fn config(&self) -> Option<&toml::Table> {
+        self.table.get("config").and_then(toml::Value::as_table)
+    }
+
+    /// `provenance.config_file`: the configuration's file as the run named it.
+    pub fn config_file(&self) -> Option<&str> {
+        self.provenance()?.get("config_file")?.as_str()
+    }
+
+    /// `provenance.stand_in`: whether a stand-in replaced a trace.
+    pub fn stand_in(&self) -> Option<bool> {
+        self.provenance()?.get("stand_in")?.as_bool()
+    }
+}
+
+/// Checks an experiment's `run.toml` (as [`Results::run_toml`] writes it,
+/// parsed with [`RunToml::parse`]) against the configuration:
+/// `[provenance]` has every field, with the configuration's SHA-256, seed
+/// and the seed it derives for each repetition; and `[config]` is the
+/// configuration, value for value.
 ///
 /// [`Results::run_toml`]: crate::Results::run_toml
-pub fn check_run_toml(text: &str, experiment: &Experiment) -> Result<(), ResultsError> {
+pub fn check_run_toml(run_toml: &RunToml, experiment: &Experiment) -> Result<(), ResultsError> {
     let err = |message: String| ResultsError {
         file: "run.toml",
         message,
     };
-    let table: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| err(format!("not a run.toml ({})", e.message().trim())))?;
+    let table = run_toml.table();
     let provenance = table
         .get("provenance")
         .and_then(toml::Value::as_table)
@@ -496,7 +546,7 @@ pub fn workload_facts(
 /// replaced since the run, or an edited `run.toml`, is an error naming
 /// the workload and the field. Call it after [`check_run_toml`].
 pub fn check_run_inputs(
-    text: &str,
+    run_toml: &RunToml,
     experiment: &Experiment,
     traces: &Traces,
     options: &RunOptions<'_>,
@@ -514,12 +564,14 @@ pub fn check_run_inputs(
         file: "run.toml",
         message,
     };
-    let doc: Doc = toml::from_str(text).map_err(|e| {
-        err(format!(
-            "provenance.workloads is not a list of workloads ({})",
-            e.message().trim()
-        ))
-    })?;
+    let doc: Doc = toml::Value::Table(run_toml.table().clone())
+        .try_into()
+        .map_err(|e: toml::de::Error| {
+            err(format!(
+                "provenance.workloads is not a list of workloads ({})",
+                e.message().trim()
+            ))
+        })?;
     let (workloads, _) = workload_facts(experiment, traces, options).map_err(|e| {
         err(format!(
             "cannot prepare the workloads again to check it: {e}"

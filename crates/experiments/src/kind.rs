@@ -21,6 +21,10 @@ use crate::error::RunError;
 use crate::registry::Policies;
 use crate::workload::Workload;
 
+mod canonical;
+
+pub use canonical::{CanonicalError, ParamReset, check_canonical};
+
 /// A metric: a name for panels, a title, a y-axis label and how to read
 /// it off one sample (`None` when the sample has no value, e.g. a mean
 /// over nothing; such samples are left out of the point).
@@ -303,6 +307,10 @@ pub trait Kind: 'static {
     /// Resets parameters that cannot change this run (an incentive on a
     /// request that is never preemptive, say), so that runs which are the
     /// same simulation have the same identity and run once. None by default.
+    ///
+    /// A reset of a parameter the run does read makes two different runs
+    /// share one result, silently: test it with [`check_canonical`], which
+    /// runs both and compares their samples.
     fn canonical(_params: &mut Self::Params) {}
 
     /// The parameter overrides of the run this run is measured against, if
@@ -441,6 +449,66 @@ pub(crate) fn same_identity<K: Kind>(
     let mut changed = params.clone();
     change(&mut changed);
     identity::<K>(params) == identity::<K>(&changed)
+}
+
+/// A seeded Lublin99 workload of `jobs` jobs on `procs` processors, its
+/// run times exact: a small input for the kinds' tests.
+#[cfg(test)]
+pub(crate) fn lublin(procs: u32, jobs: usize, seed: u64) -> Arc<Workload> {
+    let records = swf_io::lublin99::Lublin99 {
+        procs,
+        duration: i64::MAX,
+        max_jobs: Some(jobs),
+        seed,
+        ..Default::default()
+    }
+    .generate();
+    let jobs = swf_io::to_jobs(&records, swf_io::Estimate::Actual).jobs;
+    Arc::new(Workload {
+        label: "lublin".into(),
+        capacity: procs,
+        jobs: swf_io::cap_procs(jobs, procs).0,
+        start_unix: None,
+    })
+}
+
+/// `K` with [`Kind::canonical`] replaced by `R`'s, wrong on purpose: for
+/// showing that a test's input tells apart what a wrong canonical would
+/// share.
+#[cfg(test)]
+pub(crate) struct WrongCanonical<K, R>(std::marker::PhantomData<(K, R)>);
+
+/// A replacement [`Kind::canonical`] for [`WrongCanonical`].
+#[cfg(test)]
+pub(crate) trait Reset<P>: 'static {
+    fn reset(params: &mut P);
+}
+
+#[cfg(test)]
+impl<K: Kind, R: Reset<K::Params>> Kind for WrongCanonical<K, R> {
+    const NAME: &'static str = K::NAME;
+    type Params = K::Params;
+    type Sample = K::Sample;
+    const METRICS: &'static [Metric<K::Sample>] = K::METRICS;
+    fn series(name: &str) -> Result<toml::Table, String> {
+        K::series(name)
+    }
+    fn canonical(params: &mut K::Params) {
+        R::reset(params);
+    }
+    fn reference(params: &K::Params) -> Option<toml::Table> {
+        K::reference(params)
+    }
+    fn run(
+        params: &K::Params,
+        input: &Input<'_>,
+        reference: Option<&[K::Sample]>,
+    ) -> Result<Vec<K::Sample>, RunError> {
+        K::run(params, input, reference)
+    }
+    fn schedule(params: &K::Params, input: &Input<'_>) -> Result<Option<Schedule>, RunError> {
+        K::schedule(params, input)
+    }
 }
 
 fn samples<K: Kind>(outcome: &RunSamples) -> &[K::Sample] {

@@ -94,7 +94,8 @@ pub use cells::{
     cell_runs, merge, run_shard,
 };
 pub use check::{
-    ResultsError, aggregate, check_results, check_run_inputs, check_run_toml, workload_facts,
+    ResultsError, RunToml, aggregate, check_results, check_run_inputs, check_run_toml,
+    workload_facts,
 };
 pub use claim::{Cause, Claim};
 pub use claims::{Outcome, Verdict, check_claims};
@@ -106,11 +107,14 @@ pub use error::RunError;
 pub use experiment::Experiment;
 pub use figure::{Figure, PanelInfo};
 pub use graph::Shard;
-pub use kind::{Input, Kind, Metric, Param, ParamError, Schedule, Setup, Workloads, overrides};
+pub use kind::{
+    CanonicalError, Input, Kind, Metric, Param, ParamError, ParamReset, Schedule, Setup, Workloads,
+    check_canonical, overrides,
+};
 pub use kinds::{GridMonths, provisioning_scenario, replay, replay_policy};
 pub use limits::Limits;
 pub use numfmt::{fmt_num, fmt_short};
-pub use registry::{Policies, PolicyName, Registry};
+pub use registry::{Policies, PolicyName, Registry, RegistryError};
 pub use report::{DocEntry, PAPER_ONLY, Setting, reproduction_doc, tally};
 pub use results::{Provenance, Results, run};
 pub use run::{Progress, RunOptions, RunSchedule, schedules};

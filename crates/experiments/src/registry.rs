@@ -121,6 +121,8 @@ impl Registry {
     /// ([`check_name`]); it has no metrics; two metrics share a name (a
     /// panel would show the values of one under the other's name); or an
     /// [`AT_MOST`](Kind::AT_MOST) pair names a metric it does not have.
+    /// The error gives the registry back as it was
+    /// ([`RegistryError::into_registry`]).
     ///
     /// ```
     /// use experiments::{Input, Kind, Metric, Registry, RunError};
@@ -140,46 +142,64 @@ impl Registry {
     ///     }
     /// }
     ///
-    /// let err = Registry::new().try_with::<Twice>().unwrap_err();
-    /// assert!(err.contains("metric 'wait' twice"), "{err}");
+    /// let err = Registry::builtin().try_with::<Twice>().unwrap_err();
+    /// assert_eq!(err.name(), "twice");
+    /// assert!(err.to_string().contains("metric 'wait' twice"), "{err}");
+    /// // Nothing is lost: the registry comes back as it was.
+    /// let registry = err.into_registry();
+    /// assert!(registry.kinds().contains(&"backfilling"));
     /// ```
-    pub fn try_with<K: Kind>(mut self) -> Result<Registry, String> {
-        let kind = terminal_name(K::NAME);
-        if self.kind(K::NAME).is_some() {
-            return Err(format!("kind '{kind}' is registered twice"));
+    pub fn try_with<K: Kind>(self) -> Result<Registry, RegistryError> {
+        match self.kind_fault::<K>() {
+            Some(reason) => Err(RegistryError::Kind {
+                name: K::NAME.to_string(),
+                reason,
+                registry: Box::new(self),
+            }),
+            None => {
+                let mut registry = self;
+                registry.kinds.push(entry::<K>());
+                Ok(registry)
+            }
         }
-        check_name(K::NAME).map_err(|e| format!("kind '{kind}': its NAME {e}"))?;
+    }
+
+    /// Why kind `K` cannot be added, if it cannot ([`Registry::try_with`]).
+    fn kind_fault<K: Kind>(&self) -> Option<String> {
+        if self.kind(K::NAME).is_some() {
+            return Some("a kind of this name is registered already".into());
+        }
+        if let Err(e) = check_name(K::NAME) {
+            return Some(format!("its NAME {e}"));
+        }
         if K::METRICS.is_empty() {
-            return Err(format!(
-                "kind '{kind}' has no METRICS; a panel needs at least one to show"
-            ));
+            return Some("it has no METRICS; a panel needs at least one to show".into());
         }
         for (i, m) in K::METRICS.iter().enumerate() {
-            let name = terminal_name(m.name);
-            check_name(m.name)
-                .map_err(|e| format!("kind '{kind}': the name of metric {} {e}", i + 1))?;
+            if let Err(e) = check_name(m.name) {
+                return Some(format!("the name of metric {} {e}", i + 1));
+            }
             if K::METRICS[..i].iter().any(|o| o.name == m.name) {
-                return Err(format!(
-                    "kind '{kind}' has metric '{name}' twice; give every metric its own name"
+                return Some(format!(
+                    "it has metric '{}' twice; give every metric its own name",
+                    terminal_name(m.name)
                 ));
             }
         }
-        for (a, b) in K::AT_MOST {
-            if let Some(m) = [a, b]
+        K::AT_MOST.iter().find_map(|(a, b)| {
+            [a, b]
                 .into_iter()
                 .find(|m| !K::METRICS.iter().any(|x| x.name == **m))
-            {
-                return Err(format!(
-                    "kind '{kind}': AT_MOST pair ('{}', '{}') names metric '{}', which the \
-                     kind does not have",
-                    terminal_name(a),
-                    terminal_name(b),
-                    terminal_name(m)
-                ));
-            }
-        }
-        self.kinds.push(entry::<K>());
-        Ok(self)
+                .map(|m| {
+                    format!(
+                        "AT_MOST pair ('{}', '{}') names metric '{}', which the kind does not \
+                         have",
+                        terminal_name(a),
+                        terminal_name(b),
+                        terminal_name(m)
+                    )
+                })
+        })
     }
 
     /// This registry with the scheduler `make` builds registered as policy
@@ -203,35 +223,46 @@ impl Registry {
     /// `name`, or why it cannot be: `name` is registered already, is a
     /// built-in policy's name, is empty or blank, or holds a character
     /// outputs write escaped ([`check_name`]: a configuration naming it
-    /// would not read back as written).
+    /// would not read back as written). The error gives the registry back
+    /// as it was ([`RegistryError::into_registry`]).
     ///
     /// ```
     /// use experiments::Registry;
     ///
     /// let err = Registry::new()
+    ///     .with_policy("mine", || profile::builtin::Fcfs)
     ///     .try_with_policy("my\u{202e}easy", || profile::builtin::Fcfs)
     ///     .unwrap_err();
-    /// assert!(err.contains("U+202E"), "{err}");
+    /// assert!(err.to_string().contains("U+202E"), "{err}");
+    /// assert_eq!(err.into_registry().policies().names(), ["mine"]);
     /// ```
-    pub fn try_with_policy<S, F>(mut self, name: &str, make: F) -> Result<Registry, String>
+    pub fn try_with_policy<S, F>(self, name: &str, make: F) -> Result<Registry, RegistryError>
     where
         S: Scheduler + 'static,
         F: Fn() -> S + Send + Sync + 'static,
     {
-        let shown = terminal_name(name);
-        if name.trim().is_empty() {
-            return Err(format!("policy '{shown}': a policy name cannot be empty"));
+        let reason = if name.trim().is_empty() {
+            Some("a policy name cannot be empty".to_string())
+        } else if let Err(e) = check_name(name) {
+            Some(format!("its name {e}"))
+        } else if self.policies.contains(name) {
+            Some("a policy of this name is registered already".to_string())
+        } else if self.reserved.iter().any(|taken| taken(name)) {
+            Some("it is a built-in policy's name".to_string())
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            return Err(RegistryError::Policy {
+                name: name.to_string(),
+                reason,
+                registry: Box::new(self),
+            });
         }
-        check_name(name).map_err(|e| format!("policy '{shown}': its name {e}"))?;
-        if self.policies.contains(name) {
-            return Err(format!("policy '{shown}' is registered twice"));
-        }
-        if self.reserved.iter().any(|taken| taken(name)) {
-            return Err(format!("policy '{shown}' is a built-in policy's name"));
-        }
+        let mut registry = self;
         let factory: Factory = Arc::new(move || Box::new(make()) as Box<dyn Scheduler>);
-        self.policies.custom.push((name.to_string(), factory));
-        Ok(self)
+        registry.policies.custom.push((name.to_string(), factory));
+        Ok(registry)
     }
 
     /// The names of every registered kind, in registration order.
@@ -265,6 +296,97 @@ impl fmt::Debug for Registry {
             .finish()
     }
 }
+
+/// Why [`Registry::try_with`] or [`Registry::try_with_policy`] refused a
+/// kind or a policy: its name and the reason, with the registry as it was
+/// before the call ([`RegistryError::into_registry`]), so a caller can
+/// carry on without it.
+#[non_exhaustive]
+pub enum RegistryError {
+    /// A kind was refused.
+    Kind {
+        /// Its [`Kind::NAME`].
+        name: String,
+        /// Why, as a clause ("it has no METRICS; ...").
+        reason: String,
+        /// The registry as it was.
+        registry: Box<Registry>,
+    },
+    /// A policy was refused.
+    Policy {
+        /// The name it was to be registered under.
+        name: String,
+        /// Why, as a clause ("it is a built-in policy's name").
+        reason: String,
+        /// The registry as it was.
+        registry: Box<Registry>,
+    },
+}
+
+impl RegistryError {
+    /// The name of the kind or policy refused.
+    pub fn name(&self) -> &str {
+        match self {
+            RegistryError::Kind { name, .. } | RegistryError::Policy { name, .. } => name,
+        }
+    }
+
+    /// Why it was refused.
+    pub fn reason(&self) -> &str {
+        match self {
+            RegistryError::Kind { reason, .. } | RegistryError::Policy { reason, .. } => reason,
+        }
+    }
+
+    /// The registry as it was before the refused call.
+    pub fn registry(&self) -> &Registry {
+        match self {
+            RegistryError::Kind { registry, .. } | RegistryError::Policy { registry, .. } => {
+                registry
+            }
+        }
+    }
+
+    /// The registry as it was before the refused call, to carry on with.
+    pub fn into_registry(self) -> Registry {
+        match self {
+            RegistryError::Kind { registry, .. } | RegistryError::Policy { registry, .. } => {
+                *registry
+            }
+        }
+    }
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self {
+            RegistryError::Kind { .. } => "kind",
+            RegistryError::Policy { .. } => "policy",
+        };
+        write!(
+            f,
+            "{what} '{}' cannot be registered: {}",
+            terminal_name(self.name()),
+            self.reason()
+        )
+    }
+}
+
+impl fmt::Debug for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let variant = match self {
+            RegistryError::Kind { .. } => "Kind",
+            RegistryError::Policy { .. } => "Policy",
+        };
+        f.debug_struct(variant)
+            .field("name", &self.name())
+            .field("reason", &self.reason())
+            .field("registry", self.registry())
+            .finish()
+    }
+}
+
+impl std::error::Error for RegistryError {}
 
 /// A policy as a configuration names it: one a kind knows itself (`T`,
 /// parsed from the name) or one registered in [`Policies`]. Written and

@@ -136,7 +136,7 @@ enum Difference {
 
 /// Checks that `dir` holds exactly what `m` lists, each file unchanged.
 fn walk(dir: &Path, m: &Manifest) -> Result<()> {
-    match differs(dir, m)? {
+    match differs(dir, m, &[])? {
         None => Ok(()),
         Some(Difference::Changed(path)) => bail!(
             "{} changed since cargo xtask wrote it; refusing to replace {} (that would lose the \
@@ -153,8 +153,10 @@ fn walk(dir: &Path, m: &Manifest) -> Result<()> {
 }
 
 /// The first entry of `dir` that `m` does not list, or lists with other
-/// contents; a listed entry that is missing is no difference here.
-fn differs(dir: &Path, m: &Manifest) -> Result<Option<Difference>> {
+/// contents (those of a file in `read`, by its path relative to `dir`,
+/// taken as the bytes given); a listed entry that is missing is no
+/// difference here.
+fn differs(dir: &Path, m: &Manifest, read: &[(&str, &[u8])]) -> Result<Option<Difference>> {
     let mut folders = vec![String::new()];
     while let Some(rel) = folders.pop() {
         let here = dir.join(&rel);
@@ -186,7 +188,11 @@ fn differs(dir: &Path, m: &Manifest) -> Result<Option<Difference>> {
             }
             match m.files.get(&path) {
                 Some(sha) if kind.is_file() => {
-                    if &sha256_file(&entry.path())? != sha {
+                    let have = match read.iter().find(|(name, _)| *name == path) {
+                        Some((_, bytes)) => experiments::sha256_hex(bytes),
+                        None => sha256_file(&entry.path())?,
+                    };
+                    if &have != sha {
                         return Ok(Some(Difference::Changed(entry.path())));
                     }
                 }
@@ -199,8 +205,12 @@ fn differs(dir: &Path, m: &Manifest) -> Result<Option<Difference>> {
 
 /// Whether the results directory `dir` is as the tool wrote it, for
 /// `verify`: a manifest marker, every file it lists present and unchanged,
-/// nothing else. `Ok(Err(why))` says what differs.
-pub(super) fn intact(dir: &Path) -> Result<std::result::Result<(), String>> {
+/// nothing else; a file in `read` as the bytes given. `Ok(Err(why))` says
+/// what differs.
+pub(super) fn intact(
+    dir: &Path,
+    read: &[(&str, &[u8])],
+) -> Result<std::result::Result<(), String>> {
     let marker = dir.join(RESULTS_MARKER);
     let text = read_marker(&marker)?;
     let Some(m) = parse(&text) else {
@@ -217,7 +227,7 @@ pub(super) fn intact(dir: &Path) -> Result<std::result::Result<(), String>> {
             terminal_path(&dir.join(missing))
         )));
     }
-    Ok(match differs(dir, &m)? {
+    Ok(match differs(dir, &m, read)? {
         None => Ok(()),
         Some(Difference::Changed(path)) => Err(format!(
             "{}: changed since cargo xtask wrote it",

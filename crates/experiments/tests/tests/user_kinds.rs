@@ -210,11 +210,11 @@ fn a_kind_is_checked_when_it_is_registered() {
     let cases = [
         (
             Registry::new().try_with::<TwoWaits>(),
-            "kind 'two-waits' has metric 'wait' twice",
+            "kind 'two-waits' cannot be registered: it has metric 'wait' twice",
         ),
         (
             Registry::new().try_with::<Unnamed>(),
-            "kind '': its NAME is empty",
+            "kind '' cannot be registered: its NAME is empty",
         ),
         (
             Registry::new().try_with::<Escape>(),
@@ -222,11 +222,11 @@ fn a_kind_is_checked_when_it_is_registered() {
         ),
         (
             Registry::new().try_with::<BadMetric>(),
-            "kind 'bad-metric': the name of metric 1 holds U+000A",
+            "kind 'bad-metric' cannot be registered: the name of metric 1 holds U+000A",
         ),
         (
             Registry::new().try_with::<NoMetrics>(),
-            "kind 'no-metrics' has no METRICS",
+            "kind 'no-metrics' cannot be registered: it has no METRICS",
         ),
         (
             Registry::new().try_with::<AtMostUnknown>(),
@@ -234,13 +234,25 @@ fn a_kind_is_checked_when_it_is_registered() {
         ),
         (
             Registry::new().with::<Fine>().try_with::<Fine>(),
-            "kind 'fine' is registered twice",
+            "kind 'fine' cannot be registered: a kind of this name is registered already",
         ),
     ];
     for (result, needle) in cases {
-        let err = result.map(|_| ()).unwrap_err();
+        let err = result.map(|_| ()).unwrap_err().to_string();
         assert!(err.contains(needle), "{needle}: {err}");
     }
+    // The refused kind is named, and the registry comes back as it was.
+    let err = Registry::builtin()
+        .with::<Fine>()
+        .try_with::<NoMetrics>()
+        .unwrap_err();
+    assert_eq!(
+        (err.name(), err.reason().starts_with("it has no METRICS")),
+        ("no-metrics", true)
+    );
+    assert!(matches!(err, experiments::RegistryError::Kind { .. }));
+    let kinds = err.into_registry().kinds();
+    assert_eq!(kinds, [Registry::builtin().kinds(), vec!["fine"]].concat());
     let panic = std::panic::catch_unwind(|| Registry::new().with::<TwoWaits>()).unwrap_err();
     let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
     assert!(message.contains("metric 'wait' twice"), "{message}");
@@ -429,16 +441,133 @@ fn a_policy_name_is_checked_when_it_is_registered() {
             .try_with_policy(name, fcfs)
             .map(|_| ())
             .unwrap_err();
-        assert!(err.contains(needle), "{name:?}: {err}");
+        let shown = err.to_string();
+        assert!(shown.contains(needle), "{name:?}: {shown}");
+        assert!(matches!(err, experiments::RegistryError::Policy { .. }));
     }
-    let twice = Registry::new()
+    let err = Registry::new()
         .with_policy("mine", fcfs)
-        .try_with_policy("mine", fcfs);
-    assert!(
-        twice
-            .map(|_| ())
-            .unwrap_err()
-            .contains("'mine' is registered twice")
+        .try_with_policy("mine", fcfs)
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "policy 'mine' cannot be registered: a policy of this name is registered already"
     );
+    // The registry comes back with the first "mine", ready for another name.
+    let registry = err.into_registry().with_policy("yours", fcfs);
+    assert_eq!(registry.policies().names(), ["mine", "yours"]);
     assert!(Registry::builtin().try_with_policy("my-easy", fcfs).is_ok());
+}
+
+/// `level × gain`, less the same run's at gain 1 when `relative`; `note`
+/// is never read.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct Levels {
+    level: f64,
+    gain: f64,
+    relative: bool,
+    note: String,
+}
+
+impl Default for Levels {
+    fn default() -> Self {
+        Levels {
+            level: 1.0,
+            gain: 1.0,
+            relative: false,
+            note: String::new(),
+        }
+    }
+}
+
+macro_rules! levels_kind {
+    ($t:ident, $name:expr, |$p:ident| $canonical:block) => {
+        struct $t;
+        impl Kind for $t {
+            const NAME: &'static str = $name;
+            type Params = Levels;
+            type Sample = f64;
+            const METRICS: &'static [Metric<f64>] =
+                &[Metric::new("value", "Value", "value", |v| Some(*v))];
+            fn series(_: &str) -> Result<toml::Table, String> {
+                Ok(toml::Table::new())
+            }
+            fn canonical($p: &mut Levels) $canonical
+            fn reference(p: &Levels) -> Option<toml::Table> {
+                p.relative.then(|| {
+                    toml::Table::from_iter([
+                        ("gain".to_string(), 1.0.into()),
+                        ("relative".to_string(), false.into()),
+                    ])
+                })
+            }
+            fn run(p: &Levels, _: &Input<'_>, base: Option<&[f64]>) -> Result<Vec<f64>, RunError> {
+                Ok(vec![p.level * p.gain - base.map_or(0.0, |b| b[0])])
+            }
+        }
+    };
+}
+
+levels_kind!(Careful, "careful", |p| { p.note = String::new() });
+levels_kind!(Careless, "careless", |p| {
+    p.note = String::new();
+    p.gain = 1.0;
+});
+levels_kind!(SignBlind, "sign-blind", |p| {
+    if p.level == 0.0 {
+        p.gain = 1.0;
+    }
+});
+
+/// `check_canonical` runs a kind with its parameters as written and as
+/// `canonical` makes them, and its reference run likewise: a canonical
+/// that resets what a run reads (two runs would share one result, with
+/// nothing to show it) fails, naming the kind, the run, the parameters
+/// reset and the first sample that differs, to the bit (0 and -0 differ).
+#[test]
+fn a_canonical_that_resets_what_a_run_reads_is_caught() {
+    use experiments::{CanonicalError, Policies, check_canonical};
+    let policies = Policies::default();
+    let input = Input::new(&[], 1, &policies);
+    let levels = |level: f64, gain: f64, relative: bool| Levels {
+        level,
+        gain,
+        relative,
+        note: "unread".into(),
+    };
+    for relative in [false, true] {
+        check_canonical::<Careful>(&levels(2.0, 3.0, relative), &input).unwrap();
+    }
+    // Parameters canonical leaves as they are need no run to pass.
+    check_canonical::<Careless>(&Levels::default(), &input).unwrap();
+    let err = check_canonical::<Careless>(&levels(2.0, 3.0, false), &input).unwrap_err();
+    assert!(matches!(err, CanonicalError::Differs { .. }), "{err}");
+    let shown = err.to_string();
+    for needle in [
+        "kind 'careless': Kind::canonical resets a parameter the run reads",
+        "with gain = 3.0 (canonical 1.0), note = \"unread\" (canonical \"\")",
+        "metric 'value' of sample 1 is 6.0 as written, 2.0 as canonical",
+    ] {
+        assert!(shown.contains(needle), "{needle}: {shown}");
+    }
+    // The reference run (gain 1) is unharmed; the run measured against it is not.
+    let err = check_canonical::<Careless>(&levels(2.0, 3.0, true), &input).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("is 4.0 as written, 0.0 as canonical"),
+        "{err}"
+    );
+    // Bit for bit: 0 × -1 is -0, and 0 × 1 is 0.
+    let err = check_canonical::<SignBlind>(&levels(0.0, -1.0, false), &input).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("is -0.0 as written, 0.0 as canonical"),
+        "{err}"
+    );
+    // A NaN is the same value as a NaN.
+    check_canonical::<SignBlind>(&levels(0.0, f64::NAN, false), &input)
+        .expect_err("0 × NaN is NaN, 0 × 1 is 0");
+    check_canonical::<Careful>(&levels(f64::NAN, 3.0, false), &input).unwrap();
 }

@@ -59,8 +59,12 @@ mod tests {
     use ::pricing::{Committed, DropRule, Late, Spare};
 
     use super::*;
-    use crate::kind::{identity, same_identity, series_params};
+    use crate::kind::{
+        CanonicalError, Input, Reset, WrongCanonical, check_canonical, identity, lublin,
+        same_identity, series_params,
+    };
     use crate::kinds::pricing::Pricing;
+    use crate::registry::Policies;
 
     fn with(name: &str, change: impl FnOnce(&mut Params)) -> Params {
         series_params::<Pricing>(name, change)
@@ -138,5 +142,70 @@ mod tests {
             identity::<Pricing>(&p)
         };
         assert_ne!(registered(0.1), registered(0.9));
+    }
+
+    /// Every setting `canonical` resets for some policy, changed from its
+    /// default.
+    fn change_all(p: &mut Params) {
+        (p.alpha, p.beta) = (2.0, 0.7);
+        (p.gamma, p.delta) = (3.0, 4.0);
+        p.rating = 100;
+        (p.spare, p.late) = (Spare::Equal, Late::Zero);
+        p.committed = Committed::Window;
+        p.drop = DropRule::Lapsed;
+    }
+
+    /// Every built-in policy, with every setting some policy does not read
+    /// changed at once, runs as its canonical form does, sample for sample,
+    /// on a small trace (what the identities above promise, checked by
+    /// running).
+    #[test]
+    fn what_canonical_resets_changes_no_run() {
+        let ws = [lublin(64, 1000, 5)];
+        let policies = Policies::default();
+        let input = Input::new(&ws, 9, &policies);
+        for name in ["fcfs-bf", "sjf-bf", "edf-bf", "libra", "libra+$"] {
+            check_canonical::<Pricing>(&with(name, change_all), &input)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
+    /// A change of the parameters.
+    type Change = fn(&mut Params);
+
+    /// A canonical that resets every setting but the policy.
+    struct ToDefaults;
+
+    impl Reset<Params> for ToDefaults {
+        fn reset(p: &mut Params) {
+            *p = Params {
+                policy: p.policy.clone(),
+                ..Params::default()
+            };
+        }
+    }
+
+    /// The input above tells the settings apart where a policy reads them:
+    /// a canonical resetting them fails the check. (`late` and `rating`
+    /// change nothing on it, so a wrong reset of them would pass unseen.)
+    #[test]
+    fn the_check_catches_a_reset_of_what_a_policy_reads() {
+        let ws = [lublin(64, 1000, 5)];
+        let policies = Policies::default();
+        let input = Input::new(&ws, 9, &policies);
+        let cases: [(&str, Change); 6] = [
+            ("fcfs-bf", |p| p.drop = DropRule::Lapsed),
+            ("libra", |p| (p.gamma, p.delta) = (0.0, 0.0)),
+            ("libra", |p| p.spare = Spare::Equal),
+            ("libra", |p| p.committed = Committed::Window),
+            ("libra+$", |p| p.alpha = 2.0),
+            ("libra+$", |p| p.beta = 0.7),
+        ];
+        for (name, change) in cases {
+            let e =
+                check_canonical::<WrongCanonical<Pricing, ToDefaults>>(&with(name, change), &input)
+                    .expect_err(name);
+            assert!(matches!(e, CanonicalError::Differs { .. }), "{name}: {e}");
+        }
     }
 }

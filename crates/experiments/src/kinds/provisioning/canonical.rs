@@ -67,8 +67,12 @@ mod tests {
     use partitions_forecast::{LoadMeasure, ShareFrom};
 
     use super::*;
-    use crate::kind::{identity, same_identity};
+    use crate::kind::{
+        CanonicalError, Input, Reset, WrongCanonical, check_canonical, identity, lublin,
+        same_identity,
+    };
     use crate::kinds::provisioning::Provisioning;
+    use crate::registry::Policies;
 
     /// The default parameters under series `name`, with `change` applied.
     fn with(name: &str, change: impl FnOnce(&mut Params)) -> Params {
@@ -164,5 +168,99 @@ mod tests {
             }))
         };
         assert_ne!(share(2.0), share(5.0));
+    }
+
+    /// Series `name` on two clusters of 32 processors over one month of a
+    /// small generated grid stream (trace time 0 is 1970-01-01 UTC), with
+    /// `change` applied.
+    fn small(name: &str, change: impl FnOnce(&mut Params)) -> Params {
+        with(name, |p| {
+            p.clusters = vec![32, 32];
+            p.grid_months = [1, 1];
+            (p.trace_start_unix, p.trace_year) = (Some(0), Some(1970));
+            (p.trace_utc_offset_s, p.warmup_days, p.training_from_days) = (0, 0, 0);
+            change(p);
+        })
+    }
+
+    /// Every setting `canonical` resets for some policy, changed from its
+    /// default.
+    fn change_all(p: &mut Params) {
+        (
+            p.forecast_window,
+            p.reallocation_checks,
+            p.training_from_days,
+        ) = (10, 7, 3);
+        (p.share_from, p.forecast_load) = (ShareFrom::Actual, LoadMeasure::Demand);
+        p.interval_min = 15.0;
+        (p.horizon_s, p.track_allocations, p.tolerance_s) = (Some(86_400), false, 60);
+        p.stringency = 2.0;
+    }
+
+    /// Every kind of provider and gateway, with every setting some policy
+    /// does not read changed at once, runs as its canonical form does, and
+    /// so does the base run it is measured against (what the identities
+    /// above promise, checked by running).
+    #[test]
+    fn what_canonical_resets_changes_no_run() {
+        let ws = [lublin(32, 300, 5)];
+        let policies = Policies::default();
+        let input = Input::new(&ws, 3, &policies);
+        for name in [
+            "areb+least-load",
+            "arcbm+earliest-ask",
+            "arcb+earliest-partial",
+            "arebmf+least-load",
+        ] {
+            check_canonical::<Provisioning>(&small(name, change_all), &input)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
+    /// A change of the parameters.
+    type Change = fn(&mut Params);
+
+    /// A canonical that resets every setting some policy does not read,
+    /// whatever the policy.
+    struct ResetAll;
+
+    impl Reset<Params> for ResetAll {
+        fn reset(p: &mut Params) {
+            let d = Params::default();
+            (p.forecast_window, p.reallocation_checks) = (d.forecast_window, d.reallocation_checks);
+            (p.share_from, p.forecast_load) = (d.share_from, d.forecast_load);
+            p.training_from_days = 0;
+            p.interval_min = d.interval_min;
+            (p.horizon_s, p.track_allocations) = (d.horizon_s, d.track_allocations);
+            (p.tolerance_s, p.stringency) = (d.tolerance_s, d.stringency);
+        }
+    }
+
+    /// The input above tells the slot settings, the interval and the
+    /// stringency apart where a policy reads them: a canonical resetting
+    /// them fails the check. (ArEbMf's forecast settings change nothing on
+    /// it, nor on five times as many grid jobs.)
+    #[test]
+    fn the_check_catches_a_reset_of_what_a_policy_reads() {
+        let ws = [lublin(32, 300, 5)];
+        let policies = Policies::default();
+        let input = Input::new(&ws, 3, &policies);
+        let cases: [(&str, Change); 3] = [
+            ("arcb+earliest-ask", |p| {
+                (p.horizon_s, p.track_allocations, p.tolerance_s) = (Some(3600), false, 0);
+            }),
+            ("arcb+earliest-partial", |p| p.interval_min = 15.0),
+            ("arcb+earliest-ask", |p| {
+                (p.deadline_share, p.stringency) = (0.5, 1.2);
+            }),
+        ];
+        for (name, change) in cases {
+            let e = check_canonical::<WrongCanonical<Provisioning, ResetAll>>(
+                &small(name, change),
+                &input,
+            )
+            .expect_err(name);
+            assert!(matches!(e, CanonicalError::Differs { .. }), "{name}: {e}");
+        }
     }
 }

@@ -3,8 +3,9 @@
 //! `samples.csv` (`check_results`) and `run.toml` (`check_run_toml`).
 
 use experiments::{
-    Experiment, MergeError, Provenance, RunOptions, Samples, Shard, ShardCells, Traces, aggregate,
-    check_results, check_run_inputs, check_run_toml, merge, parse_csv, run, run_shard, write_csv,
+    Experiment, MergeError, Provenance, RunOptions, RunToml, Samples, Shard, ShardCells, Traces,
+    aggregate, check_results, check_run_inputs, check_run_toml, merge, parse_csv, run, run_shard,
+    write_csv,
 };
 
 use super::BASE;
@@ -261,8 +262,11 @@ fn every_corruption_of_results_is_an_error_naming_the_file() {
         let rows = parse_csv(csv).unwrap();
         let samples = Samples::parse(samples, e.confidence()).unwrap();
         check_results(&e, &rows, &samples)
-            .and_then(|()| check_run_toml(run_toml, &e))
-            .and_then(|()| check_run_inputs(run_toml, &e, &Traces::new(), &RunOptions::default()))
+            .and_then(|()| RunToml::parse(run_toml))
+            .and_then(|run_toml| {
+                check_run_toml(&run_toml, &e)?;
+                check_run_inputs(&run_toml, &e, &Traces::new(), &RunOptions::default())
+            })
     };
     assert_eq!(check(&csv, &samples, &run_toml), Ok(()));
     let lines = |text: &str| -> Vec<String> { text.lines().map(str::to_string).collect() };
@@ -379,8 +383,8 @@ fn every_corruption_of_results_is_an_error_naming_the_file() {
             "garbage",
             csv.clone(),
             samples.clone(),
-            "[[[".into(),
-            "run.toml: not a run.toml",
+            "x = 1\n[[[".into(),
+            "run.toml: line 2: not a run.toml",
         ),
         (
             "seeds dropped",
