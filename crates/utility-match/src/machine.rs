@@ -111,13 +111,14 @@ impl Machine {
 
     /// Estimated seconds before a job sent now would start, from `status`:
     /// 0 while a core is free, else the outstanding work spread over the
-    /// cores, `⌈backlog / cores⌉`.
+    /// cores, `⌈backlog / cores⌉`. Never negative: a `status` built by
+    /// hand with a negative backlog (outstanding work cannot be) waits 0.
     pub fn estimated_wait(&self, status: &ResourceStatus) -> i64 {
         if status.running < self.cores {
             0
         } else {
             let cores = i64::from(self.cores);
-            status.backlog.saturating_add(cores - 1) / cores
+            status.backlog.max(0).saturating_add(cores - 1) / cores
         }
     }
 
@@ -326,6 +327,23 @@ mod tests {
             m.attributes().get(&Attribute::Speed),
             Some(&Value::Int(1000))
         );
+    }
+
+    #[test]
+    fn estimated_wait_is_never_negative() {
+        let m = machine(4, 1000, 0);
+        let at = |running, backlog| {
+            m.estimated_wait(&ResourceStatus {
+                present: running,
+                running,
+                backlog,
+            })
+        };
+        assert_eq!(at(3, 100), 0, "a core is free");
+        assert_eq!(at(4, 10), 3, "⌈10 / 4⌉");
+        assert_eq!(at(4, i64::MAX), i64::MAX / 4, "saturating");
+        assert_eq!(at(4, -40), 0, "a negative backlog waits 0, not -10");
+        assert_eq!(at(4, i64::MIN), 0);
     }
 
     #[test]
