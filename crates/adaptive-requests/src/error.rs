@@ -303,4 +303,29 @@ impl fmt::Display for Table1Error {
     }
 }
 
+impl Table1Error {
+    /// The field of [`Table1`](crate::Table1) this error is about, if it
+    /// is about one (not for [`Table1Error::Job`]).
+    pub fn field(&self) -> Option<&'static str> {
+        match self {
+            Table1Error::Share { field, .. } | Table1Error::Field { field, .. } => Some(field),
+            Table1Error::Job { .. } => None,
+        }
+    }
+
+    /// What is wrong, after the name of its field: `is 1.5, expected a
+    /// share in [0, 1]`, for a caller that names the field its own way
+    /// (`params.table1.high_share`, a Python option). The whole message
+    /// for [`Table1Error::Job`].
+    pub fn complaint(&self) -> String {
+        match self {
+            Table1Error::Share { value, .. } => format!("is {value}, expected a share in [0, 1]"),
+            Table1Error::Field {
+                value, expected, ..
+            } => format!("is {value}, expected {expected}"),
+            Table1Error::Job { .. } => self.to_string(),
+        }
+    }
+}
+
 impl std::error::Error for Table1Error {}

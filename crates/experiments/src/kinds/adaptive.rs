@@ -35,7 +35,7 @@
 use std::sync::Arc;
 
 use adaptive_requests::{
-    BudgetRule, Fallback, IntervalStats, Policy, Rescheduling, Table1, Table1Error, Variant,
+    BudgetRule, Fallback, IntervalStats, Policy, Rescheduling, Table1, Variant,
 };
 use serde::{Deserialize, Serialize};
 
@@ -223,63 +223,12 @@ impl Kind for Adaptive {
         ensure(load.is_finite() && load > -100.0, "load_increase", || {
             format!("is {load}, expected a percentage above -100")
         })?;
-        let t = &params.table1;
-        for (key, v) in [
-            ("table1.preemptive_share", t.preemptive_share),
-            ("table1.high_share", t.high_share),
-            ("table1.max_discount", t.max_discount),
-        ] {
-            ensure((0.0..=1.0).contains(&v), key, || {
-                format!("is {v}, expected a share in [0, 1]")
-            })?;
-        }
-        let (high, rate) = (t.high_profile, t.rate);
-        ensure(
-            high.is_finite() && high > 0.0,
-            "table1.high_profile",
-            || format!("is {high}, expected a number > 0"),
-        )?;
-        ensure(rate.is_finite() && rate >= 0.0, "table1.rate", || {
-            format!("is {rate}, expected a number >= 0")
+        // Table 1's ranges are the library's own (`Table1::check`), named by
+        // their key here, where the configuration is read.
+        params.table1.check().map_err(|e| match e.field() {
+            Some(field) => ParamError::key(&format!("table1.{field}"), e.complaint()),
+            None => ParamError::key("table1", e.to_string()),
         })?;
-        ensure(t.sp_parts > 0, "table1.sp_parts", || {
-            "is 0, expected at least 1".into()
-        })?;
-        ensure(
-            (1..=100).contains(&t.sp_percent),
-            "table1.sp_percent",
-            || format!("is {}, expected a percentage in 1..=100", t.sp_percent),
-        )?;
-        ensure(t.deadline_factor >= 1, "table1.deadline_factor", || {
-            format!("is {}, expected at least 1", t.deadline_factor)
-        })?;
-        ensure(t.low_extra >= 0, "table1.low_extra", || {
-            format!("is {}, expected seconds >= 0", t.low_extra)
-        })?;
-        ensure(t.r_min_percent <= 100, "table1.r_min_percent", || {
-            format!("is {}, expected a percentage <= 100", t.r_min_percent)
-        })?;
-        // Anything else the library's own check refuses (its ranges, say
-        // `low_extra` up to 2^40 s), named by its key here, where the
-        // configuration is read, not when the first interval is built.
-        if let Err(e) = t.check() {
-            let (key, message) = match &e {
-                Table1Error::Share { field, value } => (
-                    format!("table1.{field}"),
-                    format!("is {value}, expected a share in [0, 1]"),
-                ),
-                Table1Error::Field {
-                    field,
-                    value,
-                    expected,
-                } => (
-                    format!("table1.{field}"),
-                    format!("is {value}, expected {expected}"),
-                ),
-                _ => ("table1".to_string(), e.to_string()),
-            };
-            return Err(ParamError::key(&key, message));
-        }
         if setup.load {
             return Err(ParamError::general(
                 "the adaptive kind compresses inter-arrival times within each interval: \

@@ -66,37 +66,9 @@ impl Options {
         require(load.is_finite() && load > -100.0, "load_increase", || {
             format!("is {load}, expected a percentage above -100")
         })?;
-        for (key, v) in [
-            ("preemptive_share", self.preemptive_share),
-            ("high_share", self.high_share),
-            ("max_discount", self.max_discount),
-        ] {
-            require((0.0..=1.0).contains(&v), key, || {
-                format!("is {v}, expected a share in [0, 1]")
-            })?;
-        }
-        let (high, rate) = (self.high_profile, self.rate);
-        require(high.is_finite() && high > 0.0, "high_profile", || {
-            format!("is {high}, expected a number > 0")
-        })?;
-        require(rate.is_finite() && rate >= 0.0, "rate", || {
-            format!("is {rate}, expected a number >= 0")
-        })?;
         let sp_percent = count("sp_percent", self.sp_percent, 1)?;
-        require(sp_percent <= 100, "sp_percent", || {
-            format!("is {sp_percent}, expected a percentage in 1..=100")
-        })?;
-        require(self.deadline_factor >= 1, "deadline_factor", || {
-            format!("is {}, expected at least 1", self.deadline_factor)
-        })?;
-        require(self.low_extra >= 0, "low_extra", || {
-            format!("is {}, expected seconds >= 0", self.low_extra)
-        })?;
         let r_min_percent = count("r_min_percent", self.r_min_percent, 0)?;
-        require(r_min_percent <= 100, "r_min_percent", || {
-            format!("is {r_min_percent}, expected a percentage <= 100")
-        })?;
-        Ok(Setting {
+        let setting = Setting {
             interval_days,
             load_increase: load,
             incentive,
@@ -112,13 +84,19 @@ impl Options {
                 sp_percent,
                 sp_mold_each: self.sp_mold_each,
                 high_share: self.high_share,
-                high_profile: high,
+                high_profile: self.high_profile,
                 deadline_factor: self.deadline_factor,
                 low_extra: self.low_extra,
-                rate,
+                rate: self.rate,
                 max_discount: self.max_discount,
             },
-        })
+        };
+        // Table 1's ranges are the library's own, named as options here.
+        setting.table1.check().map_err(|e| match e.field() {
+            Some(field) => error(format!("{field} {}", e.complaint())),
+            None => error(e.to_string()),
+        })?;
+        Ok(setting)
     }
 }
 
