@@ -13,8 +13,8 @@
 
 use profile::Time;
 use utility_match::{
-    Attribute, Decision, GridConfig, GridError, GridJob, JobScheduler, JobStatus, Machine,
-    PartialUtility, Requirement, Resource, ResourceId, ResourceStatus, Scenario, TieBreak,
+    Attribute, Decision, GridConfig, GridError, GridJob, GridWorkload, JobScheduler, JobStatus,
+    Machine, PartialUtility, Requirement, Resource, ResourceId, ResourceStatus, Scenario, TieBreak,
     UtilityFunction, UtilityKind, Violation, Want, simulate, validate,
 };
 
@@ -104,6 +104,17 @@ fn a_scheduler_of_a_site_the_grid_lacks_is_refused() {
     );
 }
 
+/// The paper's scenario cut to two users of two jobs each.
+fn small_scenario() -> GridWorkload {
+    Scenario {
+        users: 2,
+        jobs_per_user: 2,
+        ..Scenario::paper()
+    }
+    .generate(7)
+    .unwrap()
+}
+
 /// A utility function that answers `value` for every resource.
 struct Answers(f64);
 
@@ -118,13 +129,7 @@ fn a_utility_outside_0_to_1_is_named_where_it_is_received() {
     let built = grid(&[2, 1]);
     let idle = ResourceStatus::default();
     let id = ResourceId { site: 1, index: 0 };
-    let w = Scenario {
-        users: 2,
-        jobs_per_user: 2,
-        ..Scenario::paper()
-    }
-    .generate(7)
-    .unwrap();
+    let w = small_scenario();
     for value in [f64::NAN, -1.0, 7.0, f64::INFINITY, -0.0001] {
         let f = Answers(value);
         let mut js = JobScheduler::new(0, &built, TieBreak::TableOrder);
@@ -183,13 +188,7 @@ fn a_utility_outside_0_to_1_is_named_where_it_is_received() {
 
 #[test]
 fn validate_refuses_utilities_outside_0_to_1() {
-    let w = Scenario {
-        users: 2,
-        jobs_per_user: 2,
-        ..Scenario::paper()
-    }
-    .generate(7)
-    .unwrap();
+    let w = small_scenario();
     let config = GridConfig::default();
     let run = simulate(&config, &UtilityKind::Partial, &w.machines, &w.jobs).unwrap();
     assert_eq!(validate(&w.machines, &w.jobs, &run, config.max_ttl), Ok(()));
