@@ -110,7 +110,10 @@ pub trait Provisioning {
     /// Decides what to do with `job` at `now`, given the providers wide
     /// enough for it (at least one, in index order). A [`Choice`] naming a
     /// provider that is not among `candidates` ends the run with
-    /// [`GatewayError::Choice`](crate::GatewayError::Choice).
+    /// [`GatewayError::Choice`](crate::GatewayError::Choice); a rejection
+    /// gives the policy's own reason, [`Rejection::DeadlineUnreachable`] or
+    /// [`Rejection::Custom`] (the other reasons are the gateway's findings:
+    /// [`GatewayError::RejectReason`](crate::GatewayError::RejectReason)).
     fn choose(&mut self, now: Time, job: &Job, candidates: &[Candidate<'_>]) -> Choice;
 }
 

@@ -115,10 +115,12 @@ pub(super) fn check_job(job: &Job) -> Result<(), GatewayError> {
     field("run time", job.run_time, i64::MIN, MAX_DURATION)
 }
 
-/// Checks the times in `choice`, the policy's answer for grid job `job` at
-/// `now`: a reserved or planned start may not lie before `now` (the
-/// provider would refuse the reservation, or every start would count as
-/// late, and the run would charge the policy's mistake to the provider).
+/// Checks `choice`, the policy's answer for grid job `job` at `now`: a
+/// reserved or planned start may not lie before `now` (the provider would
+/// refuse the reservation, or every start would count as late, and the run
+/// would charge the policy's mistake to the provider), and a rejection must
+/// give a reason a policy may answer (a gateway's finding would be a false
+/// record).
 pub(super) fn check_choice(choice: &Choice, job: u64, now: Time) -> Result<(), GatewayError> {
     let (what, at) = match *choice {
         Choice::Reserve { start, .. } => ("Choice::Reserve start", start),
@@ -126,6 +128,12 @@ pub(super) fn check_choice(choice: &Choice, job: u64, now: Time) -> Result<(), G
             planned: Some(planned),
             ..
         } => ("Choice::Submit planned start", planned),
+        Choice::Reject(ref reason) if !reason.policy_may_answer() => {
+            return Err(GatewayError::RejectReason {
+                job,
+                reason: reason.clone(),
+            });
+        }
         _ => return Ok(()),
     };
     if at < now {

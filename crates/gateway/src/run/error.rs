@@ -82,6 +82,17 @@ pub enum GatewayError {
         /// The gateway's clock.
         now: Time,
     },
+    /// The provisioning policy's [`Provisioning::choose`](crate::Provisioning::choose)
+    /// rejected a job with a reason only the gateway finds
+    /// ([`Rejection::policy_may_answer`](crate::Rejection::policy_may_answer)
+    /// is false): `TooWide` although it was given candidates wide enough,
+    /// `RefusedTooOften`, `Refused` or `NoInformation`.
+    RejectReason {
+        /// The job's id.
+        job: u64,
+        /// The reason answered.
+        reason: super::Rejection,
+    },
     /// A provider's [`Provider::utilisation`](crate::Provider::utilisation)
     /// was not a share in `[0, 1]` (NaN, negative or above 1).
     Utilisation {
@@ -247,6 +258,12 @@ impl fmt::Display for GatewayError {
                 f,
                 "the provisioning policy (Provisioning::choose) answered a {what} of {at} for \
                  grid job {job} at {now}, which is in the past; answer a start at or after now"
+            ),
+            GatewayError::RejectReason { job, reason } => write!(
+                f,
+                "the provisioning policy (Provisioning::choose) rejected grid job {job} with \
+                 Rejection::{reason:?} (\"{reason}\"), a reason only the gateway finds; reject \
+                 with Rejection::DeadlineUnreachable or Rejection::Custom(your reason)"
             ),
             GatewayError::Utilisation {
                 provider,

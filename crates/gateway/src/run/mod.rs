@@ -185,6 +185,22 @@ pub enum Rejection {
     Refused(String),
     /// The job was still waiting for slots when information stopped coming.
     NoInformation,
+    /// The provisioning policy's own reason: a user's
+    /// [`Provisioning::choose`](crate::Provisioning::choose) rejects with it
+    /// when no other variant says why.
+    Custom(String),
+}
+
+impl Rejection {
+    /// Whether a provisioning policy may answer this reason
+    /// ([`Choice::Reject`](crate::Choice::Reject)): `DeadlineUnreachable`
+    /// and `Custom`. The others are the gateway's own findings (no provider
+    /// wide enough, every attempt refused, a provider's refusal, no slot
+    /// offered before information stopped), and a policy answering one
+    /// would put a false reason in the record.
+    pub fn policy_may_answer(&self) -> bool {
+        matches!(self, Rejection::DeadlineUnreachable | Rejection::Custom(_))
+    }
 }
 
 impl fmt::Display for Rejection {
@@ -195,6 +211,7 @@ impl fmt::Display for Rejection {
             Rejection::RefusedTooOften => f.write_str("every reservation attempt was refused"),
             Rejection::Refused(why) => write!(f, "refused by the provider: {why}"),
             Rejection::NoInformation => f.write_str("no slot was ever offered"),
+            Rejection::Custom(why) => write!(f, "rejected by the provisioning policy: {why}"),
         }
     }
 }

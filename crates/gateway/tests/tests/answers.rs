@@ -6,7 +6,7 @@
 
 use gateway::{
     Candidate, Choice, GatewayConfig, GatewayError, GatewayPolicy, HoldId, Provider, Provisioning,
-    Refusal, Report, run,
+    Refusal, Rejection, Report, run,
 };
 use profile::{FreeSlot, Job, Time};
 
@@ -87,6 +87,61 @@ fn a_choice_in_the_past_is_refused() {
         start: now,
     })
     .unwrap();
+}
+
+/// A rejection whose reason is the gateway's own finding is refused (the
+/// record would give a false reason); the policy's reasons are honoured.
+#[test]
+fn a_rejection_with_the_gateways_reason_is_refused() {
+    let reasons: [fn(Time) -> Choice; 4] = [
+        |_| Choice::Reject(Rejection::TooWide),
+        |_| Choice::Reject(Rejection::RefusedTooOften),
+        |_| Choice::Reject(Rejection::Refused("full".into())),
+        |_| Choice::Reject(Rejection::NoInformation),
+    ];
+    for answer in reasons {
+        let reason = match answer(Time(0)) {
+            Choice::Reject(r) => r,
+            _ => unreachable!(),
+        };
+        let err = run_with(answer).unwrap_err();
+        assert_eq!(
+            err,
+            GatewayError::RejectReason {
+                job: 1,
+                reason: reason.clone()
+            }
+        );
+        assert!(!reason.policy_may_answer());
+    }
+    assert_eq!(
+        run_with(|_| Choice::Reject(Rejection::TooWide))
+            .unwrap_err()
+            .to_string(),
+        "the provisioning policy (Provisioning::choose) rejected grid job 1 with \
+         Rejection::TooWide (\"no provider has that many processors\"), a reason only the \
+         gateway finds; reject with Rejection::DeadlineUnreachable or Rejection::Custom(your reason)"
+    );
+    let own: [fn(Time) -> Choice; 2] = [
+        |_| Choice::Reject(Rejection::DeadlineUnreachable),
+        |_| Choice::Reject(Rejection::Custom("too costly".into())),
+    ];
+    for answer in own {
+        let Choice::Reject(want) = answer(Time(0)) else {
+            unreachable!()
+        };
+        let done = run_with(answer).unwrap();
+        let fates: Vec<_> = done.fates.iter().collect();
+        assert_eq!(fates.len(), 1, "{fates:?}");
+        assert!(
+            matches!(fates[0], gateway::Fate::Rejected { reason, .. } if *reason == want),
+            "{fates:?}"
+        );
+    }
+    assert_eq!(
+        Rejection::Custom("too costly".into()).to_string(),
+        "rejected by the provisioning policy: too costly"
+    );
 }
 
 /// A provider index outside the candidates: none such, or too narrow.
