@@ -212,17 +212,18 @@ impl fmt::Display for PricingError {
             ),
             PricingError::NonFiniteCost { node, cost } => write!(
                 f,
-                "the pricing function quoted node {node} a cost of {cost}, not a finite number; \
-                 fix the pricing function"
+                "the pricing function (PriceFunction::cost) quoted node {node} a cost of {cost}, \
+                 not a finite number; fix the pricing function"
             ),
             PricingError::NegativeCost { node, cost } => write!(
                 f,
-                "the pricing function quoted node {node} a cost of {cost}, expected a number >= 0; \
-                 fix the pricing function"
+                "the pricing function (PriceFunction::cost) quoted node {node} a cost of {cost}, \
+                 expected a number >= 0; fix the pricing function"
             ),
             PricingError::InvalidAllocation { job, reason } => write!(
                 f,
-                "job {job}: the admission rule accepted it with {reason}; fix the admission rule"
+                "job {job}: the admission rule (Admission::admit) accepted it with {reason}; fix \
+                 the admission rule"
             ),
             PricingError::BeyondLatest { job } => write!(
                 f,

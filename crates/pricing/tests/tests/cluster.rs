@@ -218,7 +218,7 @@ fn a_rules_allocation_needs_the_memory_and_disk_free() {
     let err = c.submit(Time(0), 2, &job, 60, &Flat).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "job 2: the admission rule accepted it with node 0, whose free memory is 24 MB, but it \
+        "job 2: the admission rule (Admission::admit) accepted it with node 0, whose free memory is 24 MB, but it \
          needs 1000 MB; fix the admission rule"
     );
     c.run_to_completion().unwrap();

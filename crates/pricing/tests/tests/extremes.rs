@@ -688,8 +688,8 @@ fn admit_refuses_a_negative_quote_and_a_node_listed_twice() {
     );
     assert_eq!(
         err.to_string(),
-        "the pricing function quoted node 0 a cost of -5, expected a number >= 0; fix the \
-         pricing function"
+        "the pricing function (PriceFunction::cost) quoted node 0 a cost of -5, expected a \
+         number >= 0; fix the pricing function"
     );
     let mut c = Cluster::new(ClusterConfig::homogeneous(2, 100, 1.0)).unwrap();
     let quoted = c.submit(Time(0), 1, &spec, 3600, &Quotes(-5.0));

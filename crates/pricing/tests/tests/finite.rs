@@ -394,7 +394,7 @@ fn finite_regression_user_function_quotes_nan() {
     );
     assert_eq!(
         err.to_string(),
-        "the pricing function quoted node 3 a cost of NaN, not a finite number; fix the pricing \
-         function"
+        "the pricing function (PriceFunction::cost) quoted node 3 a cost of NaN, not a finite \
+         number; fix the pricing function"
     );
 }
