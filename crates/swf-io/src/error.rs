@@ -167,11 +167,22 @@ impl fmt::Display for SwfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let file = visible(self.source_name());
         match self {
-            SwfError::Io { error, .. } => write!(
-                f,
-                "{file}: {error}; check that the file exists, is readable and, \
-                 if gzipped, is complete"
-            ),
+            SwfError::Io { error, .. } => {
+                // The hint fits the failure; an error with a message of its
+                // own (a reader's cap, say) carries its own advice.
+                let hint = match error.kind() {
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied => {
+                        "; check that the file exists and is readable"
+                    }
+                    std::io::ErrorKind::InvalidData
+                    | std::io::ErrorKind::InvalidInput
+                    | std::io::ErrorKind::UnexpectedEof => {
+                        "; if the file is gzipped, check that it is complete and not corrupt"
+                    }
+                    _ => "",
+                };
+                write!(f, "{file}: {error}{hint}")
+            }
             SwfError::FieldCount { line, found, .. } => write!(
                 f,
                 "{file}:{line}: expected 18 fields, found {found}; every SWF data \
@@ -267,14 +278,10 @@ impl fmt::Display for SwfError {
     }
 }
 
-impl std::error::Error for SwfError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            SwfError::Io { error, .. } => Some(error),
-            _ => None,
-        }
-    }
-}
+/// No error has a source: the message of an [`SwfError::Io`] already holds
+/// its I/O error's, and a chain printed whole (`anyhow`'s `{:#}`) would
+/// repeat it. Match the variant for the error itself.
+impl std::error::Error for SwfError {}
 
 /// A line that lenient mode skipped, with the error strict mode would have
 /// reported for it.

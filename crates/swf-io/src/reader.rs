@@ -712,12 +712,10 @@ mod tests {
             assert_eq!(items.len(), 3, "two records then the error");
             assert!(matches!(items[2], Err(SwfError::Io { .. })));
             assert!(r.next().is_none());
-            assert!(
-                items[2]
-                    .as_ref()
-                    .unwrap_err()
-                    .to_string()
-                    .starts_with("f.swf: disk on fire; check")
+            // An error of its own words gets no hint that would not fit it.
+            assert_eq!(
+                items[2].as_ref().unwrap_err().to_string(),
+                "f.swf: disk on fire"
             );
         }
     }

@@ -294,8 +294,11 @@ fn missing_and_corrupt_files_are_io_errors() {
     assert!(e.to_string().starts_with("/nonexistent/SDSC.swf: "), "{e}");
     assert!(
         e.to_string()
-            .ends_with("check that the file exists, is readable and, if gzipped, is complete")
+            .ends_with("; check that the file exists and is readable"),
+        "{e}"
     );
+    // The message holds the I/O error's; printed as a chain it is not repeated.
+    assert!(std::error::Error::source(&e).is_none());
 
     let cut = TempFile::new("truncated.swf.gz");
     let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
@@ -306,4 +309,9 @@ fn missing_and_corrupt_files_are_io_errors() {
     std::fs::write(&cut.0, &gz[..gz.len() / 2]).unwrap();
     let e = read_trace(&cut.0, Mode::Lenient).unwrap_err();
     assert!(matches!(e, swf_io::SwfError::Io { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("; if the file is gzipped, check that it is complete and not corrupt"),
+        "{e}"
+    );
 }
