@@ -32,7 +32,7 @@ Environment:
   USCHED_MAX_<KEY>    raise a per-process cap: REPETITIONS (100), SWEEP_VALUES (100),
                       WORKLOADS (20), RUNS (5000), GENERATED_JOBS (2500000); per trace
                       file: TRACE_RECORDS (10000000), TRACE_LINES (50000000),
-                      TRACE_BYTES (4294967296, after decompression)
+                      TRACE_BYTES (4294967296: the file, and its text after decompression)
 
 Exit status:
   0  success (a FAILed claim is a result)

@@ -66,19 +66,29 @@ pub const RESULTS: Cap = Cap {
     what: "results files",
     hint: "check the path, or re-run the experiment to rewrite its results",
 };
-/// A trace file as stored (`.swf` or `.swf.gz`); the largest log of the
-/// Parallel Workloads Archive is well under 1 GiB uncompressed.
-pub const TRACE_FILE: Cap = Cap {
-    bytes: 4 * GIB,
-    what: "trace files",
-    hint: "split the trace, or give a smaller one",
-};
-/// The SWF text of a compressed trace, after decompression.
-pub const TRACE_TEXT: Cap = Cap {
-    bytes: 16 * GIB,
-    what: "decompressed traces",
-    hint: "the trace decompresses to more than any log of the archive: check the file",
-};
+/// A trace file as stored (`.swf` or `.swf.gz`), capped at the reader's
+/// byte cap `max_bytes` ([`swf_io::Limits::max_bytes`], 4 GiB unless
+/// `USCHED_MAX_TRACE_BYTES` sets it; see `config::trace_limits`): a file
+/// larger than that could not be read whole anyway, and one setting governs
+/// a trace's size. The largest log of the Parallel Workloads Archive is well
+/// under 1 GiB uncompressed.
+pub fn trace_file(max_bytes: u64) -> Cap {
+    Cap {
+        bytes: max_bytes,
+        what: "trace files",
+        hint: "give a smaller trace, or raise it with USCHED_MAX_TRACE_BYTES=N",
+    }
+}
+
+/// The SWF text of a compressed trace, after decompression, capped like
+/// the file ([`trace_file`]).
+pub fn trace_text(max_bytes: u64) -> Cap {
+    Cap {
+        bytes: max_bytes,
+        what: "decompressed traces",
+        hint: "check the file, or raise it with USCHED_MAX_TRACE_BYTES=N",
+    }
+}
 
 /// The kind of a file that is not regular, for messages.
 fn kind(meta: &Metadata) -> &'static str {

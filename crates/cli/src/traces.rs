@@ -174,7 +174,7 @@ impl<R: Read> Hashing<R> {
 
 /// Where the two checksums of a trace come from while it streams: the
 /// file's bytes (`raw`) and its SWF text, decompressed as it is read if
-/// the file is gzip (capped at [`files::TRACE_TEXT`]).
+/// the file is gzip (capped at [`files::trace_text`]).
 fn text_of<'a>(
     raw: &'a mut Hashing<files::Capped<std::fs::File>>,
     path: &Path,
@@ -187,16 +187,21 @@ fn text_of<'a>(
         Box::new(files::Capped::new(
             flate2::read::MultiGzDecoder::new(buffered),
             path,
-            files::TRACE_TEXT,
+            files::trace_text(crate::config::trace_limits()?.max_bytes),
         ))
     } else {
         Box::new(buffered)
     })
 }
 
+/// The cap on a trace file as stored: the reader's byte cap.
+fn trace_file_cap() -> Result<files::Cap> {
+    Ok(files::trace_file(crate::config::trace_limits()?.max_bytes))
+}
+
 fn open_trace(path: &Path) -> Result<Hashing<files::Capped<std::fs::File>>> {
     Ok(Hashing::new(
-        files::open(path, files::TRACE_FILE).context("cannot read trace")?,
+        files::open(path, trace_file_cap()?).context("cannot read trace")?,
     ))
 }
 
@@ -269,7 +274,7 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         };
         if std::fs::metadata(&path).is_ok() {
             // Anything but a regular file is refused when it is read.
-            if let Err(e) = files::open(&path, files::TRACE_FILE) {
+            if let Err(e) = files::open(&path, trace_file_cap()?) {
                 bail!("trace {e:#}");
             }
             return Ok(Found::File { path, known: None });

@@ -371,12 +371,62 @@ fn hostile_traces_and_generator_options_are_clear_errors() {
     let caps = [
         ("USCHED_MAX_TRACE_RECORDS", "50", "more than 50 records"),
         ("USCHED_MAX_TRACE_LINES", "20", "more than 20 lines"),
-        ("USCHED_MAX_TRACE_BYTES", "3000", "more than 3000 bytes"),
+        // The file is larger than the byte cap: refused before it is read.
+        (
+            "USCHED_MAX_TRACE_BYTES",
+            "3000",
+            "larger than the 3000 bytes cap for trace files",
+        ),
     ];
     for (var, value, needle) in caps {
         let out = sim("tiny.swf", &[], &[(var, value)]);
         check(&out, 1, &[needle, &format!("raise it with {var}=N")], var);
     }
+    // The byte cap governs the file and its text alike: a compressed trace
+    // within the cap whose text is not is refused as its text streams, and
+    // a cap raised past the text reads it (the caps once stayed at 4 GiB
+    // for files and 16 GiB for text whatever the variable said).
+    let swf = std::fs::read(tmp.path().join("tiny.swf")).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut gz, &swf).unwrap();
+    let gz = gz.finish().unwrap();
+    assert!(gz.len() < swf.len() / 2);
+    std::fs::write(tmp.path().join("tiny-gz.swf.gz"), &gz).unwrap();
+    let between = ((gz.len() + swf.len()) / 2).to_string();
+    let out = sim(
+        "tiny-gz.swf.gz",
+        &[],
+        &[("USCHED_MAX_TRACE_BYTES", between.as_str())],
+    );
+    check(
+        &out,
+        1,
+        &[
+            &format!("{between} bytes"),
+            "raise it with USCHED_MAX_TRACE_BYTES=N",
+        ],
+        "gz text past the cap",
+    );
+    // Said once: the reader's error holds the cap's, and is not chained to it.
+    assert_eq!(
+        text(&out.stderr)
+            .matches("cap for decompressed traces")
+            .count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
+    let exact = swf.len().to_string();
+    check(
+        &sim(
+            "tiny-gz.swf.gz",
+            &[],
+            &[("USCHED_MAX_TRACE_BYTES", exact.as_str())],
+        ),
+        0,
+        &[],
+        "gz text at the cap",
+    );
     check(
         &sim("tiny.swf", &[], &[("USCHED_MAX_TRACE_LINES", "0")]),
         1,
