@@ -22,6 +22,18 @@ pub enum Violation {
         /// What is wrong, with the job's id and the field.
         error: JobError,
     },
+    /// A job asks for more processors than the machine has: no schedule
+    /// can hold it, whether it runs, runs 0 s or is dropped.
+    TooWide {
+        /// Position.
+        index: usize,
+        /// The job's id.
+        id: u64,
+        /// Processors it asks for.
+        procs: u32,
+        /// Machine size.
+        capacity: u32,
+    },
     /// An outcome's start or end lies outside the instants a schedule can
     /// hold, `[-LIMIT, LATEST]` ([`Time::LIMIT`], [`Time::LATEST`]).
     TimeOutOfRange {
@@ -80,6 +92,15 @@ impl fmt::Display for Violation {
                 )
             }
             Violation::InvalidJob { index, error } => write!(f, "position {index}: {error}"),
+            Violation::TooWide {
+                index,
+                id,
+                procs,
+                capacity,
+            } => write!(
+                f,
+                "job {id} (position {index}) asks for {procs} processors but the machine has {capacity}; no schedule can hold it"
+            ),
             Violation::TimeOutOfRange { id, start, end } => write!(
                 f,
                 "job {id} runs from {start} to {end}, outside the instants a schedule can hold ([{}, {}])",
@@ -120,8 +141,8 @@ impl fmt::Display for Violation {
 
 impl std::error::Error for Violation {}
 
-/// Checks a schedule: capacity is never exceeded, no job starts before it is
-/// submitted, and every job that ran either ran its full run time
+/// Checks a schedule: no job is wider than the machine, capacity is never
+/// exceeded, no job starts before it is submitted, and every job that ran either ran its full run time
 /// ([`Status::Completed`]) or was killed at its estimate ([`Status::Killed`],
 /// only when the run time exceeds the estimate). Dropped jobs use no capacity.
 ///
@@ -139,6 +160,14 @@ pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(),
     for (index, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
         job.check()
             .map_err(|error| Violation::InvalidJob { index, error })?;
+        if job.procs > capacity {
+            return Err(Violation::TooWide {
+                index,
+                id: job.id,
+                procs: job.procs,
+                capacity,
+            });
+        }
         if job.id != out.id {
             return Err(Violation::WrongId { index });
         }
@@ -289,6 +318,45 @@ mod tests {
             validate(4, &jobs, &good[..1]),
             Err(Violation::Length { .. })
         ));
+    }
+
+    /// A job wider than the machine is refused however it ends: a run of
+    /// 0 s and a drop use no processor time, so the capacity scan alone
+    /// never sees it (nor a machine of 0 processors).
+    #[test]
+    fn a_job_wider_than_the_machine_is_refused_however_it_ends() {
+        for (capacity, status, run_time, end) in [
+            (4, Status::Completed, 0, 0),
+            (4, Status::Dropped, 10, 0),
+            (0, Status::Completed, 0, 0),
+            (4, Status::Completed, 10, 10),
+        ] {
+            let jobs = [
+                Job::new(1, Time(0), 1, 10, 10),
+                Job::new(2, Time(0), 5, 10, run_time),
+            ];
+            let outs = [out(1, 0, 10, Status::Completed), out(2, 0, end, status)];
+            let v = validate(capacity, &jobs, &outs).unwrap_err();
+            let want = if capacity == 0 { (0, 1, 1) } else { (1, 2, 5) };
+            assert_eq!(
+                v,
+                Violation::TooWide {
+                    index: want.0,
+                    id: want.1,
+                    procs: want.2,
+                    capacity
+                }
+            );
+        }
+        let v = validate(
+            4,
+            &[Job::new(7, Time(0), 5, 10, 0)],
+            &[out(7, 0, 0, Status::Completed)],
+        );
+        assert_eq!(
+            v.unwrap_err().to_string(),
+            "job 7 (position 0) asks for 5 processors but the machine has 4; no schedule can hold it"
+        );
     }
 
     proptest::proptest! {
