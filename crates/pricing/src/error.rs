@@ -123,7 +123,8 @@ pub enum PricingError {
     },
     /// An [`Admission`](crate::Admission) rule accepted a job with an
     /// allocation the cluster cannot run: not `PROC_i` distinct nodes of the
-    /// cluster, or a cost that is negative, NaN or infinite.
+    /// cluster (each with the job's memory and disk free), or a cost that is
+    /// negative, NaN, infinite or above the job's budget.
     InvalidAllocation {
         /// The job.
         job: u64,
