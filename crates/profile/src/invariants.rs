@@ -398,7 +398,8 @@ pub fn edge_workload(capacity: u32, max_len: usize) -> impl Strategy<Value = Vec
 }
 
 /// The property suite for one scheduler: [`check_scheduler`] on generated
-/// workloads ([`workload`], and [`edge_workload`] one case in four) under
+/// workloads ([`workload`], and [`edge_workload`] one case in four, on machines of
+/// 1, the configured and `u32::MAX` processors) under
 /// every combination of the configured queue orders, overrun handling and
 /// dropping, from the gate's fixed seed ([`proptest_config`](crate::testing::proptest_config)).
 ///
@@ -445,7 +446,8 @@ impl Suite {
         }
     }
 
-    /// The machine's processors (at least 1).
+    /// The machine's processors (at least 1). The edge cases (one in four)
+    /// also run on machines of 1 and of `u32::MAX` processors.
     pub fn capacity(mut self, capacity: u32) -> Self {
         self.capacity = capacity.max(1);
         self
@@ -491,22 +493,30 @@ impl Suite {
             })
         }
         let capacity = self.capacity;
-        let config = (
+        let settings = (
             pick(&self.orders, QueueOrder::Arrival),
             pick(&self.overruns, Overrun::Kill),
             pick(&self.drop_expired, false),
-        )
-            .prop_map(move |(order, overrun, drop)| {
-                SchedulerConfig::new(capacity, crate::Policy::Fcfs)
-                    .order(order)
-                    .overrun(overrun)
-                    .drop_expired(drop)
-            });
+        );
+        // The edge cases run on the smallest and the largest machine too:
+        // a sum of widths in `u32`, a share of the machine rounded to 0, a
+        // loop over processors, pass on 8 processors and fail there.
+        let mut machines = vec![1, capacity, u32::MAX];
+        machines.dedup();
+        let edge_len = self.max_jobs.min(24);
         let jobs = prop_oneof![
-            3 => workload(capacity, self.max_jobs),
-            1 => edge_workload(capacity, self.max_jobs.min(24)),
+            3 => workload(capacity, self.max_jobs).prop_map(move |jobs| (capacity, jobs)),
+            1 => prop::sample::select(machines).prop_flat_map(move |machine| {
+                edge_workload(machine, edge_len).prop_map(move |jobs| (machine, jobs))
+            }),
         ];
-        (config, jobs)
+        (settings, jobs).prop_map(|((order, overrun, drop), (machine, jobs))| {
+            let config = SchedulerConfig::new(machine, crate::Policy::Fcfs)
+                .order(order)
+                .overrun(overrun)
+                .drop_expired(drop);
+            (config, jobs)
+        })
     }
 
     /// Runs the suite on schedulers `make` builds; panics with the smallest

@@ -393,6 +393,28 @@ fn the_suite_catches_idling_endless_wake_ups_and_nondeterminism() {
         )) && msg.contains("0 jobs waiting and 0 running"),
         "{msg}"
     );
+    // FCFS that adds widths in `u32`: right on 8 processors, an overflow on
+    // a machine of u32::MAX processors (a panic in a debug build, a wrong
+    // "fits" and a refused start in a release build).
+    struct Narrow;
+    impl Scheduler for Narrow {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            while let Some(w) = ctx.waiting(0) {
+                let busy: u32 = ctx.running().map(|r| r.job.procs).sum();
+                if busy + w.job.procs > ctx.capacity() {
+                    break;
+                }
+                ctx.start(0)?;
+            }
+            Ok(())
+        }
+    }
+    let msg = fails(|| Suite::new(300).run(|| Narrow));
+    assert!(
+        msg.contains("overflow") || msg.contains("not free then"),
+        "{msg}"
+    );
+    assert!(msg.contains("capacity: 4294967295"), "{msg}");
     // FCFS whose every other fresh instance lets the second job jump when
     // it fits (state kept between runs, as a static or a HashMap's order).
     static MADE: AtomicUsize = AtomicUsize::new(0);
