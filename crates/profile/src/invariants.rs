@@ -12,7 +12,7 @@ use proptest::test_runner::{TestCaseError, TestRunner};
 use crate::sched::{Observer, SimError, check_input, simulate_stream_with, simulate_with};
 use crate::scheduler::Scheduler;
 use crate::{
-    Job, MAX_DURATION, Outcome, Overrun, QueueOrder, SchedulerConfig, Status, Time, validate,
+    Job, MAX_DURATION, Outcome, Overrun, QueueOrder, SchedulerConfig, Status, Time, validate_under,
 };
 
 mod watch;
@@ -200,8 +200,7 @@ pub fn check_scheduler<S: Scheduler>(
         ));
     }
     check_stream(&outcomes, count, &got)?;
-    validate(config.capacity, jobs, &outcomes)
-        .map_err(|v| broken("valid schedule", v.to_string()))?;
+    validate_under(config, jobs, &outcomes).map_err(|v| broken("valid schedule", v.to_string()))?;
     if !config.drop_expired
         && let Some(o) = outcomes.iter().find(|o| o.status == Status::Dropped)
     {
