@@ -21,8 +21,10 @@ pub use watch::MAX_WAKE_UPS;
 use watch::Watch;
 
 /// A promise a policy makes beyond the invariants every scheduler keeps.
-/// Checked by [`check_scheduler`] in runs under [`Overrun::Kill`] (a
-/// prediction extension lifts every reservation, so no promise survives it).
+/// Checked by [`check_scheduler`] in every run, except
+/// [`Guarantee::KeepsFirstReservation`], checked under [`Overrun::Kill`]
+/// only (a prediction extension lifts every reservation, so no promise of a
+/// start survives it).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Guarantee {
@@ -146,8 +148,7 @@ pub fn check_scheduler<S: Scheduler>(
     jobs: &[Job],
     guarantees: &[Guarantee],
 ) -> Result<(), Broken> {
-    let head_fits =
-        config.overrun == Overrun::Kill && guarantees.contains(&Guarantee::StartsHeadWhenItFits);
+    let head_fits = guarantees.contains(&Guarantee::StartsHeadWhenItFits);
     let watched = || Watch::new(make(), head_fits);
     let mut calls = Calls::default();
     let mut watch = watched();
@@ -209,9 +210,7 @@ pub fn check_scheduler<S: Scheduler>(
             format!("job {} was dropped", o.id),
         ));
     }
-    if config.overrun == Overrun::Kill {
-        check_guarantees(config, jobs, &outcomes, &calls, guarantees)?;
-    }
+    check_guarantees(config, jobs, &outcomes, &calls, guarantees)?;
     Ok(())
 }
 
@@ -297,20 +296,28 @@ fn check_guarantees(
                     }
                 }
             }
-            Guarantee::KeepsFirstReservation => {
-                for (&j, &(_, promised)) in &first {
-                    let o = &outcomes[j];
+            // A prediction extension lifts every reservation: under
+            // `Overrun::Continue` no promise survives it.
+            Guarantee::KeepsFirstReservation if config.overrun == Overrun::Kill => {
+                // In input order: the first job that broke it, the same on
+                // every run (a HashMap's order is not).
+                for (o, &(at, promised)) in outcomes
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, o)| Some((o, first.get(&j)?)))
+                {
                     if o.status != Status::Dropped && o.start > promised {
                         return Err(broken(
                             "keeps its first reservation",
                             format!(
-                                "job {} was promised {promised} and started at {}",
+                                "job {} was promised at {at} a start at {promised}, and started at {}",
                                 o.id, o.start
                             ),
                         ));
                     }
                 }
             }
+            Guarantee::KeepsFirstReservation => {}
             // Checked at every decision, by the watch.
             Guarantee::StartsHeadWhenItFits => {}
             Guarantee::ReservesOnArrival => {

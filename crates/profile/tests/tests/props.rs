@@ -327,7 +327,9 @@ fn the_suite_catches_broken_schedulers() {
 /// The suite fails, naming the job, the instant and the decision, what a
 /// scheduler that passes every schedule check can still get wrong: idling
 /// with the head able to start, asking to wake forever with nothing to
-/// decide, and deciding differently on the same input.
+/// decide, breaking its order only after a prediction extension, adding
+/// widths that overflow on a large machine, and deciding differently on the
+/// same input.
 #[test]
 fn the_suite_catches_idling_endless_wake_ups_and_nondeterminism() {
     use profile::testing::MAX_WAKE_UPS;
@@ -391,6 +393,33 @@ fn the_suite_catches_idling_endless_wake_ups_and_nondeterminism() {
         msg.contains(&format!(
             "ends: more than {MAX_WAKE_UPS} decisions on wake-ups alone"
         )) && msg.contains("0 jobs waiting and 0 running"),
+        "{msg}"
+    );
+    // FCFS but for the decisions after a prediction extension (only under
+    // Overrun::Continue), where the second job jumps the head when it fits.
+    struct JumpsAfterExtension;
+    impl Scheduler for JumpsAfterExtension {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            let now = ctx.now();
+            if ctx.event() == Event::Extended
+                && let Some(w) = ctx.waiting(1)
+                && ctx
+                    .profile()
+                    .earliest_start(now, w.job.procs, w.job.estimate)
+                    == Some(now)
+            {
+                ctx.start(1)?;
+            }
+            fcfs(ctx)
+        }
+    }
+    let msg = fails(|| {
+        Suite::new(300)
+            .guarantee(Guarantee::ArrivalOrder)
+            .run(|| JumpsAfterExtension)
+    });
+    assert!(
+        msg.contains("arrival order: job ") && msg.contains("overrun: Continue"),
         "{msg}"
     );
     // FCFS that adds widths in `u32`: right on 8 processors, an overflow on
