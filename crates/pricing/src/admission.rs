@@ -13,7 +13,7 @@
 use std::fmt;
 
 use crate::context::JobContext;
-use crate::error::PricingError;
+use crate::error::{PricingError, Short};
 use crate::price::{PriceFunction, Quote};
 use crate::spec::{JobSpec, ResourceRequirements};
 
@@ -314,15 +314,16 @@ pub(crate) fn check_allocation(
     if !(a.cost.is_finite() && a.cost >= 0.0) {
         return Err(invalid(format!(
             "a cost of {}, expected a finite number >= 0",
-            a.cost
+            Short(a.cost)
         )));
     }
     // `B_i` is the most the user pays: Algorithm 1 (line 31) rejects a job
     // no `PROC_i` nodes can run within it.
     if a.cost > budget {
         return Err(invalid(format!(
-            "a cost of {}, above its budget of {budget}",
-            a.cost
+            "a cost of {}, above its budget of {}",
+            Short(a.cost),
+            Short(budget)
         )));
     }
     Ok(())

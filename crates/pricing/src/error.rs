@@ -157,7 +157,11 @@ impl fmt::Display for PricingError {
                     .saturating_sub(*requested)
             ),
             PricingError::InvalidFactor { name, value } => {
-                write!(f, "{name} is {value}, expected a finite number >= 0")
+                write!(
+                    f,
+                    "{name} is {}, expected a finite number >= 0",
+                    Short(*value)
+                )
             }
             PricingError::InvalidAmount {
                 name,
@@ -218,8 +222,9 @@ impl fmt::Display for PricingError {
             ),
             PricingError::NegativeCost { node, cost } => write!(
                 f,
-                "the pricing function quoted node {node} a cost of {cost}, expected a number >= 0; \
-                 fix the pricing function"
+                "the pricing function quoted node {node} a cost of {}, expected a number >= 0; \
+                 fix the pricing function",
+                Short(*cost)
             ),
             PricingError::InvalidAllocation { job, reason } => write!(
                 f,
@@ -454,5 +459,23 @@ pub(crate) fn amount(
             value,
             expected,
         })
+    }
+}
+
+/// A float as `{}` writes it when that is short (`0.5`, `2`), else in
+/// scientific notation (`1e-300`, `1.7976931348623157e308`): a value a
+/// user's code returned, echoed in a message, stays readable (`{}` writes
+/// `f64::MAX` with 309 digits and `1e-300` with 300 zeros).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Short(pub(crate) f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = self.0.abs();
+        if a == 0.0 || !a.is_finite() || (1e-4..1e15).contains(&a) {
+            write!(f, "{}", self.0)
+        } else {
+            write!(f, "{:e}", self.0)
+        }
     }
 }

@@ -206,6 +206,16 @@ fn a_rules_allocation_is_checked_before_it_runs() {
             .map(|a| a.cost),
         Some(100.0)
     );
+    // A value far from 1 is echoed in scientific notation, not as 309
+    // digits (f64::MAX) or 300 zeros (-1e-300).
+    assert_eq!(
+        reason(Fixed(vec![0, 1], -1e-300)),
+        "a cost of -1e-300, expected a finite number >= 0"
+    );
+    assert_eq!(
+        reason(Fixed(vec![0, 1], f64::MAX)),
+        "a cost of 1.7976931348623157e308, above its budget of 100"
+    );
     let ok = submit(Fixed(vec![2, 0], 5.0)).unwrap();
     assert_eq!(ok.allocation().map(|a| a.nodes.clone()), Some(vec![2, 0]));
 }
