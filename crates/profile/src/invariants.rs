@@ -113,7 +113,7 @@ fn first_difference(
         }
     };
     Some(format!(
-        "decision {}: {a_name}, {}; {b_name}, {}",
+        "event {} of the run: {a_name}, {}; {b_name}, {}",
         k + 1,
         tell(a),
         tell(b)
@@ -123,15 +123,20 @@ fn first_difference(
 /// Checks one run of a scheduler (`make` builds a fresh one; it is called
 /// several times) on `jobs` under `config`:
 ///
-/// * the schedule is valid ([`validate`]): capacity is never exceeded, no
-///   job starts before it is submitted, every job runs its run time or is
-///   reported killed at its estimate; no job is dropped unless
-///   `config.drop_expired`;
+/// * the schedule is valid ([`validate_under`]): capacity is never
+///   exceeded, no job starts before it is submitted, every job runs its run
+///   time or is killed at its estimate as `config.overrun` says; no job is
+///   dropped unless `config.drop_expired` and its deadline can no longer
+///   be met;
 /// * the run is deterministic: a fresh scheduler makes the same schedule,
-///   with the same decisions in the same order;
+///   with the same decisions in the same order (a difference is told by
+///   the first event where the runs part);
 /// * a streamed run ([`simulate_stream_with`]) makes the schedule of the
-///   slice run, reporting each job's outcome once, in start order;
-/// * the `guarantees` the policy declares.
+///   slice run, with the same decisions, reporting each job's outcome
+///   once, in start order;
+/// * the run ends: at most [`MAX_WAKE_UPS`] decisions on wake-ups alone;
+/// * the `guarantees` the policy declares
+///   ([`Guarantee::StartsHeadWhenItFits`] after every decision).
 ///
 /// A workload the loop refuses before anything runs (an invalid job, jobs
 /// out of submit order, a job wider than the machine, too many prediction

@@ -467,7 +467,7 @@ fn the_suite_catches_idling_endless_wake_ups_and_nondeterminism() {
         fails(|| Suite::new(300).run(|| Moody(MADE.fetch_add(1, Ordering::Relaxed) % 2 == 1)));
     assert!(
         msg.contains(
-            "deterministic: a fresh scheduler decided otherwise on the same input (decision "
+            "deterministic: a fresh scheduler decided otherwise on the same input (event "
         ) && msg.contains("run 1, ")
             && msg.contains("run 2, "),
         "{msg}"
