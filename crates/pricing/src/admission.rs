@@ -13,7 +13,7 @@
 use std::fmt;
 
 use crate::context::JobContext;
-use crate::error::PricingError;
+use crate::error::{PricingError, Short};
 use crate::price::{PriceFunction, Quote};
 use crate::spec::{JobSpec, ResourceRequirements};
 
@@ -186,8 +186,8 @@ impl Decision {
 /// one's own may keep state (`&mut self`), reject with
 /// [`Rejection::Custom`], and defer to [`admit`] for the rest. The cluster
 /// checks what a rule accepts: `PROC_i` distinct nodes of the cluster, each
-/// with the job's memory and disk free, and a finite cost `>= 0`
-/// ([`PricingError::InvalidAllocation`] otherwise).
+/// with the job's memory and disk free, and a finite cost `>= 0` within the
+/// job's budget ([`PricingError::InvalidAllocation`] otherwise).
 ///
 /// ```
 /// use pricing::{admit, Admission, Cluster, ClusterConfig, Decision, Flat, JobContext, JobSpec,
@@ -268,10 +268,11 @@ impl Admission for LibraAdmission {
 
 /// An admission rule's allocation for job `id`: `processors` distinct nodes
 /// among the cluster's `loads` (indexed by node), each with the job's memory
-/// and disk free, and a finite cost `>= 0`.
+/// and disk free, and a finite cost `>= 0` within the job's `budget`.
 pub(crate) fn check_allocation(
     id: u64,
     needs: &ResourceRequirements,
+    budget: f64,
     loads: &[NodeLoad],
     a: &Allocation,
 ) -> Result<(), PricingError> {
@@ -313,7 +314,16 @@ pub(crate) fn check_allocation(
     if !(a.cost.is_finite() && a.cost >= 0.0) {
         return Err(invalid(format!(
             "a cost of {}, expected a finite number >= 0",
-            a.cost
+            Short(a.cost)
+        )));
+    }
+    // `B_i` is the most the user pays: Algorithm 1 (line 31) rejects a job
+    // no `PROC_i` nodes can run within it.
+    if a.cost > budget {
+        return Err(invalid(format!(
+            "a cost of {}, above its budget of {}",
+            Short(a.cost),
+            Short(budget)
         )));
     }
     Ok(())

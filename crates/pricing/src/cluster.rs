@@ -281,7 +281,13 @@ impl<A> Cluster<A> {
         let context = JobContext::new(id, arrival, job);
         let decision = self.admission.admit(&context, &loads, price)?;
         if let Decision::Accept(a) = &decision {
-            check_allocation(id, &job.resource_requirements, &loads, a)?;
+            check_allocation(
+                id,
+                &job.resource_requirements,
+                job.qos_constraints.budget,
+                &loads,
+                a,
+            )?;
         }
         let index = self.jobs.len();
         let relative = job.qos_constraints.deadline;

@@ -123,7 +123,8 @@ pub enum PricingError {
     },
     /// An [`Admission`](crate::Admission) rule accepted a job with an
     /// allocation the cluster cannot run: not `PROC_i` distinct nodes of the
-    /// cluster, or a cost that is negative, NaN or infinite.
+    /// cluster (each with the job's memory and disk free), or a cost that is
+    /// negative, NaN, infinite or above the job's budget.
     InvalidAllocation {
         /// The job.
         job: u64,
@@ -156,7 +157,11 @@ impl fmt::Display for PricingError {
                     .saturating_sub(*requested)
             ),
             PricingError::InvalidFactor { name, value } => {
-                write!(f, "{name} is {value}, expected a finite number >= 0")
+                write!(
+                    f,
+                    "{name} is {}, expected a finite number >= 0",
+                    Short(*value)
+                )
             }
             PricingError::InvalidAmount {
                 name,
@@ -217,8 +222,9 @@ impl fmt::Display for PricingError {
             ),
             PricingError::NegativeCost { node, cost } => write!(
                 f,
-                "the pricing function (PriceFunction::cost) quoted node {node} a cost of {cost}, \
-                 expected a number >= 0; fix the pricing function"
+                "the pricing function (PriceFunction::cost) quoted node {node} a cost of {}, \
+                 expected a number >= 0; fix the pricing function",
+                Short(*cost)
             ),
             PricingError::InvalidAllocation { job, reason } => write!(
                 f,
@@ -454,5 +460,23 @@ pub(crate) fn amount(
             value,
             expected,
         })
+    }
+}
+
+/// A float as `{}` writes it when that is short (`0.5`, `2`), else in
+/// scientific notation (`1e-300`, `1.7976931348623157e308`): a value a
+/// user's code returned, echoed in a message, stays readable (`{}` writes
+/// `f64::MAX` with 309 digits and `1e-300` with 300 zeros).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Short(pub(crate) f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = self.0.abs();
+        if a == 0.0 || !a.is_finite() || (1e-4..1e15).contains(&a) {
+            write!(f, "{}", self.0)
+        } else {
+            write!(f, "{:e}", self.0)
+        }
     }
 }

@@ -89,7 +89,7 @@ pub use scheduler::Scheduler;
 pub use stats::ScheduleStats;
 pub use step::Stepper;
 pub use time::{EventQueue, MAX_DURATION, Time};
-pub use validate::{Violation, validate};
+pub use validate::{Violation, validate, validate_under};
 
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]

@@ -16,7 +16,9 @@
 
 use std::ops::Range;
 
-pub use crate::invariants::{Broken, Guarantee, Suite, check_scheduler, edge_workload, workload};
+pub use crate::invariants::{
+    Broken, Guarantee, MAX_WAKE_UPS, Suite, check_scheduler, edge_workload, workload,
+};
 
 use proptest::prelude::{Strategy, any, prop, prop_oneof};
 use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, RngSeed};

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::{Job, JobError, Outcome, Status, Time};
+use crate::{Job, JobError, Outcome, Overrun, SchedulerConfig, Status, Time};
 
 /// A way a schedule breaks the rules of a space-shared machine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +21,18 @@ pub enum Violation {
         index: usize,
         /// What is wrong, with the job's id and the field.
         error: JobError,
+    },
+    /// A job asks for more processors than the machine has: no schedule
+    /// can hold it, whether it runs, runs 0 s or is dropped.
+    TooWide {
+        /// Position.
+        index: usize,
+        /// The job's id.
+        id: u64,
+        /// Processors it asks for.
+        procs: u32,
+        /// Machine size.
+        capacity: u32,
     },
     /// An outcome's start or end lies outside the instants a schedule can
     /// hold, `[-LIMIT, LATEST]` ([`Time::LIMIT`], [`Time::LATEST`]).
@@ -59,6 +71,16 @@ pub enum Violation {
         /// Its reported status.
         status: Status,
     },
+    /// A job's status is not one the run's configuration allows (see
+    /// [`validate_under`]).
+    Status {
+        /// The job's id.
+        id: u64,
+        /// Its reported status.
+        status: Status,
+        /// The rule it breaks.
+        rule: String,
+    },
     /// More processors were busy than the machine has.
     OverCapacity {
         /// When it happened.
@@ -80,6 +102,15 @@ impl fmt::Display for Violation {
                 )
             }
             Violation::InvalidJob { index, error } => write!(f, "position {index}: {error}"),
+            Violation::TooWide {
+                index,
+                id,
+                procs,
+                capacity,
+            } => write!(
+                f,
+                "job {id} (position {index}) asks for {procs} processors but the machine has {capacity}; no schedule can hold it"
+            ),
             Violation::TimeOutOfRange { id, start, end } => write!(
                 f,
                 "job {id} runs from {start} to {end}, outside the instants a schedule can hold ([{}, {}])",
@@ -108,6 +139,9 @@ impl fmt::Display for Violation {
                 f,
                 "job {id} ran {ran} s with status {status:?}, but its run time is {run_time} s and its estimate {estimate} s"
             ),
+            Violation::Status { id, status, rule } => {
+                write!(f, "job {id} is {status:?}, but {rule}")
+            }
             Violation::OverCapacity { at, busy, capacity } => {
                 write!(
                     f,
@@ -120,8 +154,8 @@ impl fmt::Display for Violation {
 
 impl std::error::Error for Violation {}
 
-/// Checks a schedule: capacity is never exceeded, no job starts before it is
-/// submitted, and every job that ran either ran its full run time
+/// Checks a schedule: no job is wider than the machine, capacity is never
+/// exceeded, no job starts before it is submitted, and every job that ran either ran its full run time
 /// ([`Status::Completed`]) or was killed at its estimate ([`Status::Killed`],
 /// only when the run time exceeds the estimate). Dropped jobs use no capacity.
 ///
@@ -139,6 +173,14 @@ pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(),
     for (index, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
         job.check()
             .map_err(|error| Violation::InvalidJob { index, error })?;
+        if job.procs > capacity {
+            return Err(Violation::TooWide {
+                index,
+                id: job.id,
+                procs: job.procs,
+                capacity,
+            });
+        }
         if job.id != out.id {
             return Err(Violation::WrongId { index });
         }
@@ -179,6 +221,57 @@ pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(),
         }
     }
     over_capacity(capacity, &mut deltas, true)
+}
+
+/// [`validate`] on `config.capacity` processors, and every status as the
+/// configuration allows it: under [`Overrun::Kill`] a job that outruns its
+/// estimate is killed at it (never completed past it), under
+/// [`Overrun::Continue`] no job is killed; a job is dropped only with
+/// `config.drop_expired`, only if it has a deadline, and only when it can no
+/// longer meet it (drop instant + estimate after the deadline).
+///
+/// For a schedule made outside [`simulate`](crate::simulate) (another
+/// simulator, a scheduler of one's own) that claims a configuration:
+/// `validate` alone accepts a job run past its estimate, which is right
+/// under one overrun rule and wrong under the other.
+pub fn validate_under(
+    config: &SchedulerConfig,
+    jobs: &[Job],
+    outcomes: &[Outcome],
+) -> Result<(), Violation> {
+    validate(config.capacity, jobs, outcomes)?;
+    for (job, out) in jobs.iter().zip(outcomes) {
+        let rule = match (out.status, config.overrun) {
+            (Status::Killed, Overrun::Continue) => {
+                Some("under overrun 'continue' no job is killed: it runs its run time".to_string())
+            }
+            (Status::Completed, Overrun::Kill) if job.run_time > job.estimate => Some(format!(
+                "it ran its run time of {} s past its estimate of {} s, and under overrun 'kill' it is killed at its estimate",
+                job.run_time, job.estimate
+            )),
+            (Status::Dropped, _) if !config.drop_expired => {
+                Some("dropping expired jobs is off in this configuration".to_string())
+            }
+            (Status::Dropped, _) => match job.deadline {
+                None => Some("it has no deadline, so it never expires".to_string()),
+                // `start` and `estimate` lie in the model's domain: no overflow.
+                Some(d) if out.start + job.estimate <= d => Some(format!(
+                    "at {} it could still end by its deadline {d} (estimate {} s)",
+                    out.start, job.estimate
+                )),
+                Some(_) => None,
+            },
+            _ => None,
+        };
+        if let Some(rule) = rule {
+            return Err(Violation::Status {
+                id: job.id,
+                status: out.status,
+                rule,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The first instant, in time order, at which the busy processors exceed
@@ -289,6 +382,80 @@ mod tests {
             validate(4, &jobs, &good[..1]),
             Err(Violation::Length { .. })
         ));
+    }
+
+    /// A status the configuration does not allow: completed past the
+    /// estimate under kill, killed under continue, dropped when dropping is
+    /// off, without a deadline, or while the deadline could still be met.
+    #[test]
+    fn validate_under_checks_each_status_against_the_configuration() {
+        use crate::Policy;
+        let kill = SchedulerConfig::new(4, Policy::Fcfs);
+        let cont = kill.clone().overrun(Overrun::Continue);
+        let drops = kill.clone().drop_expired(true);
+        let over = [Job::new(1, Time(0), 1, 5, 8)];
+        let past = [out(1, 0, 8, Status::Completed)];
+        let killed = [out(1, 0, 5, Status::Killed)];
+        assert_eq!(validate(4, &over, &past), Ok(()));
+        assert_eq!(validate_under(&cont, &over, &past), Ok(()));
+        assert_eq!(validate_under(&kill, &over, &killed), Ok(()));
+        let msg = |c: &SchedulerConfig, jobs: &[Job], outs: &[Outcome]| {
+            validate_under(c, jobs, outs).unwrap_err().to_string()
+        };
+        assert_eq!(
+            msg(&kill, &over, &past),
+            "job 1 is Completed, but it ran its run time of 8 s past its estimate of 5 s, and under overrun 'kill' it is killed at its estimate"
+        );
+        assert!(msg(&cont, &over, &killed).contains("under overrun 'continue' no job is killed"));
+        let dl = [Job::new(2, Time(0), 1, 5, 5).with_deadline(Time(10))];
+        let at = |t| [out(2, t, t, Status::Dropped)];
+        assert_eq!(validate_under(&drops, &dl, &at(6)), Ok(()));
+        assert!(msg(&kill, &dl, &at(6)).contains("dropping expired jobs is off"));
+        assert_eq!(
+            msg(&drops, &dl, &at(5)),
+            "job 2 is Dropped, but at 5s it could still end by its deadline 10s (estimate 5 s)"
+        );
+        let none = [Job::new(3, Time(0), 1, 5, 5)];
+        assert!(msg(&drops, &none, &[out(3, 0, 0, Status::Dropped)]).contains("no deadline"));
+    }
+
+    /// A job wider than the machine is refused however it ends: a run of
+    /// 0 s and a drop use no processor time, so the capacity scan alone
+    /// never sees it (nor a machine of 0 processors).
+    #[test]
+    fn a_job_wider_than_the_machine_is_refused_however_it_ends() {
+        for (capacity, status, run_time, end) in [
+            (4, Status::Completed, 0, 0),
+            (4, Status::Dropped, 10, 0),
+            (0, Status::Completed, 0, 0),
+            (4, Status::Completed, 10, 10),
+        ] {
+            let jobs = [
+                Job::new(1, Time(0), 1, 10, 10),
+                Job::new(2, Time(0), 5, 10, run_time),
+            ];
+            let outs = [out(1, 0, 10, Status::Completed), out(2, 0, end, status)];
+            let v = validate(capacity, &jobs, &outs).unwrap_err();
+            let want = if capacity == 0 { (0, 1, 1) } else { (1, 2, 5) };
+            assert_eq!(
+                v,
+                Violation::TooWide {
+                    index: want.0,
+                    id: want.1,
+                    procs: want.2,
+                    capacity
+                }
+            );
+        }
+        let v = validate(
+            4,
+            &[Job::new(7, Time(0), 5, 10, 0)],
+            &[out(7, 0, 0, Status::Completed)],
+        );
+        assert_eq!(
+            v.unwrap_err().to_string(),
+            "job 7 (position 0) asks for 5 processors but the machine has 4; no schedule can hold it"
+        );
     }
 
     proptest::proptest! {

@@ -193,6 +193,29 @@ fn a_rules_allocation_is_checked_before_it_runs() {
     );
     assert_eq!(reason(Fixed(vec![1, 1], 1.0)), "node 1 twice");
     assert!(reason(Fixed(vec![0, 1], f64::NAN)).starts_with("a cost of NaN"));
+    // Above the budget of 100: the user never agreed to pay it (Algorithm 1
+    // rejects such a job, line 31); at the budget itself it runs.
+    assert_eq!(
+        reason(Fixed(vec![0, 1], 100.5)),
+        "a cost of 100.5, above its budget of 100"
+    );
+    assert_eq!(
+        submit(Fixed(vec![0, 1], 100.0))
+            .unwrap()
+            .allocation()
+            .map(|a| a.cost),
+        Some(100.0)
+    );
+    // A value far from 1 is echoed in scientific notation, not as 309
+    // digits (f64::MAX) or 300 zeros (-1e-300).
+    assert_eq!(
+        reason(Fixed(vec![0, 1], -1e-300)),
+        "a cost of -1e-300, expected a finite number >= 0"
+    );
+    assert_eq!(
+        reason(Fixed(vec![0, 1], f64::MAX)),
+        "a cost of 1.7976931348623157e308, above its budget of 100"
+    );
     let ok = submit(Fixed(vec![2, 0], 5.0)).unwrap();
     assert_eq!(ok.allocation().map(|a| a.nodes.clone()), Some(vec![2, 0]));
 }

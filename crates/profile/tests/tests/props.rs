@@ -174,12 +174,15 @@ const CASES: u32 = 1500;
 fn fcfs_passes_the_invariant_suite_and_keeps_arrival_order() {
     Suite::new(CASES)
         .guarantee(Guarantee::ArrivalOrder)
+        .guarantee(Guarantee::StartsHeadWhenItFits)
         .run(|| Fcfs);
 }
 
 #[test]
 fn easy_passes_the_invariant_suite() {
-    Suite::new(CASES).run(|| Easy::new(1));
+    Suite::new(CASES)
+        .guarantee(Guarantee::StartsHeadWhenItFits)
+        .run(|| Easy::new(1));
 }
 
 #[test]
@@ -194,7 +197,9 @@ fn easy_never_delays_the_head_reservation() {
 #[test]
 fn easy_with_more_reservations_passes_the_invariant_suite() {
     for k in [0, 2, 3, Policy::UNLIMITED] {
-        Suite::new(CASES / 3).run(|| Easy::new(k));
+        Suite::new(CASES / 3)
+            .guarantee(Guarantee::StartsHeadWhenItFits)
+            .run(|| Easy::new(k));
     }
 }
 
@@ -317,6 +322,156 @@ fn the_suite_catches_broken_schedulers() {
             "{msg}"
         );
     }
+}
+
+/// The suite fails, naming the job, the instant and the decision, what a
+/// scheduler that passes every schedule check can still get wrong: idling
+/// with the head able to start, asking to wake forever with nothing to
+/// decide, breaking its order only after a prediction extension, adding
+/// widths that overflow on a large machine, and deciding differently on the
+/// same input.
+#[test]
+fn the_suite_catches_idling_endless_wake_ups_and_nondeterminism() {
+    use profile::testing::MAX_WAKE_UPS;
+    use profile::{Context, Event, Scheduler, SimError};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    fn fails(run: impl FnOnce() + std::panic::UnwindSafe) -> String {
+        let err = std::panic::catch_unwind(run).expect_err("the suite passed a broken scheduler");
+        err.downcast_ref::<String>().cloned().unwrap_or_default()
+    }
+    fn fcfs(ctx: &mut Context<'_>) -> Result<(), SimError> {
+        profile::testing::fcfs_decision(ctx)
+    }
+    // FCFS that does not decide when a job ends: it waits for the earliest
+    // predicted end instead. Its starts keep arrival order and fit the
+    // machine; the head waits while it fits.
+    struct Lazy;
+    impl Scheduler for Lazy {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            if ctx.event() != Event::Ended {
+                fcfs(ctx)?;
+            }
+            let now = ctx.now();
+            let next = ctx
+                .running()
+                .map(|r| r.predicted_end)
+                .filter(|&t| t > now)
+                .min();
+            if ctx.queue_len() > 0 {
+                ctx.wake_at(next.or(Some(now + 1)));
+            }
+            Ok(())
+        }
+    }
+    let lazy = || {
+        Suite::new(300)
+            .guarantee(Guarantee::ArrivalOrder)
+            .guarantee(Guarantee::StartsHeadWhenItFits)
+            .run(|| Lazy)
+    };
+    let msg = fails(lazy);
+    assert!(
+        msg.contains("starts the head when it fits: at ") && msg.contains("was left waiting"),
+        "{msg}"
+    );
+    // Without the guarantee it passes: idling is not invalid in itself.
+    Suite::new(300)
+        .guarantee(Guarantee::ArrivalOrder)
+        .run(|| Lazy);
+    // FCFS that always asks to be woken a second later: once the machine is
+    // empty the run would go on to Time::LATEST, one wake-up at a time.
+    struct Insomniac;
+    impl Scheduler for Insomniac {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            fcfs(ctx)?;
+            ctx.wake_at(Some(ctx.now() + 1));
+            Ok(())
+        }
+    }
+    let msg = fails(|| Suite::new(1).max_jobs(1).run(|| Insomniac));
+    assert!(
+        msg.contains(&format!(
+            "ends: more than {MAX_WAKE_UPS} decisions on wake-ups alone"
+        )) && msg.contains("0 jobs waiting and 0 running"),
+        "{msg}"
+    );
+    // FCFS but for the decisions after a prediction extension (only under
+    // Overrun::Continue), where the second job jumps the head when it fits.
+    struct JumpsAfterExtension;
+    impl Scheduler for JumpsAfterExtension {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            let now = ctx.now();
+            if ctx.event() == Event::Extended
+                && let Some(w) = ctx.waiting(1)
+                && ctx
+                    .profile()
+                    .earliest_start(now, w.job.procs, w.job.estimate)
+                    == Some(now)
+            {
+                ctx.start(1)?;
+            }
+            fcfs(ctx)
+        }
+    }
+    let msg = fails(|| {
+        Suite::new(300)
+            .guarantee(Guarantee::ArrivalOrder)
+            .run(|| JumpsAfterExtension)
+    });
+    assert!(
+        msg.contains("arrival order: job ") && msg.contains("overrun: Continue"),
+        "{msg}"
+    );
+    // FCFS that adds widths in `u32`: right on 8 processors, an overflow on
+    // a machine of u32::MAX processors (a panic in a debug build, a wrong
+    // "fits" and a refused start in a release build).
+    struct Narrow;
+    impl Scheduler for Narrow {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            while let Some(w) = ctx.waiting(0) {
+                let busy: u32 = ctx.running().map(|r| r.job.procs).sum();
+                if busy + w.job.procs > ctx.capacity() {
+                    break;
+                }
+                ctx.start(0)?;
+            }
+            Ok(())
+        }
+    }
+    let msg = fails(|| Suite::new(300).run(|| Narrow));
+    assert!(
+        msg.contains("overflow") || msg.contains("not free then"),
+        "{msg}"
+    );
+    assert!(msg.contains("capacity: 4294967295"), "{msg}");
+    // FCFS whose every other fresh instance lets the second job jump when
+    // it fits (state kept between runs, as a static or a HashMap's order).
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+    struct Moody(bool);
+    impl Scheduler for Moody {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            let now = ctx.now();
+            if self.0
+                && let Some(w) = ctx.waiting(1)
+                && ctx
+                    .profile()
+                    .earliest_start(now, w.job.procs, w.job.estimate)
+                    == Some(now)
+            {
+                ctx.start(1)?;
+            }
+            fcfs(ctx)
+        }
+    }
+    let msg =
+        fails(|| Suite::new(300).run(|| Moody(MADE.fetch_add(1, Ordering::Relaxed) % 2 == 1)));
+    assert!(
+        msg.contains(
+            "deterministic: a fresh scheduler decided otherwise on the same input (event "
+        ) && msg.contains("run 1, ")
+            && msg.contains("run 2, "),
+        "{msg}"
+    );
 }
 
 /// `Time::NEVER` means never: a wake-up asked for there (or anywhere past

@@ -4,7 +4,7 @@
 use profile::Time;
 
 use super::{GridConfig, GridRun, JobStatus, MAX_LENGTH, MAX_TTL, MAX_VIEW_ENTRIES};
-use crate::error::{GridError, Violation};
+use crate::error::{GridError, Short, Violation};
 use crate::machine::Machine;
 use crate::scheduler::GridJob;
 
@@ -104,11 +104,15 @@ pub fn validate(
             ("achieved utility", r.achieved_utility),
         ] {
             if !(0.0..=1.0).contains(&u) {
-                return bad(format!("its {name} is {u}, expected a number in [0, 1]"));
+                return bad(format!(
+                    "its {name} is {}, expected a number in [0, 1]",
+                    Short(u)
+                ));
             }
             if matches!(r.status, JobStatus::Failed(_)) && u != 0.0 {
                 return bad(format!(
-                    "failed but its {name} is {u}, expected 0 for a job that never ran"
+                    "failed but its {name} is {}, expected 0 for a job that never ran",
+                    Short(u)
                 ));
             }
         }

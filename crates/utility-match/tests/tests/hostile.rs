@@ -173,6 +173,21 @@ fn a_utility_outside_0_to_1_is_named_where_it_is_received() {
         let got = simulate(&GridConfig::default(), &f, &w.machines, &w.jobs).unwrap_err();
         assert!(matches!(got, GridError::Utility { .. }), "{got:?}");
     }
+    // A value far from [0, 1] is echoed in scientific notation: `{}` writes
+    // f64::MAX with 309 digits and -1e-300 with 300 zeros.
+    let mut js = JobScheduler::new(0, &built, TieBreak::TableOrder);
+    for (value, shown) in [(f64::MAX, "1.7976931348623157e308"), (-1e-300, "-1e-300")] {
+        let got = js
+            .utility_of(&Answers(value), &built, &job(), id, &idle, Time(0))
+            .unwrap_err();
+        assert_eq!(
+            got.to_string(),
+            format!(
+                "UtilityFunction::utility returned {shown} for job 0 on machine 0 of site 1, \
+                 expected a number in [0, 1]; fix the utility function"
+            )
+        );
+    }
     // The ends of the range are answers like any other.
     for value in [0.0, 1.0] {
         let run = simulate(

@@ -1,0 +1,119 @@
+//! The scheduler under test, watched at every decision: the checks that
+//! need the [`Context`] as a decision leaves it, and the end of a run that
+//! would otherwise never end.
+
+use super::{Broken, broken};
+use crate::Profile;
+use crate::context::{Context, Event};
+use crate::sched::SimError;
+use crate::scheduler::Scheduler;
+
+/// The most decisions on a wake-up alone ([`Event::Wake`], no other event
+/// at that instant) a run of the invariant suite may take; more is a broken
+/// invariant ("ends"): a scheduler that keeps asking to wake with nothing
+/// to decide (an empty queue, or a job that cannot start for hours polled
+/// every second) would keep the run, and the suite, from ever ending.
+pub const MAX_WAKE_UPS: u64 = 100_000;
+
+/// The error that ends a watched run once a check broke (the [`Broken`]
+/// in [`Watch::broken`] says what): no scheduler is refused this.
+fn stop() -> SimError {
+    SimError::NotWaiting {
+        position: usize::MAX,
+        waiting: 0,
+    }
+}
+
+/// A scheduler that runs `inner` and checks each decision.
+pub(super) struct Watch<S> {
+    inner: S,
+    /// Check [`Guarantee::StartsHeadWhenItFits`](super::Guarantee::StartsHeadWhenItFits).
+    head_fits: bool,
+    wake_ups: u64,
+    /// Scratch for the head's profile without its own reservation.
+    scratch: Option<Profile>,
+    /// The first check that broke; the run was ended then.
+    pub(super) broken: Option<Broken>,
+}
+
+impl<S: Scheduler> Watch<S> {
+    pub(super) fn new(inner: S, head_fits: bool) -> Self {
+        Watch {
+            inner,
+            head_fits,
+            wake_ups: 0,
+            scratch: None,
+            broken: None,
+        }
+    }
+
+    fn trip(&mut self, b: Broken) -> SimError {
+        self.broken.get_or_insert(b);
+        stop()
+    }
+
+    /// The head of the queue as a decision leaves it, if it could start now:
+    /// its processors free from now for its estimate (its own reservation
+    /// lifted first).
+    fn head_could_start(&mut self, ctx: &Context<'_>) -> Option<String> {
+        let w = ctx.waiting(0)?;
+        let now = ctx.now();
+        let (procs, estimate) = (w.job.procs, w.job.estimate);
+        let profile = match w.reserved {
+            None => ctx.profile(),
+            Some(at) => {
+                let p = self.scratch.get_or_insert_with(|| ctx.profile().clone());
+                p.clone_from(ctx.profile());
+                p.release(at, estimate, procs).ok()?;
+                p
+            }
+        };
+        (profile.earliest_start(now, procs, estimate) == Some(now)).then(|| {
+            let held = match w.reserved {
+                Some(at) => format!(", holding a reservation from {at}"),
+                None => String::new(),
+            };
+            format!(
+                "at {now} job {} (position {}), at the head of the queue{held}, was left waiting although its {procs} processors were free for its estimate of {estimate} s",
+                w.job.id, w.index
+            )
+        })
+    }
+}
+
+impl<S: Scheduler> Scheduler for Watch<S> {
+    fn submitted(&mut self, ctx: &mut Context<'_>, position: usize) -> Result<(), SimError> {
+        self.inner.submitted(ctx, position)
+    }
+
+    fn freed(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        self.inner.freed(ctx)
+    }
+
+    fn extended(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        self.inner.extended(ctx)
+    }
+
+    fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        if ctx.event() == Event::Wake {
+            self.wake_ups += 1;
+            if self.wake_ups > MAX_WAKE_UPS {
+                let (now, waiting) = (ctx.now(), ctx.queue_len());
+                let running = ctx.running().count();
+                return Err(self.trip(broken(
+                    "ends",
+                    format!(
+                        "more than {MAX_WAKE_UPS} decisions on wake-ups alone, the last at {now} with {waiting} jobs waiting and {running} running: the scheduler keeps asking to wake (Context::wake_at) with nothing to decide, so the run never ends; ask for a wake-up only for an instant where a decision can change"
+                    ),
+                )));
+            }
+        }
+        self.inner.schedule(ctx)?;
+        if self.head_fits
+            && let Some(detail) = self.head_could_start(ctx)
+        {
+            return Err(self.trip(broken("starts the head when it fits", detail)));
+        }
+        Ok(())
+    }
+}
