@@ -13,7 +13,9 @@
 use std::fmt;
 
 use crate::context::JobContext;
-use crate::error::{PricingError, Short};
+use profile::ShortFloat;
+
+use crate::error::PricingError;
 use crate::price::{PriceFunction, Quote};
 use crate::spec::{JobSpec, ResourceRequirements};
 
@@ -314,7 +316,7 @@ pub(crate) fn check_allocation(
     if !(a.cost.is_finite() && a.cost >= 0.0) {
         return Err(invalid(format!(
             "a cost of {}, expected a finite number >= 0",
-            Short(a.cost)
+            ShortFloat(a.cost)
         )));
     }
     // `B_i` is the most the user pays: Algorithm 1 (line 31) rejects a job
@@ -322,8 +324,8 @@ pub(crate) fn check_allocation(
     if a.cost > budget {
         return Err(invalid(format!(
             "a cost of {}, above its budget of {}",
-            Short(a.cost),
-            Short(budget)
+            ShortFloat(a.cost),
+            ShortFloat(budget)
         )));
     }
     Ok(())

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use profile::{SimError, Violation};
+use profile::{ShortFloat, SimError, Violation};
 
 /// Why a price or cost could not be computed.
 ///
@@ -160,7 +160,7 @@ impl fmt::Display for PricingError {
                 write!(
                     f,
                     "{name} is {}, expected a finite number >= 0",
-                    Short(*value)
+                    ShortFloat(*value)
                 )
             }
             PricingError::InvalidAmount {
@@ -224,7 +224,7 @@ impl fmt::Display for PricingError {
                 f,
                 "the pricing function (PriceFunction::cost) quoted node {node} a cost of {}, \
                  expected a number >= 0; fix the pricing function",
-                Short(*cost)
+                ShortFloat(*cost)
             ),
             PricingError::InvalidAllocation { job, reason } => write!(
                 f,
@@ -460,23 +460,5 @@ pub(crate) fn amount(
             value,
             expected,
         })
-    }
-}
-
-/// A float as `{}` writes it when that is short (`0.5`, `2`), else in
-/// scientific notation (`1e-300`, `1.7976931348623157e308`): a value a
-/// user's code returned, echoed in a message, stays readable (`{}` writes
-/// `f64::MAX` with 309 digits and `1e-300` with 300 zeros).
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Short(pub(crate) f64);
-
-impl fmt::Display for Short {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let a = self.0.abs();
-        if a == 0.0 || !a.is_finite() || (1e-4..1e15).contains(&a) {
-            write!(f, "{}", self.0)
-        } else {
-            write!(f, "{:e}", self.0)
-        }
     }
 }

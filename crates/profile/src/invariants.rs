@@ -134,7 +134,7 @@ fn first_difference(
 /// * a streamed run ([`simulate_stream_with`]) makes the schedule of the
 ///   slice run, with the same decisions, reporting each job's outcome
 ///   once, in start order;
-/// * the run ends: at most [`MAX_WAKE_UPS`] decisions on wake-ups alone;
+/// * the run ends: at most [`MAX_WAKE_UPS`] decisions in a row on wake-ups alone;
 /// * the `guarantees` the policy declares
 ///   ([`Guarantee::StartsHeadWhenItFits`] after every decision).
 ///
@@ -429,6 +429,7 @@ pub fn edge_workload(capacity: u32, max_len: usize) -> impl Strategy<Value = Vec
 pub struct Suite {
     cases: u32,
     capacity: u32,
+    largest: u32,
     max_jobs: usize,
     orders: Vec<QueueOrder>,
     overruns: Vec<Overrun>,
@@ -445,6 +446,7 @@ impl Suite {
         Suite {
             cases,
             capacity: 8,
+            largest: u32::MAX,
             max_jobs: 40,
             orders: vec![
                 QueueOrder::Arrival,
@@ -458,9 +460,20 @@ impl Suite {
     }
 
     /// The machine's processors (at least 1). The edge cases (one in four)
-    /// also run on machines of 1 and of `u32::MAX` processors.
+    /// also run on machines of 1 and of [`Suite::largest_machine`]
+    /// processors.
     pub fn capacity(mut self, capacity: u32) -> Self {
         self.capacity = capacity.max(1);
+        self
+    }
+
+    /// The largest machine the edge cases run on: `u32::MAX` processors by
+    /// default, the model's limit, where a sum of widths in `u32` overflows.
+    /// A scheduler that supports only smaller machines (one that keeps
+    /// state per processor, say) lowers it to its own limit; it is never
+    /// below [`Suite::capacity`].
+    pub fn largest_machine(mut self, processors: u32) -> Self {
+        self.largest = processors.max(1);
         self
     }
 
@@ -512,7 +525,7 @@ impl Suite {
         // The edge cases run on the smallest and the largest machine too:
         // a sum of widths in `u32`, a share of the machine rounded to 0, a
         // loop over processors, pass on 8 processors and fail there.
-        let mut machines = vec![1, capacity, u32::MAX];
+        let mut machines = vec![1, capacity, self.largest.max(capacity)];
         machines.dedup();
         let edge_len = self.max_jobs.min(24);
         let jobs = prop_oneof![

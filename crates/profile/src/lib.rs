@@ -65,6 +65,7 @@ mod job;
 mod runs;
 mod sched;
 mod scheduler;
+mod shown;
 mod stats;
 mod step;
 #[cfg(any(test, feature = "testing"))]
@@ -86,6 +87,7 @@ pub use sched::{
     simulate_stream_with, simulate_with,
 };
 pub use scheduler::Scheduler;
+pub use shown::ShortFloat;
 pub use stats::ScheduleStats;
 pub use step::Stepper;
 pub use time::{EventQueue, MAX_DURATION, Time};

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use profile::ShortFloat;
+
 /// Everything that can go wrong while reading an SWF file.
 ///
 /// Every variant names the source (usually the file name) and, where there
@@ -404,7 +406,7 @@ impl fmt::Display for TransformError {
                 f,
                 "load factor {} is not a finite positive number; give a factor > 0 \
                  (1 keeps the load, 2 doubles it)",
-                Short(*factor)
+                ShortFloat(*factor)
             ),
             TransformError::InputOutOfDomain {
                 job,
@@ -424,28 +426,13 @@ impl fmt::Display for TransformError {
                 f,
                 "a load factor of {} moves job {job}'s {field} to {seconds:.4e} s, \
                  outside the accepted range of ±{limit} s (2^40 s); use a factor closer to 1",
-                Short(*factor)
+                ShortFloat(*factor)
             ),
         }
     }
 }
 
 impl std::error::Error for TransformError {}
-
-/// A float as `{}` writes it when that is short (`0.5`, `2`), else in
-/// scientific notation (`1e-300`), so messages stay readable.
-struct Short(f64);
-
-impl fmt::Display for Short {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let a = self.0.abs();
-        if a == 0.0 || !a.is_finite() || (1e-4..1e15).contains(&a) {
-            write!(f, "{}", self.0)
-        } else {
-            write!(f, "{:e}", self.0)
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {

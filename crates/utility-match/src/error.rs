@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use profile::ShortFloat;
+
 use crate::Attribute;
 
 /// Why a requirement is not well formed.
@@ -47,13 +49,13 @@ impl fmt::Display for UtilityError {
             } => write!(
                 f,
                 "requirement on {attribute}, option {option}: utility is {}, expected a number in [0, 1]",
-                Short(*value)
+                ShortFloat(*value)
             ),
             UtilityError::Weight { attribute, value } => {
                 write!(
                     f,
                     "requirement on {attribute}: weight is {}, expected a number in [0, 1]",
-                    Short(*value)
+                    ShortFloat(*value)
                 )
             }
         }
@@ -154,7 +156,7 @@ impl fmt::Display for GridError {
                 f,
                 "UtilityFunction::utility returned {} for job {job} on machine {index} of \
                  site {site}, expected a number in [0, 1]; fix the utility function",
-                Short(*value)
+                ShortFloat(*value)
             ),
             GridError::Usage {
                 site,
@@ -239,21 +241,3 @@ impl fmt::Display for Violation {
 }
 
 impl std::error::Error for Violation {}
-
-/// A float as `{}` writes it when that is short (`0.5`, `2`), else in
-/// scientific notation (`1e-300`, `1.7976931348623157e308`): a value a
-/// user's code returned, echoed in a message, stays readable (`{}` writes
-/// `f64::MAX` with 309 digits and `1e-300` with 300 zeros).
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Short(pub(crate) f64);
-
-impl fmt::Display for Short {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let a = self.0.abs();
-        if a == 0.0 || !a.is_finite() || (1e-4..1e15).contains(&a) {
-            write!(f, "{}", self.0)
-        } else {
-            write!(f, "{:e}", self.0)
-        }
-    }
-}

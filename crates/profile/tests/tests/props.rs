@@ -391,10 +391,48 @@ fn the_suite_catches_idling_endless_wake_ups_and_nondeterminism() {
     let msg = fails(|| Suite::new(1).max_jobs(1).run(|| Insomniac));
     assert!(
         msg.contains(&format!(
-            "ends: more than {MAX_WAKE_UPS} decisions on wake-ups alone"
+            "ends: more than {MAX_WAKE_UPS} decisions in a row on wake-ups alone"
         )) && msg.contains("0 jobs waiting and 0 running"),
         "{msg}"
     );
+    // A scheduler that polls every second while a job runs wakes more than
+    // MAX_WAKE_UPS times in all, but never that often in a row with no
+    // arrival or end between: it ends, and passes.
+    struct Poller;
+    impl Scheduler for Poller {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            fcfs(ctx)?;
+            if ctx.running().count() > 0 {
+                ctx.wake_at(Some(ctx.now() + 1));
+            }
+            Ok(())
+        }
+    }
+    let stretch = MAX_WAKE_UPS as i64 * 3 / 4;
+    let spaced: Vec<profile::Job> = (0..3)
+        .map(|k| profile::Job::new(k, profile::Time(k as i64 * stretch), 1, stretch, stretch))
+        .collect();
+    let config = profile::SchedulerConfig::new(4, profile::Policy::Fcfs);
+    assert_eq!(
+        profile::testing::check_scheduler(|| Poller, &config, &spaced, &[]),
+        Ok(())
+    );
+    // A scheduler that supports machines of up to 1,000 processors (state
+    // kept per processor) fails on the largest machine by default, and
+    // passes with its limit given.
+    struct Small;
+    impl Scheduler for Small {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            assert!(
+                ctx.capacity() <= 1000,
+                "machine too large for this scheduler"
+            );
+            fcfs(ctx)
+        }
+    }
+    let msg = fails(|| Suite::new(200).run(|| Small));
+    assert!(msg.contains("machine too large"), "{msg}");
+    Suite::new(200).largest_machine(1000).run(|| Small);
     // FCFS but for the decisions after a prediction extension (only under
     // Overrun::Continue), where the second job jumps the head when it fits.
     struct JumpsAfterExtension;

@@ -1,10 +1,10 @@
 //! The checks around a run: its inputs before it starts, and the run
 //! against its input once it is done.
 
-use profile::Time;
+use profile::{ShortFloat, Time};
 
 use super::{GridConfig, GridRun, JobStatus, MAX_LENGTH, MAX_TTL, MAX_VIEW_ENTRIES};
-use crate::error::{GridError, Short, Violation};
+use crate::error::{GridError, Violation};
 use crate::machine::Machine;
 use crate::scheduler::GridJob;
 
@@ -106,13 +106,13 @@ pub fn validate(
             if !(0.0..=1.0).contains(&u) {
                 return bad(format!(
                     "its {name} is {}, expected a number in [0, 1]",
-                    Short(u)
+                    ShortFloat(u)
                 ));
             }
             if matches!(r.status, JobStatus::Failed(_)) && u != 0.0 {
                 return bad(format!(
                     "failed but its {name} is {}, expected 0 for a job that never ran",
-                    Short(u)
+                    ShortFloat(u)
                 ));
             }
         }
