@@ -342,6 +342,19 @@ fn the_suite_catches_idling_endless_wake_ups_and_nondeterminism() {
     fn fcfs(ctx: &mut Context<'_>) -> Result<(), SimError> {
         profile::testing::fcfs_decision(ctx)
     }
+    // Starts the second waiting job now if it fits, ahead of the head.
+    fn second_jumps_if_it_fits(ctx: &mut Context<'_>) -> Result<(), SimError> {
+        let now = ctx.now();
+        if let Some(w) = ctx.waiting(1)
+            && ctx
+                .profile()
+                .earliest_start(now, w.job.procs, w.job.estimate)
+                == Some(now)
+        {
+            ctx.start(1)?;
+        }
+        Ok(())
+    }
     // FCFS that does not decide when a job ends: it waits for the earliest
     // predicted end instead. Its starts keep arrival order and fit the
     // machine; the head waits while it fits.
@@ -438,15 +451,8 @@ fn the_suite_catches_idling_endless_wake_ups_and_nondeterminism() {
     struct JumpsAfterExtension;
     impl Scheduler for JumpsAfterExtension {
         fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
-            let now = ctx.now();
-            if ctx.event() == Event::Extended
-                && let Some(w) = ctx.waiting(1)
-                && ctx
-                    .profile()
-                    .earliest_start(now, w.job.procs, w.job.estimate)
-                    == Some(now)
-            {
-                ctx.start(1)?;
+            if ctx.event() == Event::Extended {
+                second_jumps_if_it_fits(ctx)?;
             }
             fcfs(ctx)
         }
@@ -488,15 +494,8 @@ fn the_suite_catches_idling_endless_wake_ups_and_nondeterminism() {
     struct Moody(bool);
     impl Scheduler for Moody {
         fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
-            let now = ctx.now();
-            if self.0
-                && let Some(w) = ctx.waiting(1)
-                && ctx
-                    .profile()
-                    .earliest_start(now, w.job.procs, w.job.estimate)
-                    == Some(now)
-            {
-                ctx.start(1)?;
+            if self.0 {
+                second_jumps_if_it_fits(ctx)?;
             }
             fcfs(ctx)
         }
