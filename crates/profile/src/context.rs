@@ -435,7 +435,9 @@ impl<'a> Context<'a> {
     /// Asks for a decision at `at` (if no event comes first) instead of any
     /// instant asked for before; `None` cancels it. Instants not after now
     /// are ignored, and so are those after [`Time::LATEST`] (no job can
-    /// start there and end in time; [`Time::NEVER`] means never).
+    /// start there and end in time; [`Time::NEVER`] means never). Once no
+    /// job waits, runs or is still to come, the run ends whatever wake-up
+    /// was asked for: it could decide nothing.
     pub fn wake_at(&mut self, at: Option<Time>) {
         self.wake = at.filter(|&t| t > self.now && t <= Time::LATEST);
     }

@@ -11,9 +11,10 @@ use crate::scheduler::Scheduler;
 /// The most decisions on a wake-up alone ([`Event::Wake`], no other event
 /// at that instant) in a row, with no arrival or end between them, a run of
 /// the invariant suite may take; more is a broken
-/// invariant ("ends"): a scheduler that keeps asking to wake with nothing
-/// to decide (an empty queue, or a job that cannot start for hours polled
-/// every second) would keep the run, and the suite, from ever ending.
+/// invariant ("ends"): a scheduler that keeps asking to wake and never
+/// starts the job it holds (or polls every second for one that cannot
+/// start for days) would keep the run, and the suite, from ending. (With
+/// no job waiting, running or to come, the loop ends the run itself.)
 pub const MAX_WAKE_UPS: u64 = 100_000;
 
 /// The error that ends a watched run once a check broke (the [`Broken`]
@@ -108,7 +109,7 @@ impl<S: Scheduler> Scheduler for Watch<S> {
                 return Err(self.trip(broken(
                     "ends",
                     format!(
-                        "more than {MAX_WAKE_UPS} decisions in a row on wake-ups alone, the last at {now} with {waiting} jobs waiting and {running} running: the scheduler keeps asking to wake (Context::wake_at) with nothing to decide, so the run never ends; ask for a wake-up only for an instant where a decision can change"
+                        "more than {MAX_WAKE_UPS} decisions in a row on wake-ups alone, the last at {now} with {waiting} jobs waiting and {running} running: the scheduler keeps asking to wake (Context::wake_at) and deciding nothing, so the run never ends; ask for a wake-up only for an instant where a decision can change"
                     ),
                 )));
             }

@@ -247,3 +247,40 @@ fn the_builder_is_the_checked_entry() {
         assert_eq!(built.unwrap_err(), job.check().unwrap_err());
     }
 }
+
+/// A scheduler that asks to wake a second later after every decision, and
+/// a Stepper-free loop: once no job waits, runs or is still to come the
+/// run ends (it stepped one wake-up at a time towards `Time::LATEST`,
+/// 2^52 s, and never returned), with FCFS's schedule and no more steps.
+#[test]
+fn a_scheduler_that_always_asks_to_wake_lets_the_run_end() {
+    use profile::{Context, Observer, Scheduler, simulate_with};
+    struct Insomniac;
+    impl Scheduler for Insomniac {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            profile::testing::fcfs_decision(ctx)?;
+            ctx.wake_at(Some(ctx.now() + 1));
+            Ok(())
+        }
+    }
+    #[derive(Default)]
+    struct Last(Option<Time>, usize);
+    impl Observer for Last {
+        fn step(&mut self, now: Time) {
+            self.0 = Some(now);
+            self.1 += 1;
+        }
+    }
+    let jobs = [
+        Job::new(1, Time(0), 2, 10, 10),
+        Job::new(2, Time(5), 2, 10, 10),
+    ];
+    let config = SchedulerConfig::new(2, Policy::Fcfs);
+    let mut last = Last::default();
+    let got = simulate_with(&config, &mut Insomniac, &jobs, &mut last).unwrap();
+    assert_eq!(got, simulate(&config, &jobs).unwrap());
+    // Wake-ups every second while a job waits or runs, the last at the end
+    // of job 2 (20 s); none after it.
+    assert_eq!(last.0, Some(Time(20)));
+    assert_eq!(last.1, 21);
+}

@@ -391,21 +391,26 @@ fn the_suite_catches_idling_endless_wake_ups_and_nondeterminism() {
     Suite::new(300)
         .guarantee(Guarantee::ArrivalOrder)
         .run(|| Lazy);
-    // FCFS that always asks to be woken a second later: once the machine is
-    // empty the run would go on to Time::LATEST, one wake-up at a time.
+    // A scheduler that never starts a job and asks to be woken a second
+    // later, every time: with a job waiting the run would go on to
+    // Time::LATEST, one wake-up at a time. (With nothing waiting, running or
+    // to come, the loop itself ends the run: limits.rs.)
     struct Insomniac;
     impl Scheduler for Insomniac {
         fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
-            fcfs(ctx)?;
             ctx.wake_at(Some(ctx.now() + 1));
             Ok(())
         }
     }
-    let msg = fails(|| Suite::new(1).max_jobs(1).run(|| Insomniac));
+    let one = [profile::Job::new(1, profile::Time(0), 1, 10, 10)];
+    let config = profile::SchedulerConfig::new(4, profile::Policy::Fcfs);
+    let msg = profile::testing::check_scheduler(|| Insomniac, &config, &one, &[])
+        .unwrap_err()
+        .to_string();
     assert!(
         msg.contains(&format!(
             "ends: more than {MAX_WAKE_UPS} decisions in a row on wake-ups alone"
-        )) && msg.contains("0 jobs waiting and 0 running"),
+        )) && msg.contains("1 jobs waiting and 0 running"),
         "{msg}"
     );
     // A scheduler that polls every second while a job runs wakes more than
