@@ -213,6 +213,8 @@ fn require(ok: bool, key: &str, value: f64, expected: &str) -> Result<(), ParamE
 
 impl Kind for Pricing {
     const NAME: &'static str = "pricing";
+    // Estimates are the run times less `inaccuracy` (`QosWorkload`).
+    const ESTIMATES: bool = false;
     type Params = Params;
     type Sample = RunStats;
     const METRICS: &'static [Metric<RunStats>] = &[
