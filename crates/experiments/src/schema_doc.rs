@@ -53,7 +53,7 @@ const TOP: &[KeyDoc] = &[
         "id",
         "string",
         "required",
-        "`<paper>/<figure>` (`baseline/backfilling`), or `<paper>/sensitivity/<name>`: letters, digits, `-`, `_` and `.`, no part starting with `.` or `-`; the results folder is named after it",
+        "`<paper>/<figure>` (`baseline/backfilling`), `<paper>/sensitivity/<name>`, or any `<group>/<name>` for a study of your own (`study/load-sweep`): letters, digits, `-`, `_` and `.`, no part starting with `.` or `-`; the results folder is named after it",
     ),
     k(
         "title",
@@ -64,8 +64,8 @@ const TOP: &[KeyDoc] = &[
     k(
         "paper",
         "string",
-        "required",
-        "citation of the paper (or literature) the figure reproduces",
+        "none (a study of your own)",
+        "citation of the paper (or literature) the figure reproduces; without it summary.md presents a study (`Study: <title>`)",
     ),
     k(
         "kind",
