@@ -143,6 +143,14 @@ pub fn select<'a>(
                 }
             );
         }
+        if hit.is_empty() && id.ends_with(".toml") {
+            bail!(
+                "'{}' is a configuration file, not an experiment id: `cargo xtask run -- {}` \
+                 runs it",
+                terminal_name(id),
+                crate::script::quote(id)
+            );
+        }
         if hit.is_empty() {
             let valid: Vec<&str> = catalog.iter().map(|e| e.id.as_str()).collect();
             let mut papers: Vec<&str> = catalog.iter().map(Entry::paper).collect();
@@ -231,6 +239,13 @@ mod tests {
             Err("unknown experiment 'fig9'; valid ids: adaptive/fig3, adaptive/fig4"),
         );
         check(&["baseline/fig1"], Err("unknown experiment"));
+        // A file where an id belongs: the command that takes it.
+        check(
+            &["my study.toml"],
+            Err(
+                "'my study.toml' is a configuration file, not an experiment id: `cargo xtask run -- 'my study.toml'` runs it",
+            ),
+        );
         check(&["pricing"], Ok(&["pricing/fig3"]));
         check(
             &["pricing", "--sensitivity"],

@@ -230,6 +230,28 @@ fn run_flags(settings: &mut Settings, run: &RunFlags) -> bool {
 }
 
 /// Sets `results` to `out` if given.
+/// `run` given an experiment id of `configs/` where a file belongs (one
+/// that does not exist): an error naming the command that takes the id.
+fn refuse_ids_as_files(settings: &Settings, configs: &[PathBuf]) -> Result<()> {
+    for file in configs.iter().filter(|f| !f.exists()) {
+        let Some(entry) = settings.catalog().ok().and_then(|catalog| {
+            catalog
+                .into_iter()
+                .find(|e| std::path::Path::new(&e.id) == file.as_path())
+        }) else {
+            continue;
+        };
+        anyhow::bail!(
+            "{} is no file but the id of an experiment in configs/: `cargo xtask reproduce -- \
+             {}` runs it (or `cargo xtask run -- {}`)",
+            experiments::encode::terminal_path(file),
+            script::quote(&entry.id),
+            script::quote_path(&entry.path)
+        );
+    }
+    Ok(())
+}
+
 fn results_in(settings: &mut Settings, out: Option<PathBuf>) {
     if let Some(out) = out {
         settings.results = out;
@@ -263,6 +285,7 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
         } => {
             let strict = run_flags(settings, &run);
             settings.schedules = schedules;
+            refuse_ids_as_files(settings, &configs)?;
             let jobs: Vec<_> = configs.into_iter().map(|f| (f, None)).collect();
             reproduce::run_jobs(settings, &jobs, &run, strict)
         }

@@ -336,8 +336,9 @@ impl Claim {
         if self.text.trim().is_empty() {
             return Err("claim `text` is empty; give the paper's words the claim checks".into());
         }
-        // A series compared with itself, or a rise from an x value to the
-        // same one, has a verdict fixed before any run: refused.
+        // A series compared with itself, a rise from an x value to the
+        // same one, or a trend over one x value, has a verdict fixed before
+        // any run: refused.
         let two = |series: &str, than: &str| {
             if series == than {
                 Err(format!(
@@ -380,6 +381,12 @@ impl Claim {
                 .and(at(&r.at))
                 .and(range(r.lo, r.hi))
                 .and(two(&r.series, &r.than)),
+            // A trend over fewer than two x values always FAILs.
+            Check::Monotone(_) if xs.len() < 2 => Err(format!(
+                "a monotone claim needs a trend over at least two x values, and the sweep has \
+                 {}; sweep more values, or check one value with `within`",
+                xs.len()
+            )),
             Check::Monotone(m) => panel(&m.panel).and(one(&m.series)),
             Check::Ordering(o) => {
                 if o.highest_first.len() < 2 {

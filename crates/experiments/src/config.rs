@@ -152,6 +152,63 @@ pub(crate) struct Lublin99Spec {
     pub estimates: swf_io::lublin99::Estimates,
 }
 
+impl WorkloadSpec {
+    /// A field of this workload its runs would not read, and why: a
+    /// trace's fields (`transforms`, `estimate`, `lenient`, `stand_in`) on
+    /// a workload the kind generates, `lenient` and `stand_in` on a Lublin99
+    /// workload, or estimates for a kind that makes its own (`estimates`
+    /// false: [`Kind::ESTIMATES`](crate::Kind::ESTIMATES)). Refused, never
+    /// ignored.
+    pub(crate) fn unread_field(&self, kind: &str, estimates: bool) -> Option<String> {
+        let generated = self.generated_by_kind.is_some();
+        if generated && !self.transforms.is_empty() {
+            return Some(
+                "`transforms` act on the jobs of a trace or a lublin99 workload; this one is \
+                 `generated_by_kind` (the kind makes its jobs from [params]): remove them"
+                    .into(),
+            );
+        }
+        if generated && self.estimate != Estimate::default() {
+            return Some(
+                "`estimate` picks a trace's estimates; this workload is `generated_by_kind` \
+                 (the kind makes its jobs from [params]): remove it"
+                    .into(),
+            );
+        }
+        let trace_only = [("lenient", self.lenient), ("stand_in", self.stand_in)];
+        if let Some((key, _)) = trace_only.iter().find(|(_, set)| *set)
+            && self.trace.is_none()
+        {
+            return Some(format!(
+                "`{key}` applies to a trace file; this workload has none ({}): remove it",
+                if generated {
+                    "`generated_by_kind`"
+                } else {
+                    "`lublin99`"
+                }
+            ));
+        }
+        if !estimates {
+            let model = self
+                .lublin99
+                .as_ref()
+                .is_some_and(|g| !g.estimates.is_none());
+            if model || matches!(self.estimate, Estimate::UnderEstimate(_)) {
+                return Some(format!(
+                    "kind '{kind}' makes its own run-time estimates from [params] and reads no \
+                     workload's: remove {}",
+                    if model {
+                        "`lublin99.estimates`"
+                    } else {
+                        "`estimate`"
+                    }
+                ));
+            }
+        }
+        None
+    }
+}
+
 impl Lublin99Spec {
     /// The arrivals this spec asks for, or what is wrong with them.
     pub(crate) fn arrivals(&self) -> Result<swf_io::lublin99::Arrivals, String> {

@@ -190,6 +190,18 @@ pub fn file_name(s: &str) -> String {
 /// paragraph, a heading, a list item or a table cell, and never more than
 /// one line.
 pub fn markdown(s: &str) -> String {
+    markdown_with(s, true)
+}
+
+/// Text the tool composes around names (a claim's value, `easy 92.8 vs
+/// fcfs 1123 at SDSC`) as inline Markdown: [`markdown`], but a backtick is
+/// always a backtick, so two names that hold one do not pair into a code
+/// span across the text between them.
+pub fn markdown_plain(s: &str) -> String {
+    markdown_with(s, false)
+}
+
+fn markdown_with(s: &str, code_spans: bool) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len() + 8);
     let marker = block_marker(&chars);
@@ -204,7 +216,7 @@ pub fn markdown(s: &str) -> String {
         }
         if c == '`' {
             let n = chars[i..].iter().take_while(|&&k| k == '`').count();
-            match code_span_end(&chars, i + n, n) {
+            match code_span_end(&chars, i + n, n).filter(|_| code_spans) {
                 Some(close) => {
                     // A code span shows its content literally.
                     out.extend(&chars[i..i + n]);

@@ -285,6 +285,11 @@ pub trait Kind: 'static {
     const RENAMED: &'static [(&'static str, &'static str)] = &[];
     /// What workloads the kind takes (checked by the pipeline).
     const WORKLOADS: Workloads = Workloads::PerPoint;
+    /// Whether runs read the workload's run-time estimates (its `estimate`,
+    /// a Lublin99 estimate model). A kind that makes its own from its
+    /// `[params]` sets `false`, and the pipeline refuses a configuration
+    /// that sets them rather than ignore it.
+    const ESTIMATES: bool = true;
     /// Every `[params]` key documented, for `cargo xtask describe` and
     /// `configs/README.md`: key, unit, one line (types and defaults come
     /// from `Params::default()`). Empty by default; a key missing here is
@@ -382,6 +387,8 @@ pub(crate) type RunSamples = Arc<dyn Any + Send + Sync>;
 pub(crate) struct KindEntry {
     pub name: &'static str,
     pub workloads: Workloads,
+    /// [`Kind::ESTIMATES`].
+    pub estimates: bool,
     pub metrics: fn() -> Vec<MetricInfo>,
     /// [`Kind::AT_MOST`].
     pub at_most: &'static [(&'static str, &'static str)],
@@ -576,6 +583,7 @@ pub(crate) const fn entry<K: Kind>() -> KindEntry {
     KindEntry {
         name: K::NAME,
         workloads: K::WORKLOADS,
+        estimates: K::ESTIMATES,
         metrics: metrics::<K>,
         at_most: K::AT_MOST,
         renamed: K::RENAMED,

@@ -162,8 +162,15 @@ impl Plan {
 
         // The points, and the workloads each point's series see.
         let points = sweep::points(experiment, &base_table);
+        // A workload field its runs would not read is refused, never ignored.
+        for w in &spec.workloads {
+            if let Some(m) = w.unread_field(kind.name, kind.estimates) {
+                let shown = crate::encode::terminal_name(w.label.get_ref());
+                return Err((Some(w.label.span()), format!("workload '{shown}': {m}")));
+            }
+        }
         let (variants, point_variants) =
-            sweep::variants(&spec.workloads, &points, &series, &entries)?;
+            sweep::variants(&spec.workloads, &points, &series, &entries, kind)?;
         let swept_param = |k: &str| {
             swept
                 .iter()

@@ -60,6 +60,11 @@ fn md(s: &str) -> String {
     encode::markdown(s)
 }
 
+/// A name (series, workload label, x value) as it is: backticks too.
+fn name(s: &str) -> String {
+    encode::markdown_plain(s)
+}
+
 /// A table whose cells are Markdown already: user text in them went
 /// through [`md`], so none holds a `|` or a line break.
 fn table(out: &mut String, header: &[String], rows: &[Vec<String>]) {
@@ -117,7 +122,7 @@ fn claims_table(out: &mut String, verdicts: &[Verdict], notes: Option<&str>, set
                 (i + 1).to_string(),
                 md(&v.text),
                 v.paper_value.as_deref().map_or_else(|| "–".into(), md),
-                md(&v.ours),
+                encode::markdown_plain(&v.ours),
                 format!("**{}**", v.label()),
                 cause_cell(v, notes, setting),
             ]
@@ -205,7 +210,7 @@ fn stand_in_warning(out: &mut String, facts: &[WorkloadFacts]) {
             md(f.note
                 .as_deref()
                 .unwrap_or("a trace was replaced by a synthetic workload")),
-            md(&f.label)
+            name(&f.label)
         );
     }
 }
@@ -236,11 +241,11 @@ impl Results {
             }
         }
         let mut header = vec![md(&self.figure.x_label)];
-        header.extend(self.figure.series.iter().map(|s| md(s)));
+        header.extend(self.figure.series.iter().map(|s| name(s)));
         let rows: Vec<Vec<String>> = xs
             .iter()
             .map(|x| {
-                let mut line = vec![md(x)];
+                let mut line = vec![name(x)];
                 for s in &self.figure.series {
                     let v = mine.iter().find(|r| r.x == *x && &r.series == s);
                     line.push(match v {
@@ -322,7 +327,7 @@ impl Results {
             .iter()
             .map(|f| {
                 vec![
-                    md(&f.label),
+                    name(&f.label),
                     md(&f.source),
                     f.sha256.as_deref().map_or_else(
                         || {
@@ -360,13 +365,13 @@ impl Results {
                 let _ = writeln!(
                     out,
                     "\n{}: {} malformed lines skipped (lenient mode): {}.",
-                    md(&f.label),
+                    name(&f.label),
                     f.skipped,
                     line_list(&f.skipped_lines, f.skipped)
                 );
             }
             if let (Some(note), false) = (&f.note, f.stand_in) {
-                let _ = writeln!(out, "\n{}: {}.", md(&f.label), md(note));
+                let _ = writeln!(out, "\n{}: {}.", name(&f.label), md(note));
             }
         }
         for n in &self.notes {
@@ -570,7 +575,7 @@ pub fn reproduction_doc(entries: &[DocEntry], missing: &[String]) -> String {
                 vec![
                     md(&v.text),
                     v.paper_value.as_deref().map_or_else(|| "–".into(), md),
-                    md(&v.ours),
+                    encode::markdown_plain(&v.ours),
                     format!("**{}**", v.label()),
                     cause_cell(v, e.notes.as_deref(), &Setting::Paper),
                 ]

@@ -53,7 +53,7 @@ const TOP: &[KeyDoc] = &[
         "id",
         "string",
         "required",
-        "`<paper>/<figure>` (`baseline/backfilling`), or `<paper>/sensitivity/<name>`: letters, digits, `-`, `_` and `.`, no part starting with `.` or `-`; the results folder is named after it",
+        "`<paper>/<figure>` (`baseline/backfilling`), `<paper>/sensitivity/<name>`, or any `<group>/<name>` for a study of your own (`study/load-sweep`): letters, digits, `-`, `_` and `.`, no part starting with `.` or `-`; the results folder is named after it",
     ),
     k(
         "title",
@@ -64,8 +64,8 @@ const TOP: &[KeyDoc] = &[
     k(
         "paper",
         "string",
-        "required",
-        "citation of the paper (or literature) the figure reproduces",
+        "none (a study of your own)",
+        "citation of the paper (or literature) the figure reproduces; without it summary.md presents a study (`Study: <title>`)",
     ),
     k(
         "kind",
@@ -207,13 +207,13 @@ const WORKLOADS: &[KeyDoc] = &[
         "estimate",
         "string or table",
         "`\"requested\"`",
-        "the run-time estimate the scheduler sees: `\"requested\"` (SWF field 9; the run time where missing), `\"actual\"` (exact) or `{ under_estimate = 0.2 }` (80 % of the run time)",
+        "the run-time estimate the scheduler sees: `\"requested\"` (SWF field 9; the run time where missing), `\"actual\"` (exact) or `{ under_estimate = 0.2 }` (80 % of the run time); the `pricing` kind reads no workload's estimates (its own are the run times less `inaccuracy`): there an estimate other than `\"requested\"` or `\"actual\"`, a Lublin99 estimate model or a series or sweep setting `estimate` is an error",
     ),
     k(
         "lenient",
         "boolean",
         "`false`",
-        "skip malformed trace lines (counted in the summary) instead of failing",
+        "skip malformed trace lines (counted in the summary) instead of failing; a trace's only (an error on a Lublin99 or generated workload, as `stand_in` is)",
     ),
     k(
         "stand_in",
@@ -231,7 +231,7 @@ const WORKLOADS: &[KeyDoc] = &[
         "transforms",
         "array of tables",
         "`[]`",
-        "one-key tables applied in order: filters first, then the others (see Workload transforms)",
+        "one-key tables applied in order: filters first, then the others (see Workload transforms); not on a `generated_by_kind` workload (nor `estimate`)",
     ),
 ];
 

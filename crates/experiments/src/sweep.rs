@@ -19,6 +19,7 @@ use toml::Spanned;
 
 use crate::config::{WorkloadSpec, x_label};
 use crate::experiment::Experiment;
+use crate::kind::KindEntry;
 use crate::plan::SeriesDef;
 
 type Located = (Option<Range<usize>>, String);
@@ -293,6 +294,7 @@ pub(crate) fn variants(
     points: &[PointSpec],
     defs: &[SeriesDef],
     entries: &[&Spanned<toml::Value>],
+    kind: &KindEntry,
 ) -> Result<(Vec<WorkloadSpec>, PointVariants), Located> {
     let mut variants: Vec<WorkloadSpec> = workloads.to_vec();
     let mut texts: Vec<String> = variants.iter().map(workload_text).collect();
@@ -342,6 +344,29 @@ pub(crate) fn variants(
                             ),
                         )
                     })?;
+                let estimate_set = [&point.workload, &def.workload]
+                    .iter()
+                    .any(|o| o.contains_key("estimate"));
+                let unread = if estimate_set && !kind.estimates {
+                    Some(format!(
+                        "kind '{}' makes its own run-time estimates from [params] and reads no \
+                         workload's: set `estimate` in no series and sweep no `workload.estimate`",
+                        kind.name
+                    ))
+                } else {
+                    variant.unread_field(kind.name, kind.estimates)
+                };
+                if let Some(m) = unread {
+                    return Err((
+                        here,
+                        format!(
+                            "series '{}'{}: workload '{}': {m}",
+                            crate::encode::terminal_name(&def.name),
+                            point.at,
+                            crate::encode::terminal_name(w.label.get_ref())
+                        ),
+                    ));
+                }
                 let text = workload_text(&variant);
                 let index = match texts.iter().position(|t| *t == text) {
                     Some(i) => i,

@@ -209,14 +209,19 @@ fn results_of_another_configuration_are_kept_unless_replace() {
         .map(|l| format!("study/grid,{l}"))
         .collect();
     assert_eq!(rows, mine);
-    // verify takes the id of an own study.
-    let out = run(&tmp, &["verify", "study/grid", "--out", "res", "-q"]);
+    // verify takes the id of an own study, and then checks that study
+    // alone: no reproduction document of the papers, no word about them.
+    let out = run(&tmp, &["verify", "study/grid", "--out", "res"]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{}{stderr}", text(&out.stdout));
     assert!(
-        out.status.success(),
-        "{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
+        text(&out.stdout).contains("study/grid:"),
+        "{}",
+        text(&out.stdout)
     );
+    assert!(!stderr.contains("paper figures"), "{stderr}");
+    assert!(!stderr.contains("sensitivity"), "{stderr}");
+    assert!(!tmp.path().join("res/REPRODUCTION.md").exists());
 }
 
 #[test]
@@ -291,4 +296,33 @@ fn a_generated_workload_is_a_file_and_a_trace_spec_alike() {
         text(&out.stderr)
     );
     assert_eq!(read(&mine), "; my own log\n");
+}
+
+/// `run` takes files and `reproduce` ids: each given the other's argument
+/// says which command takes it, and runs nothing.
+#[test]
+fn an_id_for_run_or_a_file_for_reproduce_names_the_other_command() {
+    let tmp = TempDir::new("studies-commands");
+    std::fs::write(tmp.path().join("study.toml"), STUDY).unwrap();
+    let out = run(&tmp, &["run", "baseline/backfilling", "--out", "res"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "baseline/backfilling is no file but the id of an experiment in configs/: \
+             `cargo xtask reproduce -- baseline/backfilling` runs it"
+        ),
+        "{stderr}"
+    );
+    let out = run(&tmp, &["reproduce", "study.toml", "--out", "res"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "'study.toml' is a configuration file, not an experiment id: \
+             `cargo xtask run -- study.toml` runs it"
+        ),
+        "{stderr}"
+    );
+    assert!(!tmp.path().join("res").exists(), "nothing is written");
 }

@@ -106,8 +106,7 @@ pub(crate) struct Params {
 }
 
 impl Default for Params {
-    /// Table I (`RunConfig::default`, `UrgencyModel::TABLE_I`) with the
-    /// paper's arrival delay factor 0.5, 20 % high urgency, exact estimates.
+    /// Table I with the paper's arrival delay 0.5, 20 % high urgency.
     fn default() -> Self {
         let run = RunConfig::default();
         let urgency = UrgencyModel::TABLE_I;
@@ -213,6 +212,7 @@ fn require(ok: bool, key: &str, value: f64, expected: &str) -> Result<(), ParamE
 
 impl Kind for Pricing {
     const NAME: &'static str = "pricing";
+    const ESTIMATES: bool = false; // run times less `inaccuracy` (`QosWorkload`)
     type Params = Params;
     type Sample = RunStats;
     const METRICS: &'static [Metric<RunStats>] = &[

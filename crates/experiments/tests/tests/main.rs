@@ -174,6 +174,13 @@ mod config {
             "`check` holds two predicates, `above` and `below`",
         );
         check(check_line, "check = {}", 26, "`check` holds no predicate");
+        // A trend over the one workload of the axis always FAILs.
+        check(
+            check_line,
+            "check.monotone = { panel = \"bsld\", series = \"easy\", direction = \"increasing\" }",
+            26,
+            "a monotone claim needs a trend over at least two x values, and the sweep has 1",
+        );
     }
 
     /// `[reading]` belongs to a paper's sensitivity runs, and every one

@@ -138,3 +138,105 @@ fn claims_address_faceted_panels() {
     let err = Experiment::parse(&bad, "s.toml").unwrap_err().to_string();
     assert!(err.contains("unknown panel 'wait@huge'"), "{err}");
 }
+
+/// A workload field no run reads is an error naming it, at the workload,
+/// the series or the sweep that sets it, never ignored: a trace's fields on
+/// a workload the kind generates or on a Lublin99 one, and estimates for
+/// the pricing kind, which makes its own from `inaccuracy`.
+#[test]
+fn workload_fields_no_run_reads_are_refused_where_they_are_set() {
+    let pricing = |series: &str, workload: &str, sweep: &str| {
+        format!(
+            "version = 2\nid = \"test/unread\"\ntitle = \"t\"\nkind = \"pricing\"\nseed = 1\n\
+             series = [{series}]\n\n[[workloads]]\nlabel = \"gen\"\n{workload}\n\n[sweep]\n\
+             {sweep}\nlabel = \"x\"\n\n[[panels]]\nid = \"qos\"\nmetric = \"qos\"\n"
+        )
+    };
+    let generated = |extra: &str| {
+        format!(
+            "version = 2\nid = \"test/unread\"\ntitle = \"t\"\nkind = \"utility\"\nseed = 1\n\
+             series = [\"pu\"]\n\n[[workloads]]\nlabel = \"gen\"\n\
+             generated_by_kind = \"the grid\"\n{extra}\n\n[sweep]\naxis = \"workload\"\n\
+             label = \"x\"\n\n[[panels]]\nid = \"s\"\nmetric = \"success_ratio\"\n"
+        )
+    };
+    let lublin = "lublin99 = { procs = 32, jobs = 100 }";
+    let by_workload = "axis = \"workload\"";
+    let refused = |text: String, line: usize, needle: &str| {
+        let err = Experiment::parse(&text, "u.toml").expect_err(needle);
+        let shown = err.to_string();
+        assert!(shown.starts_with(&format!("u.toml:{line}:")), "{shown}");
+        assert!(shown.contains(needle), "{shown}");
+    };
+    for (extra, needle) in [
+        (
+            "transforms = [{ last_n = 10 }]",
+            "`transforms` act on the jobs of a trace",
+        ),
+        (
+            "estimate = \"actual\"",
+            "`estimate` picks a trace's estimates",
+        ),
+        ("lenient = true", "`lenient` applies to a trace file"),
+        ("stand_in = true", "`stand_in` applies to a trace file"),
+    ] {
+        refused(generated(extra), 9, needle);
+    }
+    let own = "kind 'pricing' makes its own run-time estimates from [params]";
+    refused(
+        pricing(
+            "\"edf-bf\"",
+            &format!("{lublin}\nstand_in = true"),
+            by_workload,
+        ),
+        9,
+        "`stand_in` applies to a trace file; this workload has none (`lublin99`)",
+    );
+    refused(
+        pricing(
+            "\"edf-bf\"",
+            &format!("{lublin}\nestimate = {{ under_estimate = 0.5 }}"),
+            by_workload,
+        ),
+        9,
+        own,
+    );
+    refused(
+        pricing(
+            "\"edf-bf\"",
+            "lublin99 = { procs = 32, jobs = 100, estimates = \"f:3\" }",
+            by_workload,
+        ),
+        9,
+        "remove `lublin99.estimates`",
+    );
+    refused(
+        pricing(
+            "\"edf-bf\", { name = \"req\", params = { policy = \"edf-bf\" }, workload = { estimate = \"requested\" } }",
+            lublin,
+            by_workload,
+        ),
+        6,
+        own,
+    );
+    refused(
+        pricing(
+            "\"edf-bf\"",
+            lublin,
+            "axis = \"workload.estimate\"\nvalues = [\"requested\", \"actual\"]",
+        ),
+        14,
+        own,
+    );
+    // What the runs read stays accepted: pricing's `estimate = "actual"`
+    // (its figures write it), a trace's `lenient`, a backfilling series'
+    // estimate (the configs above).
+    let ok = pricing(
+        "\"edf-bf\"",
+        &format!("{lublin}\nestimate = \"actual\""),
+        by_workload,
+    );
+    Experiment::parse(&ok, "u.toml").unwrap();
+    Experiment::parse(&config("workloads = \"panels\""), "s.toml").unwrap();
+    Experiment::parse(&generated(""), "u.toml").unwrap();
+}

@@ -33,7 +33,7 @@ pub(super) const PARAMS: &[Param] = &[
     Param::new(
         "inaccuracy",
         "%",
-        "runtime under-estimation: the estimate is RE = R · (1 − x/100)",
+        "runtime under-estimation: the estimate is RE = R · (1 − x/100), R the job's run time (the kind reads no workload `estimate`)",
     ),
     Param::new(
         "deadline_low_mean",

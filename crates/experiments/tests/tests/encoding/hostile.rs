@@ -223,6 +223,23 @@ fn summary_md_keeps_its_structure() {
     }
 }
 
+/// A name is written as it is, its backticks too: a series and the
+/// workload it is compared at, each with one backtick, do not pair into a
+/// code span across the claim's value between them (nor in a table).
+#[test]
+fn backticks_in_names_pair_with_nothing() {
+    let base = benign();
+    for input in ["x`y", "a``b"] {
+        let out = outputs(input);
+        assert_eq!(
+            unescaped(&out.summary, "`"),
+            unescaped(&base.summary, "`"),
+            "{input:?}: a name's backtick was left to pair:\n{}",
+            out.summary
+        );
+    }
+}
+
 #[test]
 fn reproduction_doc_keeps_its_structure() {
     let entry = |text: &str| {
