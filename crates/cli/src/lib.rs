@@ -229,7 +229,6 @@ fn run_flags(settings: &mut Settings, run: &RunFlags) -> bool {
     run.strict_claims
 }
 
-/// Sets `results` to `out` if given.
 /// `run` given an experiment id of `configs/` where a file belongs (one
 /// that does not exist): an error naming the command that takes the id.
 fn refuse_ids_as_files(settings: &Settings, configs: &[PathBuf]) -> Result<()> {
@@ -252,6 +251,7 @@ fn refuse_ids_as_files(settings: &Settings, configs: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
+/// Sets `results` to `out` if given.
 fn results_in(settings: &mut Settings, out: Option<PathBuf>) {
     if let Some(out) = out {
         settings.results = out;
