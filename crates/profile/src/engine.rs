@@ -56,22 +56,24 @@ impl<'a, I: Iterator<Item = Job>> Engine<'a, I> {
         let t_sub = self.next.as_ref().map(|j| j.submit);
         let t_over = ctx.overruns.peek_time();
         let t_end = ctx.ends.peek_time();
-        // A wake-up with no job waiting, running or still to come can decide
-        // nothing: the run is over (a scheduler that asks to wake forever
-        // would otherwise step one wake-up at a time to `Time::LATEST`).
-        let t_wake = ctx.wake.filter(|_| {
-            t_sub.is_some() || t_over.is_some() || t_end.is_some() || ctx.queue_len() > 0
-        });
+        let t_wake = ctx.wake;
         // Tie order at one instant: prediction over, submission,
         // termination, wake-up.
         let earliest = Time::earliest(Time::earliest(t_over, t_sub), Time::earliest(t_end, t_wake));
         let Some(t) = earliest else {
             return Ok(false);
         };
-        ctx.now = t;
         if t_wake == Some(t) {
             ctx.wake = None;
+            // A wake-up with no job waiting, running or still to come can
+            // decide nothing: the run is over (a scheduler that asks to wake
+            // forever would otherwise step one wake-up at a time to
+            // `Time::LATEST`).
+            if t_sub.is_none() && t_over.is_none() && t_end.is_none() && ctx.queue_len() == 0 {
+                return Ok(false);
+            }
         }
+        ctx.now = t;
         ctx.observer.step(t);
         ctx.profile.advance(t);
         if t_over == Some(t) {
