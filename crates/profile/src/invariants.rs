@@ -144,7 +144,8 @@ fn first_difference(
 /// alike. So does a run that would pass [`Time::LATEST`] on a workload that
 /// could: one whose last submit plus every job's estimate and run time
 /// passes it. Any other error is a broken invariant: a refused action
-/// ([`SimError::NoRoom`], [`SimError::NotWaiting`]), a job left waiting
+/// ([`SimError::NoRoom`], [`SimError::NotWaiting`]), a run the scheduler
+/// stopped ([`SimError::Stopped`]), a job left waiting
 /// ([`SimError::NeverStarted`]), an input error the input does not have,
 /// or a time past [`Time::LATEST`] that only the scheduler's choices reach.
 pub fn check_scheduler<S: Scheduler>(

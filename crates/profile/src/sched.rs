@@ -100,6 +100,16 @@ pub enum SimError {
         /// Its id.
         id: u64,
     },
+    /// The scheduler ended the run itself, for the reason given: a
+    /// scheduler (or a wrapper around one, such as the invariant suite's
+    /// watch over a scheduler under test) that finds it cannot or should
+    /// not go on returns this from any of its hooks
+    /// ([`Scheduler::schedule`] and the ones before it), and the run ends
+    /// with it. The loop itself never returns it.
+    Stopped {
+        /// Why, in the scheduler's words.
+        reason: String,
+    },
 }
 
 impl fmt::Display for SimError {
@@ -153,6 +163,9 @@ impl fmt::Display for SimError {
                 f,
                 "job {id} (position {index}) was never started: the scheduler left it waiting when nothing else was left to happen"
             ),
+            SimError::Stopped { ref reason } => {
+                write!(f, "the scheduler stopped the run: {reason}")
+            }
         }
     }
 }

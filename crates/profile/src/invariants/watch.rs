@@ -17,15 +17,6 @@ use crate::scheduler::Scheduler;
 /// no job waiting, running or to come, the loop ends the run itself.)
 pub const MAX_WAKE_UPS: u64 = 100_000;
 
-/// The error that ends a watched run once a check broke (the [`Broken`]
-/// in [`Watch::broken`] says what): no scheduler is refused this.
-fn stop() -> SimError {
-    SimError::NotWaiting {
-        position: usize::MAX,
-        waiting: 0,
-    }
-}
-
 /// A scheduler that runs `inner` and checks each decision.
 pub(super) struct Watch<S> {
     inner: S,
@@ -49,9 +40,11 @@ impl<S: Scheduler> Watch<S> {
         }
     }
 
+    /// Records the first broken check and ends the run with it.
     fn trip(&mut self, b: Broken) -> SimError {
+        let reason = format!("the invariant suite found a broken invariant ({b})");
         self.broken.get_or_insert(b);
-        stop()
+        SimError::Stopped { reason }
     }
 
     /// The head of the queue as a decision leaves it, if it could start now:

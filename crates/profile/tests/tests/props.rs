@@ -304,6 +304,37 @@ fn the_suite_catches_broken_schedulers() {
     }
     let msg = fails(|| Suite::new(50).run(|| GivesUp));
     assert!(msg.contains("runs to the end: the machine has 0"), "{msg}");
+    // A scheduler may end its own run: the run returns its reason, and the
+    // suite counts it as a failure to run to the end.
+    struct Quits(Time);
+    impl Scheduler for Quits {
+        fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+            if ctx.queue_len() > 0 && ctx.now() >= self.0 {
+                return Err(SimError::Stopped {
+                    reason: format!("asked to stop at {}", ctx.now()),
+                });
+            }
+            Ok(())
+        }
+    }
+    let jobs = [
+        profile::Job::new(1, Time(0), 1, 10, 10),
+        profile::Job::new(2, Time(7), 1, 10, 10),
+    ];
+    let config = profile::SchedulerConfig::new(1, profile::Policy::Fcfs);
+    let err = profile::simulate_with(
+        &config,
+        &mut Quits(Time(5)),
+        &jobs,
+        &mut profile::NoObserver,
+    )
+    .expect_err("the run was stopped");
+    assert_eq!(
+        err.to_string(),
+        "the scheduler stopped the run: asked to stop at 7s"
+    );
+    let msg = fails(|| Suite::new(50).run(|| Quits(Time(-(1 << 41)))));
+    assert!(msg.contains("the scheduler stopped the run"), "{msg}");
     // Reserving past Time::LATEST on workloads that come nowhere near it,
     // at Time::NEVER too (the end saturates, never wraps).
     struct Parks(Time);
