@@ -321,7 +321,7 @@ impl DropRule {
     /// when `now + estimate > deadline`; for [`DropRule::Lapsed`] the
     /// deadline it is given is moved later by the estimate, so the test
     /// becomes `now > DT`.
-    fn profile_job(self, job: &QosJob) -> Job {
+    pub(crate) fn profile_job(self, job: &QosJob) -> Job {
         let shift = match self {
             DropRule::Hopeless => 0,
             DropRule::Lapsed => job.estimate,
