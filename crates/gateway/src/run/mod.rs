@@ -10,7 +10,8 @@ use std::fmt;
 
 use profile::{Job, Time};
 
-use self::check::{check_choice, check_job, check_settings, check_ticks, check_utilisation};
+pub(crate) use self::check::check_choice;
+use self::check::{check_job, check_settings, check_ticks, check_utilisation};
 pub use self::error::{GatewayError, ReportProblem};
 use crate::messages::{Message, MessageCounter};
 use crate::policy::{Candidate, Choice, Provisioning};
