@@ -244,3 +244,45 @@ fn the_workloads_are_fixed() {
     assert_eq!(suite().workloads(), suite().workloads());
     assert!(suite().workloads().len() > 5 + CASES as usize / 2);
 }
+
+/// The class: an id given twice is refused wherever jobs are run, by the
+/// cluster (so `simulate` and the time-shared runs) and by `backfill`.
+#[test]
+fn a_job_id_given_twice_is_refused() {
+    use pricing::{ClusterConfig, JobSpec, PolicyError, QosJob, Submission, simulate};
+    use profile::Time;
+
+    let job = |id, at| Submission {
+        id,
+        arrival: Time(at),
+        spec: JobSpec::new(60, 1, 600, 1e3),
+        run_time: 60,
+    };
+    let config = ClusterConfig::homogeneous(2, 168, 1.0);
+    assert_eq!(
+        simulate(&config, &[job(1, 0), job(2, 5), job(1, 10)], &Flat),
+        Err(PricingError::DuplicateId { id: 1 })
+    );
+    assert!(simulate(&config, &[job(1, 0), job(2, 5), job(3, 10)], &Flat).is_ok());
+    let q = |id, submit| QosJob {
+        id,
+        submit: Time(submit),
+        procs: 1,
+        run_time: 60,
+        estimate: 60,
+        deadline: 600,
+        budget: 1e3,
+    };
+    let twice = [q(1, 0), q(1, 5)];
+    let err = pricing::backfill(Baseline::FcfsBf, DropRule::Hopeless, 2, 1.0, &twice).unwrap_err();
+    assert_eq!(
+        err,
+        PolicyError::Pricing {
+            error: PricingError::DuplicateId { id: 1 }
+        }
+    );
+    assert!(
+        err.to_string().contains("give every job its own id"),
+        "{err}"
+    );
+}
