@@ -181,6 +181,12 @@ pub enum SchedError {
         /// The time of the previous submission.
         now: Time,
     },
+    /// A request's id was submitted before: an outcome is found by its
+    /// request's id, so each request has its own.
+    DuplicateId {
+        /// The id given twice.
+        id: u64,
+    },
     /// A request's `f_mol` answers at submission otherwise than when the
     /// request was built: a time outside `[1, 2^40]` s, or no allowed shape.
     Request {
@@ -216,6 +222,10 @@ impl fmt::Display for SchedError {
             SchedError::OutOfOrder { id, submit, now } => write!(
                 f,
                 "request {id} is submitted at {submit}, before the previous submission at {now}; submit requests in time order"
+            ),
+            SchedError::DuplicateId { id } => write!(
+                f,
+                "request {id} was submitted before; give every request its own id"
             ),
             SchedError::Request { id, error } => write!(
                 f,

@@ -91,6 +91,8 @@ mod share;
 mod split;
 mod stats;
 mod table1;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod validate;
 mod variant;
 
@@ -109,7 +111,8 @@ pub use table1::{RequestSeeds, Table1};
 pub use validate::{Violation, validate};
 pub use variant::Variant;
 
-/// The README's examples, compiled and run as doctests so they stay true.
-#[cfg(doctest)]
+/// The README's examples, compiled and run as doctests so they stay true
+/// (one runs the invariant suite: the `testing` feature).
+#[cfg(all(doctest, feature = "testing"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

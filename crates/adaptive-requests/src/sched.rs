@@ -1,6 +1,8 @@
 //! The on-line schedulers: FIFO and Missing Deadline First, both with
 //! conservative backfilling and hard deadlines.
 
+use std::collections::HashSet;
+
 use profile::{Profile, Time};
 
 use crate::error::SchedError;
@@ -393,6 +395,8 @@ pub struct Scheduler<F = LinearFmol, O = Policy> {
     /// to reuse its allocation).
     backup: Profile,
     now: Time,
+    /// The ids submitted so far: each request has its own.
+    ids: HashSet<u64>,
 }
 
 impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
@@ -409,6 +413,7 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
             settled: true,
             backup: Profile::new(config.capacity, Time(i64::MIN)),
             now: Time(i64::MIN),
+            ids: HashSet::new(),
             config,
         })
     }
@@ -446,9 +451,13 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
                 now: self.now,
             });
         }
+        if self.ids.contains(&id) {
+            return Err(SchedError::DuplicateId { id });
+        }
         // `f_mol` was checked when the request was built; a user's function
         // may answer otherwise now, and the shapes are taken from this answer.
         let shapes = checked_shapes(&req).map_err(|error| SchedError::Request { id, error })?;
+        self.ids.insert(id);
         let t_min = shapes.iter().map(|&(_, t)| t).min().unwrap_or(1);
         self.now = submit;
         let now = submit;

@@ -20,6 +20,14 @@ pub enum Violation {
         /// Position of the first mismatch.
         index: usize,
     },
+    /// Request `index` has the id of an earlier one: an outcome is found by
+    /// its request's id, so each request has its own.
+    DuplicateId {
+        /// Its position in the requests.
+        index: usize,
+        /// The id given twice.
+        id: u64,
+    },
     /// More processors busy than the machine has (from `profile::validate`).
     Capacity {
         /// What the profile's validator found.
@@ -115,6 +123,10 @@ impl fmt::Display for Violation {
                     "outcome {index} does not belong to request {index}; give one outcome per request, in order"
                 )
             }
+            Violation::DuplicateId { index, id } => write!(
+                f,
+                "request {index} has id {id}, the id of an earlier request; give every request its own id"
+            ),
             Violation::Capacity { violation } => write!(f, "{violation}"),
             Violation::EarlyStart { id, start, submit } => {
                 write!(
@@ -184,7 +196,8 @@ impl fmt::Display for Violation {
 
 impl std::error::Error for Violation {}
 
-/// Checks a schedule: no over-commitment of the machine (with
+/// Checks a schedule: every request has its own id
+/// ([`Violation::DuplicateId`]); one outcome per request, in order; no over-commitment of the machine (with
 /// `profile::validate`, every part as a job), and for every accepted request:
 /// parts in `R^min..=R^max` on shapes `f_mol` allows, each running its share
 /// of `f_mol(R)`; parts in time order, never overlapping, covering the work
@@ -202,6 +215,10 @@ pub fn validate<F: Moldability, O>(
         return Err(Violation::Mismatch {
             index: requests.len().min(outcomes.len()),
         });
+    }
+    let mut ids = std::collections::HashSet::with_capacity(requests.len());
+    if let Some((index, r)) = requests.iter().enumerate().find(|(_, r)| !ids.insert(r.id)) {
+        return Err(Violation::DuplicateId { index, id: r.id });
     }
     let tariff = config.tariff();
     let mut jobs = Vec::new();

@@ -119,6 +119,8 @@ mod messages;
 mod policy;
 mod provider;
 mod run;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod view;
 mod violation;
 
@@ -134,7 +136,8 @@ pub use run::{
 pub use view::SlotView;
 pub use violation::{PAPER_TOLERANCE, ProvisioningViolation, ViolationLog, is_late};
 
-/// The README's examples, compiled and run as doctests so they stay true.
-#[cfg(doctest)]
+/// The README's examples, compiled and run as doctests so they stay true
+/// (one runs the invariant suite: the `testing` feature).
+#[cfg(all(doctest, feature = "testing"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

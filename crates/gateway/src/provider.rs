@@ -144,8 +144,11 @@ pub trait Provider {
     /// `None`); [`run`](crate::run) stops with an error otherwise.
     ///
     /// Report only grid jobs the gateway handed to this provider: each
-    /// start once, at or after the hand-over, then its end once, at or
-    /// after the start, neither later than `now`. [`run`](crate::run)
+    /// start once, at or after the hand-over, then its end once, at the
+    /// start plus the job's run time, or plus its estimate if the run time
+    /// is longer (the model kills a job at its estimate: its reservation
+    /// and the slots published around it end there), neither later than
+    /// `now`. [`run`](crate::run)
     /// checks every report against its own record and stops with
     /// [`GatewayError::Report`](crate::GatewayError::Report) otherwise.
     fn advance(&mut self, _now: Time, _reports: &mut Vec<Report>) {}

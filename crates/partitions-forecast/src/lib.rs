@@ -75,6 +75,8 @@ mod error;
 mod forecast;
 mod partition;
 mod policy;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use cluster::{
     Cluster, ClusterConfig, Commitment, CommitmentKind, ForecastConfig, JobRecord, LoadMeasure,
@@ -85,7 +87,8 @@ pub use forecast::LoadForecast;
 pub use partition::{Origin, PartitionSpec, Predicate, RunTimeClass, UNLIMITED, equal_sizes};
 pub use policy::{ArCb, ArCbM, ArEb, ArEbM, ArEbMf, Partitioning, ProviderPolicy};
 
-/// The README's examples, compiled and run as doctests so they stay true.
-#[cfg(doctest)]
+/// The README's examples, compiled and run as doctests so they stay true
+/// (one runs the invariant suite: the `testing` feature).
+#[cfg(all(doctest, feature = "testing"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use profile::{Job, Outcome, Overrun, Policy as EasyPolicy, QueueOrder, SchedulerConfig, Status};
 
 use crate::context::JobContext;
-use crate::error::PolicyError;
+use crate::error::{PolicyError, PricingError};
 use crate::price::{Flat, PriceFunction, Quote};
 use crate::qos::Metrics;
 use crate::run::RunStats;
@@ -321,7 +321,7 @@ impl DropRule {
     /// when `now + estimate > deadline`; for [`DropRule::Lapsed`] the
     /// deadline it is given is moved later by the estimate, so the test
     /// becomes `now > DT`.
-    fn profile_job(self, job: &QosJob) -> Job {
+    pub(crate) fn profile_job(self, job: &QosJob) -> Job {
         let shift = match self {
             DropRule::Hopeless => 0,
             DropRule::Lapsed => job.estimate,
@@ -357,7 +357,8 @@ impl DropRule {
 /// under [`Rejections::deadline`](crate::Rejections::deadline); a started
 /// job counts as accepted, and as late if it ends after its deadline.
 ///
-/// Every job is checked first ([`QosJob::check`]); `profile` refuses the
+/// Every job is checked first ([`QosJob::check`]; an id given twice is
+/// [`PricingError::DuplicateId`]); `profile` refuses the
 /// rest of what it cannot schedule (a machine of 0 processors, a deadline
 /// moved by [`DropRule::Lapsed`] past `Time::LIMIT`) with
 /// [`PolicyError::Simulation`]. A scheduler that returns other than one
@@ -390,6 +391,10 @@ pub fn backfill<B: BaselineScheduler>(
     jobs: &[QosJob],
 ) -> Result<RunStats, PolicyError> {
     jobs.iter().try_for_each(QosJob::check)?;
+    let mut ids = std::collections::HashSet::with_capacity(jobs.len());
+    if let Some(j) = jobs.iter().find(|j| !ids.insert(j.id)) {
+        return Err(PricingError::DuplicateId { id: j.id }.into());
+    }
     let profile_jobs: Vec<Job> = jobs.iter().map(|j| drop.profile_job(j)).collect();
     let outcomes = baseline.schedule(capacity, drop, &profile_jobs)?;
     profile::validate(capacity, &profile_jobs, &outcomes)

@@ -25,7 +25,7 @@
 
 use std::any::Any;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashSet};
 
 use profile::{MAX_DURATION, Time};
 
@@ -171,6 +171,8 @@ pub struct Cluster<A = LibraAdmission> {
     beyond: Option<u64>,
     /// Buffers for a node's partitions and rates in `recompute`.
     scratch: (Vec<f64>, Vec<f64>),
+    /// The ids submitted so far: an outcome is its job's by id.
+    ids: HashSet<u64>,
 }
 
 impl Cluster {
@@ -204,6 +206,7 @@ impl<A> Cluster<A> {
             admission,
             nodes,
             jobs: Vec::new(),
+            ids: HashSet::new(),
             events: BinaryHeap::new(),
             now: Time(i64::MIN),
             slowest,
@@ -237,7 +240,8 @@ impl<A> Cluster<A> {
     /// runs up to `arrival`, then its [`Admission`] rule decides with `price`
     /// (Algorithm 1 by default); an accepted job starts at once on its nodes.
     ///
-    /// Errors: an invalid specification ([`JobSpec::check`]), an arrival
+    /// Errors: an invalid specification ([`JobSpec::check`]), an id
+    /// submitted before ([`PricingError::DuplicateId`]), an arrival
     /// outside `[-Time::LIMIT, Time::LIMIT]` or before the clock, a run time
     /// outside `[0, MAX_DURATION]`, an estimate or run time longer than
     /// `MAX_DURATION` on the slowest node, or a cluster stopped at
@@ -270,6 +274,9 @@ impl<A> Cluster<A> {
             let slowest = self.config.on_rating(secs, self.slowest);
             in_domain(Some(id), name, slowest, 0, MAX_DURATION)?;
         }
+        if self.ids.contains(&id) {
+            return Err(PricingError::DuplicateId { id });
+        }
         if arrival < self.now {
             return Err(PricingError::ArrivalInPast {
                 id,
@@ -289,6 +296,7 @@ impl<A> Cluster<A> {
                 a,
             )?;
         }
+        self.ids.insert(id);
         let index = self.jobs.len();
         let relative = job.qos_constraints.deadline;
         let r = &job.resource_requirements;

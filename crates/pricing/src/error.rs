@@ -39,6 +39,12 @@ pub enum PricingError {
         /// What is accepted, in words.
         expected: &'static str,
     },
+    /// A job's identifier was submitted before: an outcome is its job's by
+    /// identifier, so each job has its own.
+    DuplicateId {
+        /// The identifier given twice.
+        id: u64,
+    },
     /// A job was submitted with an arrival time before the cluster's clock.
     ArrivalInPast {
         /// The job's identifier.
@@ -170,6 +176,10 @@ impl fmt::Display for PricingError {
             } => {
                 write!(f, "{name} is {value}, expected {expected}")
             }
+            PricingError::DuplicateId { id } => write!(
+                f,
+                "job {id} was submitted before; give every job its own id"
+            ),
             PricingError::ArrivalInPast { id, arrival, now } => write!(
                 f,
                 "job {id} arrives at {arrival} s, before the cluster's clock ({now} s); \

@@ -152,6 +152,8 @@ mod qos;
 mod run;
 mod series;
 mod spec;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod workload;
 
 pub use admission::{Admission, Allocation, Decision, LibraAdmission, NodeLoad, Rejection, admit};
@@ -179,7 +181,8 @@ pub use spec::{
 pub use workload::{QosJob, QosWorkload};
 
 /// The README's examples, compiled and run as doctests so they stay true
-/// (one reads a file, so they need the `serde` feature).
-#[cfg(all(doctest, feature = "serde"))]
+/// (one reads a file, so they need the `serde` feature; one runs the
+/// invariant suite, the `testing` feature).
+#[cfg(all(doctest, feature = "serde", feature = "testing"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

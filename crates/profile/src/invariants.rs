@@ -172,7 +172,7 @@ pub fn check_scheduler<S: Scheduler>(
             ),
             None => format!("two runs differ: {first:?} then {again:?}"),
         };
-        return Err(broken("deterministic", detail));
+        return Err(broken(crate::testing::invariant::DETERMINISTIC, detail));
     }
     if let Some(b) = watch.broken {
         return Err(b);
@@ -196,7 +196,12 @@ pub fn check_scheduler<S: Scheduler>(
         // above): not the scheduler's doing.
         Err(_) if check_input(config, jobs).is_err() => return Ok(()),
         Err(SimError::BeyondLatest { .. }) if may_pass_latest(jobs) => return Ok(()),
-        Err(e) => return Err(broken("runs to the end", e.to_string())),
+        Err(e) => {
+            return Err(broken(
+                crate::testing::invariant::RUNS_TO_THE_END,
+                e.to_string(),
+            ));
+        }
     };
     if let Some(d) = first_difference(jobs, ("over the slice", &calls), ("streamed", &streamed)) {
         return Err(broken(
@@ -207,7 +212,8 @@ pub fn check_scheduler<S: Scheduler>(
         ));
     }
     check_stream(&outcomes, count, &got)?;
-    validate_under(config, jobs, &outcomes).map_err(|v| broken("valid schedule", v.to_string()))?;
+    validate_under(config, jobs, &outcomes)
+        .map_err(|v| broken(crate::testing::invariant::VALID, v.to_string()))?;
     if !config.drop_expired
         && let Some(o) = outcomes.iter().find(|o| o.status == Status::Dropped)
     {

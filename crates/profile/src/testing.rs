@@ -80,6 +80,54 @@ pub fn proptest_config(cases: u32) -> ProptestConfig {
     }
 }
 
+/// The names [`Broken::invariant`] takes for the invariants every suite of
+/// the workspace checks, one word for one meaning: `profile`'s
+/// [`check_scheduler`] and the paper crates' `testing` suites (a price, an
+/// admission rule, a baseline, a request order, a utility function, a
+/// provisioning policy, a provider, a partitioning) report a broken
+/// invariant of these kinds under these names, and name their own
+/// promises (a [`Guarantee`], say) in their own words.
+pub mod invariant {
+    /// Two runs on the same input, each with a fresh implementation, made
+    /// different decisions: the detail names the first (job, request,
+    /// decision) where they part. State kept between instances (a
+    /// `static`), iteration over a `HashMap`, time or randomness.
+    pub const DETERMINISTIC: &str = "deterministic";
+    /// The result of a run fails the crate's own validation of it (a
+    /// schedule `profile::validate` refuses, say): the detail is the
+    /// validation's message.
+    pub const VALID: &str = "valid schedule";
+    /// A run on an input the crate's built-in implementation runs failed
+    /// with an error: the detail is the error.
+    pub const RUNS_TO_THE_END: &str = "runs to the end";
+    /// An answer breaks what the trait's documentation asks of every
+    /// implementation (an allocation above the job's budget, a cost that is
+    /// not a finite number `>= 0`, an outcome for another job): the detail
+    /// names the answer, the input it was given and the rule.
+    pub const KEEPS_THE_CONTRACT: &str = "keeps the trait's contract";
+}
+
+/// `count` workloads from [`workload`]`(capacity, max_len)`, drawn from the
+/// gate's fixed seed (or the exploration seed, see [`seed_and_scale`]): the
+/// same on every run and every machine, for suites that are not proptest
+/// suites (the paper crates' `testing` modules turn them into their own
+/// jobs and requests).
+///
+/// ```
+/// let a = profile::testing::sample_workloads(8, 20, 5);
+/// assert_eq!(a.len(), 5);
+/// assert_eq!(a, profile::testing::sample_workloads(8, 20, 5));
+/// ```
+pub fn sample_workloads(capacity: u32, max_len: usize, count: u32) -> Vec<Vec<crate::Job>> {
+    use proptest::strategy::ValueTree;
+    let config = proptest_config(count);
+    let mut runner = proptest::test_runner::TestRunner::new(config.clone());
+    let strategy = workload(capacity, max_len);
+    (0..config.cases)
+        .filter_map(|_| Some(strategy.new_tree(&mut runner).ok()?.current()))
+        .collect()
+}
+
 /// The special and edge values of `f64` that break arithmetic: NaN of both
 /// signs, the infinities, the largest and smallest normal and subnormal
 /// values, signed zeros and a few large magnitudes.

@@ -96,6 +96,8 @@ mod model;
 mod scenario;
 mod scheduler;
 mod settings;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod utility;
 
 pub use error::{GridError, UtilityError, Violation};
@@ -115,7 +117,8 @@ pub use scheduler::{Decision, ExecEstimate, FailReason, GridJob, JobScheduler, T
 pub use settings::Settings;
 pub use utility::{BinaryUtility, Matchmaking, PartialUtility, UtilityFunction, UtilityKind};
 
-/// The README's examples, compiled and run as doctests so they stay true.
-#[cfg(doctest)]
+/// The README's examples, compiled and run as doctests so they stay true
+/// (one runs the invariant suite: the `testing` feature).
+#[cfg(all(doctest, feature = "testing"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -10,6 +10,7 @@ mod schedules;
 #[cfg(feature = "serde")]
 mod serde_names;
 mod stats;
+mod suite;
 mod table1;
 mod twin;
 mod variant;

@@ -121,7 +121,7 @@ pub(super) fn check_job(job: &Job) -> Result<(), GatewayError> {
 /// would charge the policy's mistake to the provider), and a rejection must
 /// give a reason a policy may answer (a gateway's finding would be a false
 /// record).
-pub(super) fn check_choice(choice: &Choice, job: u64, now: Time) -> Result<(), GatewayError> {
+pub(crate) fn check_choice(choice: &Choice, job: u64, now: Time) -> Result<(), GatewayError> {
     let (what, at) = match *choice {
         Choice::Reserve { start, .. } => ("Choice::Reserve start", start),
         Choice::Submit {

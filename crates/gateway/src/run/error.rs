@@ -173,6 +173,17 @@ pub enum ReportProblem {
     /// An instant after the gateway's clock: the provider was advanced
     /// only up to the clock.
     InTheFuture,
+    /// An end that is not the job's reported start plus its run time, or
+    /// plus its estimate when the run time is longer: in the model a job
+    /// runs its run time, and one that outlives its estimate is killed
+    /// there (its reservation, and the slots the provider published, end
+    /// at the estimate).
+    WrongEnd {
+        /// The reported start.
+        start: Time,
+        /// The end the start gives: `start + min(run time, estimate)`.
+        expected: Time,
+    },
 }
 
 impl fmt::Display for ReportProblem {
@@ -201,6 +212,11 @@ impl fmt::Display for ReportProblem {
             ReportProblem::InTheFuture => {
                 f.write_str("that is after the gateway's clock, which the provider was advanced to")
             }
+            ReportProblem::WrongEnd { start, expected } => write!(
+                f,
+                "it started at {start}, so it ends at {expected}: its run time after the start, \
+                 or its estimate if the run time is longer (the job is killed there)"
+            ),
         }
     }
 }

@@ -10,7 +10,8 @@ use std::fmt;
 
 use profile::{Job, Time};
 
-use self::check::{check_choice, check_job, check_settings, check_ticks, check_utilisation};
+pub(crate) use self::check::check_choice;
+use self::check::{check_job, check_settings, check_ticks, check_utilisation};
 pub use self::error::{GatewayError, ReportProblem};
 use crate::messages::{Message, MessageCounter};
 use crate::policy::{Candidate, Choice, Provisioning};
@@ -355,7 +356,8 @@ impl<Q: Provisioning> Gateway<'_, Q> {
     /// The index of grid job `job` if provider `k` may report it `started`
     /// (else ended) at `at` when the clock is `now`: the gateway handed the
     /// job to `k`, a start comes once, at or after the hand-over, an end
-    /// once, after a start and at or after it, and neither after `now`.
+    /// once, after a start, at the start plus the job's run time (its
+    /// estimate if the run time is longer: the kill), and neither after `now`.
     fn check_report(
         &self,
         now: Time,
@@ -394,7 +396,15 @@ impl<Q: Provisioning> Gateway<'_, Q> {
                 (_, Some(first)) => Some(ReportProblem::AlreadyEnded { first }),
                 (None, None) => Some(ReportProblem::EndWithoutStart),
                 (Some(start), None) if at < start => Some(ReportProblem::EndBeforeStart { start }),
-                (Some(_), None) => None,
+                (Some(start), None) => {
+                    // A job runs its run time; one that outlives its
+                    // estimate is killed there (its reservation and the
+                    // published slots end at the estimate). Both lie in
+                    // [.., 2^40] s and the start within the run's clock: no overflow.
+                    let job = &self.jobs[j];
+                    let expected = start.saturating_add(job.run_time.min(job.estimate).max(0));
+                    (at != expected).then_some(ReportProblem::WrongEnd { start, expected })
+                }
             }
         };
         match problem {

@@ -9,4 +9,5 @@ mod props;
 mod reports;
 mod scenarios;
 mod serde_checks;
+mod suite;
 mod twin;

@@ -247,3 +247,55 @@ fn reports_of_jobs_never_handed_over_are_errors() {
         ReportProblem::NotSent { sent_to: None },
     );
 }
+
+/// The class: an end that is not the start plus the run time (or the
+/// estimate, where the job is killed) is refused, early or late.
+#[test]
+fn an_end_other_than_start_plus_run_time_is_an_error() {
+    for at in [59, 61] {
+        check(
+            vec![(70, started(1, 0)), (70, ended(1, at))],
+            vec![],
+            (0, 1, false, at, 70),
+            ReportProblem::WrongEnd {
+                start: Time(0),
+                expected: Time(60),
+            },
+        );
+    }
+    let err = play(vec![(70, started(1, 5)), (70, ended(1, 70))], vec![]).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("it started at 5s, so it ends at 65s"),
+        "{err}"
+    );
+}
+
+/// A job that outlives its estimate is killed there: its end is the start
+/// plus the estimate, and the start plus the run time is refused.
+#[test]
+fn a_job_past_its_estimate_ends_at_the_kill() {
+    let jobs = [Job::new(1, Time(0), 2, 60, 100)];
+    let play_one = |script: Vec<(i64, Report)>| {
+        let mut providers = [Scripted {
+            utilisation: 0.0,
+            script,
+            next: 0,
+        }];
+        let config = GatewayConfig::new(GatewayPolicy::LeastLoaded);
+        run(&config, &mut providers, &jobs).map(|r| r.fates)
+    };
+    let fates = play_one(vec![(60, started(1, 0)), (60, ended(1, 60))]).unwrap();
+    assert!(matches!(fates[0], Fate::Ran { end: Time(60), .. }));
+    let err = play_one(vec![(100, started(1, 0)), (100, ended(1, 100))]).unwrap_err();
+    assert!(matches!(
+        err,
+        GatewayError::Report {
+            problem: ReportProblem::WrongEnd {
+                expected: Time(60),
+                ..
+            },
+            ..
+        }
+    ));
+}

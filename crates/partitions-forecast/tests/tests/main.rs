@@ -8,3 +8,4 @@ mod hostile;
 mod props;
 mod scenarios;
 mod serde_checks;
+mod suite;

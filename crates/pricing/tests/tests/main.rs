@@ -10,3 +10,4 @@ mod finite;
 mod props;
 mod series;
 mod spec;
+mod suite;

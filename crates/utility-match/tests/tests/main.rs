@@ -5,3 +5,4 @@ mod finite;
 mod grids;
 mod hostile;
 mod props;
+mod suite;
