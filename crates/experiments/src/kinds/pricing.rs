@@ -212,6 +212,7 @@ fn require(ok: bool, key: &str, value: f64, expected: &str) -> Result<(), ParamE
 
 impl Kind for Pricing {
     const NAME: &'static str = "pricing";
+    const ONE_SAMPLE: bool = true; // one machine (or grid) measured as a whole
     const ESTIMATES: bool = false; // run times less `inaccuracy` (`QosWorkload`)
     type Params = Params;
     type Sample = RunStats;
