@@ -373,6 +373,22 @@ impl Experiment {
                 format!("`confidence` is {c}, expected 0.90 or 0.95 (absent: 0.95)"),
             ));
         }
+        // Like `trim`: an option that could change nothing is refused.
+        if let Some(c) = s.confidence
+            && self.kind.one_sample
+            && s.repetitions < 2
+        {
+            return Err((
+                key("confidence"),
+                format!(
+                    "`confidence = {c}` sets the level of the intervals around each point, and \
+                     kind '{}' measures one sample per run, so with `repetitions = {}` a point \
+                     has one value and no interval; set `repetitions` to 2 or more, or remove \
+                     `confidence`",
+                    s.kind, s.repetitions
+                ),
+            ));
+        }
         if s.workloads.is_empty() {
             return Err((
                 key("workloads"),

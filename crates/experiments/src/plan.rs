@@ -122,23 +122,21 @@ impl Plan {
         if let Some(load) = swept.iter().find(|k| target(k) == Target::Load)
             && setup.generated
         {
-            // The kind's own words, where it has them (what to sweep instead).
-            let why = base
-                .params
-                .check(&setup)
-                .err()
-                .filter(|e| e.key.is_none())
-                .map_or_else(
-                    || {
-                        format!(
-                            "kind '{}' generates its own workloads from [params], which a swept \
-                             `load` cannot scale: remove `load` from the sweep and sweep one of \
-                             the kind's [params] instead",
-                            kind.name
-                        )
-                    },
-                    |e| e.message,
-                );
+            // The kind's own words about the load, where it has them (what
+            // to sweep instead): its complaint that goes with the load.
+            let without = Setup {
+                load: false,
+                ..setup
+            };
+            let why = match (base.params.check(&setup), base.params.check(&without)) {
+                (Err(e), Ok(())) if e.key.is_none() => e.message,
+                _ => format!(
+                    "kind '{}' generates its own workloads from [params], which a swept `load` \
+                     cannot scale: remove `load` from the sweep and sweep one of the kind's \
+                     [params] instead",
+                    kind.name
+                ),
+            };
             return Err((places(load).0, why));
         }
 

@@ -89,7 +89,7 @@ const TOP: &[KeyDoc] = &[
         "confidence",
         "float",
         "`0.95`",
-        "confidence level of the intervals around each point: `0.95` or `0.90`",
+        "confidence level of the intervals around each point: `0.95` or `0.90`; an error where no point can have an interval (one repetition of a kind that measures one sample per run)",
     ),
     k(
         "series",

@@ -167,9 +167,10 @@ pub fn check_no_links_below(root: &Path, dir: &Path) -> Result<()> {
 /// a folder inside its `configs/` (where configurations are read, and a
 /// results folder's `run.toml` would be read as one), or a folder that
 /// holds anything but what the tool writes there: results folders
-/// `<group>/<name>/` (and `<paper>/sensitivity/<name>/`), files it marks
-/// as its own (the partial `REPRODUCTION.md`, a `--combined` table) and
-/// the staging folder. A folder that does not exist
+/// `<group>/<name>/` (and `<paper>/sensitivity/<name>/`), the partial
+/// `REPRODUCTION.md` (which `verify` replaces only if the tool wrote it,
+/// or with `--force`), files it marks as its own (a `--combined` table)
+/// and the staging folder. A folder that does not exist
 /// or is empty is fine. Results folders themselves are checked where they
 /// are replaced ([`super::check_dir_target`]), links where they are
 /// written through ([`check_no_links_below`]).
@@ -222,6 +223,8 @@ fn foreign_entry(out: &Path) -> Option<std::path::PathBuf> {
         let name = entry.file_name();
         if kind.is_symlink()
             || (kind.is_dir() && name == super::STAGING)
+            // The partial document has its own guard (`verify --force`).
+            || (kind.is_file() && name == "REPRODUCTION.md")
             || (kind.is_file() && super::replace::made_by_tool(&entry.path()))
         {
             continue;

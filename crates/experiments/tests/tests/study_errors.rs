@@ -35,7 +35,7 @@ fn line_of(text: &str, prefix: &str) -> usize {
 }
 
 #[test]
-fn trim_is_refused_at_its_line_for_every_kind_of_one_sample_per_run() {
+fn trim_and_a_lone_confidence_are_refused_at_their_line_for_kinds_of_one_sample_per_run() {
     // Each built-in kind that measures one sample per run, with a config
     // that is valid without `trim`.
     let backfilling = "version = 2\nid = \"study/b\"\ntitle = \"t\"\nkind = \"backfilling\"\n\
@@ -68,6 +68,21 @@ fn trim_is_refused_at_its_line_for_every_kind_of_one_sample_per_run() {
             ),
         );
     }
+    // `confidence` where no point can have an interval: one repetition.
+    let text = utility(
+        "confidence = 0.90",
+        GENERATED,
+        "axis = \"max_ttl\"\nvalues = [1, 2]",
+    );
+    refused_at(
+        &text,
+        line_of(&text, "confidence"),
+        "`confidence = 0.9` sets the level of the intervals around each point, and kind \
+         'utility' measures one sample per run, so with `repetitions = 1` a point has one value \
+         and no interval; set `repetitions` to 2 or more, or remove `confidence`",
+    );
+    let two = text.replace("confidence = 0.90", "confidence = 0.90\nrepetitions = 2");
+    Experiment::parse(&two, "u.toml").unwrap();
     // A kind that measures several samples per run keeps it.
     let fig4 = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
