@@ -50,12 +50,12 @@ fn trim_and_a_lone_confidence_are_refused_at_their_line_for_kinds_of_one_sample_
         .replace("\"backfilling\"", "\"provisioning\"")
         .replace("[\"easy\"]", "[\"arcb+least-load\"]")
         .replace("\"mean_wait\"", "\"messages\"");
-    let utility = utility("trim = 1", GENERATED, "axis = \"max_ttl\"\nvalues = [1, 2]");
+    let one_utility = utility("trim = 1", GENERATED, "axis = \"max_ttl\"\nvalues = [1, 2]");
     for (kind, text) in [
         ("backfilling", backfilling.to_string()),
         ("pricing", pricing),
         ("provisioning", provisioning),
-        ("utility", utility),
+        ("utility", one_utility),
     ] {
         let without = text.replace("trim = 1\n", "");
         Experiment::parse(&without, "u.toml").unwrap_or_else(|e| panic!("{kind}: {e}"));
