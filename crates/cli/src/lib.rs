@@ -306,13 +306,9 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
             strict_claims,
         } => {
             results_in(settings, out);
-            output::check_out_dir(&settings.results, "--out", &settings.root)?;
             merge::merge(settings, &cells, strict_claims)
         }
-        Command::Slurm(args) => {
-            output::check_out_dir(&args.out, "--out", &settings.root)?;
-            slurm::slurm(settings, &args)
-        }
+        Command::Slurm(args) => slurm::slurm(settings, &args),
         Command::Verify {
             ids,
             out,

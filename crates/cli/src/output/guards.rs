@@ -170,8 +170,8 @@ pub fn check_no_links_below(root: &Path, dir: &Path) -> Result<()> {
 /// `<group>/<name>/` (and `<paper>/sensitivity/<name>/`), the partial
 /// `REPRODUCTION.md` (which `verify` replaces only if the tool wrote it,
 /// or with `--force`), files it marks as its own (a `--combined` table)
-/// and the staging folder. A folder that does not exist
-/// or is empty is fine. Results folders themselves are checked where they
+/// and hidden entries (the staging folder, debris of older versions). A
+/// folder that does not exist or is empty is fine. Results folders themselves are checked where they
 /// are replaced ([`super::check_dir_target`]), links where they are
 /// written through ([`check_no_links_below`]).
 pub fn check_out_dir(out: &Path, flag: &str, root: &Path) -> Result<()> {
@@ -221,8 +221,10 @@ fn foreign_entry(out: &Path) -> Option<std::path::PathBuf> {
             continue;
         };
         let name = entry.file_name();
+        // Hidden entries: the tool's own names are hidden ones, and so is
+        // the debris of its versions before `.usched-staging/`.
         if kind.is_symlink()
-            || (kind.is_dir() && name == super::STAGING)
+            || name.to_string_lossy().starts_with('.')
             // The partial document has its own guard (`verify --force`).
             || (kind.is_file() && name == "REPRODUCTION.md")
             || (kind.is_file() && super::replace::made_by_tool(&entry.path()))
@@ -232,11 +234,12 @@ fn foreign_entry(out: &Path) -> Option<std::path::PathBuf> {
         if !kind.is_dir() {
             return Some(entry.path());
         }
-        // A group folder holds results folders (or `sensitivity/`) only.
-        if let Some(inner) = sorted(&entry.path())
-            .into_iter()
-            .find(|e| e.file_type().is_ok_and(|t| !t.is_dir() && !t.is_symlink()))
-        {
+        // A group folder holds results folders (or `sensitivity/`) only,
+        // and hidden entries.
+        if let Some(inner) = sorted(&entry.path()).into_iter().find(|e| {
+            !e.file_name().to_string_lossy().starts_with('.')
+                && e.file_type().is_ok_and(|t| !t.is_dir() && !t.is_symlink())
+        }) {
             return Some(inner.path());
         }
     }
