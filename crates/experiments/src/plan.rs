@@ -411,7 +411,7 @@ fn blame(
     base: &toml::Table,
     point: &toml::Table,
     swept: &[&str],
-    places: &dyn Fn(&str) -> (Option<Range<usize>>, Option<Range<usize>>),
+    places: &dyn Fn(&str) -> (sweep::Span, sweep::Span),
 ) -> Blame {
     if (kind.resolve)(point.clone()).is_ok() {
         return Blame::Series;
