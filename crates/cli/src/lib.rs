@@ -251,6 +251,15 @@ fn refuse_ids_as_files(settings: &Settings, configs: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
+/// Refuses the results folder of `reproduce` or `run`
+/// ([`output::check_out_dir`]) unless the run writes cells (`--shard`).
+fn out_dir(settings: &Settings, run: &RunFlags) -> Result<()> {
+    if run.cells.is_some() {
+        return Ok(());
+    }
+    output::check_out_dir(&settings.results, "--out", &settings.root)
+}
+
 /// Sets `results` to `out` if given.
 fn results_in(settings: &mut Settings, out: Option<PathBuf>) {
     if let Some(out) = out {
@@ -275,6 +284,7 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
             run,
         } => {
             let strict = run_flags(settings, &run);
+            out_dir(settings, &run)?;
             let jobs = settings.select(&ids, sensitivity)?;
             reproduce::run_jobs(settings, &jobs, &run, strict)
         }
@@ -284,6 +294,7 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
             run,
         } => {
             let strict = run_flags(settings, &run);
+            out_dir(settings, &run)?;
             settings.schedules = schedules;
             refuse_ids_as_files(settings, &configs)?;
             let jobs: Vec<_> = configs.into_iter().map(|f| (f, None)).collect();
@@ -306,6 +317,7 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
             force,
         } => {
             results_in(settings, out);
+            output::check_out_dir(&settings.results, "--out", &settings.root)?;
             verify::verify(settings, &ids, doc.as_deref(), strict_claims, force)
         }
         Command::Simulate(args) => simulate::simulate(settings, &args.options()),

@@ -79,6 +79,7 @@ fn missing_report(
 /// the cells directory `cells` into the results directory.
 pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode> {
     output::refuse_nested(&settings.results, "--out", cells, "the cells directory")?;
+    output::check_out_dir(&settings.results, "--out", &settings.root)?;
     let found = identities(cells)?;
     if found.is_empty() {
         bail!(

@@ -187,6 +187,7 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
     let ids: Vec<String> = jobs.iter().filter_map(|(_, id)| id.clone()).collect();
     let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     crate::output::refuse_nested(&args.out, "--out", &args.cells, "--cells")?;
+    crate::output::check_out_dir(&args.out, "--out", &settings.root)?;
     let cells = absolute(&args.cells);
     let dir = cells.join("slurm");
     let layout = Layout {

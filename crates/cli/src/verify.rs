@@ -67,9 +67,21 @@ pub fn verify(
         .iter()
         .cloned()
         .partition(|id| own.iter().any(|(o, _)| o == id));
+    let csv_of = |e: &Entry| settings.results.join(&e.id).join("data.csv");
+    // No id and no result of the papers': the studies of one's own are
+    // checked, and no papers' document (it would list nothing) is written.
+    let no_papers = ids.is_empty() && !entries.iter().any(|e| csv_of(e).is_file());
+    if no_papers && own.is_empty() {
+        bail!(
+            "{} holds no results: neither of the papers' experiments nor of studies of your own \
+             (folders <group>/<name>/ with data.csv and run.toml); run `cargo xtask reproduce` \
+             or `cargo xtask run` first, or give --out the directory they wrote to",
+            terminal_path(&settings.results)
+        );
+    }
     // Ids of own studies alone: their results are checked, and the papers'
     // results, document and sensitivity tables are left alone.
-    let only_own = !ids.is_empty() && catalog_ids.is_empty();
+    let only_own = (!ids.is_empty() && catalog_ids.is_empty()) || no_papers;
     let selected: Vec<&Entry> = if ids.is_empty() {
         entries.iter().collect()
     } else if catalog_ids.is_empty() {
@@ -77,7 +89,6 @@ pub fn verify(
     } else {
         catalog::select(&catalog_ids, &entries, false)?
     };
-    let csv_of = |e: &Entry| settings.results.join(&e.id).join("data.csv");
     let figures = entries.iter().filter(|e| e.is_figure()).count();
     let absent: Vec<&str> = entries
         .iter()
@@ -256,6 +267,13 @@ pub fn verify(
         );
     }
     if only_own {
+        if no_papers && settings.verbosity > Verbosity::Quiet {
+            say_err!(
+                "{} holds results of studies of your own only (checked above) and none of the \
+                 papers' experiments, so no reproduction document was written",
+                terminal_path(&settings.results)
+            );
+        }
         return claims_status(failed_claims, strict);
     }
     output::write_output(

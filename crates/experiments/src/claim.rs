@@ -7,7 +7,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
-use crate::numfmt::fmt_num;
+use crate::numfmt::fmt_exact;
 
 /// A statement from a paper and the predicate that checks it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -225,6 +225,8 @@ impl<'de> Deserialize<'de> for Check {
 pub(crate) enum XKey {
     Text(String),
     Number(f64),
+    /// An integer, kept exact (beyond 2^53 a float would merge neighbours).
+    Integer(i64),
 }
 
 /// Read by hand, not derived: a value of another type (a boolean, say)
@@ -245,10 +247,10 @@ impl<'de> Deserialize<'de> for XKey {
                 Ok(XKey::Number(v))
             }
             fn visit_i64<E>(self, v: i64) -> Result<XKey, E> {
-                Ok(XKey::Number(v as f64))
+                Ok(XKey::Integer(v))
             }
             fn visit_u64<E>(self, v: u64) -> Result<XKey, E> {
-                Ok(XKey::Number(v as f64))
+                Ok(i64::try_from(v).map_or(XKey::Number(v as f64), XKey::Integer))
             }
         }
         d.deserialize_any(Visit)
@@ -259,7 +261,8 @@ impl XKey {
     pub(crate) fn key(&self) -> String {
         match self {
             XKey::Text(s) => s.clone(),
-            XKey::Number(v) => fmt_num(*v),
+            XKey::Number(v) => fmt_exact(*v),
+            XKey::Integer(i) => i.to_string(),
         }
     }
 }

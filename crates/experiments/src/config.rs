@@ -153,39 +153,45 @@ pub(crate) struct Lublin99Spec {
 }
 
 impl WorkloadSpec {
-    /// A field of this workload its runs would not read, and why: a
+    /// A field of this workload its runs would not read (its path in the
+    /// workload's table, dotted: `lublin99.estimates`) and why: a
     /// trace's fields (`transforms`, `estimate`, `lenient`, `stand_in`) on
     /// a workload the kind generates, `lenient` and `stand_in` on a Lublin99
     /// workload, or estimates for a kind that makes its own (`estimates`
     /// false: [`Kind::ESTIMATES`](crate::Kind::ESTIMATES)). Refused, never
     /// ignored.
-    pub(crate) fn unread_field(&self, kind: &str, estimates: bool) -> Option<String> {
+    pub(crate) fn unread_field(&self, kind: &str, estimates: bool) -> Option<(String, String)> {
         let generated = self.generated_by_kind.is_some();
         if generated && !self.transforms.is_empty() {
-            return Some(
+            return Some((
+                "transforms".into(),
                 "`transforms` act on the jobs of a trace or a lublin99 workload; this one is \
                  `generated_by_kind` (the kind makes its jobs from [params]): remove them"
                     .into(),
-            );
+            ));
         }
         if generated && self.estimate != Estimate::default() {
-            return Some(
+            return Some((
+                "estimate".into(),
                 "`estimate` picks a trace's estimates; this workload is `generated_by_kind` \
                  (the kind makes its jobs from [params]): remove it"
                     .into(),
-            );
+            ));
         }
         let trace_only = [("lenient", self.lenient), ("stand_in", self.stand_in)];
         if let Some((key, _)) = trace_only.iter().find(|(_, set)| *set)
             && self.trace.is_none()
         {
-            return Some(format!(
-                "`{key}` applies to a trace file; this workload has none ({}): remove it",
-                if generated {
-                    "`generated_by_kind`"
-                } else {
-                    "`lublin99`"
-                }
+            return Some((
+                key.to_string(),
+                format!(
+                    "`{key}` applies to a trace file; this workload has none ({}): remove it",
+                    if generated {
+                        "`generated_by_kind`"
+                    } else {
+                        "`lublin99`"
+                    }
+                ),
             ));
         }
         if !estimates {
@@ -194,14 +200,17 @@ impl WorkloadSpec {
                 .as_ref()
                 .is_some_and(|g| !g.estimates.is_none());
             if model || matches!(self.estimate, Estimate::UnderEstimate(_)) {
-                return Some(format!(
-                    "kind '{kind}' makes its own run-time estimates from [params] and reads no \
-                     workload's: remove {}",
-                    if model {
-                        "`lublin99.estimates`"
-                    } else {
-                        "`estimate`"
-                    }
+                let field = if model {
+                    "lublin99.estimates"
+                } else {
+                    "estimate"
+                };
+                return Some((
+                    field.into(),
+                    format!(
+                        "kind '{kind}' makes its own run-time estimates from [params] and reads \
+                         no workload's: remove `{field}`"
+                    ),
                 ));
             }
         }
@@ -379,6 +388,31 @@ pub(crate) fn value_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
     Some(value.span())
 }
 
+/// The span of the key (not its value) at `path` (as for [`value_span`]),
+/// if the document writes it: where an error about the key's name points
+/// (an axis `with` key no run can set, say).
+pub(crate) fn key_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
+    let doc = toml::de::DeTable::parse(text).ok()?;
+    let (last, parents) = path.split_last()?;
+    let mut table = doc.get_ref();
+    let mut array: Option<&toml::de::DeArray<'_>> = None;
+    for part in parents {
+        let value = match array.take() {
+            Some(a) => a.get(part.parse::<usize>().ok()?)?,
+            None => table.get(*part)?,
+        };
+        match value.get_ref() {
+            toml::de::DeValue::Table(t) => table = t,
+            toml::de::DeValue::Array(a) => array = Some(a),
+            _ => return None,
+        }
+    }
+    if array.is_some() {
+        return None;
+    }
+    table.get_key_value(*last).map(|(k, _)| k.span())
+}
+
 /// That every name the document gives is one every output writes as it is
 /// ([`encode::check_name`](crate::encode::check_name)): workload labels,
 /// panel ids, series names, and the string values of the sweep and its
@@ -523,8 +557,8 @@ pub(crate) const MAX_ID_PART: usize = 200;
 /// How an x value is written in data.csv and matched by claims.
 pub(crate) fn x_label(v: &toml::Value) -> String {
     match v {
-        toml::Value::Integer(i) => crate::numfmt::fmt_num(*i as f64),
-        toml::Value::Float(f) => crate::numfmt::fmt_num(*f),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => crate::numfmt::fmt_exact(*f),
         toml::Value::String(s) => s.clone(),
         other => other.to_string(),
     }

@@ -12,7 +12,7 @@
 use std::fmt;
 
 use crate::encode;
-use crate::numfmt::fmt_num;
+use crate::numfmt::{fmt_exact, fmt_num};
 
 /// The exact header line of `data.csv`.
 pub const CSV_HEADER: &str = "panel,series,x,y,ci_lo,ci_hi,runs";
@@ -24,7 +24,8 @@ pub struct Row {
     pub panel: String,
     /// Series (legend entry).
     pub series: String,
-    /// x value: a category, or a number formatted with [`fmt_num`].
+    /// x value: a category, or a number formatted as the sweep's values are
+    /// ([`fmt_exact`](crate::numfmt::fmt_exact), integers exact).
     pub x: String,
     /// Mean over the runs.
     pub y: f64,
@@ -34,12 +35,14 @@ pub struct Row {
     pub runs: u32,
 }
 
-/// The x column: a number [`fmt_num`] wrote stays a number; anything else
-/// is text (a category) and is encoded as such.
+/// The x column: a number as a sweep's value is written (an integer, or
+/// [`fmt_exact`]'s text) stays a number; anything else is text (a
+/// category) and is encoded as such.
 pub(crate) fn x_field(x: &str) -> String {
     let number = x
         .parse::<f64>()
-        .is_ok_and(|v| v.is_finite() && fmt_num(v) == x);
+        .is_ok_and(|v| v.is_finite() && fmt_exact(v) == x)
+        || x.parse::<i64>().is_ok_and(|i| i.to_string() == x);
     if number {
         encode::csv_field(x)
     } else {

@@ -354,10 +354,39 @@ impl Experiment {
                 ));
             }
         }
+        if let Some(trim) = s.trim
+            && self.kind.one_sample
+        {
+            return Err((
+                key("trim"),
+                format!(
+                    "`trim = {trim}` leaves out the highest and lowest samples of each run, and \
+                     kind '{}' measures one sample per run, so it would change nothing; remove \
+                     `trim` (each repetition is one run: see `repetitions`)",
+                    s.kind
+                ),
+            ));
+        }
         if let Some(c) = s.confidence.filter(|c| *c != 0.90 && *c != 0.95) {
             return Err((
                 key("confidence"),
                 format!("`confidence` is {c}, expected 0.90 or 0.95 (absent: 0.95)"),
+            ));
+        }
+        // Like `trim`: an option that could change nothing is refused.
+        if let Some(c) = s.confidence
+            && self.kind.one_sample
+            && s.repetitions < 2
+        {
+            return Err((
+                key("confidence"),
+                format!(
+                    "`confidence = {c}` sets the level of the intervals around each point, and \
+                     kind '{}' measures one sample per run, so with `repetitions = {}` a point \
+                     has one value and no interval; set `repetitions` to 2 or more, or remove \
+                     `confidence`",
+                    s.kind, s.repetitions
+                ),
             ));
         }
         if s.workloads.is_empty() {
@@ -370,6 +399,15 @@ impl Experiment {
             let label = w.label.get_ref();
             let shown = terminal_name(label);
             let here = Some(w.label.span());
+            // An error about one field points at that field.
+            let index = i.to_string();
+            let field = |path: &[&str]| {
+                let full: Vec<&str> = ["workloads", index.as_str()]
+                    .into_iter()
+                    .chain(path.iter().copied())
+                    .collect();
+                crate::config::value_span(text, &full).or(here.clone())
+            };
             let sources = [
                 w.trace.is_some(),
                 w.lublin99.is_some(),
@@ -405,7 +443,7 @@ impl Experiment {
             }
             if let Some(g) = w.lublin99.as_ref().filter(|g| g.procs == 0 || g.jobs == 0) {
                 return Err((
-                    here,
+                    field(&["lublin99", if g.procs == 0 { "procs" } else { "jobs" }]),
                     format!(
                         "workload '{shown}': lublin99 needs procs and jobs of at least 1, got {} and {}",
                         g.procs, g.jobs
@@ -413,15 +451,15 @@ impl Experiment {
                 ));
             }
             if let Some(Err(m)) = w.lublin99.as_ref().map(|g| g.arrivals()) {
-                return Err((here, format!("workload '{shown}': {m}")));
+                return Err((field(&["lublin99"]), format!("workload '{shown}': {m}")));
             }
             Transform::check_list(&w.transforms)
-                .map_err(|m| (here.clone(), format!("workload '{shown}': {m}")))?;
+                .map_err(|m| (field(&["transforms"]), format!("workload '{shown}': {m}")))?;
             if let Estimate::UnderEstimate(f) = w.estimate
                 && !(f.is_finite() && (0.0..1.0).contains(&f))
             {
                 return Err((
-                    here,
+                    field(&["estimate"]),
                     format!(
                         "workload '{shown}': under_estimate is {f}, expected a fraction in [0, 1)"
                     ),
@@ -431,7 +469,7 @@ impl Experiment {
             if let Some(p) = w.procs {
                 if w.trace.is_none() {
                     return Err((
-                        here,
+                        field(&["procs"]),
                         format!(
                             "workload '{shown}': `procs` sets the machine of a trace; a lublin99 \
                              workload has its own `procs` (and a kind's generated one its \
@@ -441,7 +479,7 @@ impl Experiment {
                 }
                 if !(1..=swf_io::MAX_PROCS).contains(&p) {
                     return Err((
-                        here,
+                        field(&["procs"]),
                         format!(
                             "workload '{shown}': `procs` is {p}, expected 1 to {} processors",
                             swf_io::MAX_PROCS

@@ -290,6 +290,13 @@ pub trait Kind: 'static {
     /// `[params]` sets `false`, and the pipeline refuses a configuration
     /// that sets them rather than ignore it.
     const ESTIMATES: bool = true;
+    /// Whether every run returns at most one sample (one machine measured
+    /// as a whole). A kind that sets it gets a configuration's `trim`
+    /// refused where it is written: trimming the highest and lowest of one
+    /// sample keeps it, so the option would change nothing. `false` by
+    /// default, so a kind of your own may return any number of samples and
+    /// `trim` applies to them.
+    const ONE_SAMPLE: bool = false;
     /// Every `[params]` key documented, for `cargo xtask describe` and
     /// `configs/README.md`: key, unit, one line (types and defaults come
     /// from `Params::default()`). Empty by default; a key missing here is
@@ -389,6 +396,8 @@ pub(crate) struct KindEntry {
     pub workloads: Workloads,
     /// [`Kind::ESTIMATES`].
     pub estimates: bool,
+    /// [`Kind::ONE_SAMPLE`].
+    pub one_sample: bool,
     pub metrics: fn() -> Vec<MetricInfo>,
     /// [`Kind::AT_MOST`].
     pub at_most: &'static [(&'static str, &'static str)],
@@ -584,6 +593,7 @@ pub(crate) const fn entry<K: Kind>() -> KindEntry {
         name: K::NAME,
         workloads: K::WORKLOADS,
         estimates: K::ESTIMATES,
+        one_sample: K::ONE_SAMPLE,
         metrics: metrics::<K>,
         at_most: K::AT_MOST,
         renamed: K::RENAMED,

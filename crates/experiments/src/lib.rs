@@ -113,7 +113,7 @@ pub use kind::{
 };
 pub use kinds::{GridMonths, provisioning_scenario, replay, replay_policy};
 pub use limits::Limits;
-pub use numfmt::{fmt_num, fmt_short};
+pub use numfmt::{fmt_exact, fmt_num, fmt_short};
 pub use registry::{Policies, PolicyName, Registry, RegistryError};
 pub use report::{DocEntry, PAPER_ONLY, Setting, reproduction_doc, tally};
 pub use results::{Provenance, Results, run};

@@ -26,6 +26,19 @@ pub fn fmt_num(v: f64) -> String {
     if s == "-0" { "0".into() } else { s }
 }
 
+/// A number that names a value (an x value of a sweep, a grid value, a
+/// claim's `at`): [`fmt_num`]'s text when it reads back as the same
+/// number, else the shortest text that does (Rust's `Display`, no
+/// exponent), so two different values never share a label.
+pub fn fmt_exact(v: f64) -> String {
+    let short = fmt_num(v);
+    if !v.is_finite() || short.parse::<f64>() == Ok(v) {
+        short
+    } else {
+        format!("{v}")
+    }
+}
+
 /// A short, deterministic rendering for tables: 4 significant digits at
 /// most, no exponent.
 pub fn fmt_short(v: f64) -> String {

@@ -102,7 +102,7 @@ impl Plan {
                     .into(),
             ));
         }
-        sweep::validate(experiment)?;
+        sweep::validate(experiment, text)?;
         let setup = Setup {
             axis: spec.sweep.axis.get_ref(),
             // Each workload a facet: a run sees one.
@@ -115,8 +115,30 @@ impl Plan {
             load: sweep::sets_load(experiment),
             policies: &experiment.policies,
         };
-        check_workloads(kind, &setup).map_err(|m| (Some(spec.sweep.axis.span()), m))?;
         let swept = sweep::swept_keys(experiment);
+        let places = |key: &str| sweep::places(experiment, text, key);
+        check_workloads(experiment, &setup, text)?;
+        // A load no run reads: generated workloads have no arrivals to scale.
+        if let Some(load) = swept.iter().find(|k| target(k) == Target::Load)
+            && setup.generated
+        {
+            // The kind's own words about the load, where it has them (what
+            // to sweep instead): its complaint that goes with the load.
+            let without = Setup {
+                load: false,
+                ..setup
+            };
+            let why = match (base.params.check(&setup), base.params.check(&without)) {
+                (Err(e), Ok(())) if e.key.is_none() => e.message,
+                _ => format!(
+                    "kind '{}' generates its own workloads from [params], which a swept `load` \
+                     cannot scale: remove `load` from the sweep and sweep one of the kind's \
+                     [params] instead",
+                    kind.name
+                ),
+            };
+            return Err((places(load).0, why));
+        }
 
         let defs = series_defs(experiment)?;
         // With `workloads = "series"`, a copy of each series per workload.
@@ -163,14 +185,20 @@ impl Plan {
         // The points, and the workloads each point's series see.
         let points = sweep::points(experiment, &base_table);
         // A workload field its runs would not read is refused, never ignored.
-        for w in &spec.workloads {
-            if let Some(m) = w.unread_field(kind.name, kind.estimates) {
+        for (i, w) in spec.workloads.iter().enumerate() {
+            if let Some((field, m)) = w.unread_field(kind.name, kind.estimates) {
                 let shown = crate::encode::terminal_name(w.label.get_ref());
-                return Err((Some(w.label.span()), format!("workload '{shown}': {m}")));
+                let index = i.to_string();
+                let path: Vec<&str> = ["workloads", index.as_str()]
+                    .into_iter()
+                    .chain(field.split('.'))
+                    .collect();
+                let at = crate::config::value_span(text, &path).or(Some(w.label.span()));
+                return Err((at, format!("workload '{shown}': {m}")));
             }
         }
         let (variants, point_variants) =
-            sweep::variants(&spec.workloads, &points, &series, &entries, kind)?;
+            sweep::variants(&spec.workloads, &points, &series, &entries, kind, &places)?;
         let swept_param = |k: &str| {
             swept
                 .iter()
@@ -184,7 +212,7 @@ impl Plan {
                       fallback: Option<Range<usize>>| {
             match e.key.as_deref() {
                 Some(k) if get_path(&def.overrides, k).is_some() => Some(entry),
-                Some(k) if swept_param(k) => fallback,
+                Some(k) if swept_param(k) => places(k).1.or(fallback),
                 Some(k) => key_span(text, k).or(fallback),
                 None => fallback,
             }
@@ -205,8 +233,17 @@ impl Plan {
                 };
                 let mut t = table.clone();
                 merge(&mut t, &def.overrides);
-                let cell = resolve(kind, t)
-                    .map_err(|m| (fallback.clone(), format!("series '{}'{at}: {m}", def.name)))?;
+                let cell = resolve(kind, t).map_err(|m| {
+                    let blamed = blame(kind, &base_table, table, &swept, &places);
+                    let here = match blamed {
+                        Blame::Key(span) => span,
+                        Blame::Series => Some(entry.span()),
+                    };
+                    (
+                        here.or(fallback.clone()),
+                        format!("series '{}'{at}: {m}", def.name),
+                    )
+                })?;
                 cell.params.check(&setup).map_err(|e| {
                     (
                         locate(&e, def, entry.span(), fallback.clone()),
@@ -311,25 +348,88 @@ impl Plan {
 }
 
 /// That the experiment's workloads are what its kind takes
-/// ([`Kind::WORKLOADS`](crate::Kind::WORKLOADS)).
-fn check_workloads(kind: &KindEntry, setup: &Setup<'_>) -> Result<(), String> {
+/// ([`Kind::WORKLOADS`](crate::Kind::WORKLOADS)); an error points at the
+/// workload at fault (the first that is not generated, the second of a
+/// kind that takes one), or at the axis that cannot take several.
+fn check_workloads(experiment: &Experiment, setup: &Setup<'_>, text: &str) -> Result<(), Located> {
+    let kind = &experiment.kind;
+    let workloads = &experiment.spec.workloads;
     let name = kind.name;
+    let label = |i: usize| workloads.get(i).map(|w| w.label.span());
     match kind.workloads {
-        Workloads::PerPoint if !setup.categorical() && setup.workloads != 1 => Err(format!(
-            "kind '{name}' simulates one workload per run: a sweep over a numeric axis takes \
-             exactly one workload, got {}; compare workloads with axis = \"workload\"",
-            setup.workloads
+        Workloads::PerPoint if !setup.categorical() && setup.workloads != 1 => Err((
+            Some(experiment.spec.sweep.axis.span()),
+            format!(
+                "kind '{name}' simulates one workload per run: a sweep over a numeric axis takes \
+                 exactly one workload, got {}; compare workloads with axis = \"workload\"",
+                setup.workloads
+            ),
         )),
-        Workloads::One if setup.workloads != 1 => Err(format!(
-            "kind '{name}' takes exactly one workload, got {}",
-            setup.workloads
+        Workloads::One if setup.workloads != 1 => Err((
+            label(1),
+            format!(
+                "kind '{name}' takes exactly one workload, got {}",
+                setup.workloads
+            ),
         )),
-        Workloads::Generated if !setup.generated => Err(format!(
-            "kind '{name}' generates its own jobs: give its workloads `generated_by_kind` \
-             instead of a trace or a generator"
-        )),
+        Workloads::Generated if !setup.generated => {
+            let i = workloads
+                .iter()
+                .position(|w| w.generated_by_kind.is_none())
+                .unwrap_or(0);
+            let index = i.to_string();
+            let source = ["trace", "lublin99"]
+                .into_iter()
+                .find_map(|k| crate::config::key_span(text, &["workloads", &index, k]));
+            Err((
+                source.or(label(i)),
+                format!(
+                    "kind '{name}' generates its own jobs: give its workloads `generated_by_kind` \
+                     instead of a trace or a generator"
+                ),
+            ))
+        }
         _ => Ok(()),
     }
+}
+
+/// What a cell's parameters that do not resolve are due to.
+enum Blame {
+    /// A swept key: its name when the kind has no such key, else its values.
+    Key(Option<Range<usize>>),
+    /// The series' overrides (the point alone resolves).
+    Series,
+}
+
+/// Why a cell's table (`point` with a series' overrides) does not
+/// resolve: the series' overrides when the point alone resolves; else
+/// each swept `[params]` key is tried alone on `base`, and the first that
+/// fails is to blame, at its name when the kind has no such key, at its
+/// values otherwise.
+fn blame(
+    kind: &KindEntry,
+    base: &toml::Table,
+    point: &toml::Table,
+    swept: &[&str],
+    places: &dyn Fn(&str) -> (sweep::Span, sweep::Span),
+) -> Blame {
+    if (kind.resolve)(point.clone()).is_ok() {
+        return Blame::Series;
+    }
+    for key in swept {
+        let (Target::Param(k), Some(value)) = (target(key), get_path(point, key)) else {
+            continue;
+        };
+        let mut t = base.clone();
+        crate::sweep::set_path(&mut t, k, value.clone());
+        if let Err(m) = (kind.resolve)(t) {
+            let (name, values) = places(key);
+            // serde's words for a key the parameters do not have.
+            let unknown = m.starts_with("unknown field");
+            return Blame::Key(if unknown { name } else { values.or(name) });
+        }
+    }
+    Blame::Key(None)
 }
 
 fn resolve(kind: &KindEntry, table: toml::Table) -> Result<Resolution, String> {

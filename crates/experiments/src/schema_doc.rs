@@ -89,7 +89,7 @@ const TOP: &[KeyDoc] = &[
         "confidence",
         "float",
         "`0.95`",
-        "confidence level of the intervals around each point: `0.95` or `0.90`",
+        "confidence level of the intervals around each point: `0.95` or `0.90`; an error where no point can have an interval (one repetition of a kind that measures one sample per run)",
     ),
     k(
         "series",
@@ -101,7 +101,7 @@ const TOP: &[KeyDoc] = &[
         "trim",
         "integer",
         "none (every sample counts)",
-        "for kinds that measure several units per run: the `trim` highest and `trim` lowest samples of each run are left out (all kept when there are not more than `2·trim`)",
+        "for kinds that measure several units per run (`adaptive`: its intervals): the `trim` highest and `trim` lowest samples of each run are left out (all kept when there are not more than `2·trim`); an error for a kind that measures one sample per run (`backfilling`, `pricing`, `provisioning`, `utility`), where it would change nothing",
     ),
     k(
         "params",
@@ -305,7 +305,7 @@ const SWEEP: &[KeyDoc] = &[
         "values",
         "array",
         "required unless `axis = \"workload\"`",
-        "the x values: numbers, strings or booleans",
+        "the x values: numbers, strings or booleans, each listed once; data.csv, panel ids and claims write a number as it reads back exactly (`0.1234567` stays `0.1234567`, `0.5` is `0.5`)",
     ),
     k("label", "string", "required", "axis label with unit"),
     k(

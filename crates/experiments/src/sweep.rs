@@ -89,6 +89,37 @@ pub(crate) fn swept_keys(experiment: &Experiment) -> Vec<&str> {
     keys
 }
 
+/// Where swept `key` is written in the document `text`: its name (the
+/// axis, a `with` key or the grid's axis) and its values (the axis's
+/// `values`, the `with` key's list or the grid's `values`). An error about
+/// the key itself points at the first, one about a value at the second.
+pub(crate) fn places(experiment: &Experiment, text: &str, key: &str) -> (Span, Span) {
+    let sweep = &experiment.spec.sweep;
+    if !experiment.is_categorical() && sweep.axis.get_ref() == key {
+        return (
+            Some(sweep.axis.span()),
+            sweep.values.as_ref().map(Spanned::span),
+        );
+    }
+    if let Some(with) = &sweep.with
+        && with.get_ref().contains_key(key)
+    {
+        let path = ["sweep", "with", key];
+        let name = crate::config::key_span(text, &path).or(Some(with.span()));
+        let values = crate::config::value_span(text, &path).or(Some(with.span()));
+        return (name, values);
+    }
+    if let Some(grid) = &sweep.grid
+        && grid.axis.get_ref() == key
+    {
+        return (Some(grid.axis.span()), Some(grid.values.span()));
+    }
+    (Some(sweep.axis.span()), None)
+}
+
+/// A place in the document, if there is one.
+pub(crate) type Span = Option<Range<usize>>;
+
 /// Whether the sweep scales the load anywhere (axis, `with` or grid).
 pub(crate) fn sets_load(experiment: &Experiment) -> bool {
     swept_keys(experiment)
@@ -110,7 +141,7 @@ pub(crate) fn grid_len(experiment: &Experiment) -> usize {
 /// can set, one value per x value in each `with` list, values that are
 /// finite numbers, strings or booleans, positive loads, and no key set
 /// twice.
-pub(crate) fn validate(experiment: &Experiment) -> Result<(), Located> {
+pub(crate) fn validate(experiment: &Experiment, text: &str) -> Result<(), Located> {
     let sweep = &experiment.spec.sweep;
     let xs = experiment.x_values().len();
     let mut seen: Vec<&str> = Vec::new();
@@ -141,9 +172,9 @@ pub(crate) fn validate(experiment: &Experiment) -> Result<(), Located> {
         }
     };
     if let Some(with) = &sweep.with {
-        let span = Some(with.span());
         for (key, list) in with.get_ref() {
-            check_key(&seen, key, span.clone())?;
+            let (name, span) = places(experiment, text, key);
+            check_key(&seen, key, name)?;
             seen.push(key);
             let Some(values) = list.as_array() else {
                 return Err((
@@ -295,6 +326,7 @@ pub(crate) fn variants(
     defs: &[SeriesDef],
     entries: &[&Spanned<toml::Value>],
     kind: &KindEntry,
+    places: &dyn Fn(&str) -> (Span, Span),
 ) -> Result<(Vec<WorkloadSpec>, PointVariants), Located> {
     let mut variants: Vec<WorkloadSpec> = workloads.to_vec();
     let mut texts: Vec<String> = variants.iter().map(workload_text).collect();
@@ -307,9 +339,14 @@ pub(crate) fn variants(
                 continue;
             }
             // A complaint about the series' overrides points at the series,
-            // one about the point's values at the sweep.
+            // one about the point's values at the values of the swept
+            // workload field (the axis's, a `with` key's or the grid's).
+            let swept_field = |field: &str| places(&format!("workload.{field}"));
+            let first_field = point.workload.keys().next().map(String::as_str);
             let here = if def.workload.is_empty() {
-                point.span.clone()
+                first_field
+                    .and_then(|f| swept_field(f).1)
+                    .or(point.span.clone())
             } else {
                 Some(entry.span())
             };
@@ -348,17 +385,30 @@ pub(crate) fn variants(
                     .iter()
                     .any(|o| o.contains_key("estimate"));
                 let unread = if estimate_set && !kind.estimates {
-                    Some(format!(
-                        "kind '{}' makes its own run-time estimates from [params] and reads no \
-                         workload's: set `estimate` in no series and sweep no `workload.estimate`",
-                        kind.name
+                    Some((
+                        "estimate".to_string(),
+                        format!(
+                            "kind '{}' makes its own run-time estimates from [params] and reads \
+                             no workload's: set `estimate` in no series and sweep no \
+                             `workload.estimate`",
+                            kind.name
+                        ),
                     ))
                 } else {
                     variant.unread_field(kind.name, kind.estimates)
                 };
-                if let Some(m) = unread {
+                if let Some((field, m)) = unread {
+                    // A field the sweep sets: at the swept key, whose name
+                    // is what no run reads; one a series sets: at the series.
+                    let swept = get_path(&point.workload, &field).is_some()
+                        && get_path(&def.workload, &field).is_none();
+                    let at = if swept {
+                        swept_field(&field).0.or(here)
+                    } else {
+                        here
+                    };
                     return Err((
-                        here,
+                        at,
                         format!(
                             "series '{}'{}: workload '{}': {m}",
                             crate::encode::terminal_name(&def.name),

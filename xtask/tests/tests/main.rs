@@ -9,6 +9,7 @@ mod end_to_end;
 mod float_api;
 mod hostile_files;
 mod layers;
+mod out_dirs;
 mod root;
 mod schedules;
 mod slurm;

@@ -161,3 +161,87 @@ pub fn check_no_links_below(root: &Path, dir: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+/// Refuses an output folder (`out`, given as `flag`) that the tool would
+/// share with files it did not make: the source tree at `root` itself or
+/// a folder inside its `configs/` (where configurations are read, and a
+/// results folder's `run.toml` would be read as one), or a folder that
+/// holds anything but what the tool writes there: results folders
+/// `<group>/<name>/` (and `<paper>/sensitivity/<name>/`), the partial
+/// `REPRODUCTION.md` (which `verify` replaces only if the tool wrote it,
+/// or with `--force`), files it marks as its own (a `--combined` table)
+/// and hidden entries (the staging folder, debris of older versions). A
+/// folder that does not exist or is empty is fine. Results folders themselves are checked where they
+/// are replaced ([`super::check_dir_target`]), links where they are
+/// written through ([`check_no_links_below`]).
+pub fn check_out_dir(out: &Path, flag: &str, root: &Path) -> Result<()> {
+    if let (Some(o), Some(r)) = (resolved(out), resolved(root)) {
+        let configs = r.join("configs");
+        if o == r || o.starts_with(&configs) {
+            bail!(
+                "{flag} {} is {}; outputs go in a folder of their own, never among \
+                 configurations or sources (the default is results/), choose another {flag}",
+                terminal_path(out),
+                if o == r {
+                    "the source tree's root".to_string()
+                } else if o == configs {
+                    "the source tree's configs/".to_string()
+                } else {
+                    format!("inside {}", terminal_path(&configs))
+                }
+            );
+        }
+    }
+    if let Some(foreign) = foreign_entry(out) {
+        bail!(
+            "{flag} {} holds {}, which cargo xtask did not write; an output folder holds only \
+             what the tool makes (results folders <group>/<name>/, its REPRODUCTION.md, {}), \
+             so nothing else is ever replaced: move that away or choose another {flag}",
+            terminal_path(out),
+            terminal_path(&foreign),
+            super::STAGING
+        );
+    }
+    Ok(())
+}
+
+/// The first entry of the output folder `out` (sorted, two levels down)
+/// that the tool does not write there, if any. Symbolic links are left to
+/// the checks of the paths written through them.
+fn foreign_entry(out: &Path) -> Option<std::path::PathBuf> {
+    let sorted = |dir: &Path| -> Vec<fs::DirEntry> {
+        let mut v: Vec<fs::DirEntry> = fs::read_dir(dir)
+            .map(|r| r.flatten().collect())
+            .unwrap_or_default();
+        v.sort_by_key(fs::DirEntry::file_name);
+        v
+    };
+    for entry in sorted(out) {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let name = entry.file_name();
+        // Hidden entries: the tool's own names are hidden ones, and so is
+        // the debris of its versions before `.usched-staging/`.
+        if kind.is_symlink()
+            || name.to_string_lossy().starts_with('.')
+            // The partial document has its own guard (`verify --force`).
+            || (kind.is_file() && name == "REPRODUCTION.md")
+            || (kind.is_file() && super::replace::made_by_tool(&entry.path()))
+        {
+            continue;
+        }
+        if !kind.is_dir() {
+            return Some(entry.path());
+        }
+        // A group folder holds results folders (or `sensitivity/`) only,
+        // and hidden entries.
+        if let Some(inner) = sorted(&entry.path()).into_iter().find(|e| {
+            !e.file_name().to_string_lossy().starts_with('.')
+                && e.file_type().is_ok_and(|t| !t.is_dir() && !t.is_symlink())
+        }) {
+            return Some(inner.path());
+        }
+    }
+    None
+}

@@ -59,6 +59,20 @@ fn header_note(text: &str, note: &str) -> bool {
         .any(|l| l.contains(note))
 }
 
+/// Whether the file at `path` is one the tool wrote, as any of its
+/// marked kinds (every [`Made`] but [`Made::Unmarked`]).
+pub(super) fn made_by_tool(path: &Path) -> bool {
+    [
+        Made::Schedule,
+        Made::Picture,
+        Made::Document,
+        Made::Combined,
+        Made::Workload,
+    ]
+    .into_iter()
+    .any(|m| made_here(path, m))
+}
+
 /// Whether the file at `path` is one the tool wrote as `made`.
 fn made_here(path: &Path, made: Made) -> bool {
     let Some(text) = head(path) else {

@@ -111,6 +111,7 @@ impl Params {
 
 impl Kind for Backfilling {
     const NAME: &'static str = "backfilling";
+    const ONE_SAMPLE: bool = true; // one machine (or grid) measured as a whole
     type Params = Params;
     type Sample = Measures;
     const AT_MOST: &'static [(&'static str, &'static str)] =

@@ -38,13 +38,12 @@
 //! from the repetition seed, so every series and every x value sees the same
 //! jobs (common random numbers).
 
-use std::sync::Arc;
-
 use ::pricing::{
     Committed, DropRule, JobControl, Late, Policy, PolicyError, QosJob, QosWorkload, RunConfig,
     RunStats, Series, Spare, UrgencyModel, run_policy,
 };
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 use crate::error::RunError;
 use crate::kind::{Input, Kind, Metric, Param, ParamError, Setup, overrides};
@@ -212,6 +211,7 @@ fn require(ok: bool, key: &str, value: f64, expected: &str) -> Result<(), ParamE
 
 impl Kind for Pricing {
     const NAME: &'static str = "pricing";
+    const ONE_SAMPLE: bool = true; // one machine (or grid) measured as a whole
     const ESTIMATES: bool = false; // run times less `inaccuracy` (`QosWorkload`)
     type Params = Params;
     type Sample = RunStats;

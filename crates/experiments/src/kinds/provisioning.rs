@@ -224,6 +224,7 @@ macro_rules! metrics {
 
 impl Kind for Provisioning {
     const NAME: &'static str = "provisioning";
+    const ONE_SAMPLE: bool = true; // one machine (or grid) measured as a whole
     const WORKLOADS: Workloads = Workloads::One;
     type Params = Params;
     type Sample = Sample;

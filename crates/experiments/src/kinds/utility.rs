@@ -52,6 +52,7 @@ fn param_error(e: GridError) -> ParamError {
 
 impl Kind for Utility {
     const NAME: &'static str = "utility";
+    const ONE_SAMPLE: bool = true; // one machine (or grid) measured as a whole
     const WORKLOADS: Workloads = Workloads::Generated;
     /// Every key optional, with the paper's default.
     type Params = Settings;

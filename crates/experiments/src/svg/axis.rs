@@ -98,7 +98,7 @@ pub(super) fn log_x_axis(xs: &[f64]) -> (f64, f64, Vec<(f64, String)>) {
     let ticks = if values.len() <= MAX_VALUE_TICKS {
         values
             .iter()
-            .map(|v| (*v, crate::numfmt::fmt_num(*v)))
+            .map(|v| (*v, crate::numfmt::fmt_exact(*v)))
             .collect()
     } else {
         let mut t: Vec<(f64, String)> = (d0.ceil() as i32..=d1.floor() as i32)
@@ -106,8 +106,8 @@ pub(super) fn log_x_axis(xs: &[f64]) -> (f64, f64, Vec<(f64, String)>) {
             .collect();
         if t.len() < 2 {
             t = vec![
-                (lo, crate::numfmt::fmt_num(lo)),
-                (hi, crate::numfmt::fmt_num(hi)),
+                (lo, crate::numfmt::fmt_exact(lo)),
+                (hi, crate::numfmt::fmt_exact(hi)),
             ];
         }
         t

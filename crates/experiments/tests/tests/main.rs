@@ -958,7 +958,7 @@ mod pipeline {
         let given = traced("trace = \"tiny\"\nprocs = 8");
         let r = run(&given, &traces, &RunOptions::default()).unwrap();
         assert_eq!(r.workloads[0].capacity, 8);
-        // Both refused when the configuration is read, at the workload's line.
+        // Both refused when the configuration is read, at the line of `procs`.
         let parse = |config: &str| {
             let text = BASE.replace("lublin99 = { procs = 32, jobs = 200 }", config);
             Experiment::parse(&text, "t.toml").unwrap_err()
@@ -966,12 +966,12 @@ mod pipeline {
         let e = parse("trace = \"tiny\"\nprocs = 0");
         assert!(
             e.to_string().starts_with(
-                "t.toml:10:9: workload 'gen': `procs` is 0, expected 1 to 10000000 processors"
+                "t.toml:12:9: workload 'gen': `procs` is 0, expected 1 to 10000000 processors"
             ),
             "{e}"
         );
         let e = parse("lublin99 = { procs = 32, jobs = 200 }\nprocs = 8");
-        assert_eq!(e.line(), Some(10));
+        assert_eq!(e.line(), Some(12));
         assert!(
             e.to_string().contains("a lublin99 workload has its own"),
             "{e}"
@@ -1476,6 +1476,9 @@ mod hostile_outputs;
 mod intermediate_checks;
 
 mod sweeps;
+
+/// A study's errors at the key at fault; x labels that stay distinct.
+mod study_errors;
 
 /// A user's kind checked where it enters: registration and measured values.
 mod user_kinds;

@@ -180,7 +180,8 @@ fn workload_fields_no_run_reads_are_refused_where_they_are_set() {
         ("lenient = true", "`lenient` applies to a trace file"),
         ("stand_in = true", "`stand_in` applies to a trace file"),
     ] {
-        refused(generated(extra), 9, needle);
+        // At the field's own line, not the label's.
+        refused(generated(extra), 11, needle);
     }
     let own = "kind 'pricing' makes its own run-time estimates from [params]";
     refused(
@@ -189,7 +190,7 @@ fn workload_fields_no_run_reads_are_refused_where_they_are_set() {
             &format!("{lublin}\nstand_in = true"),
             by_workload,
         ),
-        9,
+        11,
         "`stand_in` applies to a trace file; this workload has none (`lublin99`)",
     );
     refused(
@@ -198,7 +199,7 @@ fn workload_fields_no_run_reads_are_refused_where_they_are_set() {
             &format!("{lublin}\nestimate = {{ under_estimate = 0.5 }}"),
             by_workload,
         ),
-        9,
+        11,
         own,
     );
     refused(
@@ -207,7 +208,7 @@ fn workload_fields_no_run_reads_are_refused_where_they_are_set() {
             "lublin99 = { procs = 32, jobs = 100, estimates = \"f:3\" }",
             by_workload,
         ),
-        9,
+        10,
         "remove `lublin99.estimates`",
     );
     refused(
@@ -225,7 +226,8 @@ fn workload_fields_no_run_reads_are_refused_where_they_are_set() {
             lublin,
             "axis = \"workload.estimate\"\nvalues = [\"requested\", \"actual\"]",
         ),
-        14,
+        // The swept key is what no run reads: at the axis.
+        13,
         own,
     );
     // What the runs read stays accepted: pricing's `estimate = "actual"`

@@ -1,0 +1,240 @@
+//! A researcher's study gets an error at the key that is wrong: `trim` on
+//! a kind that measures one sample per run, a swept key no run reads or
+//! the kind does not have, a workload field; and sweep values that
+//! differ keep different x labels.
+
+use experiments::{Experiment, fmt_exact};
+
+/// A utility study: `{sweep}` is the `[sweep]` body, `{top}` more
+/// top-level keys, `{workload}` the workload's source.
+fn utility(top: &str, workload: &str, sweep: &str) -> String {
+    format!(
+        "version = 2\nid = \"study/u\"\ntitle = \"t\"\nkind = \"utility\"\nseed = 1\n\
+         series = [\"pu\"]\n{top}\n[[workloads]]\nlabel = \"g\"\n{workload}\n\n[params]\n\
+         users = 4\n\n[[panels]]\nid = \"s\"\nmetric = \"success_ratio\"\n\n[sweep]\n\
+         label = \"x\"\n{sweep}\n"
+    )
+}
+const GENERATED: &str = "generated_by_kind = \"the grid\"";
+
+/// The error of `text`, which must start at `u.toml:<line>:` and hold `needle`.
+fn refused_at(text: &str, line: usize, needle: &str) {
+    let err = Experiment::parse(text, "u.toml").expect_err(needle);
+    let shown = err.to_string();
+    assert_eq!(err.line(), Some(line), "{needle}: {shown}\n{text}");
+    assert!(shown.starts_with(&format!("u.toml:{line}:")), "{shown}");
+    assert!(shown.contains(needle), "wanted {needle:?} in {shown}");
+}
+
+/// The line of the first line of `text` that starts with `prefix`.
+fn line_of(text: &str, prefix: &str) -> usize {
+    text.lines()
+        .position(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("{prefix} in {text}"))
+        + 1
+}
+
+#[test]
+fn trim_and_a_lone_confidence_are_refused_at_their_line_for_kinds_of_one_sample_per_run() {
+    // Each built-in kind that measures one sample per run, with a config
+    // that is valid without `trim`.
+    let backfilling = "version = 2\nid = \"study/b\"\ntitle = \"t\"\nkind = \"backfilling\"\n\
+         seed = 1\nseries = [\"easy\"]\ntrim = 1\n\n[[workloads]]\nlabel = \"l\"\n\
+         lublin99 = { procs = 32, jobs = 100 }\n\n[sweep]\naxis = \"workload\"\nlabel = \"x\"\n\n\
+         [[panels]]\nid = \"w\"\nmetric = \"mean_wait\"\n";
+    let pricing = backfilling
+        .replace("\"backfilling\"", "\"pricing\"")
+        .replace("[\"easy\"]", "[\"libra\"]")
+        .replace("\"mean_wait\"", "\"qos\"");
+    let provisioning = backfilling
+        .replace("\"backfilling\"", "\"provisioning\"")
+        .replace("[\"easy\"]", "[\"arcb+least-load\"]")
+        .replace("\"mean_wait\"", "\"messages\"");
+    let one_utility = utility("trim = 1", GENERATED, "axis = \"max_ttl\"\nvalues = [1, 2]");
+    for (kind, text) in [
+        ("backfilling", backfilling.to_string()),
+        ("pricing", pricing),
+        ("provisioning", provisioning),
+        ("utility", one_utility),
+    ] {
+        let without = text.replace("trim = 1\n", "");
+        Experiment::parse(&without, "u.toml").unwrap_or_else(|e| panic!("{kind}: {e}"));
+        refused_at(
+            &text,
+            line_of(&text, "trim"),
+            &format!(
+                "`trim = 1` leaves out the highest and lowest samples of each run, and kind \
+                 '{kind}' measures one sample per run, so it would change nothing; remove `trim`"
+            ),
+        );
+    }
+    // `confidence` where no point can have an interval: one repetition.
+    let text = utility(
+        "confidence = 0.90",
+        GENERATED,
+        "axis = \"max_ttl\"\nvalues = [1, 2]",
+    );
+    refused_at(
+        &text,
+        line_of(&text, "confidence"),
+        "`confidence = 0.9` sets the level of the intervals around each point, and kind \
+         'utility' measures one sample per run, so with `repetitions = 1` a point has one value \
+         and no interval; set `repetitions` to 2 or more, or remove `confidence`",
+    );
+    let two = text.replace("confidence = 0.90", "confidence = 0.90\nrepetitions = 2");
+    Experiment::parse(&two, "u.toml").unwrap();
+    // A kind that measures several samples per run keeps it.
+    let fig4 = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../configs/adaptive/fig4.toml"
+    ))
+    .unwrap();
+    assert!(fig4.contains("\ntrim = 4"));
+    Experiment::parse(&fig4, "fig4.toml").unwrap();
+}
+
+#[test]
+fn errors_about_a_swept_key_point_at_that_key() {
+    let valid = utility("", GENERATED, "axis = \"max_ttl\"\nvalues = [1, 2]");
+    Experiment::parse(&valid, "u.toml").unwrap();
+    let generates = "the utility kind generates its own workload, which a swept `load` cannot \
+                     scale: sweep `mean_interarrival` instead";
+    let unknown = "unknown field `max_tll`";
+    // (sweep body, the line's prefix the error must be at, message)
+    let cases = [
+        // An axis the kind does not have: at the axis, not at the series.
+        ("axis = \"load\"\nvalues = [0.5, 1.0]", "axis", generates),
+        // A misspelt axis: at the axis, not at its values.
+        ("axis = \"max_tll\"\nvalues = [1, 2]", "axis", unknown),
+        // The same in `with` and in the grid: at the key.
+        (
+            "axis = \"max_ttl\"\nvalues = [1, 2]\nwith = {\n  sites = [2, 3],\n  max_tll = [1, 2] }",
+            "  max_tll",
+            unknown,
+        ),
+        (
+            "axis = \"max_ttl\"\nvalues = [1, 2]\nwith = {\n  sites = [2, 3],\n  load = [1, 2] }",
+            "  load",
+            generates,
+        ),
+        (
+            "axis = \"max_ttl\"\nvalues = [1, 2]\n\n[sweep.grid]\naxis = \"max_tll\"\nvalues = [1]\nlabel = \"g\"",
+            "axis = \"max_tll\"",
+            unknown,
+        ),
+        // A bad value: at the values of the key it belongs to.
+        (
+            "axis = \"max_ttl\"\nvalues = [1, 2]\nwith = {\n  sites = [2, 3],\n  users = [\"many\", 4] }",
+            "  users",
+            "invalid type: string \"many\"",
+        ),
+        (
+            "axis = \"max_ttl\"\nvalues = [1, 2]\n\n[sweep.grid]\naxis = \"sites\"\nvalues = [\"two\"]\nlabel = \"g\"",
+            "values = [\"two\"]",
+            "invalid type: string \"two\"",
+        ),
+    ];
+    for (sweep, prefix, needle) in cases {
+        let text = utility("", GENERATED, sweep);
+        refused_at(&text, line_of(&text, prefix), needle);
+    }
+    // A workload the kind cannot take: at its source, not at the axis.
+    let text = utility(
+        "",
+        "lublin99 = { procs = 8, jobs = 10 }",
+        "axis = \"max_ttl\"\nvalues = [1, 2]",
+    );
+    refused_at(
+        &text,
+        line_of(&text, "lublin99"),
+        "kind 'utility' generates its own jobs",
+    );
+}
+
+#[test]
+fn errors_about_a_workload_field_point_at_that_field() {
+    let backfilling = |fields: &str| {
+        format!(
+            "version = 2\nid = \"study/b\"\ntitle = \"t\"\nkind = \"backfilling\"\nseed = 1\n\
+             series = [\"easy\"]\n\n[[workloads]]\nlabel = \"l\"\n\
+             lublin99 = {{ procs = 32, jobs = 100 }}\n{fields}\n\n[sweep]\naxis = \"workload\"\n\
+             label = \"x\"\n\n[[panels]]\nid = \"w\"\nmetric = \"mean_wait\"\n"
+        )
+    };
+    for (fields, prefix, needle) in [
+        ("procs = 64", "procs", "`procs` sets the machine of a trace"),
+        (
+            "estimate = { under_estimate = 2.0 }",
+            "estimate",
+            "under_estimate is 2, expected a fraction in [0, 1)",
+        ),
+        (
+            "transforms = [{ last_n = 10 }, { min_procs = 2 }]",
+            "transforms",
+            "workload 'l': ",
+        ),
+        (
+            "lenient = true",
+            "lenient",
+            "`lenient` applies to a trace file",
+        ),
+    ] {
+        let text = backfilling(fields);
+        refused_at(&text, line_of(&text, prefix), needle);
+    }
+    let text = backfilling("").replace("jobs = 100", "jobs = 0");
+    refused_at(
+        &text,
+        line_of(&text, "lublin99"),
+        "lublin99 needs procs and jobs of at least 1",
+    );
+}
+
+#[test]
+fn sweep_values_that_differ_keep_different_labels() {
+    // Six significant digits merged these; every committed config's
+    // labels read back exactly and stay as they were.
+    assert_eq!(fmt_exact(0.1234567), "0.1234567");
+    assert_eq!(fmt_exact(0.1234568), "0.1234568");
+    assert_eq!(fmt_exact(1000001.5), "1000001.5");
+    assert_eq!(fmt_exact(1000002.5), "1000002.5");
+    for (v, label) in [
+        (0.5, "0.5"),
+        (0.9, "0.9"),
+        (1e-7, "0.0000001"),
+        (3840.0, "3840"),
+    ] {
+        assert_eq!(fmt_exact(v), label);
+        assert_eq!(fmt_exact(v), experiments::fmt_num(v));
+    }
+    for (values, at, missed) in [
+        ("[0.1234567, 0.1234568]", "0.1234568", "0.123457"),
+        ("[1000001.5, 1000002.5]", "1000002.5", "1000002"),
+        (
+            "[9007199254740993, 9007199254740992]",
+            "9007199254740993",
+            "9007199254740994",
+        ),
+    ] {
+        let text = utility(
+            "",
+            GENERATED,
+            &format!("axis = \"mean_interarrival\"\nvalues = {values}"),
+        ) + &format!(
+            "\n[[claims]]\ntext = \"c\"\ncheck.within = {{ panel = \"s\", series = \"pu\", \
+             at = {at}, lo = 0, hi = 1 }}\n"
+        );
+        let e = Experiment::parse(&text, "u.toml").unwrap_or_else(|e| panic!("{values}: {e}"));
+        assert!(
+            e.skipped_claims().is_empty(),
+            "{values}: {:?}",
+            e.skipped_claims()
+        );
+        // A claim at a value the sweep does not have names the labels.
+        let text = text.replace(&format!("at = {at}"), &format!("at = {missed}"));
+        let e = Experiment::parse(&text, "u.toml").unwrap();
+        let note = e.skipped_claims().join("\n");
+        let labels = values.trim_matches(['[', ']']);
+        assert!(note.contains(&format!("(it has {labels})")), "{note}");
+    }
+}
