@@ -58,13 +58,6 @@ use crate::{
     RequestSeeds, SchedError, SchedulerConfig, Table1, Variant, schedule, validate,
 };
 
-fn broken(invariant: &'static str, detail: impl Into<String>) -> Broken {
-    Broken {
-        invariant,
-        detail: detail.into(),
-    }
-}
-
 type Slot = Rc<RefCell<Option<Broken>>>;
 
 fn record(slot: &Slot, b: Broken) {
@@ -89,7 +82,7 @@ impl<O: RequestOrder> RequestOrder for WatchedOrder<O> {
         match *first {
             Some(f) if f != r => record(
                 &self.broken,
-                broken(
+                Broken::new(
                     invariant::KEEPS_THE_CONTRACT,
                     format!(
                         "reschedules() answered {f}, then {r}; an order reschedules on every arrival or on none"
@@ -107,7 +100,7 @@ impl<O: RequestOrder> RequestOrder for WatchedOrder<O> {
         if again != rank {
             record(
                 &self.broken,
-                broken(
+                Broken::new(
                     invariant::KEEPS_THE_CONTRACT,
                     format!(
                         "request {id} at {submit}: rank {rank}, then {again} asked again; a rank must not depend on anything but its arguments"
@@ -136,7 +129,7 @@ impl<F: Moldability> Moldability for WatchedFmol<F> {
         match answers.get(&procs) {
             Some(&before) if before != t => record(
                 &self.broken,
-                broken(
+                Broken::new(
                     invariant::KEEPS_THE_CONTRACT,
                     format!(
                         "request {}: f_mol({procs}) answered {before:?}, then {t:?}; the usage time on a processor count is one answer",
@@ -214,7 +207,7 @@ pub fn check_order<O: RequestOrder, P, F: Moldability + Clone>(
     let (again, _, _) = run();
     let ids: Vec<u64> = requests.iter().map(|r| r.id).collect();
     if let Some(d) = first_difference(&ids, &first, &again) {
-        return Err(broken(
+        return Err(Broken::new(
             invariant::DETERMINISTIC,
             format!("a fresh order made another schedule of the same requests ({d}); {FRESH}"),
         ));
@@ -224,7 +217,7 @@ pub fn check_order<O: RequestOrder, P, F: Moldability + Clone>(
     for (r, &(id, submit, rank)) in requests.iter().zip(&ranks) {
         let again = fresh.rank(id, submit, &r.req);
         if again != rank {
-            return Err(broken(
+            return Err(Broken::new(
                 invariant::KEEPS_THE_CONTRACT,
                 format!(
                     "request {id} at {submit}: rank {rank} in the run, {again} from a fresh order; a rank must not depend on anything but its arguments"
@@ -233,11 +226,10 @@ pub fn check_order<O: RequestOrder, P, F: Moldability + Clone>(
         }
     }
     match first {
-        Ok(outcomes) => {
-            validate(base, requests, &outcomes).map_err(|v| broken(invariant::VALID, v.to_string()))
-        }
+        Ok(outcomes) => validate(base, requests, &outcomes)
+            .map_err(|v| Broken::new(invariant::VALID, v.to_string())),
         Err(_) if schedule(with_policy(base, Fifo), requests).is_err() => Ok(()),
-        Err(e) => Err(broken(invariant::RUNS_TO_THE_END, e.to_string())),
+        Err(e) => Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
     }
 }
 
@@ -298,7 +290,7 @@ pub fn check_moldability<F: Moldability + Clone, O: RequestOrder + Clone>(
     let (_, again, _) = run();
     let ids: Vec<u64> = mine.iter().map(|r| r.id).collect();
     if let Some(d) = first_difference(&ids, &first, &again) {
-        return Err(broken(
+        return Err(Broken::new(
             invariant::DETERMINISTIC,
             format!(
                 "fresh moldability functions made another schedule of the same requests ({d}); {FRESH}"
@@ -306,11 +298,10 @@ pub fn check_moldability<F: Moldability + Clone, O: RequestOrder + Clone>(
         ));
     }
     match first {
-        Ok(outcomes) => {
-            validate(config, &mine, &outcomes).map_err(|v| broken(invariant::VALID, v.to_string()))
-        }
+        Ok(outcomes) => validate(config, &mine, &outcomes)
+            .map_err(|v| Broken::new(invariant::VALID, v.to_string())),
         Err(_) if schedule(config.clone(), requests).is_err() => Ok(()),
-        Err(e) => Err(broken(invariant::RUNS_TO_THE_END, e.to_string())),
+        Err(e) => Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
     }
 }
 
@@ -393,19 +384,8 @@ impl Suite {
         all
     }
 
-    fn each(&self, mut check: impl FnMut(&[Request]) -> Result<(), Broken>) -> Result<(), Broken> {
-        for (k, requests) in self.workloads().iter().enumerate() {
-            check(requests).map_err(|b| Broken {
-                invariant: b.invariant,
-                detail: format!(
-                    "workload {} ({} requests): {}",
-                    k + 1,
-                    requests.len(),
-                    b.detail
-                ),
-            })?;
-        }
-        Ok(())
+    fn each(&self, check: impl FnMut(&[Request]) -> Result<(), Broken>) -> Result<(), Broken> {
+        profile::testing::check_each(&self.workloads(), "requests", check)
     }
 
     /// [`check_order`] on every workload and configuration.

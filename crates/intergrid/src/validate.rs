@@ -1,7 +1,6 @@
 //! The check every cluster's schedule passes before its numbers count.
 
 use partitions_forecast::JobRecord;
-use profile::{Job, Outcome, Status};
 
 use crate::error::Violation;
 
@@ -14,33 +13,23 @@ pub fn validate(capacity: u32, records: &[JobRecord]) -> Result<(), Violation> {
     let mut jobs = Vec::with_capacity(records.len());
     let mut outcomes = Vec::with_capacity(records.len());
     for r in records {
-        let (Some(start), Some(end)) = (r.start, r.end) else {
+        let Some((job, outcome)) = r.ran() else {
             return Err(Violation::NeverRan {
                 origin: r.origin,
                 job: r.id,
             });
         };
         if let Some(reserved) = r.reserved_start
-            && start != reserved
+            && outcome.start != reserved
         {
             return Err(Violation::ReservationMoved {
                 job: r.id,
                 reserved,
-                start,
+                start: outcome.start,
             });
         }
-        jobs.push(Job::new(r.id, r.submit, r.procs, r.estimate, r.run_time));
-        let status = if r.run_time > r.estimate {
-            Status::Killed
-        } else {
-            Status::Completed
-        };
-        outcomes.push(Outcome {
-            id: r.id,
-            start,
-            end,
-            status,
-        });
+        jobs.push(job);
+        outcomes.push(outcome);
     }
     profile::validate(capacity, &jobs, &outcomes)
         .map_err(|violation| Violation::Invalid { violation })

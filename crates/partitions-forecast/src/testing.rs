@@ -38,16 +38,9 @@
 //! ```
 
 pub use profile::testing::{Broken, invariant};
-use profile::{Job, Outcome, Status, Time};
+use profile::{Job, Time};
 
 use crate::{ArCb, Cluster, ClusterError, ForecastConfig, JobRecord, Partitioning};
-
-fn broken(invariant: &'static str, detail: impl Into<String>) -> Broken {
-    Broken {
-        invariant,
-        detail: detail.into(),
-    }
-}
 
 fn play<P: Partitioning>(
     policy: &P,
@@ -79,7 +72,7 @@ pub fn check_partitioning<P: Partitioning>(
     let (a, b) = (make(), make());
     let (ca, cb) = (a.config(capacity, forecast), b.config(capacity, forecast));
     if ca != cb {
-        return Err(broken(
+        return Err(Broken::new(
             invariant::DETERMINISTIC,
             format!(
                 "two fresh policies configured a cluster of {capacity} processors otherwise: {ca:?}, then {cb:?}; look for state kept between instances (a static), or time and randomness"
@@ -96,7 +89,7 @@ pub fn check_partitioning<P: Partitioning>(
             },
             (x, y) => format!("run 1 {:?}, run 2 {:?}", x.as_ref().err(), y.as_ref().err()),
         };
-        return Err(broken(
+        return Err(Broken::new(
             invariant::DETERMINISTIC,
             format!("two fresh policies' clusters ran the same jobs otherwise ({d})"),
         ));
@@ -104,32 +97,25 @@ pub fn check_partitioning<P: Partitioning>(
     let records = match first {
         Ok(records) => records,
         Err(e @ ClusterError::Partitioning { .. }) => {
-            return Err(broken(invariant::KEEPS_THE_CONTRACT, e.to_string()));
+            return Err(Broken::new(invariant::KEEPS_THE_CONTRACT, e.to_string()));
         }
         Err(_) if play(&ArCb, capacity, forecast, jobs).is_err() => return Ok(()),
-        Err(e) => return Err(broken(invariant::RUNS_TO_THE_END, e.to_string())),
+        Err(e) => return Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
     };
     let mut ran = Vec::with_capacity(records.len());
     let mut outcomes = Vec::with_capacity(records.len());
     for r in &records {
-        let (Some(start), Some(end)) = (r.start, r.end) else {
-            return Err(broken(invariant::VALID, format!("job {} never ran", r.id)));
+        let Some((job, outcome)) = r.ran() else {
+            return Err(Broken::new(
+                invariant::VALID,
+                format!("job {} never ran", r.id),
+            ));
         };
-        ran.push(Job::new(r.id, r.submit, r.procs, r.estimate, r.run_time));
-        let status = if r.run_time > r.estimate {
-            Status::Killed
-        } else {
-            Status::Completed
-        };
-        outcomes.push(Outcome {
-            id: r.id,
-            start,
-            end,
-            status,
-        });
+        ran.push(job);
+        outcomes.push(outcome);
     }
     profile::validate(capacity, &ran, &outcomes)
-        .map_err(|v| broken(invariant::VALID, v.to_string()))
+        .map_err(|v| Broken::new(invariant::VALID, v.to_string()))
 }
 
 /// The property suite for one partitioning: [`check_partitioning`] on the
@@ -179,14 +165,12 @@ impl Suite {
                         ..j.clone()
                     })
                     .collect();
-                check_partitioning(&make, capacity, &forecast, &narrowed).map_err(|b| Broken {
-                    invariant: b.invariant,
-                    detail: format!(
-                        "workload {} ({} jobs) on {capacity} processors: {}",
+                check_partitioning(&make, capacity, &forecast, &narrowed).map_err(|b| {
+                    b.within(format_args!(
+                        "workload {} ({} jobs) on {capacity} processors",
                         k + 1,
-                        jobs.len(),
-                        b.detail
-                    ),
+                        jobs.len()
+                    ))
                 })?;
             }
         }

@@ -61,13 +61,6 @@ use crate::{
     RunConfig, Submission, simulate_with,
 };
 
-fn broken(invariant: &'static str, detail: impl Into<String>) -> Broken {
-    Broken {
-        invariant,
-        detail: detail.into(),
-    }
-}
-
 /// An admission rule that records the first answer its contract rules out.
 struct WatchedAdmission<A> {
     inner: A,
@@ -96,7 +89,7 @@ impl<A: Admission> Admission for WatchedAdmission<A> {
                 PricingError::InvalidAllocation { reason, .. } => reason,
                 other => other.to_string(),
             };
-            self.broken = Some(broken(
+            self.broken = Some(Broken::new(
                 invariant::KEEPS_THE_CONTRACT,
                 format!(
                     "job {} at {}: the admission rule accepted it with {reason}; an allocation must be PROC_i distinct nodes of the cluster, each with the job's memory and disk free, at a finite cost >= 0 within the job's budget",
@@ -119,7 +112,7 @@ impl<P: PriceFunction> PriceFunction for WatchedPrice<P> {
         let cost = self.inner.cost(job, quote)?;
         let mut slot = self.broken.borrow_mut();
         if !(cost.is_finite() && cost >= 0.0) && slot.is_none() {
-            *slot = Some(broken(
+            *slot = Some(Broken::new(
                 invariant::KEEPS_THE_CONTRACT,
                 format!(
                     "job {} at {}: a cost of {cost} for {quote:?}; a cost is a finite number >= 0, or an error naming the input that prevents one",
@@ -170,13 +163,13 @@ fn check_finished(jobs: &[QosJob], outcomes: &[JobOutcome]) -> Result<(), Broken
         }
         match o.finish {
             None => {
-                return Err(broken(
+                return Err(Broken::new(
                     invariant::VALID,
                     format!("job {} was accepted and never finished", j.id),
                 ));
             }
             Some(f) if f - j.submit < j.run_time => {
-                return Err(broken(
+                return Err(Broken::new(
                     invariant::VALID,
                     format!(
                         "job {} finished at {f}, sooner than its run time of {} s after its arrival {}",
@@ -217,12 +210,15 @@ pub fn check_admission<A: Admission>(
     }
     let (again, _) = run();
     if let Some(d) = first_difference(jobs, &first, &again) {
-        return Err(broken(invariant::DETERMINISTIC, format!("{FRESH} ({d})")));
+        return Err(Broken::new(
+            invariant::DETERMINISTIC,
+            format!("{FRESH} ({d})"),
+        ));
     }
     match first {
         Ok(outcomes) => check_finished(jobs, &outcomes),
         Err(_) if simulate_with(cluster, &submissions, price, LibraAdmission).is_err() => Ok(()),
-        Err(e) => Err(broken(invariant::RUNS_TO_THE_END, e.to_string())),
+        Err(e) => Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
     }
 }
 
@@ -251,12 +247,15 @@ pub fn check_price<P: PriceFunction>(
     }
     let (again, _) = run();
     if let Some(d) = first_difference(jobs, &first, &again) {
-        return Err(broken(invariant::DETERMINISTIC, format!("{FRESH} ({d})")));
+        return Err(Broken::new(
+            invariant::DETERMINISTIC,
+            format!("{FRESH} ({d})"),
+        ));
     }
     match first {
         Ok(outcomes) => check_finished(jobs, &outcomes),
         Err(_) if simulate_with(cluster, &submissions, &Flat, LibraAdmission).is_err() => Ok(()),
-        Err(e) => Err(broken(invariant::RUNS_TO_THE_END, e.to_string())),
+        Err(e) => Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
     }
 }
 
@@ -296,7 +295,7 @@ pub fn check_baseline<B: BaselineScheduler>(
             }
             (a, b) => format!("run 1 {a:?}, run 2 {b:?}"),
         };
-        return Err(broken(
+        return Err(Broken::new(
             invariant::DETERMINISTIC,
             format!("baseline {name}: {FRESH} ({d})"),
         ));
@@ -311,14 +310,14 @@ pub fn check_baseline<B: BaselineScheduler>(
             return Ok(());
         }
         Err(e) => {
-            return Err(broken(
+            return Err(Broken::new(
                 invariant::RUNS_TO_THE_END,
                 format!("baseline {name}: {e}"),
             ));
         }
     };
     if outcomes.len() != jobs.len() {
-        return Err(broken(
+        return Err(Broken::new(
             invariant::KEEPS_THE_CONTRACT,
             format!(
                 "baseline {name} gave {} outcomes for {} jobs; a baseline gives one outcome per job, in the jobs' order",
@@ -328,7 +327,7 @@ pub fn check_baseline<B: BaselineScheduler>(
         ));
     }
     if let Some((j, o)) = jobs.iter().zip(&outcomes).find(|(j, o)| j.id != o.id) {
-        return Err(broken(
+        return Err(Broken::new(
             invariant::KEEPS_THE_CONTRACT,
             format!(
                 "baseline {name} gave the outcome of job {} where job {}'s belongs; a baseline gives one outcome per job, in the jobs' order",
@@ -337,7 +336,7 @@ pub fn check_baseline<B: BaselineScheduler>(
         ));
     }
     profile::validate(capacity, &profile_jobs, &outcomes)
-        .map_err(|v| broken(invariant::VALID, format!("baseline {name}: {v}")))
+        .map_err(|v| Broken::new(invariant::VALID, format!("baseline {name}: {v}")))
 }
 
 /// The property suite for one pricing function, admission rule or
@@ -417,20 +416,14 @@ impl Suite {
         all
     }
 
-    fn each(&self, mut check: impl FnMut(&[QosJob]) -> Result<(), Broken>) -> Result<(), Broken> {
-        for (k, jobs) in self.workloads().iter().enumerate() {
-            check(jobs).map_err(|b| Broken {
-                invariant: b.invariant,
-                detail: format!("workload {} ({} jobs): {}", k + 1, jobs.len(), b.detail),
-            })?;
-        }
-        Ok(())
+    fn each(&self, check: impl FnMut(&[QosJob]) -> Result<(), Broken>) -> Result<(), Broken> {
+        profile::testing::check_each(&self.workloads(), "jobs", check)
     }
 
     fn cluster(&self) -> Result<ClusterConfig, Broken> {
         RunConfig::default()
             .cluster(self.nodes)
-            .map_err(|e| broken(invariant::RUNS_TO_THE_END, e.to_string()))
+            .map_err(|e| Broken::new(invariant::RUNS_TO_THE_END, e.to_string()))
     }
 
     /// [`check_admission`] on every workload, pricing with Libra+$ (the

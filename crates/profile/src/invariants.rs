@@ -64,11 +64,29 @@ impl fmt::Display for Broken {
 
 impl std::error::Error for Broken {}
 
-fn broken(invariant: &'static str, detail: impl Into<String>) -> Broken {
-    Broken {
-        invariant,
-        detail: detail.into(),
+impl Broken {
+    /// A broken `invariant`: one of the names of
+    /// [`testing::invariant`](crate::testing::invariant), or a suite's own
+    /// promise in its own words, with what showed it.
+    pub fn new(invariant: &'static str, detail: impl Into<String>) -> Broken {
+        Broken {
+            invariant,
+            detail: detail.into(),
+        }
     }
+
+    /// The same broken invariant, its detail prefixed with where it broke
+    /// (`workload 3 (12 jobs): ...`).
+    pub fn within(self, place: impl fmt::Display) -> Broken {
+        Broken {
+            invariant: self.invariant,
+            detail: format!("{place}: {}", self.detail),
+        }
+    }
+}
+
+fn broken(invariant: &'static str, detail: impl Into<String>) -> Broken {
+    Broken::new(invariant, detail)
 }
 
 /// Every observer call, in order.

@@ -128,6 +128,32 @@ pub fn sample_workloads(capacity: u32, max_len: usize, count: u32) -> Vec<Vec<cr
         .collect()
 }
 
+/// `check` on each of `workloads` in turn: the first broken invariant,
+/// its detail prefixed with the workload's number (from 1) and size in
+/// `unit` (`workload 3 (12 jobs): ...`). The paper crates' suites run
+/// their checks through it.
+///
+/// ```
+/// use profile::testing::{Broken, check_each};
+/// let workloads = vec![vec![1, 2], vec![3, 4, 5]];
+/// let b = check_each(&workloads, "jobs", |w| match w.len() {
+///     3 => Err(Broken::new("short", "three is too many")),
+///     _ => Ok(()),
+/// })
+/// .unwrap_err();
+/// assert_eq!(b.to_string(), "short: workload 2 (3 jobs): three is too many");
+/// ```
+pub fn check_each<W>(
+    workloads: &[Vec<W>],
+    unit: &str,
+    mut check: impl FnMut(&[W]) -> Result<(), Broken>,
+) -> Result<(), Broken> {
+    for (k, w) in workloads.iter().enumerate() {
+        check(w).map_err(|b| b.within(format_args!("workload {} ({} {unit})", k + 1, w.len())))?;
+    }
+    Ok(())
+}
+
 /// The special and edge values of `f64` that break arithmetic: NaN of both
 /// signs, the infinities, the largest and smallest normal and subnormal
 /// values, signed zeros and a few large magnitudes.

@@ -44,13 +44,6 @@ use crate::{
     Scenario, TieBreak, UtilityFunction, simulate, validate,
 };
 
-fn broken(invariant: &'static str, detail: impl Into<String>) -> Broken {
-    Broken {
-        invariant,
-        detail: detail.into(),
-    }
-}
-
 /// A utility function that records the first answer outside `[0, 1]`.
 struct Watched<F> {
     inner: F,
@@ -62,7 +55,7 @@ impl<F: UtilityFunction> UtilityFunction for Watched<F> {
         let u = self.inner.utility(requirements, resource);
         let mut slot = self.broken.borrow_mut();
         if !(0.0..=1.0).contains(&u) && slot.is_none() {
-            *slot = Some(broken(
+            *slot = Some(Broken::new(
                 invariant::KEEPS_THE_CONTRACT,
                 format!(
                     "a utility of {u} for requirements {requirements:?} on {resource:?}; a utility is a number in [0, 1]"
@@ -98,7 +91,7 @@ pub fn check_utility<F: UtilityFunction>(
     }
     let (again, _) = run();
     if first != again {
-        return Err(broken(
+        return Err(Broken::new(
             invariant::DETERMINISTIC,
             format!(
                 "a fresh utility function made another run of the same grid ({}); look for state kept between instances (a static), iteration over a HashMap or HashSet, or time and randomness",
@@ -109,10 +102,10 @@ pub fn check_utility<F: UtilityFunction>(
     let run = match first {
         Ok(run) => run,
         Err(_) if simulate(config, &PartialUtility, machines, jobs).is_err() => return Ok(()),
-        Err(e) => return Err(broken(invariant::RUNS_TO_THE_END, e.to_string())),
+        Err(e) => return Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
     };
     validate(machines, jobs, &run, config.max_ttl)
-        .map_err(|v| broken(invariant::VALID, v.to_string()))
+        .map_err(|v| Broken::new(invariant::VALID, v.to_string()))
 }
 
 fn first_difference(a: &Result<GridRun, GridError>, b: &Result<GridRun, GridError>) -> String {
@@ -196,9 +189,8 @@ impl Suite {
         ];
         for (k, w) in self.workloads().iter().enumerate() {
             for config in &configs {
-                check_utility(&make, config, &w.machines, &w.jobs).map_err(|b| Broken {
-                    invariant: b.invariant,
-                    detail: format!("grid {} ({} jobs): {}", k + 1, w.jobs.len(), b.detail),
+                check_utility(&make, config, &w.machines, &w.jobs).map_err(|b| {
+                    b.within(format_args!("grid {} ({} jobs)", k + 1, w.jobs.len()))
                 })?;
             }
         }

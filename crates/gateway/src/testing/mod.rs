@@ -65,13 +65,6 @@ use crate::{
     LeastLoad, Provider, Provisioning, run,
 };
 
-fn broken(invariant: &'static str, detail: impl Into<String>) -> Broken {
-    Broken {
-        invariant,
-        detail: detail.into(),
-    }
-}
-
 type Slot = Rc<RefCell<Option<Broken>>>;
 
 /// A policy's first answers: (utilisation reports, slot information).
@@ -96,7 +89,7 @@ impl<Q> Watched<Q> {
     fn settings(&self, reports: bool, information: Option<Information>) {
         let mut first = self.answers.borrow_mut();
         match *first {
-            Some(f) if f != (reports, information) => self.record(broken(
+            Some(f) if f != (reports, information) => self.record(Broken::new(
                 invariant::KEEPS_THE_CONTRACT,
                 format!(
                     "the policy's information changed from {f:?} to {:?} (utilisation reports, slot information); a policy gathers one kind of information for the whole run",
@@ -139,7 +132,7 @@ impl<Q: Provisioning> Provisioning for Watched<Q> {
                 .map(|e| e.to_string())
         };
         if let Some(problem) = problem {
-            self.record(broken(
+            self.record(Broken::new(
                 invariant::KEEPS_THE_CONTRACT,
                 format!("job {} at {now}: {choice:?}: {problem}", job.id),
             ));
@@ -183,7 +176,7 @@ fn check_fates(jobs: &[Job], run: &GridRun) -> Result<(), Broken> {
         if let Fate::Ran { placed, start, .. } = *fate
             && (start < placed || placed < job.submit)
         {
-            return Err(broken(
+            return Err(Broken::new(
                 invariant::VALID,
                 format!(
                     "job {} submitted at {} was handed over at {placed} and started at {start}",
@@ -223,7 +216,7 @@ pub fn check_provisioning<Q: Provisioning + Clone, P: Provider>(
     }
     let (again, _) = play();
     if let Some(d) = first_difference(jobs, &first, &again) {
-        return Err(broken(
+        return Err(Broken::new(
             invariant::DETERMINISTIC,
             format!("a fresh policy made another run of the same jobs ({d}); {FRESH}"),
         ));
@@ -231,7 +224,7 @@ pub fn check_provisioning<Q: Provisioning + Clone, P: Provider>(
     match first {
         Ok(result) => check_fates(jobs, &result),
         Err(_) if run(&GatewayConfig::new(LeastLoad), &mut providers(), jobs).is_err() => Ok(()),
-        Err(e) => Err(broken(invariant::RUNS_TO_THE_END, e.to_string())),
+        Err(e) => Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
     }
 }
 
@@ -257,7 +250,7 @@ pub fn check_provider<P: Provider>(make: impl Fn(u32) -> P, jobs: &[Job]) -> Res
         let first = run(&config, &mut mine(), jobs);
         let again = run(&config, &mut mine(), jobs);
         if let Some(d) = first_difference(jobs, &first, &again) {
-            return Err(broken(
+            return Err(Broken::new(
                 invariant::DETERMINISTIC,
                 format!(
                     "under {policy:?}, fresh providers made another run of the same jobs ({d}); {FRESH}"
@@ -272,14 +265,14 @@ pub fn check_provider<P: Provider>(make: impl Fn(u32) -> P, jobs: &[Job]) -> Res
                 | GatewayError::Stuck { .. }
                 | GatewayError::Utilisation { .. }),
             ) => {
-                return Err(broken(
+                return Err(Broken::new(
                     invariant::KEEPS_THE_CONTRACT,
                     format!("under {policy:?}: {e}"),
                 ));
             }
             Err(_) if run(&config, &mut reference(), jobs).is_err() => {}
             Err(e) => {
-                return Err(broken(
+                return Err(Broken::new(
                     invariant::RUNS_TO_THE_END,
                     format!("under {policy:?}: {e}"),
                 ));
@@ -327,14 +320,8 @@ impl Suite {
         all
     }
 
-    fn each(&self, mut check: impl FnMut(&[Job]) -> Result<(), Broken>) -> Result<(), Broken> {
-        for (k, jobs) in self.workloads().iter().enumerate() {
-            check(jobs).map_err(|b| Broken {
-                invariant: b.invariant,
-                detail: format!("workload {} ({} jobs): {}", k + 1, jobs.len(), b.detail),
-            })?;
-        }
-        Ok(())
+    fn each(&self, check: impl FnMut(&[Job]) -> Result<(), Broken>) -> Result<(), Broken> {
+        profile::testing::check_each(&self.workloads(), "jobs", check)
     }
 
     /// [`check_provisioning`] on every workload, on two [`Conservative`]

@@ -1,7 +1,7 @@
 //! What a cluster reports: its jobs, its commitments, its partitions and
 //! the notices it gathers for its caller.
 
-use profile::{FreeSlot, Time};
+use profile::{FreeSlot, Job, Outcome, Status, Time};
 
 use super::{Cluster, State};
 use crate::partition::Origin;
@@ -59,6 +59,37 @@ pub struct JobRecord {
     pub start: Option<Time>,
     /// When it ended, once it has.
     pub end: Option<Time>,
+}
+
+impl JobRecord {
+    /// The job and its outcome as `profile` states them, once it has
+    /// started and ended (`None` before): killed if its run time is longer
+    /// than its estimate (the model kills a job at its estimate), completed
+    /// otherwise. For `profile::validate` over a cluster's records.
+    pub fn ran(&self) -> Option<(Job, Outcome)> {
+        let (start, end) = (self.start?, self.end?);
+        let status = if self.run_time > self.estimate {
+            Status::Killed
+        } else {
+            Status::Completed
+        };
+        let job = Job::new(
+            self.id,
+            self.submit,
+            self.procs,
+            self.estimate,
+            self.run_time,
+        );
+        Some((
+            job,
+            Outcome {
+                id: self.id,
+                start,
+                end,
+                status,
+            },
+        ))
+    }
 }
 
 /// What a processor rectangle on the profile is for.
