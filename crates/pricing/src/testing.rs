@@ -183,6 +183,34 @@ fn check_finished(jobs: &[QosJob], outcomes: &[JobOutcome]) -> Result<(), Broken
     Ok(())
 }
 
+/// The verdict on a watched implementation `run` twice: the first broken
+/// contract it recorded, else a difference between the two runs, else the
+/// first run's jobs checked ([`check_finished`]); a run that failed is
+/// broken unless the built-in implementation fails on the same input too
+/// (`reference_fails`: an input the cluster refuses).
+fn judge(
+    jobs: &[QosJob],
+    run: impl Fn() -> (Run, Option<Broken>),
+    reference_fails: impl FnOnce() -> bool,
+) -> Result<(), Broken> {
+    let (first, watched) = run();
+    if let Some(b) = watched {
+        return Err(b);
+    }
+    let (again, _) = run();
+    if let Some(d) = first_difference(jobs, &first, &again) {
+        return Err(Broken::new(
+            invariant::DETERMINISTIC,
+            format!("{FRESH} ({d})"),
+        ));
+    }
+    match first {
+        Ok(outcomes) => check_finished(jobs, &outcomes),
+        Err(_) if reference_fails() => Ok(()),
+        Err(e) => Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
+    }
+}
+
 /// Checks one run of the admission rules `make` builds (it is called for
 /// each run) on the time-shared `cluster`, pricing with `price`: every
 /// allocation it accepts keeps the [`Admission`] contract, two runs with
@@ -204,22 +232,9 @@ pub fn check_admission<A: Admission>(
         let outcomes = simulate_with(cluster, &submissions, price, &mut watch);
         (outcomes, watch.broken)
     };
-    let (first, watched) = run();
-    if let Some(b) = watched {
-        return Err(b);
-    }
-    let (again, _) = run();
-    if let Some(d) = first_difference(jobs, &first, &again) {
-        return Err(Broken::new(
-            invariant::DETERMINISTIC,
-            format!("{FRESH} ({d})"),
-        ));
-    }
-    match first {
-        Ok(outcomes) => check_finished(jobs, &outcomes),
-        Err(_) if simulate_with(cluster, &submissions, price, LibraAdmission).is_err() => Ok(()),
-        Err(e) => Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
-    }
+    judge(jobs, run, || {
+        simulate_with(cluster, &submissions, price, LibraAdmission).is_err()
+    })
 }
 
 /// Checks one run of the pricing functions `make` builds on the
@@ -241,22 +256,9 @@ pub fn check_price<P: PriceFunction>(
         let outcomes = simulate_with(cluster, &submissions, &price, LibraAdmission);
         (outcomes, price.broken.into_inner())
     };
-    let (first, watched) = run();
-    if let Some(b) = watched {
-        return Err(b);
-    }
-    let (again, _) = run();
-    if let Some(d) = first_difference(jobs, &first, &again) {
-        return Err(Broken::new(
-            invariant::DETERMINISTIC,
-            format!("{FRESH} ({d})"),
-        ));
-    }
-    match first {
-        Ok(outcomes) => check_finished(jobs, &outcomes),
-        Err(_) if simulate_with(cluster, &submissions, &Flat, LibraAdmission).is_err() => Ok(()),
-        Err(e) => Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
-    }
+    judge(jobs, run, || {
+        simulate_with(cluster, &submissions, &Flat, LibraAdmission).is_err()
+    })
 }
 
 /// Checks one schedule of the baselines `make` builds on a machine of
