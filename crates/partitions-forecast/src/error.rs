@@ -95,6 +95,13 @@ pub enum ClusterError {
         /// Why.
         reason: String,
     },
+    /// A grid job's id is that of a grid job already submitted, held or
+    /// committed on this cluster: notices name grid jobs by id, so each has
+    /// its own.
+    DuplicateId {
+        /// The id given twice.
+        id: u64,
+    },
     /// No partition's predicate accepts the job.
     NoPartitionFor {
         /// The job's id.
@@ -166,6 +173,10 @@ impl fmt::Display for ClusterError {
                 "the reallocation period is {every} s; give a positive number of seconds"
             ),
             ClusterError::BadJob { id, reason } => write!(f, "job {id} cannot run here: {reason}"),
+            ClusterError::DuplicateId { id } => write!(
+                f,
+                "grid job {id} was handed to this cluster before; give every grid job its own id"
+            ),
             ClusterError::NoPartitionFor { id } => write!(
                 f,
                 "no partition accepts job {id}; add a partition with Predicate::Any as the last one"

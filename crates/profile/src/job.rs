@@ -354,6 +354,34 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The outcome of `job` run over `[start, end)` on a machine that kills
+    /// a job at its estimate (the papers' model): [`Status::Killed`] if its
+    /// run time is longer than its estimate, [`Status::Completed`]
+    /// otherwise. The end is taken as given; [`validate`](crate::validate)
+    /// checks that it is the one the status implies.
+    ///
+    /// ```
+    /// use profile::{Job, Outcome, Status, Time};
+    ///
+    /// let job = Job::new(7, Time(0), 2, 60, 90);
+    /// let out = Outcome::ran(&job, Time(10), Time(70));
+    /// assert_eq!(out.status, Status::Killed);
+    /// assert!(profile::validate(4, &[job], &[out]).is_ok());
+    /// ```
+    pub fn ran(job: &Job, start: Time, end: Time) -> Outcome {
+        let status = if job.run_time > job.estimate {
+            Status::Killed
+        } else {
+            Status::Completed
+        };
+        Outcome {
+            id: job.id,
+            start,
+            end,
+            status,
+        }
+    }
+
     /// Seconds spent waiting in the queue.
     pub fn wait(&self, job: &Job) -> i64 {
         self.start - job.submit

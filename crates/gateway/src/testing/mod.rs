@@ -11,7 +11,10 @@
 //!   implementations from the closure, made different runs (the detail
 //!   names the first job whose fate differs);
 //! * [`invariant::VALID`]: a job that ran is recorded starting before it
-//!   was handed over, or before its submission;
+//!   was handed over, or handed over before its submission, or a
+//!   provider's jobs fail `profile::validate` on the capacity it stated
+//!   (more processors busy than it has, a job wider than it, a run of
+//!   neither the run time nor the estimate);
 //! * [`invariant::KEEPS_THE_CONTRACT`]: a policy's [`Choice`] that names a
 //!   provider not among the candidates, a start in the past, or a
 //!   rejection reason only the gateway may give, or a policy whose
@@ -30,7 +33,7 @@
 //! ```
 //! use gateway::testing::Suite;
 //! use gateway::{Candidate, Choice, Information, Provisioning};
-//! use profile::{Job, Time};
+//! use profile::{Job, Outcome, Time};
 //!
 //! /// The earliest start over the providers' answers, written outside.
 //! #[derive(Clone)]
@@ -57,7 +60,7 @@ use std::rc::Rc;
 
 pub use conservative::Conservative;
 pub use profile::testing::{Broken, invariant};
-use profile::{Job, Time};
+use profile::{Job, Outcome, Time};
 
 use crate::run::check_choice;
 use crate::{
@@ -171,11 +174,26 @@ fn first_difference(jobs: &[Job], a: &Run, b: &Run) -> Option<String> {
 
 const FRESH: &str = "look for state kept between instances (a static), iteration over a HashMap or HashSet, or time and randomness";
 
-fn check_fates(jobs: &[Job], run: &GridRun) -> Result<(), Broken> {
+/// The run's schedule is one the providers could hold: every job that ran
+/// started at or after its hand-over, handed over at or after its
+/// submission, and on each provider (of the capacity it stated before the
+/// run) the jobs it ran pass `profile::validate`: none wider than the
+/// provider, never more processors busy than it has, each running its run
+/// time or killed at its estimate.
+fn check_fates(jobs: &[Job], run: &GridRun, capacities: &[u32]) -> Result<(), Broken> {
+    let mut on: Vec<(Vec<Job>, Vec<Outcome>)> = vec![Default::default(); capacities.len()];
     for (job, fate) in jobs.iter().zip(&run.fates) {
-        if let Fate::Ran { placed, start, .. } = *fate
-            && (start < placed || placed < job.submit)
-        {
+        let Fate::Ran {
+            provider,
+            placed,
+            start,
+            end,
+            ..
+        } = *fate
+        else {
+            continue;
+        };
+        if start < placed || placed < job.submit {
             return Err(Broken::new(
                 invariant::VALID,
                 format!(
@@ -184,14 +202,39 @@ fn check_fates(jobs: &[Job], run: &GridRun) -> Result<(), Broken> {
                 ),
             ));
         }
+        let Some((ran, outcomes)) = on.get_mut(provider) else {
+            return Err(Broken::new(
+                invariant::VALID,
+                format!(
+                    "job {} ran on provider {provider}, but the run had {} providers",
+                    job.id,
+                    capacities.len()
+                ),
+            ));
+        };
+        ran.push(job.clone());
+        outcomes.push(Outcome::ran(job, start, end));
+    }
+    for (provider, ((ran, outcomes), &capacity)) in on.iter().zip(capacities).enumerate() {
+        profile::validate(capacity, ran, outcomes).map_err(|v| {
+            Broken::new(
+                invariant::VALID,
+                format!("provider {provider} of {capacity} processors: {v}"),
+            )
+        })?;
     }
     Ok(())
+}
+
+/// What each provider says it has, before a run.
+fn capacities<P: Provider>(providers: &[P]) -> Vec<u32> {
+    providers.iter().map(|p| p.capacity()).collect()
 }
 
 /// Checks one run of the policies `make` builds (it is called for each
 /// run) on the providers `providers` builds (fresh for each run) over
 /// `jobs`: every choice keeps the [`Provisioning`] contract, a fresh policy
-/// makes the same run, every job that ran started after its hand-over, and
+/// makes the same run, the schedule is valid on every provider, and
 /// the run ends without an error unless [`LeastLoad`] fails on the same
 /// input too.
 pub fn check_provisioning<Q: Provisioning + Clone, P: Provider>(
@@ -206,15 +249,17 @@ pub fn check_provisioning<Q: Provisioning + Clone, P: Provider>(
             answers: Rc::default(),
             broken: slot.clone(),
         };
-        let result = run(&GatewayConfig::new(policy), &mut providers(), jobs);
+        let mut on = providers();
+        let capacities = capacities(&on);
+        let result = run(&GatewayConfig::new(policy), &mut on, jobs);
         let b = slot.borrow_mut().take();
-        (result, b)
+        (result, b, capacities)
     };
-    let (first, watched) = play();
+    let (first, watched, capacities) = play();
     if let Some(b) = watched {
         return Err(b);
     }
-    let (again, _) = play();
+    let (again, _, _) = play();
     if let Some(d) = first_difference(jobs, &first, &again) {
         return Err(Broken::new(
             invariant::DETERMINISTIC,
@@ -222,7 +267,7 @@ pub fn check_provisioning<Q: Provisioning + Clone, P: Provider>(
         ));
     }
     match first {
-        Ok(result) => check_fates(jobs, &result),
+        Ok(result) => check_fates(jobs, &result, &capacities),
         Err(_) if run(&GatewayConfig::new(LeastLoad), &mut providers(), jobs).is_err() => Ok(()),
         Err(e) => Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
     }
@@ -232,7 +277,7 @@ pub fn check_provisioning<Q: Provisioning + Clone, P: Provider>(
 /// number of processors; fresh for each run) over `jobs`, two of them (8
 /// and 16 processors) under each built-in policy: every report the gateway
 /// checks is one the provider may make, fresh providers make the same run,
-/// every job that ran started after its hand-over, and every run ends
+/// the schedule is valid on every provider, and every run ends
 /// without an error unless [`Conservative`] providers fail on the same
 /// input too.
 pub fn check_provider<P: Provider>(make: impl Fn(u32) -> P, jobs: &[Job]) -> Result<(), Broken> {
@@ -247,7 +292,9 @@ pub fn check_provider<P: Provider>(make: impl Fn(u32) -> P, jobs: &[Job]) -> Res
     ];
     for policy in policies {
         let config = GatewayConfig::new(policy);
-        let first = run(&config, &mut mine(), jobs);
+        let mut on = mine();
+        let capacities = capacities(&on);
+        let first = run(&config, &mut on, jobs);
         let again = run(&config, &mut mine(), jobs);
         if let Some(d) = first_difference(jobs, &first, &again) {
             return Err(Broken::new(
@@ -258,7 +305,7 @@ pub fn check_provider<P: Provider>(make: impl Fn(u32) -> P, jobs: &[Job]) -> Res
             ));
         }
         match first {
-            Ok(result) => check_fates(jobs, &result)?,
+            Ok(result) => check_fates(jobs, &result, &capacities)?,
             Err(
                 e @ (GatewayError::Report { .. }
                 | GatewayError::ProviderClock { .. }

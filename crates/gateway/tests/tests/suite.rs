@@ -86,65 +86,51 @@ fn a_broken_policy_is_named() {
     assert!(b.detail.contains("Reserve"), "{b}");
 }
 
-/// The reference provider, but every end reported a second early: not
-/// the start plus the run time (nor the kill at the estimate).
-struct EndsEarly(Conservative);
+/// How a [`Bent`] provider breaks the reference provider's promises.
+#[derive(Clone, Copy)]
+enum Twist {
+    /// Every end is reported a second early: not the start plus the run
+    /// time (nor the kill at the estimate).
+    EndsEarly,
+    /// It reports the next event it already passed: it never moves on.
+    Stalls,
+    /// It schedules on four times the processors it says it has.
+    Overbooks,
+}
 
-impl Provider for EndsEarly {
-    fn capacity(&self) -> u32 {
-        self.0.capacity()
-    }
-    fn utilisation(&self, now: Time) -> f64 {
-        self.0.utilisation(now)
-    }
-    fn free_slots(&mut self, now: Time, horizon: Time) -> Vec<FreeSlot> {
-        self.0.free_slots(now, horizon)
-    }
-    fn submit(&mut self, now: Time, job: Job) -> Result<(), Refusal> {
-        self.0.submit(now, job)
-    }
-    fn request_reservation(
-        &mut self,
-        now: Time,
-        job: &Job,
-        start: Time,
-    ) -> Result<HoldId, Refusal> {
-        self.0.request_reservation(now, job, start)
-    }
-    fn commit(&mut self, now: Time, hold: HoldId) -> Result<(), Refusal> {
-        self.0.commit(now, hold)
-    }
-    fn abort(&mut self, now: Time, hold: HoldId) -> Result<(), Refusal> {
-        self.0.abort(now, hold)
-    }
-    fn next_event(&self) -> Option<Time> {
-        self.0.next_event()
-    }
-    fn advance(&mut self, now: Time, reports: &mut Vec<Report>) {
-        let mut mine = Vec::new();
-        self.0.advance(now, &mut mine);
-        reports.extend(mine.into_iter().map(|r| match r {
-            Report::Ended { job, at } => Report::Ended { job, at: at - 1 },
-            other => other,
-        }));
+/// The reference provider with one [`Twist`].
+struct Bent {
+    inner: Conservative,
+    capacity: u32,
+    twist: Twist,
+}
+
+impl Bent {
+    fn new(capacity: u32, twist: Twist) -> Bent {
+        let real = match twist {
+            Twist::Overbooks => 4 * capacity,
+            _ => capacity,
+        };
+        Bent {
+            inner: Conservative::new(real),
+            capacity,
+            twist,
+        }
     }
 }
 
-/// Reports the next event it already passed: it never moves on.
-struct Stalls(Conservative);
-
-impl Provider for Stalls {
+impl Provider for Bent {
     fn capacity(&self) -> u32 {
-        self.0.capacity()
+        self.capacity
     }
     fn utilisation(&self, now: Time) -> f64 {
-        self.0.utilisation(now)
+        self.inner.utilisation(now)
     }
     fn free_slots(&mut self, now: Time, horizon: Time) -> Vec<FreeSlot> {
-        self.0.free_slots(now, horizon)
+        self.inner.free_slots(now, horizon)
     }
     fn submit(&mut self, now: Time, job: Job) -> Result<(), Refusal> {
-        self.0.submit(now, job)
+        self.inner.submit(now, job)
     }
     fn request_reservation(
         &mut self,
@@ -152,31 +138,64 @@ impl Provider for Stalls {
         job: &Job,
         start: Time,
     ) -> Result<HoldId, Refusal> {
-        self.0.request_reservation(now, job, start)
+        self.inner.request_reservation(now, job, start)
     }
     fn commit(&mut self, now: Time, hold: HoldId) -> Result<(), Refusal> {
-        self.0.commit(now, hold)
+        self.inner.commit(now, hold)
     }
     fn abort(&mut self, now: Time, hold: HoldId) -> Result<(), Refusal> {
-        self.0.abort(now, hold)
+        self.inner.abort(now, hold)
     }
     fn next_event(&self) -> Option<Time> {
-        self.0.next_event()
+        self.inner.next_event()
     }
-    fn advance(&mut self, _now: Time, _reports: &mut Vec<Report>) {}
+    fn advance(&mut self, now: Time, reports: &mut Vec<Report>) {
+        match self.twist {
+            Twist::Stalls => {}
+            Twist::Overbooks => self.inner.advance(now, reports),
+            Twist::EndsEarly => {
+                let mut mine = Vec::new();
+                self.inner.advance(now, &mut mine);
+                reports.extend(mine.into_iter().map(|r| match r {
+                    Report::Ended { job, at } => Report::Ended { job, at: at - 1 },
+                    other => other,
+                }));
+            }
+        }
+    }
 }
 
 #[test]
 fn a_broken_provider_is_named() {
     let s = Suite::new(CASES);
-    let b = s
-        .check_provider(|c| EndsEarly(Conservative::new(c)))
-        .unwrap_err();
-    assert_eq!(b.invariant, invariant::KEEPS_THE_CONTRACT, "{b}");
-    let b = s
-        .check_provider(|c| Stalls(Conservative::new(c)))
-        .unwrap_err();
-    assert_eq!(b.invariant, invariant::KEEPS_THE_CONTRACT, "{b}");
+    for (twist, broken) in [
+        (Twist::EndsEarly, invariant::KEEPS_THE_CONTRACT),
+        (Twist::Stalls, invariant::KEEPS_THE_CONTRACT),
+        (Twist::Overbooks, invariant::VALID),
+    ] {
+        let b = s.check_provider(|c| Bent::new(c, twist)).unwrap_err();
+        assert_eq!(b.invariant, broken, "{b}");
+    }
+}
+
+/// A policy run on providers that overbook is caught too: the schedule is
+/// checked against what each provider says it has, whoever chose.
+#[test]
+fn an_overbooked_schedule_is_not_valid() {
+    let b = gateway::testing::check_provisioning(
+        || LeastLoad,
+        || vec![Bent::new(2, Twist::Overbooks)],
+        &[
+            Job::new(1, Time(0), 2, 100, 100),
+            Job::new(2, Time(0), 2, 100, 100),
+        ],
+    )
+    .unwrap_err();
+    assert_eq!(b.invariant, invariant::VALID, "{b}");
+    assert!(
+        b.detail.contains("provider 0 of 2 processors") && b.detail.contains("busy"),
+        "{b}"
+    );
 }
 
 #[test]

@@ -30,6 +30,8 @@ pub use config::{ClusterConfig, ForecastConfig, LoadMeasure, MAX_CHECKS, Priorit
 pub use publish::resize_slots;
 pub use records::{Commitment, CommitmentKind, JobRecord, Notice, PartitionState};
 
+use std::collections::HashSet;
+
 use profile::{EventQueue, Job, Profile, Time};
 
 use crate::error::ClusterError;
@@ -75,6 +77,9 @@ pub struct Cluster {
     accounts: Accounts,
     /// Notices not yet taken.
     notices: Vec<Notice>,
+    /// The ids of the grid jobs submitted, held or committed: a notice
+    /// names its job by id alone, so each grid job has its own.
+    grid_ids: HashSet<u64>,
     /// Algorithm 1's state, for a cluster with a forecast.
     forecast: Option<ForecastState>,
 }
@@ -326,6 +331,7 @@ impl Cluster {
                 integral_time: origin,
             },
             notices: Vec::new(),
+            grid_ids: HashSet::new(),
             forecast,
         })
     }

@@ -1,7 +1,7 @@
 //! What a cluster reports: its jobs, its commitments, its partitions and
 //! the notices it gathers for its caller.
 
-use profile::{FreeSlot, Job, Outcome, Status, Time};
+use profile::{FreeSlot, Job, Outcome, Time};
 
 use super::{Cluster, State};
 use crate::partition::Origin;
@@ -68,11 +68,6 @@ impl JobRecord {
     /// otherwise. For `profile::validate` over a cluster's records.
     pub fn ran(&self) -> Option<(Job, Outcome)> {
         let (start, end) = (self.start?, self.end?);
-        let status = if self.run_time > self.estimate {
-            Status::Killed
-        } else {
-            Status::Completed
-        };
         let job = Job::new(
             self.id,
             self.submit,
@@ -80,15 +75,8 @@ impl JobRecord {
             self.estimate,
             self.run_time,
         );
-        Some((
-            job,
-            Outcome {
-                id: self.id,
-                start,
-                end,
-                status,
-            },
-        ))
+        let outcome = Outcome::ran(&job, start, end);
+        Some((job, outcome))
     }
 }
 

@@ -4,14 +4,17 @@
 use profile::{Job, Time};
 
 use super::{Cluster, Entry, Res, State};
-use crate::error::{HoldId, ReservationError};
+use crate::error::{ClusterError, HoldId, ReservationError};
 use crate::partition::Origin;
 
 impl Cluster {
     /// Phase one of an advance reservation: holds the job's processors over
-    /// `[start, start + estimate)`, or refuses if they are not free there.
-    /// The hold lasts until [`commit`](Self::commit) or
-    /// [`abort`](Self::abort); it does not expire on its own.
+    /// `[start, start + estimate)`, or refuses if they are not free there,
+    /// or if the job's id is that of a grid job already submitted, held or
+    /// committed here ([`ClusterError::DuplicateId`](crate::ClusterError::DuplicateId)
+    /// inside [`ReservationError::Job`]). The hold lasts until
+    /// [`commit`](Self::commit) or [`abort`](Self::abort); it does not
+    /// expire on its own. An aborted hold's id may be asked for again.
     pub fn request_reservation(
         &mut self,
         now: Time,
@@ -23,6 +26,11 @@ impl Cluster {
         let part = self
             .check_job(&job, Origin::Grid)
             .map_err(|error| ReservationError::Job { error })?;
+        if self.grid_ids.contains(&job.id) {
+            return Err(ReservationError::Job {
+                error: ClusterError::DuplicateId { id: job.id },
+            });
+        }
         if start < self.now {
             return Err(ReservationError::InThePast {
                 job: job.id,
@@ -39,6 +47,7 @@ impl Cluster {
             });
         };
         self.apply(&charge, start, job.estimate, true);
+        self.grid_ids.insert(job.id);
         let i = self.queue.entries.len();
         self.queue.entries.push(Entry {
             submit: now,
@@ -70,6 +79,7 @@ impl Cluster {
             // The hold outlived its start: it can no longer be honoured.
             let job = &self.queue.entries[i].job;
             let (id, est) = (job.id, job.estimate);
+            self.grid_ids.remove(&id);
             self.apply(&res.charge, res.start, est, false);
             self.compress();
             self.pass();
@@ -104,7 +114,9 @@ impl Cluster {
         else {
             return Err(ReservationError::UnknownHold { hold });
         };
-        let est = self.queue.entries[i].job.estimate;
+        let job = &self.queue.entries[i].job;
+        let (id, est) = (job.id, job.estimate);
+        self.grid_ids.remove(&id);
         self.apply(&res.charge, res.start, est, false);
         self.compress();
         self.pass();

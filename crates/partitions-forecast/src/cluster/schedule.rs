@@ -51,10 +51,15 @@ impl Cluster {
         self.now
     }
 
-    /// Submits a job at `now`; it is placed at once.
+    /// Submits a job at `now`; it is placed at once. A grid job's id must
+    /// not be one already submitted, held or committed here
+    /// ([`ClusterError::DuplicateId`]): notices name grid jobs by id.
     pub fn submit(&mut self, now: Time, job: Job, origin: Origin) -> Result<(), ClusterError> {
         self.advance(now)?;
         let part = self.check_job(&job, origin)?;
+        if origin == Origin::Grid && !self.grid_ids.insert(job.id) {
+            return Err(ClusterError::DuplicateId { id: job.id });
+        }
         self.enqueue(job, origin, part);
         self.pass();
         Ok(())

@@ -437,3 +437,52 @@ fn bad_configurations_are_errors() {
         Err(ClusterError::Past { .. })
     ));
 }
+
+/// A notice names a grid job by id alone: a grid id handed over twice
+/// (submitted, held or committed) is refused, whichever way it comes; an
+/// aborted hold's id may be asked for again, and local jobs are not grid
+/// jobs.
+#[test]
+fn a_grid_id_is_handed_over_once() {
+    let mut c = Cluster::new(ClusterConfig::single(10, UNLIMITED), Time(0)).unwrap();
+    c.submit(Time(0), job(1, 0, 2, 100), Grid).unwrap();
+    let twice = c.submit(Time(0), job(1, 0, 2, 100), Grid).unwrap_err();
+    assert_eq!(twice, ClusterError::DuplicateId { id: 1 });
+    assert!(twice.to_string().contains("grid job 1"), "{twice}");
+    let held = c.request_reservation(Time(0), job(1, 0, 2, 10), Time(500));
+    assert!(
+        matches!(
+            held,
+            Err(ReservationError::Job {
+                error: ClusterError::DuplicateId { id: 1 }
+            })
+        ),
+        "{held:?}"
+    );
+    // A hold takes the id until it is aborted.
+    let hold = c
+        .request_reservation(Time(0), job(2, 0, 2, 10), Time(500))
+        .unwrap();
+    assert_eq!(
+        c.submit(Time(0), job(2, 0, 2, 10), Grid),
+        Err(ClusterError::DuplicateId { id: 2 })
+    );
+    c.abort(Time(0), hold).unwrap();
+    let hold = c
+        .request_reservation(Time(0), job(2, 0, 2, 10), Time(500))
+        .unwrap();
+    c.commit(Time(0), hold).unwrap();
+    assert_eq!(
+        c.submit(Time(1), job(2, 1, 2, 10), Grid),
+        Err(ClusterError::DuplicateId { id: 2 })
+    );
+    // A local job with a grid job's id is another job.
+    c.submit(Time(1), job(1, 1, 2, 10), Local).unwrap();
+    let grid: Vec<u64> = c
+        .records()
+        .iter()
+        .filter(|r| r.origin == Grid)
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(grid, [1, 2]);
+}
