@@ -241,12 +241,25 @@ pub fn check_order<O: RequestOrder, P, F: Moldability + Clone>(
 /// the same schedule, and the run ends without an error unless the
 /// requests' own linear functions fail too. A request whose `f_mol`
 /// [`Req::new`] refuses (no allowed shape in its range, say) is left out:
-/// the crate refuses it with a typed error at build.
+/// the crate refuses it with a typed error at build. ([`Suite::check_moldability`]
+/// reports a function refused for every request of every workload: it
+/// would pass having checked nothing.)
 pub fn check_moldability<F: Moldability + Clone, O: RequestOrder + Clone>(
     make: impl Fn(&Req<LinearFmol>) -> F,
     config: &SchedulerConfig<O>,
     requests: &[Request<LinearFmol>],
 ) -> Result<(), Broken> {
+    moldability_run(make, config, requests).map(|_| ())
+}
+
+/// [`check_moldability`], and how many of `requests` were built with the
+/// user's function, with the first refusal.
+fn moldability_run<F: Moldability + Clone, O: RequestOrder + Clone>(
+    make: impl Fn(&Req<LinearFmol>) -> F,
+    config: &SchedulerConfig<O>,
+    requests: &[Request<LinearFmol>],
+) -> Result<(usize, Option<String>), Broken> {
+    let refused: RefCell<Option<String>> = RefCell::default();
     let build = |slot: &Slot| -> Vec<Request<WatchedFmol<F>>> {
         requests
             .iter()
@@ -267,6 +280,11 @@ pub fn check_moldability<F: Moldability + Clone, O: RequestOrder + Clone>(
                     req.preemption(),
                 )
                 .and_then(|q| q.with_price_profile(req.price_profile()))
+                .map_err(|e| {
+                    refused
+                        .borrow_mut()
+                        .get_or_insert_with(|| format!("request {}: {e}", r.id));
+                })
                 .ok()?;
                 Some(Request {
                     id: r.id,
@@ -299,10 +317,11 @@ pub fn check_moldability<F: Moldability + Clone, O: RequestOrder + Clone>(
     }
     match first {
         Ok(outcomes) => validate(config, &mine, &outcomes)
-            .map_err(|v| Broken::new(invariant::VALID, v.to_string())),
-        Err(_) if schedule(config.clone(), requests).is_err() => Ok(()),
-        Err(e) => Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
+            .map_err(|v| Broken::new(invariant::VALID, v.to_string()))?,
+        Err(_) if schedule(config.clone(), requests).is_err() => {}
+        Err(e) => return Err(Broken::new(invariant::RUNS_TO_THE_END, e.to_string())),
     }
+    Ok((mine.len(), refused.into_inner()))
 }
 
 /// The property suite for one request order or moldability function:
@@ -406,9 +425,23 @@ impl Suite {
     ) -> Result<(), Broken> {
         let fifo = SchedulerConfig::new(self.capacity, crate::Policy::Fifo);
         let mdf = SchedulerConfig::new(self.capacity, crate::Policy::Mdf);
+        let (mut built, mut asked, mut refused) = (0, 0, None);
         self.each(|requests| {
-            check_moldability(&make, &fifo, requests)?;
-            check_moldability(&make, &mdf, requests)
-        })
+            moldability_run(&make, &fifo, requests)?;
+            let (n, first) = moldability_run(&make, &mdf, requests)?;
+            built += n;
+            asked += requests.len();
+            refused = refused.take().or(first);
+            Ok(())
+        })?;
+        match refused {
+            Some(first) if built == 0 => Err(Broken::new(
+                invariant::KEEPS_THE_CONTRACT,
+                format!(
+                    "Req::new refused the function for every one of the suite's {asked} requests, so nothing was checked (the first: {first}); a moldability function gives a time in [1, 2^40] s for at least one allowed processor count of a request's range"
+                ),
+            )),
+            _ => Ok(()),
+        }
     }
 }

@@ -105,6 +105,24 @@ fn a_broken_moldability_is_named() {
         .unwrap();
 }
 
+/// A function `Req::new` refuses for every request (it allows no shape)
+/// would leave the suite nothing to check: it is reported, not passed.
+#[test]
+fn a_moldability_refused_for_every_request_is_named() {
+    let b = Suite::new(CASES)
+        .check_moldability(|_: &Req<LinearFmol>| |_: u32| None::<i64>)
+        .unwrap_err();
+    assert_eq!(b.invariant, invariant::KEEPS_THE_CONTRACT, "{b}");
+    assert!(b.detail.contains("nothing was checked"), "{b}");
+    // Refused for some requests only (odd processor counts): checked on the rest.
+    Suite::new(CASES)
+        .check_moldability(|req: &Req<LinearFmol>| {
+            let f = *req.f_mol();
+            move |p: u32| (p % 2 == 0).then(|| f.time_for(p)).flatten()
+        })
+        .unwrap();
+}
+
 fn rigid(id: u64, submit: i64) -> Request {
     Request {
         id,
