@@ -10,8 +10,9 @@
 //! * [`invariant::DETERMINISTIC`]: two runs, each with a fresh
 //!   implementation from the closure, decided otherwise (the detail names
 //!   the first job where they part);
-//! * [`invariant::VALID`]: a baseline's schedule fails `profile::validate`,
-//!   or a time-shared run's outcome is not one the cluster can give (an
+//! * [`invariant::VALID`]: a baseline's schedule fails `profile::validate`
+//!   (or drops a job that could still end by its deadline, or kills some
+//!   jobs at their estimates and lets others outlive theirs), or a time-shared run's outcome is not one the cluster can give (an
 //!   accepted job left unfinished, or finished faster than its run time);
 //! * [`invariant::KEEPS_THE_CONTRACT`]: an answer the trait's documentation
 //!   rules out: an allocation that is not `PROC_i` distinct nodes of the
@@ -52,7 +53,7 @@
 use std::cell::RefCell;
 
 pub use profile::testing::{Broken, invariant};
-use profile::{Job, Outcome, Time};
+use profile::{Job, Outcome, Overrun, Policy, SchedulerConfig, Time};
 
 use crate::admission::check_allocation;
 use crate::{
@@ -264,8 +265,11 @@ pub fn check_price<P: PriceFunction>(
 /// Checks one schedule of the baselines `make` builds on a machine of
 /// `capacity` processors under `drop` (the jobs as [`backfill`](crate::backfill)
 /// gives them): one outcome per job, in the jobs' order; a schedule
-/// `profile::validate` accepts; the same schedule from a fresh baseline;
-/// and no error unless the paper's FCFS-BF fails on the same input too.
+/// `profile::validate_under` accepts under one overrun rule (every job
+/// that outlives its estimate killed at it, or none), with a job dropped
+/// only once it can no longer end by the deadline `drop` gives it; the
+/// same schedule from a fresh baseline; and no error unless the paper's
+/// FCFS-BF fails on the same input too.
 pub fn check_baseline<B: BaselineScheduler>(
     make: impl Fn() -> B,
     drop: DropRule,
@@ -337,7 +341,16 @@ pub fn check_baseline<B: BaselineScheduler>(
             ),
         ));
     }
-    profile::validate(capacity, &profile_jobs, &outcomes)
+    // Either overrun rule, but one for the whole schedule; drops only as
+    // the deadline `drop` gives each job allows.
+    let under = |overrun| {
+        let config = SchedulerConfig::new(capacity, Policy::Fcfs)
+            .overrun(overrun)
+            .drop_expired(true);
+        profile::validate_under(&config, &profile_jobs, &outcomes)
+    };
+    under(Overrun::Continue)
+        .or_else(|_| under(Overrun::Kill))
         .map_err(|v| Broken::new(invariant::VALID, format!("baseline {name}: {v}")))
 }
 

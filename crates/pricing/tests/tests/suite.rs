@@ -8,9 +8,9 @@ use pricing::testing::{Broken, Suite, invariant};
 use pricing::{
     Admission, Allocation, Baseline, BaselineScheduler, Decision, DropRule, Flat, JobContext,
     LibraAdmission, LibraDollar, LibraStatic, NodeLoad, PolicyError, PriceFunction, PricingError,
-    ProfileBaseline, Quote, admit,
+    ProfileBaseline, QosJob, Quote, admit,
 };
-use profile::{Job, Outcome, Policy, QueueOrder, SchedulerConfig, Status};
+use profile::{Job, Outcome, Policy, QueueOrder, SchedulerConfig, Status, Time};
 
 const CASES: u32 = 24;
 
@@ -224,8 +224,82 @@ impl BaselineScheduler for SwitchesAfterOneRun {
     }
 }
 
+/// A baseline that drops every job on arrival: no capacity is used, so
+/// `profile::validate` alone accepts it, but a job may be dropped only once
+/// it can no longer end by its deadline.
+struct DropsEverything;
+
+impl BaselineScheduler for DropsEverything {
+    fn name(&self) -> String {
+        "drops-everything".into()
+    }
+    fn schedule(&self, _: u32, _: DropRule, jobs: &[Job]) -> Result<Vec<Outcome>, PolicyError> {
+        Ok(jobs
+            .iter()
+            .map(|j| Outcome {
+                id: j.id,
+                start: j.submit,
+                end: j.submit,
+                status: Status::Dropped,
+            })
+            .collect())
+    }
+}
+
+/// FCFS-BF that kills the first job to outlive its estimate and lets the
+/// others run on: one overrun rule for some jobs, the other for the rest.
+struct KillsOnce;
+
+impl BaselineScheduler for KillsOnce {
+    fn name(&self) -> String {
+        "kills-once".into()
+    }
+    fn schedule(&self, c: u32, d: DropRule, jobs: &[Job]) -> Result<Vec<Outcome>, PolicyError> {
+        let mut o = Baseline::FcfsBf.schedule(c, d, jobs)?;
+        let over = jobs.iter().zip(&mut o).find(|(j, o)| {
+            o.status == Status::Completed && j.run_time > j.estimate && j.estimate > 0
+        });
+        if let Some((j, o)) = over {
+            // Ends earlier: still within capacity.
+            o.end = o.start + j.estimate;
+            o.status = Status::Killed;
+        }
+        Ok(o)
+    }
+}
+
 #[test]
 fn a_broken_baseline_is_named() {
+    assert_eq!(
+        invariant_of(suite().check_baseline(|| DropsEverything)),
+        invariant::VALID
+    );
+    let job = QosJob {
+        id: 3,
+        submit: Time(0),
+        procs: 2,
+        run_time: 100,
+        estimate: 100,
+        deadline: 500,
+        budget: 1e3,
+    };
+    for drop in [DropRule::Hopeless, DropRule::Lapsed] {
+        let b = pricing::testing::check_baseline(|| DropsEverything, drop, 4, &[job]).unwrap_err();
+        assert_eq!(b.invariant, invariant::VALID, "{b}");
+        assert!(b.detail.contains("could still end by its deadline"), "{b}");
+    }
+    // Two jobs that outlive their estimates: one killed, one run on.
+    let over = |id| QosJob {
+        run_time: 200,
+        deadline: 10_000,
+        id,
+        ..job
+    };
+    let b =
+        pricing::testing::check_baseline(|| KillsOnce, DropRule::Hopeless, 4, &[over(1), over(2)])
+            .unwrap_err();
+    assert_eq!(b.invariant, invariant::VALID, "{b}");
+    assert!(b.detail.contains("job 2"), "{b}");
     assert_eq!(
         invariant_of(suite().check_baseline(|| Overcommits)),
         invariant::VALID
