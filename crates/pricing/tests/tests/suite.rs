@@ -171,26 +171,37 @@ fn a_broken_price_is_named() {
     );
 }
 
-/// A baseline that runs each job at its submission, whatever the machine:
-/// over capacity as soon as two wide jobs overlap.
-struct Overcommits;
+/// A baseline that gives each job the outcome `1` makes of it alone.
+#[derive(Clone, Copy)]
+struct PerJob(&'static str, fn(&Job) -> Outcome);
 
-impl BaselineScheduler for Overcommits {
+impl BaselineScheduler for PerJob {
     fn name(&self) -> String {
-        "overcommits".into()
+        self.0.into()
     }
     fn schedule(&self, _: u32, _: DropRule, jobs: &[Job]) -> Result<Vec<Outcome>, PolicyError> {
-        Ok(jobs
-            .iter()
-            .map(|j| Outcome {
-                id: j.id,
-                start: j.submit,
-                end: j.submit + j.run_time,
-                status: Status::Completed,
-            })
-            .collect())
+        Ok(jobs.iter().map(self.1).collect())
     }
 }
+
+/// Runs each job at its submission, whatever the machine: over capacity as
+/// soon as two wide jobs overlap.
+const OVERCOMMITS: PerJob = PerJob("overcommits", |j| Outcome {
+    id: j.id,
+    start: j.submit,
+    end: j.submit + j.run_time,
+    status: Status::Completed,
+});
+
+/// Drops every job on arrival: no capacity is used, so `profile::validate`
+/// alone accepts it, but a job may be dropped only once it can no longer
+/// end by its deadline.
+const DROPS_EVERYTHING: PerJob = PerJob("drops-everything", |j| Outcome {
+    id: j.id,
+    start: j.submit,
+    end: j.submit,
+    status: Status::Dropped,
+});
 
 /// FCFS-BF with the outcomes reversed.
 struct Reversed;
@@ -224,28 +235,6 @@ impl BaselineScheduler for SwitchesAfterOneRun {
     }
 }
 
-/// A baseline that drops every job on arrival: no capacity is used, so
-/// `profile::validate` alone accepts it, but a job may be dropped only once
-/// it can no longer end by its deadline.
-struct DropsEverything;
-
-impl BaselineScheduler for DropsEverything {
-    fn name(&self) -> String {
-        "drops-everything".into()
-    }
-    fn schedule(&self, _: u32, _: DropRule, jobs: &[Job]) -> Result<Vec<Outcome>, PolicyError> {
-        Ok(jobs
-            .iter()
-            .map(|j| Outcome {
-                id: j.id,
-                start: j.submit,
-                end: j.submit,
-                status: Status::Dropped,
-            })
-            .collect())
-    }
-}
-
 /// FCFS-BF that kills the first job to outlive its estimate and lets the
 /// others run on: one overrun rule for some jobs, the other for the rest.
 struct KillsOnce;
@@ -271,7 +260,7 @@ impl BaselineScheduler for KillsOnce {
 #[test]
 fn a_broken_baseline_is_named() {
     assert_eq!(
-        invariant_of(suite().check_baseline(|| DropsEverything)),
+        invariant_of(suite().check_baseline(|| DROPS_EVERYTHING)),
         invariant::VALID
     );
     let job = QosJob {
@@ -284,7 +273,7 @@ fn a_broken_baseline_is_named() {
         budget: 1e3,
     };
     for drop in [DropRule::Hopeless, DropRule::Lapsed] {
-        let b = pricing::testing::check_baseline(|| DropsEverything, drop, 4, &[job]).unwrap_err();
+        let b = pricing::testing::check_baseline(|| DROPS_EVERYTHING, drop, 4, &[job]).unwrap_err();
         assert_eq!(b.invariant, invariant::VALID, "{b}");
         assert!(b.detail.contains("could still end by its deadline"), "{b}");
     }
@@ -301,7 +290,7 @@ fn a_broken_baseline_is_named() {
     assert_eq!(b.invariant, invariant::VALID, "{b}");
     assert!(b.detail.contains("job 2"), "{b}");
     assert_eq!(
-        invariant_of(suite().check_baseline(|| Overcommits)),
+        invariant_of(suite().check_baseline(|| OVERCOMMITS)),
         invariant::VALID
     );
     assert_eq!(
