@@ -13,6 +13,14 @@
 //! multiplier) and runs the same suites. A failure it finds is written by
 //! proptest into the suite's `proptest-regressions/` file, which is committed
 //! with the fix, so the gate replays that case from then on.
+//!
+//! The suites (this crate's and the paper crates') set no time limit: a
+//! limit would make a verdict depend on the machine's speed, and the gate
+//! must give the same result everywhere. A run that keeps asking to wake
+//! and decides nothing is ended by count ([`MAX_WAKE_UPS`]), but an
+//! implementation that loops forever inside one of its own calls keeps the
+//! suite from returning; run the suite under your test runner's timeout
+//! (`cargo nextest`'s `slow-timeout`, say) to catch that.
 
 use std::ops::Range;
 
