@@ -118,7 +118,7 @@ fn a_moldability_refused_for_every_request_is_named() {
     Suite::new(CASES)
         .check_moldability(|req: &Req<LinearFmol>| {
             let f = *req.f_mol();
-            move |p: u32| (p % 2 == 0).then(|| f.time_for(p)).flatten()
+            move |p: u32| p.is_multiple_of(2).then(|| f.time_for(p)).flatten()
         })
         .unwrap();
 }
