@@ -9,7 +9,9 @@ use crate::{HoldId, Provider, Refusal, Report};
 /// user's own tests of a policy: every job handed over gets the earliest
 /// start that fits at that moment (conservative backfilling), a reservation
 /// holds exactly its window, and a job runs its run time or is killed at
-/// its estimate; no local jobs.
+/// its estimate; no local jobs. A job with an estimate under 1 s or a
+/// negative run time is refused ([`Refusal::Rejected`]), as the model's
+/// clusters refuse it.
 #[derive(Clone, Debug)]
 pub struct Conservative {
     profile: Profile,
@@ -46,6 +48,24 @@ impl Conservative {
     }
 }
 
+/// `Ok` if a cluster of the model can run `job`; else the refusal
+/// `partitions_forecast::Cluster` gives it ([`Refusal::Rejected`]): an
+/// estimate under 1 s or a negative run time. The gateway hands over
+/// whatever the grid submits and leaves that judgement to the provider;
+/// [`Conservative`] calls this first, and a provider of one's own may too.
+pub fn runnable(job: &Job) -> Result<(), Refusal> {
+    if job.estimate < 1 || job.run_time < 0 {
+        return Err(Refusal::Rejected {
+            job: job.id,
+            reason: format!(
+                "estimate {} s and run time {} s; the estimate must be at least 1 s and the run time at least 0 s",
+                job.estimate, job.run_time
+            ),
+        });
+    }
+    Ok(())
+}
+
 impl Provider for Conservative {
     fn capacity(&self) -> u32 {
         self.profile.capacity()
@@ -60,6 +80,7 @@ impl Provider for Conservative {
     }
 
     fn submit(&mut self, now: Time, job: Job) -> Result<(), Refusal> {
+        runnable(&job)?;
         let refuse = |reason: &str| Refusal::Rejected {
             job: job.id,
             reason: reason.into(),
@@ -81,6 +102,7 @@ impl Provider for Conservative {
         job: &Job,
         start: Time,
     ) -> Result<HoldId, Refusal> {
+        runnable(job)?;
         let gone = || Refusal::SlotGone {
             job: job.id,
             start,

@@ -58,7 +58,7 @@ mod conservative;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-pub use conservative::Conservative;
+pub use conservative::{Conservative, runnable};
 pub use profile::testing::{Broken, invariant};
 use profile::{Job, Outcome, Time};
 

@@ -202,5 +202,28 @@ fn an_overbooked_schedule_is_not_valid() {
 fn the_workloads_are_fixed() {
     let s = Suite::new(CASES);
     assert_eq!(s.workloads(), s.workloads());
-    assert_eq!(s.workloads().len(), 3 + CASES as usize);
+    // The edge cases, then as many generated ones as the gate (or an
+    // exploration's scale) asks for.
+    let generated = profile::testing::proptest_config(CASES).cases as usize;
+    assert_eq!(s.workloads().len(), 3 + generated);
+}
+
+/// The reference provider refuses what no cluster of the model runs, as
+/// `partitions_forecast::Cluster` does, instead of booking it.
+#[test]
+fn the_reference_provider_refuses_unrunnable_jobs() {
+    let mut p = Conservative::new(4);
+    for job in [
+        Job::new(1, Time(0), 1, 0, 0),
+        Job::new(2, Time(0), 1, 10, -1),
+        Job::new(3, Time(0), 1, i64::MIN, i64::MIN),
+    ] {
+        let refused = p.submit(Time(0), job.clone()).unwrap_err();
+        assert!(
+            matches!(refused, Refusal::Rejected { job: id, .. } if id == job.id),
+            "{refused:?}"
+        );
+        assert!(p.request_reservation(Time(0), &job, Time(5)).is_err());
+    }
+    assert_eq!(p.next_event(), None);
 }

@@ -115,6 +115,7 @@ impl Provider for Twin {
                 reason: "too wide".into(),
             });
         }
+        gateway::testing::runnable(&job)?;
         self.place(now, &job, true);
         Ok(())
     }
@@ -125,6 +126,7 @@ impl Provider for Twin {
         start: Time,
     ) -> Result<HoldId, Refusal> {
         self.calls.request += 1;
+        gateway::testing::runnable(job)?;
         let fits = start >= now && self.profile.min_free(start, start + job.estimate) >= job.procs;
         if !fits {
             self.calls.refused += 1;
