@@ -338,7 +338,8 @@ pub struct Suite {
 }
 
 impl Suite {
-    /// `cases` generated workloads of up to 20 requests on 16 processors.
+    /// `cases` generated workloads of up to 20 requests on 16 processors
+    /// (times the scale of a `cargo xtask explore`).
     pub fn new(cases: u32) -> Suite {
         Suite {
             cases,

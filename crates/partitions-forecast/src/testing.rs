@@ -129,7 +129,8 @@ pub struct Suite {
 }
 
 impl Suite {
-    /// `cases` generated workloads of up to 20 jobs, after the edge cases.
+    /// `cases` generated workloads of up to 20 jobs (times the scale of a
+    /// `cargo xtask explore`), after the edge cases.
     pub fn new(cases: u32) -> Suite {
         Suite { cases }
     }

@@ -369,7 +369,8 @@ pub struct Suite {
 }
 
 impl Suite {
-    /// `cases` generated workloads of up to 24 jobs on 4 nodes.
+    /// `cases` generated workloads of up to 24 jobs on 4 nodes (times the
+    /// scale of a `cargo xtask explore`).
     pub fn new(cases: u32) -> Suite {
         Suite {
             cases,

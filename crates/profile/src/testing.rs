@@ -116,14 +116,15 @@ pub mod invariant {
 }
 
 /// `count` workloads from [`workload`]`(capacity, max_len)`, drawn from the
-/// gate's fixed seed (or the exploration seed, see [`seed_and_scale`]): the
-/// same on every run and every machine, for suites that are not proptest
-/// suites (the paper crates' `testing` modules turn them into their own
-/// jobs and requests).
+/// gate's fixed seed (or the exploration seed, and then `count` times the
+/// exploration's scale, see [`seed_and_scale`]): the same on every run and
+/// every machine, for suites that are not proptest suites (the paper
+/// crates' `testing` modules turn them into their own jobs and requests).
 ///
 /// ```
 /// let a = profile::testing::sample_workloads(8, 20, 5);
-/// assert_eq!(a.len(), 5);
+/// let (_, scale) = profile::testing::seed_and_scale(); // 1 in the gate
+/// assert_eq!(a.len(), 5 * scale as usize);
 /// assert_eq!(a, profile::testing::sample_workloads(8, 20, 5));
 /// ```
 pub fn sample_workloads(capacity: u32, max_len: usize, count: u32) -> Vec<Vec<crate::Job>> {

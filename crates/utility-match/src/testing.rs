@@ -130,7 +130,8 @@ pub struct Suite {
 
 impl Suite {
     /// `cases` generated grids (2 sites of 3 resources, 4 users of up to 6
-    /// jobs), after the edge cases.
+    /// jobs; times the scale of a `cargo xtask explore`), after the edge
+    /// cases.
     pub fn new(cases: u32) -> Suite {
         Suite { cases }
     }
