@@ -33,7 +33,7 @@
 //! ```
 //! use gateway::testing::Suite;
 //! use gateway::{Candidate, Choice, Information, Provisioning};
-//! use profile::{Job, Outcome, Time};
+//! use profile::{Job, Time};
 //!
 //! /// The earliest start over the providers' answers, written outside.
 //! #[derive(Clone)]
