@@ -12,7 +12,8 @@
 //!   the first job where they part);
 //! * [`invariant::VALID`]: a baseline's schedule fails `profile::validate`
 //!   (or drops a job that could still end by its deadline, or kills some
-//!   jobs at their estimates and lets others outlive theirs), or a time-shared run's outcome is not one the cluster can give (an
+//!   jobs at their estimates and lets others outlive theirs), or a
+//!   time-shared run's outcome is not one the cluster can give (an
 //!   accepted job left unfinished, or finished faster than its run time);
 //! * [`invariant::KEEPS_THE_CONTRACT`]: an answer the trait's documentation
 //!   rules out: an allocation that is not `PROC_i` distinct nodes of the
