@@ -423,7 +423,13 @@ pub(crate) fn check_names(
     text: &str,
 ) -> Result<(), (Option<Range<usize>>, String)> {
     let check = |field: &str, name: &str, span: Option<Range<usize>>| {
-        crate::encode::check_name(name).map_err(|why| {
+        let blank = !name.is_empty() && name.trim().is_empty();
+        let checked = if blank {
+            Err("is only white space, which reads as no name at all; give it a name".into())
+        } else {
+            crate::encode::check_name(name)
+        };
+        checked.map_err(|why| {
             let shown = crate::encode::terminal_name(name);
             (span, format!("{field} '{shown}' {why}"))
         })
@@ -468,6 +474,135 @@ pub(crate) fn check_names(
                 let span = value_span(text, &at).or(Some(values.span()));
                 check(&format!("{field} value"), x, span)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// That no text the document gives its readers is empty or only white
+/// space (a figure or sub-plot without a title, an axis without a name, a
+/// claim without words): the title, the citation, the sweep's and its
+/// grid's labels, each panel's title and y label, each claim's text,
+/// paper value, explanation and cause, and the description of a workload
+/// the kind generates. Optional texts may be left out (a panel's title
+/// then is its metric's); written, they say something. The error points
+/// at the text and says which field it is.
+pub(crate) fn check_texts(
+    spec: &RawSpec,
+    text: &str,
+) -> Result<(), (Option<Range<usize>>, String)> {
+    // (path of the value, the field as a message names it, what to do)
+    let mut texts: Vec<(Vec<String>, String, String, &str)> = Vec::new();
+    let mut add = |path: &[&str], field: String, value: Option<&str>, what: &'static str| {
+        if let Some(v) = value {
+            let path = path.iter().map(|p| p.to_string()).collect();
+            texts.push((path, field, v.to_string(), what));
+        }
+    };
+    let title = Some(spec.title.as_str());
+    add(
+        &["title"],
+        "`title`".into(),
+        title,
+        "give the study a title",
+    );
+    let paper = spec.paper.as_deref();
+    add(
+        &["paper"],
+        "`paper`".into(),
+        paper,
+        "give the citation, or remove `paper`",
+    );
+    let label = Some(spec.sweep.label.as_str());
+    add(
+        &["sweep", "label"],
+        "sweep `label`".into(),
+        label,
+        "name the x axis, with its unit",
+    );
+    if let Some(g) = &spec.sweep.grid {
+        let (field, label) = ("sweep.grid `label`".into(), Some(g.label.as_str()));
+        add(
+            &["sweep", "grid", "label"],
+            field,
+            label,
+            "say what the grid values are",
+        );
+    }
+    for (i, w) in spec.workloads.iter().enumerate() {
+        let field = format!(
+            "workload '{}': `generated_by_kind`",
+            crate::encode::terminal_name(w.label.get_ref())
+        );
+        let path = ["workloads", &i.to_string(), "generated_by_kind"];
+        let what = "describe the jobs the kind makes, for the summary";
+        add(&path, field, w.generated_by_kind.as_deref(), what);
+    }
+    for (i, p) in spec.panels.iter().enumerate() {
+        let (i, id) = (i.to_string(), crate::encode::terminal_name(&p.id));
+        let what = "write one, or remove the key for the metric's";
+        let field = |key: &str| format!("panel '{id}': `{key}`");
+        add(
+            &["panels", &i, "title"],
+            field("title"),
+            p.title.as_deref(),
+            what,
+        );
+        add(
+            &["panels", &i, "y_label"],
+            field("y_label"),
+            p.y_label.as_deref(),
+            what,
+        );
+    }
+    for (i, c) in spec.claims.iter().enumerate() {
+        let i = i.to_string();
+        let field = |key: &str| format!("claim `{key}`");
+        let words = "give the paper's words the claim checks";
+        add(&["claims", &i, "text"], field("text"), Some(&c.text), words);
+        let what = "write it, or remove the key";
+        let value = c.paper_value.as_deref();
+        add(
+            &["claims", &i, "paper_value"],
+            field("paper_value"),
+            value,
+            what,
+        );
+        let value = c.explanation.as_deref();
+        add(
+            &["claims", &i, "explanation"],
+            field("explanation"),
+            value,
+            what,
+        );
+        if let Some(cause) = &c.cause {
+            let key = match cause {
+                crate::claim::Cause::Paper(_) => "paper",
+                crate::claim::Cause::Data(_) => "data",
+                crate::claim::Cause::Reading(_) => "reading",
+            };
+            let what = "give the quote, the missing data or the sensitivity run's id";
+            let path = ["claims", &i, "cause", key];
+            add(
+                &path,
+                field(&format!("cause.{key}")),
+                Some(cause.detail()),
+                what,
+            );
+        }
+    }
+    for (path, field, value, what) in texts {
+        if value.trim().is_empty() {
+            let parts: Vec<&str> = path.iter().map(String::as_str).collect();
+            let shown = if value.is_empty() {
+                "empty"
+            } else {
+                "only white space"
+            };
+            return Err((
+                value_span(text, &parts),
+                format!("{field} is {shown}; {what}"),
+            ));
         }
     }
     Ok(())

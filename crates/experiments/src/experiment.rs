@@ -169,6 +169,7 @@ impl Registry {
         limits::check_caps(&experiment, text, limits)
             .map_err(|(span, message)| at(span, message))?;
         check_names(&experiment.spec, text).map_err(|(span, message)| at(span, message))?;
+        check_texts(&experiment.spec, text).map_err(|(span, message)| at(span, message))?;
         experiment
             .validate_common(text)
             .map_err(|(span, message)| at(span, message))?;
@@ -614,8 +615,14 @@ impl Experiment {
             let missing = c.missing_xs(&xs);
             let mut known = xs.clone();
             known.extend(missing.iter().cloned());
-            c.validate(&panels, &series, &known)
-                .map_err(|m| (Some(c.span()), m))?;
+            c.validate(&panels, &series, &known).map_err(|(key, m)| {
+                let index = i.to_string();
+                let path: Vec<&str> = ["claims", &index, "check", c.predicate()]
+                    .into_iter()
+                    .chain(key.iter().map(String::as_str))
+                    .collect();
+                (value_span(&self.text, &path).or(Some(c.span())), m)
+            })?;
             if !missing.is_empty() {
                 skipped.push((
                     i,

@@ -238,3 +238,237 @@ fn sweep_values_that_differ_keep_different_labels() {
         assert!(note.contains(&format!("(it has {labels})")), "{note}");
     }
 }
+
+/// The line of the last line of `text` that starts with `prefix`: a key
+/// of a claim's predicate, below any key of the same name above it.
+fn last_line_of(text: &str, prefix: &str) -> usize {
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .iter()
+        .rposition(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("{prefix} in {text}"))
+        + 1
+}
+
+/// A backfilling study that writes every text a reader sees: the title,
+/// the citation, both axis labels, a panel's title and y label, and a
+/// claim's text, paper value, explanation and cause, each on a line of
+/// its own.
+const TEXTS: &str = r#"version = 2
+id = "study/texts"
+title = "T"
+paper = "P"
+kind = "backfilling"
+seed = 1
+series = ["fcfs", "easy"]
+
+[[workloads]]
+label = "l"
+lublin99 = { procs = 32, jobs = 100 }
+
+[sweep]
+axis = "bsld_bound"
+values = [10, 60]
+label = "x"
+
+[sweep.grid]
+axis = "narrow_procs"
+values = [4, 8]
+label = "g"
+
+[[panels]]
+id = "bsld"
+metric = "mean_bsld"
+title = "t"
+y_label = "y"
+
+[[claims]]
+text = "c"
+paper_value = "v"
+explanation = "e"
+cause = { data = "d" }
+
+[claims.check.below]
+panel = "bsld@4"
+series = "easy"
+than = "fcfs"
+at = 10
+"#;
+
+#[test]
+fn empty_texts_shown_to_readers_are_refused_at_their_line() {
+    Experiment::parse(TEXTS, "u.toml").unwrap();
+    // (the line as written, the field as the message names it)
+    let cases = [
+        ("title = \"T\"", "`title`"),
+        ("paper = \"P\"", "`paper`"),
+        ("label = \"x\"", "sweep `label`"),
+        ("label = \"g\"", "sweep.grid `label`"),
+        ("title = \"t\"", "panel 'bsld': `title`"),
+        ("y_label = \"y\"", "panel 'bsld': `y_label`"),
+        ("text = \"c\"", "claim `text`"),
+        ("paper_value = \"v\"", "claim `paper_value`"),
+        ("explanation = \"e\"", "claim `explanation`"),
+        ("cause = { data = \"d\" }", "claim `cause.data`"),
+    ];
+    for (line, field) in cases {
+        let key = line.split(" = ").next().unwrap();
+        for (blank, shown) in [("", "empty"), (" \t ", "only white space")] {
+            let value = if key == "cause" {
+                format!("{{ data = \"{blank}\" }}")
+            } else {
+                format!("\"{blank}\"")
+            };
+            let text = TEXTS.replacen(line, &format!("{key} = {value}"), 1);
+            refused_at(
+                &text,
+                line_of(TEXTS, line),
+                &format!("{field} is {shown}; "),
+            );
+        }
+    }
+    // A workload the kind generates: its description is its summary's.
+    let text = utility(
+        "",
+        "generated_by_kind = \"  \"",
+        "axis = \"max_ttl\"\nvalues = [1, 2]",
+    );
+    refused_at(
+        &text,
+        line_of(&text, "generated_by_kind"),
+        "workload 'g': `generated_by_kind` is only white space; describe the jobs",
+    );
+    // Names (series, panel ids, workload labels, string x values) likewise.
+    for (from, to, prefix, needle) in [
+        (
+            "label = \"l\"",
+            "label = \" \"",
+            "label = \" \"",
+            "workload label ' ' is only white space",
+        ),
+        (
+            "id = \"bsld\"",
+            "id = \"  \"",
+            "id = \"  \"",
+            "panel id '  ' is only white space",
+        ),
+        (
+            "\"fcfs\", \"easy\"]",
+            "\"fcfs\", \" \"]",
+            "series",
+            "series ' ' is only white space",
+        ),
+    ] {
+        let text = TEXTS.replacen(from, to, 1);
+        refused_at(&text, line_of(&text, prefix), needle);
+    }
+}
+
+/// An error about a claim points at the key at fault in its predicate,
+/// not at the start of `check`: each key of the predicate is on a line of
+/// its own in [`TEXTS`], and on one line the column says which key.
+#[test]
+fn errors_about_a_claim_point_at_the_key_at_fault() {
+    // (replaced, by, the line's prefix the error is at, message)
+    let cases = [
+        (
+            "panel = \"bsld@4\"",
+            "panel = \"nope\"",
+            "panel",
+            "unknown panel 'nope'",
+        ),
+        (
+            "series = \"easy\"\nthan",
+            "series = \"sjf\"\nthan",
+            "series",
+            "unknown series 'sjf'",
+        ),
+        (
+            "than = \"fcfs\"",
+            "than = \"easy\"",
+            "than",
+            "compares series 'easy' with itself",
+        ),
+        (
+            "than = \"fcfs\"",
+            "than = \"x\"",
+            "than",
+            "unknown series 'x'",
+        ),
+        (
+            "at = 10",
+            "at = 10\nmargin = -1.0",
+            "margin",
+            "margin -1 must be",
+        ),
+    ];
+    for (from, to, prefix, needle) in cases {
+        assert!(TEXTS.contains(from), "{from}");
+        let text = TEXTS.replacen(from, to, 1);
+        refused_at(&text, last_line_of(&text, prefix), needle);
+    }
+    // Other predicates, each key in its place.
+    let predicate = |table: &str| {
+        let start = TEXTS.find("[claims.check.below]").unwrap();
+        format!("{}{table}\n", &TEXTS[..start])
+    };
+    let cases = [
+        (
+            "[claims.check.within]\npanel = \"bsld@4\"\nseries = \"easy\"\nlo = 1.0\nhi = nan",
+            "hi",
+            "claim range [1, NaN] is empty or not finite",
+        ),
+        (
+            "[claims.check.ratio]\npanel = \"bsld@4\"\nseries = \"easy\"\nthan = \"fcfs\"\nlo = inf\nhi = 2.0",
+            "lo",
+            "claim range [inf, 2] is empty or not finite",
+        ),
+        (
+            "[claims.check.within]\npanel = \"bsld@4\"\nseries = \"easy\"\nlo = 3.0\nhi = 2.0",
+            "hi",
+            "claim range [3, 2] is empty or not finite",
+        ),
+        (
+            "[claims.check.ordering]\npanel = \"bsld@4\"\nhighest_first = [\n  \"fcfs\",\n  \"easy\",\n  \"fcfs\",\n]",
+            "  \"fcfs\",",
+            "ordering names series 'fcfs' twice",
+        ),
+        (
+            "[claims.check.ordering]\npanel = \"bsld@4\"\nhighest_first = [\n  \"fcfs\",\n  \"nope\",\n]",
+            "  \"nope\"",
+            "unknown series 'nope'",
+        ),
+        (
+            "[claims.check.ordering]\npanel = \"bsld@4\"\nhighest_first = [\"fcfs\"]",
+            "highest_first",
+            "an ordering needs at least two series",
+        ),
+        (
+            "[claims.check.rise]\npanel = \"bsld@4\"\nseries = \"easy\"\nfrom = 10\nto = 10\nlo = 0\nhi = 1",
+            "to",
+            "claim rises from x = 10 to the same x",
+        ),
+        (
+            "[claims.check.rises_more]\npanel = \"bsld@4\"\nseries = \"easy\"\nthan = \"easy\"\nfrom = 10\nto = 60",
+            "than",
+            "claim compares series 'easy' with itself",
+        ),
+    ];
+    for (table, prefix, needle) in cases {
+        let text = predicate(table);
+        refused_at(&text, last_line_of(&text, prefix), needle);
+    }
+    // On one line, the column is the value's at fault.
+    let one_line = "check.below = { panel = \"bsld@4\", series = \"easy\", than = \"nope\" }";
+    let start = TEXTS.find("[claims.check.below]").unwrap();
+    let text = format!("{}{one_line}\n", &TEXTS[..start]);
+    let err = Experiment::parse(&text, "u.toml").unwrap_err();
+    let line = line_of(&text, "check.below");
+    let column = one_line.find("\"nope\"").unwrap() + 1;
+    assert!(
+        err.to_string().starts_with(&format!(
+            "u.toml:{line}:{column}: claim refers to unknown series 'nope'"
+        )),
+        "{err}"
+    );
+}
