@@ -252,14 +252,25 @@ impl Plan {
                 })?;
                 let reference = match cell.params.reference() {
                     Some(overrides) => {
+                        // Resolved and checked as a series' run is; an error
+                        // naming a parameter points where that parameter
+                        // is written (the whole [params] table otherwise).
+                        let fault = |e: ParamError| {
+                            let fallback = params_span.clone().or(fallback.clone());
+                            (
+                                locate(&e, def, entry.span(), fallback),
+                                format!("the reference run of series '{}'{at}: {e}", def.name),
+                            )
+                        };
                         let mut t = table.clone();
                         merge(&mut t, &overrides);
                         let r = resolve(kind, t).map_err(|m| {
-                            (
-                                params_span.clone(),
-                                format!("the reference run of series '{}'{}: {m}", def.name, at),
-                            )
+                            fault(match reference_blame(kind, table, &overrides) {
+                                Some(k) => ParamError::key(&k, m),
+                                None => ParamError::general(m),
+                            })
                         })?;
+                        r.params.check(&setup).map_err(fault)?;
                         Some(r)
                     }
                     None => None,
@@ -273,12 +284,30 @@ impl Plan {
 
         // The references of relative panels.
         let mut panel_refs = Vec::new();
-        for panel in &spec.panels {
+        for (index, panel) in spec.panels.iter().enumerate() {
             let Some((reference, _)) = panel.reference() else {
                 panel_refs.push(Vec::new());
                 continue;
             };
             let span = Some(reference.span());
+            // A key of `gain_over = { params = { ... } }` at fault: its value.
+            let index = index.to_string();
+            let which = if panel.gain_over.is_some() {
+                "gain_over"
+            } else {
+                "reduction_over"
+            };
+            let key_at = |key: Option<&str>| {
+                let (ReferenceSpec::Params { params }, Some(k)) = (reference.get_ref(), key) else {
+                    return span.clone();
+                };
+                get_path(params, k)?;
+                let path: Vec<&str> = ["panels", &index, which, "params"]
+                    .into_iter()
+                    .chain(k.split('.'))
+                    .collect();
+                crate::config::value_span(text, &path).or(span.clone())
+            };
             let mut by_point = Vec::new();
             for (pi, point) in points.iter().enumerate() {
                 let (table, at) = (&point.table, &point.at);
@@ -309,10 +338,19 @@ impl Plan {
                         }
                     };
                     let r = resolve(kind, t).map_err(|m| {
+                        let e = match reference.get_ref() {
+                            ReferenceSpec::Params { params } => {
+                                reference_blame(kind, &cells[pi][si].table, params).map_or_else(
+                                    || ParamError::general(&m),
+                                    |k| ParamError::key(&k, &m),
+                                )
+                            }
+                            ReferenceSpec::Series(_) => ParamError::general(&m),
+                        };
                         (
-                            span.clone(),
+                            key_at(e.key.as_deref()),
                             format!(
-                                "panel '{}': the reference of series '{}'{}: {m}",
+                                "panel '{}': the reference of series '{}'{}: {e}",
                                 panel.id, def.name, at
                             ),
                         )
@@ -320,7 +358,7 @@ impl Plan {
                     // Checked as a series is: an unknown policy fails here, at its place.
                     r.params.check(&setup).map_err(|e| {
                         (
-                            span.clone(),
+                            key_at(e.key.as_deref()),
                             format!(
                                 "panel '{}': the reference of series '{}'{}: {e}",
                                 panel.id, def.name, at
@@ -430,6 +468,20 @@ fn blame(
         }
     }
     Blame::Key(None)
+}
+
+/// The key of a kind's reference overrides `overrides` that keeps the
+/// point's table `point` from resolving: the first that fails alone.
+fn reference_blame(
+    kind: &KindEntry,
+    point: &toml::Table,
+    overrides: &toml::Table,
+) -> Option<String> {
+    overrides.iter().find_map(|(k, v)| {
+        let mut t = point.clone();
+        merge(&mut t, &toml::Table::from_iter([(k.clone(), v.clone())]));
+        (kind.resolve)(t).is_err().then(|| k.clone())
+    })
 }
 
 fn resolve(kind: &KindEntry, table: toml::Table) -> Result<Resolution, String> {

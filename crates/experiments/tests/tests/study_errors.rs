@@ -472,3 +472,34 @@ fn errors_about_a_claim_point_at_the_key_at_fault() {
         "{err}"
     );
 }
+
+/// A relative panel's reference that does not resolve, or that its kind
+/// refuses, pointed at the whole `gain_over` table; the error names the
+/// parameter and points at its value there.
+#[test]
+fn errors_about_a_panels_reference_point_at_the_parameter() {
+    for (params, prefix, needle) in [
+        (
+            "cooldown = 0\nwarmup = -1",
+            "warmup",
+            "params.warmup: invalid value: integer `-1`",
+        ),
+        (
+            "cooldown = 0\npolicy = \"nope\"",
+            "policy",
+            "params.policy: unknown policy 'nope'",
+        ),
+    ] {
+        let text = TEXTS.replacen(
+            "y_label = \"y\"\n",
+            &format!("y_label = \"y\"\n\n[panels.gain_over.params]\n{params}\n"),
+            1,
+        );
+        refused_at(
+            &text,
+            line_of(&text, prefix),
+            "panel 'bsld': the reference of series",
+        );
+        refused_at(&text, line_of(&text, prefix), needle);
+    }
+}
