@@ -342,11 +342,17 @@ impl Experiment {
             let bad = values.and_then(|v| {
                 v.get_ref()
                     .iter()
-                    .find(|x| !matches!(x.as_float().or(x.as_integer().map(|i| i as f64)), Some(f) if f > 0.0))
+                    .enumerate()
+                    .find(|(_, x)| !matches!(x.as_float().or(x.as_integer().map(|i| i as f64)), Some(f) if f > 0.0))
             });
             if self.is_categorical() || values.is_none() || bad.is_some() {
+                // At the value at fault, else the values, else the axis.
+                let at = bad
+                    .and_then(|(i, _)| crate::sweep::element_span(text, &["sweep", "values"], i));
+                let bad = bad.map(|(_, b)| b);
                 return Err((
-                    values.map(Spanned::span).or(Some(s.sweep.axis.span())),
+                    at.or(values.map(Spanned::span))
+                        .or(Some(s.sweep.axis.span())),
                     format!(
                         "sweep.log_x needs a numeric sweep of positive values{}; drop log_x or \
                          sweep other values",
@@ -489,62 +495,7 @@ impl Experiment {
                 }
             }
         }
-        let axis = s.sweep.axis.get_ref();
-        let axis_span = Some(s.sweep.axis.span());
-        match (axis.as_str(), &s.sweep.values) {
-            ("workload", Some(_)) => {
-                return Err((
-                    axis_span,
-                    "the workload axis takes its x values from [[workloads]]; remove `values`"
-                        .into(),
-                ));
-            }
-            ("workload", None) => {}
-            (other, None) => {
-                let shown = terminal_name(other);
-                return Err((axis_span, format!("axis '{shown}' needs `values = [...]`")));
-            }
-            (other, Some(values)) => {
-                let here = Some(values.span());
-                let shown = terminal_name(other);
-                if values.get_ref().is_empty() {
-                    return Err((here, format!("axis '{shown}' needs at least one value")));
-                }
-                for v in values.get_ref() {
-                    let ok = match v {
-                        toml::Value::Float(f) => f.is_finite(),
-                        toml::Value::Integer(_)
-                        | toml::Value::String(_)
-                        | toml::Value::Boolean(_) => true,
-                        _ => false,
-                    };
-                    if !ok {
-                        return Err((
-                            here,
-                            format!(
-                                "axis '{shown}': value {v} is not a finite number, a string or a boolean"
-                            ),
-                        ));
-                    }
-                    if other == "load"
-                        && !v
-                            .as_float()
-                            .or(v.as_integer().map(|i| i as f64))
-                            .is_some_and(|f| f > 0.0)
-                    {
-                        return Err((
-                            here,
-                            format!("load factors must be positive numbers, got {v}"),
-                        ));
-                    }
-                }
-                let xs = self.x_values();
-                if let Some((i, dup)) = xs.iter().enumerate().find(|(i, x)| xs[..*i].contains(x)) {
-                    let _ = i;
-                    return Err((here, format!("axis '{shown}': value {dup} is listed twice")));
-                }
-            }
-        }
+        crate::sweep::check_axis(self, text)?;
         if s.series.is_empty() {
             return Err((
                 key("series"),

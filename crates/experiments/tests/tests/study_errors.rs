@@ -473,6 +473,65 @@ fn errors_about_a_claim_point_at_the_key_at_fault() {
     );
 }
 
+/// An error about one value of a list (the axis's `values`, a `with`
+/// list, the grid's `values`) pointed at the list's opening bracket; on a
+/// list written one value a line, that is lines away. It points at the
+/// value at fault.
+#[test]
+fn errors_about_one_swept_value_point_at_that_value() {
+    let list = |values: &[&str]| format!("[\n  {},\n]", values.join(",\n  "));
+    let axis = |key: &str, values: &[&str], more: &str| {
+        TEXTS.replacen(
+            "axis = \"bsld_bound\"\nvalues = [10, 60]",
+            &format!("axis = \"{key}\"\nvalues = {}{more}", list(values)),
+            1,
+        )
+    };
+    let cases = [
+        (
+            axis("bsld_bound", &["10", "nan", "60"], ""),
+            "  nan",
+            "axis 'bsld_bound': value nan is not a finite number, a string or a boolean",
+        ),
+        (
+            axis("bsld_bound", &["10", "60", "10.0"], ""),
+            "  10.0",
+            "axis 'bsld_bound': value 10 is listed twice",
+        ),
+        (
+            axis("load", &["0.5", "-1.0"], ""),
+            "  -1.0",
+            "load factors must be positive numbers, got -1.0",
+        ),
+        (
+            axis("bsld_bound", &["10", "0", "60"], "\nlog_x = true"),
+            "  0",
+            "sweep.log_x needs a numeric sweep of positive values, not 0",
+        ),
+        (
+            axis(
+                "bsld_bound",
+                &["10", "60"],
+                &format!("\nwith = {{ warmup = {} }}", list(&["0", "inf"])),
+            ),
+            "  inf",
+            "`with.warmup`: value inf is not a finite number",
+        ),
+        (
+            TEXTS.replacen(
+                "values = [4, 8]",
+                &format!("values = {}", list(&["4", "8", "4"])),
+                1,
+            ),
+            "  4",
+            "grid value 4 is listed twice",
+        ),
+    ];
+    for (text, prefix, needle) in cases {
+        refused_at(&text, last_line_of(&text, prefix), needle);
+    }
+}
+
 /// A relative panel's reference that does not resolve, or that its kind
 /// refuses, pointed at the whole `gain_over` table; the error names the
 /// parameter and points at its value there.
