@@ -204,15 +204,22 @@ impl Plan {
                 .iter()
                 .any(|s| matches!(target(s), Target::Param(p) if p == k))
         };
+        // Where swept `[params]` key `key` takes its value at `point`: that
+        // value in the axis's values, its `with` list or the grid's.
+        let value_at = |key: &str, point: &PointSpec| {
+            let parts: Vec<&str> = std::iter::once("params").chain(key.split('.')).collect();
+            experiment.swept_span(&parts, point).or(places(key).1)
+        };
         // Where a check's complaint points: the key in [params] if it is
-        // written there, else the sweep values or the series entry.
+        // written there, else the point's sweep value or the series entry.
         let locate = |e: &ParamError,
                       def: &SeriesDef,
                       entry: Range<usize>,
+                      point: &PointSpec,
                       fallback: Option<Range<usize>>| {
             match e.key.as_deref() {
                 Some(k) if get_path(&def.overrides, k).is_some() => Some(entry),
-                Some(k) if swept_param(k) => places(k).1.or(fallback),
+                Some(k) if swept_param(k) => value_at(k, point).or(fallback),
                 Some(k) => key_span(text, k).or(fallback),
                 None => fallback,
             }
@@ -234,7 +241,8 @@ impl Plan {
                 let mut t = table.clone();
                 merge(&mut t, &def.overrides);
                 let cell = resolve(kind, t).map_err(|m| {
-                    let blamed = blame(kind, &base_table, table, &swept, &places);
+                    let value = |key: &str| value_at(key, point);
+                    let blamed = blame(kind, &base_table, table, &swept, &places, &value);
                     let here = match blamed {
                         Blame::Key(span) => span,
                         Blame::Series => Some(entry.span()),
@@ -246,7 +254,7 @@ impl Plan {
                 })?;
                 cell.params.check(&setup).map_err(|e| {
                     (
-                        locate(&e, def, entry.span(), fallback.clone()),
+                        locate(&e, def, entry.span(), point, fallback.clone()),
                         format!("series '{}'{}: {e}", def.name, at),
                     )
                 })?;
@@ -258,7 +266,7 @@ impl Plan {
                         let fault = |e: ParamError| {
                             let fallback = params_span.clone().or(fallback.clone());
                             (
-                                locate(&e, def, entry.span(), fallback),
+                                locate(&e, def, entry.span(), point, fallback),
                                 format!("the reference run of series '{}'{at}: {e}", def.name),
                             )
                         };
@@ -442,14 +450,15 @@ enum Blame {
 /// Why a cell's table (`point` with a series' overrides) does not
 /// resolve: the series' overrides when the point alone resolves; else
 /// each swept `[params]` key is tried alone on `base`, and the first that
-/// fails is to blame, at its name when the kind has no such key, at its
-/// values otherwise.
+/// fails is to blame, at its name when the kind has no such key, at the
+/// point's value of it (`value_at`) otherwise.
 fn blame(
     kind: &KindEntry,
     base: &toml::Table,
     point: &toml::Table,
     swept: &[&str],
     places: &dyn Fn(&str) -> (sweep::Span, sweep::Span),
+    value_at: &dyn Fn(&str) -> sweep::Span,
 ) -> Blame {
     if (kind.resolve)(point.clone()).is_ok() {
         return Blame::Series;
@@ -461,10 +470,14 @@ fn blame(
         let mut t = base.clone();
         crate::sweep::set_path(&mut t, k, value.clone());
         if let Err(m) = (kind.resolve)(t) {
-            let (name, values) = places(key);
+            let name = places(key).0;
             // serde's words for a key the parameters do not have.
             let unknown = m.starts_with("unknown field");
-            return Blame::Key(if unknown { name } else { values.or(name) });
+            return Blame::Key(if unknown {
+                name
+            } else {
+                value_at(key).or(name)
+            });
         }
     }
     Blame::Key(None)

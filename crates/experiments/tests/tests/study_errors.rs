@@ -526,6 +526,27 @@ fn errors_about_one_swept_value_point_at_that_value() {
             "  4",
             "grid value 4 is listed twice",
         ),
+        // A value the kind's parameters do not take, or its check refuses:
+        // at the value of the point whose run it would be.
+        (
+            axis("bsld_bound", &["10", "\"a\"", "60"], ""),
+            "  \"a\"",
+            "series 'fcfs' at bsld_bound = a, narrow_procs = 4: invalid type: string \"a\"",
+        ),
+        (
+            axis("bsld_bound", &["10", "-10", "60"], ""),
+            "  -10",
+            "params.bsld_bound: -10 is below 1 second",
+        ),
+        (
+            axis(
+                "bsld_bound",
+                &["10", "60"],
+                &format!("\nwith = {{ warmup = {} }}", list(&["0", "\"x\""])),
+            ),
+            "  \"x\"",
+            "invalid type: string \"x\", expected u64",
+        ),
     ];
     for (text, prefix, needle) in cases {
         refused_at(&text, last_line_of(&text, prefix), needle);
