@@ -375,6 +375,8 @@ impl PanelSpec {
 /// has no [`Spanned`] value of its own points at its key's value through
 /// this, so it names the file, line and column like the parser's errors.
 pub(crate) fn value_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
     let doc = toml::de::DeTable::parse(text).ok()?;
     let (first, rest) = path.split_first()?;
     let mut value = doc.get_ref().get(*first)?;
@@ -392,6 +394,8 @@ pub(crate) fn value_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
 /// if the document writes it: where an error about the key's name points
 /// (an axis `with` key no run can set, say).
 pub(crate) fn key_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
     let doc = toml::de::DeTable::parse(text).ok()?;
     let (last, parents) = path.split_last()?;
     let mut table = doc.get_ref();
@@ -422,7 +426,9 @@ pub(crate) fn check_names(
     spec: &RawSpec,
     text: &str,
 ) -> Result<(), (Option<Range<usize>>, String)> {
-    let check = |field: &str, name: &str, span: Option<Range<usize>>| {
+    // `span` finds the place only for an error: each call parses the
+    // document again, and a study may give thousands of names.
+    let check = |field: &str, name: &str, span: &dyn Fn() -> Option<Range<usize>>| {
         let blank = !name.is_empty() && name.trim().is_empty();
         let checked = if blank {
             Err("is only white space, which reads as no name at all; give it a name".into())
@@ -431,30 +437,33 @@ pub(crate) fn check_names(
         };
         checked.map_err(|why| {
             let shown = crate::encode::terminal_name(name);
-            (span, format!("{field} '{shown}' {why}"))
+            (span(), format!("{field} '{shown}' {why}"))
         })
     };
     for w in &spec.workloads {
-        check("workload label", w.label.get_ref(), Some(w.label.span()))?;
+        check("workload label", w.label.get_ref(), &|| {
+            Some(w.label.span())
+        })?;
     }
     for (i, p) in spec.panels.iter().enumerate() {
-        let span = value_span(text, &["panels", &i.to_string(), "id"]);
-        check("panel id", &p.id, span)?;
+        let span = || value_span(text, &["panels", &i.to_string(), "id"]);
+        check("panel id", &p.id, &span)?;
     }
     for (i, entry) in spec.series.iter().enumerate() {
-        let (name, span) = match entry.get_ref() {
-            toml::Value::String(name) => (name, Some(entry.span())),
+        let name = match entry.get_ref() {
+            toml::Value::String(name) => name,
             toml::Value::Table(t) => match t.get("name") {
-                Some(toml::Value::String(name)) => {
-                    let at = value_span(text, &["series", &i.to_string(), "name"]);
-                    (name, at.or(Some(entry.span())))
-                }
+                Some(toml::Value::String(name)) => name,
                 // Not a name: the series' own check says what it is.
                 _ => continue,
             },
             _ => continue,
         };
-        check("series", name, span)?;
+        let span = || {
+            let at = value_span(text, &["series", &i.to_string(), "name"]);
+            at.or(Some(entry.span()))
+        };
+        check("series", name, &span)?;
     }
     let grid = spec.sweep.grid.as_ref().map(|g| &g.values);
     let axes = [
@@ -469,10 +478,8 @@ pub(crate) fn check_names(
         let Some(values) = values else { continue };
         for (i, v) in values.get_ref().iter().enumerate() {
             if let toml::Value::String(x) = v {
-                let index = i.to_string();
-                let at: Vec<&str> = path.iter().copied().chain([index.as_str()]).collect();
-                let span = value_span(text, &at).or(Some(values.span()));
-                check(&format!("{field} value"), x, span)?;
+                let span = || crate::sweep::element_span(text, path, i).or(Some(values.span()));
+                check(&format!("{field} value"), x, &span)?;
             }
         }
     }
@@ -712,6 +719,12 @@ pub struct TraceRef {
 }
 
 #[cfg(test)]
+thread_local! {
+    /// The documents [`value_span`] and [`key_span`] parsed on this thread.
+    static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -739,5 +752,31 @@ mod tests {
         assert_eq!(at(&["w", "1", "label"]), Some("\"b\""));
         assert_eq!(at(&["w", "2"]), None);
         assert_eq!(at(&["w", "x"]), None);
+    }
+
+    /// Each place costs a parse of the whole document, so names and texts
+    /// are placed only for an error: with a place found for each of them,
+    /// 20,000 panels took minutes before any check failed.
+    #[test]
+    fn a_valid_document_is_parsed_as_often_whatever_its_number_of_names() {
+        let parses = |n: usize| {
+            let series: Vec<String> = (0..n)
+                .map(|i| format!("{{ name = \"s{i}\", params = {{ policy = \"easy\" }} }}"))
+                .collect();
+            let mut text = format!(
+                "version = 2\nid = \"t/n\"\ntitle = \"t\"\nkind = \"backfilling\"\nseed = 1\n\
+                 series = [{}]\n[[workloads]]\nlabel = \"w\"\nlublin99 = {{ procs = 8, jobs = 9 }}\n\
+                 [sweep]\naxis = \"workload\"\nlabel = \"x\"\n",
+                series.join(", ")
+            );
+            for i in 0..n {
+                text +=
+                    &format!("[[panels]]\nid = \"p{i}\"\nmetric = \"mean_bsld\"\ntitle = \"t\"\n");
+            }
+            PARSES.with(|p| p.set(0));
+            crate::Experiment::parse(&text, "n.toml").unwrap();
+            PARSES.with(|p| p.get())
+        };
+        assert_eq!(parses(2), parses(40));
     }
 }
