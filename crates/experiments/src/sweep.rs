@@ -173,7 +173,10 @@ pub(crate) fn validate(experiment: &Experiment, text: &str) -> Result<(), Locate
     };
     if let Some(with) = &sweep.with {
         for (key, list) in with.get_ref() {
-            let (name, span) = places(experiment, text, key);
+            // Its own place, not the axis's when both name one key.
+            let path = ["sweep", "with", key.as_str()];
+            let name = crate::config::key_span(text, &path).or(Some(with.span()));
+            let span = crate::config::value_span(text, &path).or(Some(with.span()));
             check_key(&seen, key, name)?;
             seen.push(key);
             let Some(values) = list.as_array() else {
@@ -193,7 +196,6 @@ pub(crate) fn validate(experiment: &Experiment, text: &str) -> Result<(), Locate
                     ),
                 ));
             }
-            let path = ["sweep", "with", key.as_str()];
             check_values(&format!("with.{key}"), key, values, &span, text, &path)?;
         }
     }

@@ -122,6 +122,12 @@ fn errors_about_a_swept_key_point_at_that_key() {
             "axis = \"max_tll\"",
             unknown,
         ),
+        // The axis's key again in `with`: at the `with` key, not the axis.
+        (
+            "axis = \"max_ttl\"\nvalues = [1, 2]\nwith = {\n  sites = [2, 3],\n  max_ttl = [1, 2] }",
+            "  max_ttl",
+            "`max_ttl` is swept twice",
+        ),
         // A bad value: at the values of the key it belongs to.
         (
             "axis = \"max_ttl\"\nvalues = [1, 2]\nwith = {\n  sites = [2, 3],\n  users = [\"many\", 4] }",
