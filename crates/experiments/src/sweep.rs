@@ -216,7 +216,7 @@ pub(crate) fn validate(experiment: &Experiment, text: &str) -> Result<(), Locate
             .find(|(i, l)| labels[..*i].contains(l))
         {
             return Err((
-                element_span(text, &path, i).or(span),
+                crate::config::element_span(text, &path, i).or(span),
                 format!("grid value {dup} is listed twice"),
             ));
         }
@@ -236,7 +236,7 @@ fn check_values(
     path: &[&str],
 ) -> Result<(), Located> {
     for (i, v) in values.iter().enumerate() {
-        let span = &element_span(text, path, i).or(span.clone());
+        let span = &crate::config::element_span(text, path, i).or(span.clone());
         let ok = match v {
             toml::Value::Float(f) => f.is_finite(),
             toml::Value::Integer(_) | toml::Value::String(_) | toml::Value::Boolean(_) => true,
@@ -256,14 +256,6 @@ fn check_values(
         }
     }
     Ok(())
-}
-
-/// Where element `i` of the list at `path` is written in the document
-/// `text`, if it is.
-pub(crate) fn element_span(text: &str, path: &[&str], i: usize) -> Span {
-    let index = i.to_string();
-    let full: Vec<&str> = path.iter().copied().chain([index.as_str()]).collect();
-    crate::config::value_span(text, &full)
 }
 
 /// That the axis's `values` are what the axis takes (none on the workload
@@ -288,7 +280,7 @@ pub(crate) fn check_axis(experiment: &Experiment, text: &str) -> Result<(), Loca
     };
     let list = Some(values.span());
     let path = ["sweep", "values"];
-    let at = |i: usize| element_span(text, &path, i).or(list.clone());
+    let at = |i: usize| crate::config::element_span(text, &path, i).or(list.clone());
     if values.get_ref().is_empty() {
         return Err((list, format!("axis '{shown}' needs at least one value")));
     }
