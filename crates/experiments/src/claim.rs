@@ -294,59 +294,101 @@ impl Claim {
             .collect()
     }
 
+    /// The predicate's key in `check` (`below`, `rises_more`).
+    pub(crate) fn predicate(&self) -> &'static str {
+        match self.check.get_ref() {
+            Check::Above(_) => "above",
+            Check::Below(_) => "below",
+            Check::Within(_) => "within",
+            Check::Ratio(_) => "ratio",
+            Check::Monotone(_) => "monotone",
+            Check::Ordering(_) => "ordering",
+            Check::Rise(_) => "rise",
+            Check::RisesMore(_) => "rises_more",
+        }
+    }
+
     /// Checks that the claim refers to existing panels, series and x values.
+    /// An error comes with the key at fault, as a path inside the
+    /// predicate's table (`["than"]`, `["highest_first", "2"]`); an empty
+    /// path for the predicate as a whole.
     pub(crate) fn validate(
         &self,
         panels: &[&str],
         series: &[String],
         xs: &[String],
-    ) -> Result<(), String> {
+    ) -> Result<(), (Vec<String>, String)> {
+        let key = |k: &str| vec![k.to_string()];
         let panel = |p: &str| {
             if panels.contains(&p) {
                 Ok(())
             } else {
-                Err(format!(
-                    "claim refers to unknown panel '{p}', expected one of: {}",
-                    panels.join(", ")
+                Err((
+                    key("panel"),
+                    format!(
+                        "claim refers to unknown panel '{p}', expected one of: {}",
+                        panels.join(", ")
+                    ),
                 ))
             }
         };
-        let one = |s: &str| {
+        let one = |field: Vec<String>, s: &str| {
             if series.iter().any(|t| t == s) {
                 Ok(())
             } else {
-                Err(format!(
-                    "claim refers to unknown series '{s}', expected one of: {}",
-                    series.join(", ")
+                Err((
+                    field,
+                    format!(
+                        "claim refers to unknown series '{s}', expected one of: {}",
+                        series.join(", ")
+                    ),
                 ))
             }
         };
-        let at = |a: &Option<XKey>| match a {
-            Some(k) if !xs.contains(&k.key()) => Err(format!(
-                "claim refers to x = {}, expected one of: {}",
-                k.key(),
-                xs.join(", ")
+        let at = |field: &str, a: Option<&XKey>| match a {
+            Some(k) if !xs.contains(&k.key()) => Err((
+                key(field),
+                format!(
+                    "claim refers to x = {}, expected one of: {}",
+                    k.key(),
+                    xs.join(", ")
+                ),
             )),
             _ => Ok(()),
         };
+        // The bound at fault: one not finite, else `hi` below `lo`.
         let range = |lo: f64, hi: f64| {
             if lo.is_finite() && hi.is_finite() && lo <= hi {
                 Ok(())
             } else {
-                Err(format!("claim range [{lo}, {hi}] is empty or not finite"))
+                let bound = if lo.is_finite() { "hi" } else { "lo" };
+                Err((
+                    key(bound),
+                    format!("claim range [{lo}, {hi}] is empty or not finite"),
+                ))
             }
         };
-        if self.text.trim().is_empty() {
-            return Err("claim `text` is empty; give the paper's words the claim checks".into());
-        }
+        let margin = |m: f64| {
+            if m.is_finite() && m >= 0.0 {
+                Ok(())
+            } else {
+                Err((
+                    key("margin"),
+                    format!("margin {m} must be a non-negative number"),
+                ))
+            }
+        };
         // A series compared with itself, a rise from an x value to the
         // same one, or a trend over one x value, has a verdict fixed before
         // any run: refused.
         let two = |series: &str, than: &str| {
             if series == than {
-                Err(format!(
-                    "claim compares series '{series}' with itself (`series` and `than` are \
-                     the same); name two different series"
+                Err((
+                    key("than"),
+                    format!(
+                        "claim compares series '{series}' with itself (`series` and `than` are \
+                         the same); name two different series"
+                    ),
                 ))
             } else {
                 Ok(())
@@ -354,79 +396,82 @@ impl Claim {
         };
         let rise = |from: &XKey, to: &XKey| {
             if from.key() == to.key() {
-                Err(format!(
-                    "claim rises from x = {} to the same x (`from` and `to` are the same); \
-                     name two different x values",
-                    from.key()
+                Err((
+                    key("to"),
+                    format!(
+                        "claim rises from x = {} to the same x (`from` and `to` are the same); \
+                         name two different x values",
+                        from.key()
+                    ),
                 ))
             } else {
                 Ok(())
             }
         };
         match self.check.get_ref() {
-            Check::Above(c) | Check::Below(c) => {
-                if !(c.margin.is_finite() && c.margin >= 0.0) {
-                    return Err(format!("margin {} must be a non-negative number", c.margin));
-                }
-                panel(&c.panel)
-                    .and(one(&c.series))
-                    .and(one(&c.than))
-                    .and(at(&c.at))
-                    .and(two(&c.series, &c.than))
-            }
+            Check::Above(c) | Check::Below(c) => margin(c.margin)
+                .and(panel(&c.panel))
+                .and(one(key("series"), &c.series))
+                .and(one(key("than"), &c.than))
+                .and(at("at", c.at.as_ref()))
+                .and(two(&c.series, &c.than)),
             Check::Within(w) => panel(&w.panel)
-                .and(one(&w.series))
-                .and(at(&w.at))
+                .and(one(key("series"), &w.series))
+                .and(at("at", w.at.as_ref()))
                 .and(range(w.lo, w.hi)),
             Check::Ratio(r) => panel(&r.panel)
-                .and(one(&r.series))
-                .and(one(&r.than))
-                .and(at(&r.at))
+                .and(one(key("series"), &r.series))
+                .and(one(key("than"), &r.than))
+                .and(at("at", r.at.as_ref()))
                 .and(range(r.lo, r.hi))
                 .and(two(&r.series, &r.than)),
             // A trend over fewer than two x values always FAILs.
-            Check::Monotone(_) if xs.len() < 2 => Err(format!(
-                "a monotone claim needs a trend over at least two x values, and the sweep has \
-                 {}; sweep more values, or check one value with `within`",
-                xs.len()
+            Check::Monotone(_) if xs.len() < 2 => Err((
+                Vec::new(),
+                format!(
+                    "a monotone claim needs a trend over at least two x values, and the sweep \
+                     has {}; sweep more values, or check one value with `within`",
+                    xs.len()
+                ),
             )),
-            Check::Monotone(m) => panel(&m.panel).and(one(&m.series)),
+            Check::Monotone(m) => panel(&m.panel).and(one(key("series"), &m.series)),
             Check::Ordering(o) => {
                 if o.highest_first.len() < 2 {
-                    return Err("an ordering needs at least two series".into());
+                    return Err((
+                        key("highest_first"),
+                        "an ordering needs at least two series".into(),
+                    ));
                 }
-                panel(&o.panel).and(at(&o.at))?;
-                o.highest_first.iter().try_for_each(|s| one(s))?;
-                match o
-                    .highest_first
-                    .iter()
-                    .enumerate()
-                    .find(|(i, s)| o.highest_first[..*i].contains(s))
-                {
-                    Some((_, s)) => Err(format!(
-                        "ordering names series '{s}' twice in `highest_first`; name each series once"
-                    )),
-                    None => Ok(()),
+                panel(&o.panel).and(at("at", o.at.as_ref()))?;
+                let element = |i: usize| vec!["highest_first".to_string(), i.to_string()];
+                for (i, s) in o.highest_first.iter().enumerate() {
+                    one(element(i), s)?;
+                    if o.highest_first[..i].contains(s) {
+                        return Err((
+                            element(i),
+                            format!(
+                                "ordering names series '{s}' twice in `highest_first`; name \
+                                 each series once"
+                            ),
+                        ));
+                    }
                 }
+                Ok(())
             }
             Check::Rise(r) => panel(&r.panel)
-                .and(one(&r.series))
-                .and(at(&Some(r.from.clone())))
-                .and(at(&Some(r.to.clone())))
+                .and(one(key("series"), &r.series))
+                .and(at("from", Some(&r.from)))
+                .and(at("to", Some(&r.to)))
                 .and(range(r.lo, r.hi))
                 .and(rise(&r.from, &r.to)),
-            Check::RisesMore(r) => {
-                if !(r.margin.is_finite() && r.margin >= 0.0) {
-                    return Err(format!("margin {} must be a non-negative number", r.margin));
-                }
-                panel(&r.panel)
-                    .and(one(&r.series))
-                    .and(one(&r.than))
-                    .and(at(&Some(r.from.clone())))
-                    .and(at(&Some(r.to.clone())))
-                    .and(two(&r.series, &r.than))
-                    .and(rise(&r.from, &r.to))
-            }
+            Check::RisesMore(r) => margin(r.margin)
+                .and(panel(&r.panel))
+                .and(one(key("series"), &r.series))
+                .and(one(key("than"), &r.than))
+                .and(at("from", Some(&r.from)))
+                .and(at("to", Some(&r.to)))
+                .and(two(&r.series, &r.than))
+                .and(rise(&r.from, &r.to)),
         }
     }
 }

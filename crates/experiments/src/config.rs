@@ -375,6 +375,8 @@ impl PanelSpec {
 /// has no [`Spanned`] value of its own points at its key's value through
 /// this, so it names the file, line and column like the parser's errors.
 pub(crate) fn value_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
     let doc = toml::de::DeTable::parse(text).ok()?;
     let (first, rest) = path.split_first()?;
     let mut value = doc.get_ref().get(*first)?;
@@ -388,10 +390,20 @@ pub(crate) fn value_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
     Some(value.span())
 }
 
+/// Where element `i` of the list at `path` is written in the document
+/// `text`, if it is.
+pub(crate) fn element_span(text: &str, path: &[&str], i: usize) -> Option<Range<usize>> {
+    let index = i.to_string();
+    let full: Vec<&str> = path.iter().copied().chain([index.as_str()]).collect();
+    value_span(text, &full)
+}
+
 /// The span of the key (not its value) at `path` (as for [`value_span`]),
 /// if the document writes it: where an error about the key's name points
 /// (an axis `with` key no run can set, say).
 pub(crate) fn key_span(text: &str, path: &[&str]) -> Option<Range<usize>> {
+    #[cfg(test)]
+    PARSES.with(|n| n.set(n.get() + 1));
     let doc = toml::de::DeTable::parse(text).ok()?;
     let (last, parents) = path.split_last()?;
     let mut table = doc.get_ref();
@@ -422,33 +434,44 @@ pub(crate) fn check_names(
     spec: &RawSpec,
     text: &str,
 ) -> Result<(), (Option<Range<usize>>, String)> {
-    let check = |field: &str, name: &str, span: Option<Range<usize>>| {
-        crate::encode::check_name(name).map_err(|why| {
+    // `span` finds the place only for an error: each call parses the
+    // document again, and a study may give thousands of names.
+    let check = |field: &str, name: &str, span: &dyn Fn() -> Option<Range<usize>>| {
+        let blank = !name.is_empty() && name.trim().is_empty();
+        let checked = if blank {
+            Err("is only white space, which reads as no name at all; give it a name".into())
+        } else {
+            crate::encode::check_name(name)
+        };
+        checked.map_err(|why| {
             let shown = crate::encode::terminal_name(name);
-            (span, format!("{field} '{shown}' {why}"))
+            (span(), format!("{field} '{shown}' {why}"))
         })
     };
     for w in &spec.workloads {
-        check("workload label", w.label.get_ref(), Some(w.label.span()))?;
+        check("workload label", w.label.get_ref(), &|| {
+            Some(w.label.span())
+        })?;
     }
     for (i, p) in spec.panels.iter().enumerate() {
-        let span = value_span(text, &["panels", &i.to_string(), "id"]);
-        check("panel id", &p.id, span)?;
+        let span = || value_span(text, &["panels", &i.to_string(), "id"]);
+        check("panel id", &p.id, &span)?;
     }
     for (i, entry) in spec.series.iter().enumerate() {
-        let (name, span) = match entry.get_ref() {
-            toml::Value::String(name) => (name, Some(entry.span())),
+        let name = match entry.get_ref() {
+            toml::Value::String(name) => name,
             toml::Value::Table(t) => match t.get("name") {
-                Some(toml::Value::String(name)) => {
-                    let at = value_span(text, &["series", &i.to_string(), "name"]);
-                    (name, at.or(Some(entry.span())))
-                }
+                Some(toml::Value::String(name)) => name,
                 // Not a name: the series' own check says what it is.
                 _ => continue,
             },
             _ => continue,
         };
-        check("series", name, span)?;
+        let span = || {
+            let at = value_span(text, &["series", &i.to_string(), "name"]);
+            at.or(Some(entry.span()))
+        };
+        check("series", name, &span)?;
     }
     let grid = spec.sweep.grid.as_ref().map(|g| &g.values);
     let axes = [
@@ -463,11 +486,138 @@ pub(crate) fn check_names(
         let Some(values) = values else { continue };
         for (i, v) in values.get_ref().iter().enumerate() {
             if let toml::Value::String(x) = v {
-                let index = i.to_string();
-                let at: Vec<&str> = path.iter().copied().chain([index.as_str()]).collect();
-                let span = value_span(text, &at).or(Some(values.span()));
-                check(&format!("{field} value"), x, span)?;
+                let span = || element_span(text, path, i).or(Some(values.span()));
+                check(&format!("{field} value"), x, &span)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// That no text the document gives its readers is empty or only white
+/// space (a figure or sub-plot without a title, an axis without a name, a
+/// claim without words): the title, the citation, the sweep's and its
+/// grid's labels, each panel's title and y label, each claim's text,
+/// paper value, explanation and cause, and the description of a workload
+/// the kind generates. Optional texts may be left out (a panel's title
+/// then is its metric's); written, they say something. The error points
+/// at the text and says which field it is.
+pub(crate) fn check_texts(
+    spec: &RawSpec,
+    text: &str,
+) -> Result<(), (Option<Range<usize>>, String)> {
+    // (path of the value, the field as a message names it, what to do)
+    let mut texts: Vec<(Vec<String>, String, String, &str)> = Vec::new();
+    let mut add = |path: &[&str], field: String, value: Option<&str>, what: &'static str| {
+        if let Some(v) = value {
+            let path = path.iter().map(|p| p.to_string()).collect();
+            texts.push((path, field, v.to_string(), what));
+        }
+    };
+    let title = Some(spec.title.as_str());
+    add(
+        &["title"],
+        "`title`".into(),
+        title,
+        "give the study a title",
+    );
+    let paper = spec.paper.as_deref();
+    add(
+        &["paper"],
+        "`paper`".into(),
+        paper,
+        "give the citation, or remove `paper`",
+    );
+    let label = Some(spec.sweep.label.as_str());
+    add(
+        &["sweep", "label"],
+        "sweep `label`".into(),
+        label,
+        "name the x axis, with its unit",
+    );
+    if let Some(g) = &spec.sweep.grid {
+        let (field, label) = ("sweep.grid `label`".into(), Some(g.label.as_str()));
+        add(
+            &["sweep", "grid", "label"],
+            field,
+            label,
+            "say what the grid values are",
+        );
+    }
+    for (i, w) in spec.workloads.iter().enumerate() {
+        let field = format!(
+            "workload '{}': `generated_by_kind`",
+            crate::encode::terminal_name(w.label.get_ref())
+        );
+        let path = ["workloads", &i.to_string(), "generated_by_kind"];
+        let what = "describe the jobs the kind makes, for the summary";
+        add(&path, field, w.generated_by_kind.as_deref(), what);
+    }
+    for (i, p) in spec.panels.iter().enumerate() {
+        let (i, id) = (i.to_string(), crate::encode::terminal_name(&p.id));
+        let what = "write one, or remove the key for the metric's";
+        let field = |key: &str| format!("panel '{id}': `{key}`");
+        add(
+            &["panels", &i, "title"],
+            field("title"),
+            p.title.as_deref(),
+            what,
+        );
+        add(
+            &["panels", &i, "y_label"],
+            field("y_label"),
+            p.y_label.as_deref(),
+            what,
+        );
+    }
+    for (i, c) in spec.claims.iter().enumerate() {
+        let i = i.to_string();
+        let field = |key: &str| format!("claim `{key}`");
+        let words = "give the paper's words the claim checks";
+        add(&["claims", &i, "text"], field("text"), Some(&c.text), words);
+        let what = "write it, or remove the key";
+        let value = c.paper_value.as_deref();
+        add(
+            &["claims", &i, "paper_value"],
+            field("paper_value"),
+            value,
+            what,
+        );
+        let value = c.explanation.as_deref();
+        add(
+            &["claims", &i, "explanation"],
+            field("explanation"),
+            value,
+            what,
+        );
+        if let Some(cause) = &c.cause {
+            let key = match cause {
+                crate::claim::Cause::Paper(_) => "paper",
+                crate::claim::Cause::Data(_) => "data",
+                crate::claim::Cause::Reading(_) => "reading",
+            };
+            let what = "give the quote, the missing data or the sensitivity run's id";
+            let path = ["claims", &i, "cause", key];
+            add(
+                &path,
+                field(&format!("cause.{key}")),
+                Some(cause.detail()),
+                what,
+            );
+        }
+    }
+    for (path, field, value, what) in texts {
+        if value.trim().is_empty() {
+            let parts: Vec<&str> = path.iter().map(String::as_str).collect();
+            let shown = if value.is_empty() {
+                "empty"
+            } else {
+                "only white space"
+            };
+            return Err((
+                value_span(text, &parts),
+                format!("{field} is {shown}; {what}"),
+            ));
         }
     }
     Ok(())
@@ -574,6 +724,12 @@ pub struct TraceRef {
     /// Whether any workload asks for a stand-in when it is missing
     /// (`stand_in = true`).
     pub stand_in: bool,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The documents [`value_span`] and [`key_span`] parsed on this thread.
+    pub(crate) static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 #[cfg(test)]

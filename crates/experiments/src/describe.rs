@@ -125,12 +125,16 @@ fn whole(out: &mut Doc, registry: &Registry) {
         "Every key outside `[params]`; `required` keys have no default. Types are TOML's. \
          Names (series names, panel ids, workload labels, string values of the sweep and its \
          grid) are data: data.csv, figure.svg and summary.md write them as they are, so a name \
-         is not empty and holds no control character (TAB and line breaks included) and no \
+         is not empty (nor only white space) and holds no control character (TAB and line breaks included) and no \
          bidirectional control (U+202A to U+202E, U+2066 to U+2069, U+200E, U+200F, U+061C). \
          One exception: in data.csv and samples.csv a name a spreadsheet would run as a \
          formula (first character after any `'`s `=`, `+`, `-` or `@`) is written with one \
          `'` in front (`'=1+2`); `verify` and `merge` read it back without it, and after \
-         `pd.read_csv` `.str.replace(r\"^'('*[=+@-])\", r\"\\1\", regex=True)` does the same.",
+         `pd.read_csv` `.str.replace(r\"^'('*[=+@-])\", r\"\\1\", regex=True)` does the same. \
+         A text shown to readers (`title`, `paper`, the axis `label`s, a panel's `title` and \
+         `y_label`, a claim's `text`, `paper_value`, `explanation` and `cause`, a \
+         `generated_by_kind` description) is not empty nor only white space: leave an \
+         optional one out instead.",
     );
     for table in TABLES {
         let title = if table.table.is_empty() {

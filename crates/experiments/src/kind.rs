@@ -328,7 +328,10 @@ pub trait Kind: 'static {
     /// The parameter overrides of the run this run is measured against, if
     /// the kind needs one (its deadlines or ratios come from it). The
     /// pipeline runs it once per point and repetition, without a
-    /// reference of its own, and hands its samples to [`Kind::run`].
+    /// reference of its own, and hands its samples to [`Kind::run`]. Its
+    /// parameters are resolved and checked ([`Kind::check`]) at parse time
+    /// as a series' are: a run never meets a value its own kind refuses,
+    /// and an error names the parameter.
     fn reference(_params: &Self::Params) -> Option<toml::Table> {
         None
     }

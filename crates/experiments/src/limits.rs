@@ -35,16 +35,21 @@ pub struct Limits {
     /// 2,500,000: ten times the largest log used here, SDSC-BLUE with
     /// 243,306 jobs).
     pub max_generated_jobs: u64,
+    /// Sub-plots of the figure: `[[panels]]` × workload facets × grid
+    /// values (key `panels`, default 500). Every one is a table of
+    /// summary.md, a sub-plot of figure.svg and rows of data.csv.
+    pub max_panels: u64,
 }
 
 impl Limits {
     /// The keys [`Limits::set`] takes, in the order of the fields.
-    pub const KEYS: [&'static str; 5] = [
+    pub const KEYS: [&'static str; 6] = [
         "repetitions",
         "sweep_values",
         "workloads",
         "runs",
         "generated_jobs",
+        "panels",
     ];
 
     /// The default caps.
@@ -54,6 +59,7 @@ impl Limits {
         max_workloads: 20,
         max_runs: 5000,
         max_generated_jobs: 2_500_000,
+        max_panels: 500,
     };
 
     /// The absolute ceilings: a cap raised above one is an error, so no
@@ -65,6 +71,7 @@ impl Limits {
         max_workloads: 10_000,
         max_runs: 1_000_000,
         max_generated_jobs: 100_000_000,
+        max_panels: 20_000,
     };
 
     /// The caps in force: each at most its [`Limits::CEILING`] (fields
@@ -77,6 +84,7 @@ impl Limits {
             max_workloads: self.max_workloads.min(c.max_workloads),
             max_runs: self.max_runs.min(c.max_runs),
             max_generated_jobs: self.max_generated_jobs.min(c.max_generated_jobs),
+            max_panels: self.max_panels.min(c.max_panels),
         }
     }
 
@@ -102,6 +110,7 @@ impl Limits {
             "workloads" => &mut self.max_workloads,
             "runs" => &mut self.max_runs,
             "generated_jobs" => &mut self.max_generated_jobs,
+            "panels" => &mut self.max_panels,
             _ => {
                 return Err(format!(
                     "unknown limit '{key}', expected one of: {}",
@@ -198,6 +207,24 @@ pub(crate) fn check_caps(
         spec.workloads.len() as u64,
         limits.max_workloads,
         spec.workloads.last().map(|w| w.label.span()),
+    )?;
+
+    // Every panel at every facet (a workload of `workloads = "panels"`,
+    // a grid value): the sub-plots.
+    let facets = experiment.facets().len() as u64;
+    let panels = spec.panels.len() as u64;
+    within(
+        "panels",
+        &format!(
+            "the number of sub-plots ({panels} [[panels]] × {facets} facets: workloads as \
+             panels × grid values)"
+        ),
+        panels.saturating_mul(facets),
+        limits.max_panels,
+        spec.panels
+            .len()
+            .checked_sub(1)
+            .and_then(|i| value_span(text, &["panels", &i.to_string(), "id"])),
     )?;
 
     // Every x value at every grid value.
@@ -330,6 +357,23 @@ mod tests {
             ),
         );
         check_cap(&config("repetitions = 25", 100, 1, 10), &d, Ok(()));
+        // 501 panels: as many tables in summary.md and sub-plots in figure.svg.
+        let panels: String = (0..500)
+            .map(|i| format!("[[panels]]\nid = \"p{i}\"\nmetric = \"mean_bsld\"\n"))
+            .collect();
+        let text = config("", 1, 1, 10) + &panels;
+        check_cap(
+            &text,
+            &d,
+            Err(&format!(
+                "c.toml:{}:6: the number of sub-plots (501 [[panels]] × 1 facets: workloads as \
+                 panels × grid values) is 501, above the cap of 500 per process",
+                text.lines().count() - 1
+            )),
+        );
+        let at_cap = config("", 1, 1, 10)
+            + &panels.replace("[[panels]]\nid = \"p499\"\nmetric = \"mean_bsld\"\n", "");
+        check_cap(&at_cap, &d, Ok(()));
         // 2 workloads × 100 000 jobs × 20 repetitions.
         check_cap(
             &config("repetitions = 20", 1, 2, 100_000),

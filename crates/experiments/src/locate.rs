@@ -107,7 +107,7 @@ impl Experiment {
     /// Where `point` takes the value at path `parts`, if the sweep sets
     /// it: its element of `[sweep] values`, of its `with` key's list or of
     /// `[sweep.grid] values`, else where the point's values are written.
-    fn swept_span(&self, parts: &[&str], point: &PointSpec) -> Option<Range<usize>> {
+    pub(crate) fn swept_span(&self, parts: &[&str], point: &PointSpec) -> Option<Range<usize>> {
         let sweep = &self.spec.sweep;
         let (x, g) = (point.x.to_string(), point.grid.map(|g| g.to_string()));
         let element: Option<Vec<&str>> =

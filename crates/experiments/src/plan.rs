@@ -204,15 +204,22 @@ impl Plan {
                 .iter()
                 .any(|s| matches!(target(s), Target::Param(p) if p == k))
         };
+        // Where swept `[params]` key `key` takes its value at `point`: that
+        // value in the axis's values, its `with` list or the grid's.
+        let value_at = |key: &str, point: &PointSpec| {
+            let parts: Vec<&str> = std::iter::once("params").chain(key.split('.')).collect();
+            experiment.swept_span(&parts, point).or(places(key).1)
+        };
         // Where a check's complaint points: the key in [params] if it is
-        // written there, else the sweep values or the series entry.
+        // written there, else the point's sweep value or the series entry.
         let locate = |e: &ParamError,
                       def: &SeriesDef,
                       entry: Range<usize>,
+                      point: &PointSpec,
                       fallback: Option<Range<usize>>| {
             match e.key.as_deref() {
                 Some(k) if get_path(&def.overrides, k).is_some() => Some(entry),
-                Some(k) if swept_param(k) => places(k).1.or(fallback),
+                Some(k) if swept_param(k) => value_at(k, point).or(fallback),
                 Some(k) => key_span(text, k).or(fallback),
                 None => fallback,
             }
@@ -234,7 +241,8 @@ impl Plan {
                 let mut t = table.clone();
                 merge(&mut t, &def.overrides);
                 let cell = resolve(kind, t).map_err(|m| {
-                    let blamed = blame(kind, &base_table, table, &swept, &places);
+                    let value = |key: &str| value_at(key, point);
+                    let blamed = blame(kind, &base_table, table, &swept, &places, &value);
                     let here = match blamed {
                         Blame::Key(span) => span,
                         Blame::Series => Some(entry.span()),
@@ -246,20 +254,31 @@ impl Plan {
                 })?;
                 cell.params.check(&setup).map_err(|e| {
                     (
-                        locate(&e, def, entry.span(), fallback.clone()),
+                        locate(&e, def, entry.span(), point, fallback.clone()),
                         format!("series '{}'{}: {e}", def.name, at),
                     )
                 })?;
                 let reference = match cell.params.reference() {
                     Some(overrides) => {
+                        // Resolved and checked as a series' run is; an error
+                        // naming a parameter points where that parameter
+                        // is written (the whole [params] table otherwise).
+                        let fault = |e: ParamError| {
+                            let fallback = params_span.clone().or(fallback.clone());
+                            (
+                                locate(&e, def, entry.span(), point, fallback),
+                                format!("the reference run of series '{}'{at}: {e}", def.name),
+                            )
+                        };
                         let mut t = table.clone();
                         merge(&mut t, &overrides);
                         let r = resolve(kind, t).map_err(|m| {
-                            (
-                                params_span.clone(),
-                                format!("the reference run of series '{}'{}: {m}", def.name, at),
-                            )
+                            fault(match reference_blame(kind, table, &overrides) {
+                                Some(k) => ParamError::key(&k, m),
+                                None => ParamError::general(m),
+                            })
                         })?;
+                        r.params.check(&setup).map_err(fault)?;
                         Some(r)
                     }
                     None => None,
@@ -273,12 +292,30 @@ impl Plan {
 
         // The references of relative panels.
         let mut panel_refs = Vec::new();
-        for panel in &spec.panels {
+        for (index, panel) in spec.panels.iter().enumerate() {
             let Some((reference, _)) = panel.reference() else {
                 panel_refs.push(Vec::new());
                 continue;
             };
             let span = Some(reference.span());
+            // A key of `gain_over = { params = { ... } }` at fault: its value.
+            let index = index.to_string();
+            let which = if panel.gain_over.is_some() {
+                "gain_over"
+            } else {
+                "reduction_over"
+            };
+            let key_at = |key: Option<&str>| {
+                let (ReferenceSpec::Params { params }, Some(k)) = (reference.get_ref(), key) else {
+                    return span.clone();
+                };
+                get_path(params, k)?;
+                let path: Vec<&str> = ["panels", &index, which, "params"]
+                    .into_iter()
+                    .chain(k.split('.'))
+                    .collect();
+                crate::config::value_span(text, &path).or(span.clone())
+            };
             let mut by_point = Vec::new();
             for (pi, point) in points.iter().enumerate() {
                 let (table, at) = (&point.table, &point.at);
@@ -309,10 +346,19 @@ impl Plan {
                         }
                     };
                     let r = resolve(kind, t).map_err(|m| {
+                        let e = match reference.get_ref() {
+                            ReferenceSpec::Params { params } => {
+                                reference_blame(kind, &cells[pi][si].table, params).map_or_else(
+                                    || ParamError::general(&m),
+                                    |k| ParamError::key(&k, &m),
+                                )
+                            }
+                            ReferenceSpec::Series(_) => ParamError::general(&m),
+                        };
                         (
-                            span.clone(),
+                            key_at(e.key.as_deref()),
                             format!(
-                                "panel '{}': the reference of series '{}'{}: {m}",
+                                "panel '{}': the reference of series '{}'{}: {e}",
                                 panel.id, def.name, at
                             ),
                         )
@@ -320,7 +366,7 @@ impl Plan {
                     // Checked as a series is: an unknown policy fails here, at its place.
                     r.params.check(&setup).map_err(|e| {
                         (
-                            span.clone(),
+                            key_at(e.key.as_deref()),
                             format!(
                                 "panel '{}': the reference of series '{}'{}: {e}",
                                 panel.id, def.name, at
@@ -404,14 +450,15 @@ enum Blame {
 /// Why a cell's table (`point` with a series' overrides) does not
 /// resolve: the series' overrides when the point alone resolves; else
 /// each swept `[params]` key is tried alone on `base`, and the first that
-/// fails is to blame, at its name when the kind has no such key, at its
-/// values otherwise.
+/// fails is to blame, at its name when the kind has no such key, at the
+/// point's value of it (`value_at`) otherwise.
 fn blame(
     kind: &KindEntry,
     base: &toml::Table,
     point: &toml::Table,
     swept: &[&str],
     places: &dyn Fn(&str) -> (sweep::Span, sweep::Span),
+    value_at: &dyn Fn(&str) -> sweep::Span,
 ) -> Blame {
     if (kind.resolve)(point.clone()).is_ok() {
         return Blame::Series;
@@ -423,13 +470,31 @@ fn blame(
         let mut t = base.clone();
         crate::sweep::set_path(&mut t, k, value.clone());
         if let Err(m) = (kind.resolve)(t) {
-            let (name, values) = places(key);
+            let name = places(key).0;
             // serde's words for a key the parameters do not have.
             let unknown = m.starts_with("unknown field");
-            return Blame::Key(if unknown { name } else { values.or(name) });
+            return Blame::Key(if unknown {
+                name
+            } else {
+                value_at(key).or(name)
+            });
         }
     }
     Blame::Key(None)
+}
+
+/// The key of a kind's reference overrides `overrides` that keeps the
+/// point's table `point` from resolving: the first that fails alone.
+fn reference_blame(
+    kind: &KindEntry,
+    point: &toml::Table,
+    overrides: &toml::Table,
+) -> Option<String> {
+    overrides.iter().find_map(|(k, v)| {
+        let mut t = point.clone();
+        merge(&mut t, &toml::Table::from_iter([(k.clone(), v.clone())]));
+        (kind.resolve)(t).is_err().then(|| k.clone())
+    })
 }
 
 fn resolve(kind: &KindEntry, table: toml::Table) -> Result<Resolution, String> {

@@ -10,7 +10,7 @@ pub(crate) fn trimmed(mut values: Vec<(u32, f64)>, trim: Option<usize>) -> Vec<(
         return vec![(0, f64::NAN)];
     }
     if let Some(trim) = trim
-        && values.len() > 2 * trim
+        && values.len() > trim.saturating_mul(2)
     {
         values.sort_by(|a, b| a.1.total_cmp(&b.1));
         values.truncate(values.len() - trim);
@@ -93,6 +93,16 @@ pub(crate) fn not_finite(ys: &[f64], y: f64, ci: Option<(f64, f64)>) -> Option<S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `trim = 18446744073709551615` (usize::MAX) overflowed `2·trim` and
+    /// panicked; it keeps every sample, as any trim of half the samples
+    /// or more does.
+    #[test]
+    fn a_trim_past_the_samples_keeps_them_all() {
+        let values = vec![(1, 3.0), (2, 1.0), (3, 2.0)];
+        assert_eq!(trimmed(values.clone(), Some(usize::MAX)), values);
+        assert_eq!(trimmed(values.clone(), Some(1)), [(3, 2.0)]);
+    }
 
     #[test]
     fn confidence_interval() {

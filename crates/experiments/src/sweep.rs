@@ -173,7 +173,10 @@ pub(crate) fn validate(experiment: &Experiment, text: &str) -> Result<(), Locate
     };
     if let Some(with) = &sweep.with {
         for (key, list) in with.get_ref() {
-            let (name, span) = places(experiment, text, key);
+            // Its own place, not the axis's when both name one key.
+            let path = ["sweep", "with", key.as_str()];
+            let name = crate::config::key_span(text, &path).or(Some(with.span()));
+            let span = crate::config::value_span(text, &path).or(Some(with.span()));
             check_key(&seen, key, name)?;
             seen.push(key);
             let Some(values) = list.as_array() else {
@@ -193,7 +196,7 @@ pub(crate) fn validate(experiment: &Experiment, text: &str) -> Result<(), Locate
                     ),
                 ));
             }
-            check_values(&format!("with.{key}"), key, values, &span)?;
+            check_values(&format!("with.{key}"), key, values, &span, text, &path)?;
         }
     }
     if let Some(grid) = &sweep.grid {
@@ -204,28 +207,36 @@ pub(crate) fn validate(experiment: &Experiment, text: &str) -> Result<(), Locate
         if values.is_empty() {
             return Err((span, "the grid needs at least one value".into()));
         }
-        check_values("grid.values", key, values, &span)?;
+        let path = ["sweep", "grid", "values"];
+        check_values("grid.values", key, values, &span, text, &path)?;
         let labels: Vec<String> = values.iter().map(x_label).collect();
-        if let Some(dup) = labels
+        if let Some((i, dup)) = labels
             .iter()
             .enumerate()
             .find(|(i, l)| labels[..*i].contains(l))
         {
-            return Err((span, format!("grid value {} is listed twice", dup.1)));
+            return Err((
+                crate::config::element_span(text, &path, i).or(span),
+                format!("grid value {dup} is listed twice"),
+            ));
         }
     }
     Ok(())
 }
 
-/// That `values` of `key` (written at `name`) are scalars, and loads
-/// positive numbers.
+/// That `values` of `key` (written at `name`, the list at `span` and at
+/// `path` in the document `text`) are scalars, and loads positive numbers.
+/// An error points at the value at fault.
 fn check_values(
     name: &str,
     key: &str,
     values: &[toml::Value],
     span: &Option<Range<usize>>,
+    text: &str,
+    path: &[&str],
 ) -> Result<(), Located> {
-    for v in values {
+    for (i, v) in values.iter().enumerate() {
+        let span = &crate::config::element_span(text, path, i).or(span.clone());
         let ok = match v {
             toml::Value::Float(f) => f.is_finite(),
             toml::Value::Integer(_) | toml::Value::String(_) | toml::Value::Boolean(_) => true,
@@ -243,6 +254,61 @@ fn check_values(
                 format!("`{name}`: load factors must be positive numbers, got {v}"),
             ));
         }
+    }
+    Ok(())
+}
+
+/// That the axis's `values` are what the axis takes (none on the workload
+/// axis; else at least one, each a finite number, a string or a boolean,
+/// loads positive, no x label twice). An error about one value points at
+/// that value.
+pub(crate) fn check_axis(experiment: &Experiment, text: &str) -> Result<(), Located> {
+    let sweep = &experiment.spec.sweep;
+    let axis = sweep.axis.get_ref();
+    let axis_span = Some(sweep.axis.span());
+    let shown = crate::encode::terminal_name(axis);
+    let values = match (axis.as_str(), &sweep.values) {
+        ("workload", Some(_)) => {
+            return Err((
+                axis_span,
+                "the workload axis takes its x values from [[workloads]]; remove `values`".into(),
+            ));
+        }
+        ("workload", None) => return Ok(()),
+        (_, None) => return Err((axis_span, format!("axis '{shown}' needs `values = [...]`"))),
+        (_, Some(values)) => values,
+    };
+    let list = Some(values.span());
+    let path = ["sweep", "values"];
+    let at = |i: usize| crate::config::element_span(text, &path, i).or(list.clone());
+    if values.get_ref().is_empty() {
+        return Err((list, format!("axis '{shown}' needs at least one value")));
+    }
+    for (i, v) in values.get_ref().iter().enumerate() {
+        let ok = match v {
+            toml::Value::Float(f) => f.is_finite(),
+            toml::Value::Integer(_) | toml::Value::String(_) | toml::Value::Boolean(_) => true,
+            _ => false,
+        };
+        if !ok {
+            return Err((
+                at(i),
+                format!("axis '{shown}': value {v} is not a finite number, a string or a boolean"),
+            ));
+        }
+        if axis == "load" && !number(v).is_some_and(|f| f > 0.0) {
+            return Err((
+                at(i),
+                format!("load factors must be positive numbers, got {v}"),
+            ));
+        }
+    }
+    let xs = experiment.x_values();
+    if let Some((i, dup)) = xs.iter().enumerate().find(|(i, x)| xs[..*i].contains(x)) {
+        return Err((
+            at(i),
+            format!("axis '{shown}': value {dup} is listed twice"),
+        ));
     }
     Ok(())
 }

@@ -33,7 +33,7 @@ use std::sync::Arc;
 
 use intergrid::{Metrics, Run, Series};
 use partitions_forecast::{LoadMeasure, ShareFrom};
-use profile::Time;
+use profile::{MAX_DURATION, Time};
 use serde::{Deserialize, Serialize};
 
 use crate::error::RunError;
@@ -41,6 +41,8 @@ use crate::kind::{Input, Kind, Metric, Param, ParamError, Setup, Workloads, over
 use crate::seed::derive_seed;
 
 const DAY: i64 = 86_400;
+/// The most clusters a run may have ([`Kind::check`]).
+const MAX_CLUSTERS: usize = 50;
 
 mod canonical;
 mod params;
@@ -267,6 +269,35 @@ impl Kind for Provisioning {
             let expected = "expected at least one cluster, each of at least 1 processor";
             return bad("clusters", format!("is {:?}, {expected}", p.clusters));
         }
+        // Each cluster draws its own Lublin99 stream over the grid months:
+        // 200 clusters took a minute and 1.6 GB for two runs.
+        if p.clusters.len() > MAX_CLUSTERS {
+            return bad(
+                "clusters",
+                format!(
+                    "lists {} clusters, expected at most {MAX_CLUSTERS} (ten times the paper's \
+                     five; each draws its own local workload over the grid months)",
+                    p.clusters.len()
+                ),
+            );
+        }
+        // Calendar and trace times: a run's times stay within the
+        // simulator's 2^40 s, so no sum or product of them overflows.
+        let calendar = [
+            (
+                "trace_start_unix",
+                p.trace_start_unix,
+                -MAX_DURATION,
+                MAX_DURATION,
+            ),
+            ("trace_year", p.trace_year, 1, 9999),
+            ("trace_utc_offset_s", Some(p.trace_utc_offset_s), -DAY, DAY),
+        ];
+        for (key, v, lo, hi) in calendar {
+            if let Some(v) = v.filter(|v| !(lo..=hi).contains(v)) {
+                return bad(key, format!("is {v}, expected {lo} to {hi}"));
+            }
+        }
         if p.procs_per_node == 0 || p.clusters.iter().any(|c| c % p.procs_per_node != 0) {
             return bad(
                 "procs_per_node",
@@ -303,19 +334,29 @@ impl Kind for Provisioning {
             let expected = "expected two months 1-12 in order";
             return bad("grid_months", format!("is [{first}, {last}], {expected}"));
         }
-        if !(p.interval_min.is_finite() && p.interval_min * 60.0 >= 1.0) {
-            let expected = "expected at least one second";
+        if !(p.interval_min.is_finite()
+            && p.interval_min * 60.0 >= 1.0
+            && p.interval_min * 60.0 <= MAX_DURATION as f64)
+        {
+            let expected = "expected at least one second and at most 2^40 s";
             return bad("interval_min", format!("is {}, {expected}", p.interval_min));
         }
-        // Each value in [min, max]; `top` is no upper bound.
+        // Each value in [min, max]; `top` is no upper bound. Durations
+        // within the simulator's 2^40 s.
         let top = f64::MAX;
+        let (max_s, max_days) = (MAX_DURATION as f64, (MAX_DURATION / DAY) as f64);
         let ranges = [
             ("deadline_share", p.deadline_share, 0.0, 1.0),
             ("stringency", p.stringency, 1.0, top),
-            ("report_every_s", p.report_every_s as f64, 1.0, top),
-            ("bsld_bound", p.bsld_bound as f64, 1.0, top),
-            ("warmup_days", p.warmup_days as f64, 0.0, top),
-            ("training_from_days", p.training_from_days as f64, 0.0, top),
+            ("report_every_s", p.report_every_s as f64, 1.0, max_s),
+            ("bsld_bound", p.bsld_bound as f64, 1.0, max_s),
+            ("warmup_days", p.warmup_days as f64, 0.0, max_days),
+            (
+                "training_from_days",
+                p.training_from_days as f64,
+                0.0,
+                max_days,
+            ),
             ("forecast_window", p.forecast_window as f64, 1.0, top),
             (
                 "reallocation_checks",

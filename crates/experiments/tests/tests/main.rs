@@ -127,15 +127,16 @@ mod config {
     /// A claim whose verdict is fixed before any run (a series against
     /// itself, a rise from an x value to the same one), that names a series
     /// twice or has no text, or that holds two predicates or an x value of
-    /// another type, is refused at its `check`, saying what to change.
+    /// another type, is refused at its `check` (the text at its `text`),
+    /// saying what to change.
     #[test]
     fn claims_that_check_nothing_are_refused_at_their_check() {
         let check_line = "check.below = { panel = \"bsld\", series = \"easy\", than = \"fcfs\" }";
         check(
             "text = \"EASY beats FCFS\"",
             "text = \" \"",
-            26,
-            "claim `text` is empty",
+            25,
+            "claim `text` is only white space",
         );
         check(
             "than = \"fcfs\"",

@@ -122,6 +122,12 @@ fn errors_about_a_swept_key_point_at_that_key() {
             "axis = \"max_tll\"",
             unknown,
         ),
+        // The axis's key again in `with`: at the `with` key, not the axis.
+        (
+            "axis = \"max_ttl\"\nvalues = [1, 2]\nwith = {\n  sites = [2, 3],\n  max_ttl = [1, 2] }",
+            "  max_ttl",
+            "`max_ttl` is swept twice",
+        ),
         // A bad value: at the values of the key it belongs to.
         (
             "axis = \"max_ttl\"\nvalues = [1, 2]\nwith = {\n  sites = [2, 3],\n  users = [\"many\", 4] }",
@@ -236,5 +242,350 @@ fn sweep_values_that_differ_keep_different_labels() {
         let note = e.skipped_claims().join("\n");
         let labels = values.trim_matches(['[', ']']);
         assert!(note.contains(&format!("(it has {labels})")), "{note}");
+    }
+}
+
+/// The line of the last line of `text` that starts with `prefix`: a key
+/// of a claim's predicate, below any key of the same name above it.
+fn last_line_of(text: &str, prefix: &str) -> usize {
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .iter()
+        .rposition(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("{prefix} in {text}"))
+        + 1
+}
+
+/// A backfilling study that writes every text a reader sees: the title,
+/// the citation, both axis labels, a panel's title and y label, and a
+/// claim's text, paper value, explanation and cause, each on a line of
+/// its own.
+const TEXTS: &str = r#"version = 2
+id = "study/texts"
+title = "T"
+paper = "P"
+kind = "backfilling"
+seed = 1
+series = ["fcfs", "easy"]
+
+[[workloads]]
+label = "l"
+lublin99 = { procs = 32, jobs = 100 }
+
+[sweep]
+axis = "bsld_bound"
+values = [10, 60]
+label = "x"
+
+[sweep.grid]
+axis = "narrow_procs"
+values = [4, 8]
+label = "g"
+
+[[panels]]
+id = "bsld"
+metric = "mean_bsld"
+title = "t"
+y_label = "y"
+
+[[claims]]
+text = "c"
+paper_value = "v"
+explanation = "e"
+cause = { data = "d" }
+
+[claims.check.below]
+panel = "bsld@4"
+series = "easy"
+than = "fcfs"
+at = 10
+"#;
+
+#[test]
+fn empty_texts_shown_to_readers_are_refused_at_their_line() {
+    Experiment::parse(TEXTS, "u.toml").unwrap();
+    // (the line as written, the field as the message names it)
+    let cases = [
+        ("title = \"T\"", "`title`"),
+        ("paper = \"P\"", "`paper`"),
+        ("label = \"x\"", "sweep `label`"),
+        ("label = \"g\"", "sweep.grid `label`"),
+        ("title = \"t\"", "panel 'bsld': `title`"),
+        ("y_label = \"y\"", "panel 'bsld': `y_label`"),
+        ("text = \"c\"", "claim `text`"),
+        ("paper_value = \"v\"", "claim `paper_value`"),
+        ("explanation = \"e\"", "claim `explanation`"),
+        ("cause = { data = \"d\" }", "claim `cause.data`"),
+    ];
+    for (line, field) in cases {
+        let key = line.split(" = ").next().unwrap();
+        for (blank, shown) in [("", "empty"), (" \t ", "only white space")] {
+            let value = if key == "cause" {
+                format!("{{ data = \"{blank}\" }}")
+            } else {
+                format!("\"{blank}\"")
+            };
+            let text = TEXTS.replacen(line, &format!("{key} = {value}"), 1);
+            refused_at(
+                &text,
+                line_of(TEXTS, line),
+                &format!("{field} is {shown}; "),
+            );
+        }
+    }
+    // A workload the kind generates: its description is its summary's.
+    let text = utility(
+        "",
+        "generated_by_kind = \"  \"",
+        "axis = \"max_ttl\"\nvalues = [1, 2]",
+    );
+    refused_at(
+        &text,
+        line_of(&text, "generated_by_kind"),
+        "workload 'g': `generated_by_kind` is only white space; describe the jobs",
+    );
+    // Names (series, panel ids, workload labels, string x values) likewise.
+    for (from, to, prefix, needle) in [
+        (
+            "label = \"l\"",
+            "label = \" \"",
+            "label = \" \"",
+            "workload label ' ' is only white space",
+        ),
+        (
+            "id = \"bsld\"",
+            "id = \"  \"",
+            "id = \"  \"",
+            "panel id '  ' is only white space",
+        ),
+        (
+            "\"fcfs\", \"easy\"]",
+            "\"fcfs\", \" \"]",
+            "series",
+            "series ' ' is only white space",
+        ),
+    ] {
+        let text = TEXTS.replacen(from, to, 1);
+        refused_at(&text, line_of(&text, prefix), needle);
+    }
+}
+
+/// An error about a claim points at the key at fault in its predicate,
+/// not at the start of `check`: each key of the predicate is on a line of
+/// its own in [`TEXTS`], and on one line the column says which key.
+#[test]
+fn errors_about_a_claim_point_at_the_key_at_fault() {
+    // (replaced, by, the line's prefix the error is at, message)
+    let cases = [
+        (
+            "panel = \"bsld@4\"",
+            "panel = \"nope\"",
+            "panel",
+            "unknown panel 'nope'",
+        ),
+        (
+            "series = \"easy\"\nthan",
+            "series = \"sjf\"\nthan",
+            "series",
+            "unknown series 'sjf'",
+        ),
+        (
+            "than = \"fcfs\"",
+            "than = \"easy\"",
+            "than",
+            "compares series 'easy' with itself",
+        ),
+        (
+            "than = \"fcfs\"",
+            "than = \"x\"",
+            "than",
+            "unknown series 'x'",
+        ),
+        (
+            "at = 10",
+            "at = 10\nmargin = -1.0",
+            "margin",
+            "margin -1 must be",
+        ),
+    ];
+    for (from, to, prefix, needle) in cases {
+        assert!(TEXTS.contains(from), "{from}");
+        let text = TEXTS.replacen(from, to, 1);
+        refused_at(&text, last_line_of(&text, prefix), needle);
+    }
+    // Other predicates, each key in its place.
+    let predicate = |table: &str| {
+        let start = TEXTS.find("[claims.check.below]").unwrap();
+        format!("{}{table}\n", &TEXTS[..start])
+    };
+    let cases = [
+        (
+            "[claims.check.within]\npanel = \"bsld@4\"\nseries = \"easy\"\nlo = 1.0\nhi = nan",
+            "hi",
+            "claim range [1, NaN] is empty or not finite",
+        ),
+        (
+            "[claims.check.ratio]\npanel = \"bsld@4\"\nseries = \"easy\"\nthan = \"fcfs\"\nlo = inf\nhi = 2.0",
+            "lo",
+            "claim range [inf, 2] is empty or not finite",
+        ),
+        (
+            "[claims.check.within]\npanel = \"bsld@4\"\nseries = \"easy\"\nlo = 3.0\nhi = 2.0",
+            "hi",
+            "claim range [3, 2] is empty or not finite",
+        ),
+        (
+            "[claims.check.ordering]\npanel = \"bsld@4\"\nhighest_first = [\n  \"fcfs\",\n  \"easy\",\n  \"fcfs\",\n]",
+            "  \"fcfs\",",
+            "ordering names series 'fcfs' twice",
+        ),
+        (
+            "[claims.check.ordering]\npanel = \"bsld@4\"\nhighest_first = [\n  \"fcfs\",\n  \"nope\",\n]",
+            "  \"nope\"",
+            "unknown series 'nope'",
+        ),
+        (
+            "[claims.check.ordering]\npanel = \"bsld@4\"\nhighest_first = [\"fcfs\"]",
+            "highest_first",
+            "an ordering needs at least two series",
+        ),
+        (
+            "[claims.check.rise]\npanel = \"bsld@4\"\nseries = \"easy\"\nfrom = 10\nto = 10\nlo = 0\nhi = 1",
+            "to",
+            "claim rises from x = 10 to the same x",
+        ),
+        (
+            "[claims.check.rises_more]\npanel = \"bsld@4\"\nseries = \"easy\"\nthan = \"easy\"\nfrom = 10\nto = 60",
+            "than",
+            "claim compares series 'easy' with itself",
+        ),
+    ];
+    for (table, prefix, needle) in cases {
+        let text = predicate(table);
+        refused_at(&text, last_line_of(&text, prefix), needle);
+    }
+    // On one line, the column is the value's at fault.
+    let one_line = "check.below = { panel = \"bsld@4\", series = \"easy\", than = \"nope\" }";
+    let start = TEXTS.find("[claims.check.below]").unwrap();
+    let text = format!("{}{one_line}\n", &TEXTS[..start]);
+    let err = Experiment::parse(&text, "u.toml").unwrap_err();
+    let line = line_of(&text, "check.below");
+    let column = one_line.find("\"nope\"").unwrap() + 1;
+    assert!(
+        err.to_string().starts_with(&format!(
+            "u.toml:{line}:{column}: claim refers to unknown series 'nope'"
+        )),
+        "{err}"
+    );
+}
+
+/// An error about one value of a list (the axis's `values`, a `with`
+/// list, the grid's `values`) pointed at the list's opening bracket; on a
+/// list written one value a line, that is lines away. It points at the
+/// value at fault.
+#[test]
+fn errors_about_one_swept_value_point_at_that_value() {
+    let list = |values: &[&str]| format!("[\n  {},\n]", values.join(",\n  "));
+    let axis = |key: &str, values: &[&str], more: &str| {
+        TEXTS.replacen(
+            "axis = \"bsld_bound\"\nvalues = [10, 60]",
+            &format!("axis = \"{key}\"\nvalues = {}{more}", list(values)),
+            1,
+        )
+    };
+    let cases = [
+        (
+            axis("bsld_bound", &["10", "nan", "60"], ""),
+            "  nan",
+            "axis 'bsld_bound': value nan is not a finite number, a string or a boolean",
+        ),
+        (
+            axis("bsld_bound", &["10", "60", "10.0"], ""),
+            "  10.0",
+            "axis 'bsld_bound': value 10 is listed twice",
+        ),
+        (
+            axis("load", &["0.5", "-1.0"], ""),
+            "  -1.0",
+            "load factors must be positive numbers, got -1.0",
+        ),
+        (
+            axis("bsld_bound", &["10", "0", "60"], "\nlog_x = true"),
+            "  0",
+            "sweep.log_x needs a numeric sweep of positive values, not 0",
+        ),
+        (
+            axis(
+                "bsld_bound",
+                &["10", "60"],
+                &format!("\nwith = {{ warmup = {} }}", list(&["0", "inf"])),
+            ),
+            "  inf",
+            "`with.warmup`: value inf is not a finite number",
+        ),
+        (
+            TEXTS.replacen(
+                "values = [4, 8]",
+                &format!("values = {}", list(&["4", "8", "4"])),
+                1,
+            ),
+            "  4",
+            "grid value 4 is listed twice",
+        ),
+        // A value the kind's parameters do not take, or its check refuses:
+        // at the value of the point whose run it would be.
+        (
+            axis("bsld_bound", &["10", "\"a\"", "60"], ""),
+            "  \"a\"",
+            "series 'fcfs' at bsld_bound = a, narrow_procs = 4: invalid type: string \"a\"",
+        ),
+        (
+            axis("bsld_bound", &["10", "-10", "60"], ""),
+            "  -10",
+            "params.bsld_bound: -10 is below 1 second",
+        ),
+        (
+            axis(
+                "bsld_bound",
+                &["10", "60"],
+                &format!("\nwith = {{ warmup = {} }}", list(&["0", "\"x\""])),
+            ),
+            "  \"x\"",
+            "invalid type: string \"x\", expected u64",
+        ),
+    ];
+    for (text, prefix, needle) in cases {
+        refused_at(&text, last_line_of(&text, prefix), needle);
+    }
+}
+
+/// A relative panel's reference that does not resolve, or that its kind
+/// refuses, pointed at the whole `gain_over` table; the error names the
+/// parameter and points at its value there.
+#[test]
+fn errors_about_a_panels_reference_point_at_the_parameter() {
+    for (params, prefix, needle) in [
+        (
+            "cooldown = 0\nwarmup = -1",
+            "warmup",
+            "params.warmup: invalid value: integer `-1`",
+        ),
+        (
+            "cooldown = 0\npolicy = \"nope\"",
+            "policy",
+            "params.policy: unknown policy 'nope'",
+        ),
+    ] {
+        let text = TEXTS.replacen(
+            "y_label = \"y\"\n",
+            &format!("y_label = \"y\"\n\n[panels.gain_over.params]\n{params}\n"),
+            1,
+        );
+        refused_at(
+            &text,
+            line_of(&text, prefix),
+            "panel 'bsld': the reference of series",
+        );
+        refused_at(&text, line_of(&text, prefix), needle);
     }
 }

@@ -571,3 +571,78 @@ fn a_canonical_that_resets_what_a_run_reads_is_caught() {
         .expect_err("0 × NaN is NaN, 0 × 1 is 0");
     check_canonical::<Careful>(&levels(f64::NAN, 3.0, false), &input).unwrap();
 }
+
+/// [`Measures`] with a reference run: `jobs = 7` measures against a run
+/// whose `wait` does not resolve, `jobs = 8` against one whose `wait`
+/// its own check refuses.
+struct Referenced;
+
+impl Kind for Referenced {
+    const NAME: &'static str = "referenced";
+    type Params = Values;
+    type Sample = Values;
+    const METRICS: &'static [Metric<Values>] = Measures::METRICS;
+    const WORKLOADS: Workloads = Workloads::Generated;
+
+    fn series(name: &str) -> Result<toml::Table, String> {
+        Measures::series(name)
+    }
+
+    fn check(p: &Values, _: &experiments::Setup<'_>) -> Result<(), experiments::ParamError> {
+        if p.wait < 0.0 {
+            return Err(experiments::ParamError::key(
+                "wait",
+                format!("is {}, expected at least 0", p.wait),
+            ));
+        }
+        Ok(())
+    }
+
+    fn reference(p: &Values) -> Option<toml::Table> {
+        let wait: toml::Value = if p.jobs == 7.0 {
+            "soon".into()
+        } else if p.jobs == 8.0 {
+            (-1.0).into()
+        } else {
+            return None;
+        };
+        Some(toml::Table::from_iter([("wait".to_string(), wait)]))
+    }
+
+    fn run(p: &Values, _: &Input<'_>, _: Option<&[Values]>) -> Result<Vec<Values>, RunError> {
+        Ok(vec![p.clone()])
+    }
+}
+
+/// A kind's reference run whose parameters do not resolve was placed at
+/// the whole `[params]` table, and one its kind's own check refuses was
+/// not checked at all (the run met the bad value). Both are refused at
+/// parse time where the parameter at fault is written, naming it.
+#[test]
+fn a_kinds_reference_run_is_checked_and_its_errors_point_at_the_parameter() {
+    let registry = Registry::new().with::<Referenced>();
+    let text = |series: &str| {
+        format!(
+            "{}\n[params]\nshare = 10.0\nwait = 3.0\n",
+            config(series).replace("\"measures\"", "\"referenced\"")
+        )
+    };
+    registry.parse(&text("jobs=6"), "r.toml").unwrap();
+    let wait_line = text("x").lines().position(|l| l == "wait = 3.0").unwrap() + 1;
+    for (series, needle) in [
+        (
+            "jobs=7",
+            "the reference run of series 'jobs=7': params.wait: invalid type: string \"soon\", \
+             expected f64",
+        ),
+        (
+            "jobs=8",
+            "the reference run of series 'jobs=8': params.wait: is -1, expected at least 0",
+        ),
+    ] {
+        let err = registry.parse(&text(series), "r.toml").unwrap_err();
+        let shown = err.to_string();
+        assert_eq!(err.line(), Some(wait_line), "{shown}");
+        assert!(shown.contains(needle), "{shown}");
+    }
+}

@@ -172,8 +172,12 @@ fn schedule_all(
         .into_iter()
         .enumerate()
         .map(|(i, jobs)| {
+            // Placed at the swept value or the key ([`RunError::Field`]).
             let jobs = swf_io::scale_load(jobs, factor).map_err(|e| {
-                kind_error(format!("load_increase = {:?}: {e}", params.load_increase))
+                RunError::field(
+                    "params.load_increase",
+                    format!("params.load_increase = {:?}: {e}", params.load_increase),
+                )
             })?;
             let requests = params
                 .table1

@@ -19,7 +19,7 @@ pub(super) const PARAMS: &[Param] = &[
     Param::new(
         "clusters",
         "processors",
-        "per cluster, one entry each (DAS-2's five)",
+        "per cluster, one entry each (DAS-2's five; at most 50 clusters)",
     ),
     Param::new(
         "procs_per_node",
@@ -39,17 +39,17 @@ pub(super) const PARAMS: &[Param] = &[
     Param::new(
         "trace_start_unix",
         "s since 1970",
-        "the trace's UnixStartTime (its time 0); unset, the trace header's (an error if it has none)",
+        "the trace's UnixStartTime (its time 0), within ±2^40 s; unset, the trace header's (an error if it has none)",
     ),
     Param::new(
         "trace_year",
         "year",
-        "the calendar year the trace starts in; unset, the local year of the trace's start",
+        "the calendar year the trace starts in, 1 to 9999; unset, the local year of the trace's start",
     ),
     Param::new(
         "trace_utc_offset_s",
         "s",
-        "the trace's offset from UTC (month boundaries are local midnights)",
+        "the trace's offset from UTC, at most a day either way (month boundaries are local midnights)",
     ),
     Param::new(
         "interval_min",

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use intergrid::{Config, Scenario};
 use partitions_forecast::ForecastConfig;
-use profile::{Job, Time};
+use profile::{Job, MAX_DURATION, Time};
 use swf_io::lublin99::Lublin99;
 
 use super::{AdmissionParams, DAY, Params};
@@ -125,7 +125,9 @@ fn month_start_unix(year: i64, month: u32) -> i64 {
     let yoe = y - era * 400;
     let doy = (153 * m + 2) / 5;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    (era * 146_097 + doe - 719_468) * DAY
+    era.saturating_mul(146_097)
+        .saturating_add(doe - 719_468)
+        .saturating_mul(DAY)
 }
 
 /// The grid months of a trace: which months of which year its grid jobs
@@ -147,14 +149,16 @@ impl GridMonths {
     /// first month's first day to that of the month after the last.
     pub fn window(&self) -> (i64, i64) {
         let [first, last] = self.months;
-        let offset = self.trace_start_unix + self.utc_offset_s;
-        let from = month_start_unix(self.year, first) - offset;
+        // Saturating: fields out of range (see `resolve`) give a window no
+        // job falls in, never an overflow.
+        let offset = self.trace_start_unix.saturating_add(self.utc_offset_s);
+        let from = month_start_unix(self.year, first).saturating_sub(offset);
         let (ny, nm) = if last == 12 {
-            (self.year + 1, 1)
+            (self.year.saturating_add(1), 1)
         } else {
             (self.year, last + 1)
         };
-        (from, month_start_unix(ny, nm) - offset)
+        (from, month_start_unix(ny, nm).saturating_sub(offset))
     }
 }
 
@@ -241,6 +245,24 @@ impl GridMonths {
                 workload.label
             )
         })?;
+        // Times within the simulator's 2^40 s, a year of four digits and
+        // an offset of at most a day, as the kind's check asks.
+        let out = |key: &str, v: i64, lo: i64, hi: i64| {
+            format!("params.{key} is {v}, expected {lo} to {hi}")
+        };
+        if !(-MAX_DURATION..=MAX_DURATION).contains(&start) {
+            return Err(format!(
+                "{} (the trace's time 0; workload '{}')",
+                out("trace_start_unix", start, -MAX_DURATION, MAX_DURATION),
+                workload.label
+            ));
+        }
+        if !(-DAY..=DAY).contains(&utc_offset_s) {
+            return Err(out("trace_utc_offset_s", utc_offset_s, -DAY, DAY));
+        }
+        if let Some(y) = trace_year.filter(|y| !(1..=9999).contains(y)) {
+            return Err(out("trace_year", y, 1, 9999));
+        }
         let year = trace_year.unwrap_or_else(|| year_of_unix(start + utc_offset_s));
         Ok(GridMonths {
             year,

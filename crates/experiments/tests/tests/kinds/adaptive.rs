@@ -193,3 +193,24 @@ fn table1_keys_sweep() {
         profit("mdf-preemptive", "0.8")
     );
 }
+
+/// A `load_increase` that moves submit times past the simulator's range
+/// (a factor of 1e-12 at -99.9999999999 %) failed the run with an error
+/// naming no file or line; it is placed at the value, naming the key.
+#[test]
+fn a_load_increase_no_run_can_hold_is_placed_at_its_value() {
+    let text = SMALL.replacen("load_increase = 20", "load_increase = -99.9999999999", 1);
+    let e = Experiment::parse(&text, "a.toml").unwrap();
+    let err = run(&e, &Traces::new(), &RunOptions::default()).unwrap_err();
+    let shown = err.to_string();
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("load_increase"))
+        .unwrap()
+        + 1;
+    assert!(shown.starts_with(&format!("a.toml:{line}:")), "{shown}");
+    assert!(
+        shown.contains("params.load_increase = -99.9999999999: a load factor"),
+        "{shown}"
+    );
+}

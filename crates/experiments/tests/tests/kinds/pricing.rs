@@ -104,3 +104,41 @@ fn bad_values_and_old_keys_are_named() {
         "params.late",
     );
 }
+
+/// A deadline or budget the QoS model draws out of range (from
+/// `deadline_low_mean = 1e300`, say) failed the run with an error naming
+/// no file, line or parameter. It is placed at the parameters that draw
+/// it, naming them.
+#[test]
+fn a_deadline_or_budget_drawn_out_of_range_names_its_parameters() {
+    for (key, value, needle) in [
+        (
+            "deadline_low_mean",
+            "1e300",
+            "params deadline_low_mean, deadline_ratio and spread draw it",
+        ),
+        (
+            "budget_low_mean",
+            "1e307",
+            "params budget_low_mean, budget_ratio, spread and base_price draw it",
+        ),
+        // The class mean itself overflows (1e308 × the ratio of 4).
+        (
+            "budget_low_mean",
+            "1e308",
+            "budget class mean would not be a finite number",
+        ),
+    ] {
+        let text = PRICING.replacen(
+            "high_urgency = 20.0",
+            &format!("high_urgency = 20.0\n{key} = {value}"),
+            1,
+        );
+        let e = Experiment::parse(&text, "p.toml").unwrap();
+        let err = run(&e, &Traces::new(), &RunOptions::default()).unwrap_err();
+        let shown = err.to_string();
+        let line = text.lines().position(|l| l.starts_with(key)).unwrap() + 1;
+        assert!(shown.starts_with(&format!("p.toml:{line}:")), "{shown}");
+        assert!(shown.contains(needle), "{shown}");
+    }
+}

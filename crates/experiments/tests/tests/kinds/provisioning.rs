@@ -202,3 +202,80 @@ fn bad_values_and_old_keys_are_named() {
         "exactly one workload",
     );
 }
+
+/// Calendar and time parameters so large that the run's arithmetic
+/// overflowed panicked (`trace_start_unix = 9223372036854775807`, a UTC
+/// offset of `i64::MIN`), and a list of 100,000 clusters drew a workload
+/// each until memory ran out. Each is refused at parse time at its key,
+/// with the range it may take; the calendar of a trace header's start
+/// likewise at run time, and `GridMonths` itself never overflows.
+#[test]
+fn times_and_counts_past_what_a_run_can_hold_are_refused_at_their_key() {
+    let cases = [
+        (
+            "trace_start_unix = 0",
+            "trace_start_unix = 9223372036854775807",
+            "params.trace_start_unix: is 9223372036854775807, expected -1099511627776 to 1099511627776",
+        ),
+        (
+            "trace_utc_offset_s = 0",
+            "trace_utc_offset_s = -9223372036854775808",
+            "params.trace_utc_offset_s: is -9223372036854775808, expected -86400 to 86400",
+        ),
+        (
+            "trace_year = 1970",
+            "trace_year = -5",
+            "params.trace_year: is -5, expected 1 to 9999",
+        ),
+        (
+            "warmup_days = 0",
+            "warmup_days = 9223372036854775807",
+            "params.warmup_days: is 9223372036854776000, expected a value in [0, 12725829]",
+        ),
+        (
+            "training_from_days = 0",
+            "training_from_days = 12725830",
+            "params.training_from_days: is 12725830, expected a value in [0, 12725829]",
+        ),
+        (
+            "deadline_share = 0.0",
+            "report_every_s = 9223372036854775807",
+            "params.report_every_s",
+        ),
+        (
+            "values = [30, 60]",
+            "values = [30, 1e300]",
+            "params.interval_min: is 1",
+        ),
+        (
+            "clusters = [32, 32]",
+            &format!("clusters = [{}]", vec!["2"; 51].join(", ")),
+            "params.clusters: lists 51 clusters, expected at most 50",
+        ),
+    ];
+    for (from, to, needle) in cases {
+        let text = SMALL.replacen(from, to, 1);
+        let err = Experiment::parse(&text, "p.toml").unwrap_err();
+        let line = text.lines().position(|l| l == to).map(|i| i + 1);
+        assert!(err.to_string().contains(needle), "{err}");
+        if from != "values = [30, 60]" {
+            assert_eq!(err.line(), line, "{err}");
+        }
+    }
+    // Fifty clusters are a study.
+    let fifty = SMALL.replacen(
+        "clusters = [32, 32]",
+        &format!("clusters = [{}]", vec!["2"; 50].join(", ")),
+        1,
+    );
+    Experiment::parse(&fifty, "p.toml").unwrap();
+    // The calendar itself: out-of-range fields give an empty window.
+    let months = experiments::GridMonths {
+        year: i64::MAX,
+        months: [12, 12],
+        trace_start_unix: i64::MIN,
+        utc_offset_s: i64::MIN,
+    };
+    let (from, until) = months.window();
+    assert!(from >= until || from == i64::MAX, "{from} {until}");
+}
