@@ -19,7 +19,7 @@ pub(super) const PARAMS: &[Param] = &[
     Param::new(
         "clusters",
         "processors",
-        "per cluster, one entry each (DAS-2's five; at most 50 clusters)",
+        "per cluster, one entry each (DAS-2's five; at most 500 clusters)",
     ),
     Param::new(
         "procs_per_node",

@@ -249,8 +249,8 @@ fn times_and_counts_past_what_a_run_can_hold_are_refused_at_their_key() {
         ),
         (
             "clusters = [32, 32]",
-            &format!("clusters = [{}]", vec!["2"; 51].join(", ")),
-            "params.clusters: lists 51 clusters, expected at most 50",
+            &format!("clusters = [{}]", vec!["2"; 501].join(", ")),
+            "params.clusters: lists 501 clusters, expected at most 500",
         ),
     ];
     for (from, to, needle) in cases {
@@ -262,13 +262,13 @@ fn times_and_counts_past_what_a_run_can_hold_are_refused_at_their_key() {
             assert_eq!(err.line(), line, "{err}");
         }
     }
-    // Fifty clusters are a study.
-    let fifty = SMALL.replacen(
+    // Five hundred clusters are a study.
+    let many = SMALL.replacen(
         "clusters = [32, 32]",
-        &format!("clusters = [{}]", vec!["2"; 50].join(", ")),
+        &format!("clusters = [{}]", vec!["2"; 500].join(", ")),
         1,
     );
-    Experiment::parse(&fifty, "p.toml").unwrap();
+    Experiment::parse(&many, "p.toml").unwrap();
     // The calendar itself: out-of-range fields give an empty window.
     let months = experiments::GridMonths {
         year: i64::MAX,
