@@ -235,8 +235,25 @@ fn check_values(
     text: &str,
     path: &[&str],
 ) -> Result<(), Located> {
+    let at = |i| crate::config::element_span(text, path, i).or(span.clone());
+    check_scalars(
+        &format!("`{name}`"),
+        target(key) == Target::Load,
+        values,
+        at,
+    )
+}
+
+/// That each of `values` (shown as `shown`; `at(i)` places the `i`-th) is
+/// a finite number, a string or a boolean, and a positive number if they
+/// are `load` factors.
+fn check_scalars(
+    shown: &str,
+    load: bool,
+    values: &[toml::Value],
+    at: impl Fn(usize) -> Option<Range<usize>>,
+) -> Result<(), Located> {
     for (i, v) in values.iter().enumerate() {
-        let span = &crate::config::element_span(text, path, i).or(span.clone());
         let ok = match v {
             toml::Value::Float(f) => f.is_finite(),
             toml::Value::Integer(_) | toml::Value::String(_) | toml::Value::Boolean(_) => true,
@@ -244,14 +261,14 @@ fn check_values(
         };
         if !ok {
             return Err((
-                span.clone(),
-                format!("`{name}`: value {v} is not a finite number, a string or a boolean"),
+                at(i),
+                format!("{shown}: value {v} is not a finite number, a string or a boolean"),
             ));
         }
-        if target(key) == Target::Load && number(v).is_none_or(|f| f <= 0.0) {
+        if load && number(v).is_none_or(|f| f <= 0.0) {
             return Err((
-                span.clone(),
-                format!("`{name}`: load factors must be positive numbers, got {v}"),
+                at(i),
+                format!("{shown}: load factors must be positive numbers, got {v}"),
             ));
         }
     }
@@ -284,25 +301,12 @@ pub(crate) fn check_axis(experiment: &Experiment, text: &str) -> Result<(), Loca
     if values.get_ref().is_empty() {
         return Err((list, format!("axis '{shown}' needs at least one value")));
     }
-    for (i, v) in values.get_ref().iter().enumerate() {
-        let ok = match v {
-            toml::Value::Float(f) => f.is_finite(),
-            toml::Value::Integer(_) | toml::Value::String(_) | toml::Value::Boolean(_) => true,
-            _ => false,
-        };
-        if !ok {
-            return Err((
-                at(i),
-                format!("axis '{shown}': value {v} is not a finite number, a string or a boolean"),
-            ));
-        }
-        if axis == "load" && !number(v).is_some_and(|f| f > 0.0) {
-            return Err((
-                at(i),
-                format!("load factors must be positive numbers, got {v}"),
-            ));
-        }
-    }
+    check_scalars(
+        &format!("axis '{shown}'"),
+        axis == "load",
+        values.get_ref(),
+        at,
+    )?;
     let xs = experiment.x_values();
     if let Some((i, dup)) = xs.iter().enumerate().find(|(i, x)| xs[..*i].contains(x)) {
         return Err((
