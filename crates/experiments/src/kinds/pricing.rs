@@ -55,6 +55,7 @@ use crate::workload::Workload;
 mod canonical;
 mod notes;
 mod params;
+mod qos_error;
 
 /// The pricing runner.
 pub(crate) struct Pricing;
@@ -157,32 +158,7 @@ fn qos_jobs(params: &Params, workload: &Workload, seed: u64) -> Result<Vec<QosJo
             )
         })?;
     qos.jobs(&jobs, derive_seed(seed, "pricing/qos"))
-        .map_err(|e| {
-            // A deadline or budget out of range comes from the [params]
-            // that draw it: placed at the first of them, naming all.
-            use pricing::PricingError::{InvalidFactor, NotFinite, OutOfDomain};
-            let what = match &e {
-                OutOfDomain { name, .. } | InvalidFactor { name, .. } => *name,
-                NotFinite { quantity, .. } => *quantity,
-                _ => "",
-            };
-            let keys = if what.contains("deadline") {
-                Some("deadline_low_mean, deadline_ratio and spread")
-            } else if what.contains("budget") {
-                Some("budget_low_mean, budget_ratio, spread and base_price")
-            } else {
-                None
-            };
-            match keys {
-                Some(keys) => RunError::field(
-                    format!("params.{}", keys.split(',').next().unwrap_or(keys)),
-                    format!("the QoS model: {e}; params {keys} draw it: give smaller values"),
-                ),
-                None => RunError::Kind {
-                    message: format!("the QoS model: {e}"),
-                },
-            }
-        })
+        .map_err(qos_error::placed)
 }
 
 /// The policies' shared settings.
