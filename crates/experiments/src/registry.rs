@@ -13,7 +13,7 @@ use profile::Scheduler;
 use serde::{Deserialize, Serialize};
 
 use crate::encode::{check_name, terminal_name};
-use crate::kind::{Kind, KindEntry, entry};
+use crate::kind::{Kind, KindEntry, ParamError, Setup, Workloads, entry};
 
 /// Builds a fresh scheduler for one run.
 type Factory = Arc<dyn Fn() -> Box<dyn Scheduler> + Send + Sync>;
@@ -273,6 +273,54 @@ impl Registry {
     /// The registered policies.
     pub fn policies(&self) -> &Policies {
         &self.policies
+    }
+
+    /// Checks `params`, one run's `[params]` of kind `kind`, as a
+    /// configuration's are checked: deserialised with the kind's defaults
+    /// for absent keys, then the kind's [`Kind::check`] for a single run
+    /// (no sweep: the `workload` axis, one workload, the load unscaled).
+    ///
+    /// For a front end that builds a kind's runs itself, as the Python
+    /// package's `usched.papers` does: a value the kind refuses is then
+    /// refused there too, in the same words, from one copy of the ranges.
+    /// A key the kind cannot read is named in the error
+    /// ([`ParamError::key`]) where one key alone is at fault.
+    ///
+    /// ```
+    /// use experiments::Registry;
+    ///
+    /// let registry = Registry::builtin();
+    /// let mut params = toml::Table::new();
+    /// params.insert("interval_days".into(), 0.into());
+    /// let e = registry.check_params("adaptive", params).unwrap_err();
+    /// assert_eq!(e.key.as_deref(), Some("interval_days"));
+    /// assert!(registry.check_params("adaptive", toml::Table::new()).is_ok());
+    /// ```
+    pub fn check_params(&self, kind: &str, params: toml::Table) -> Result<(), ParamError> {
+        let Some(entry) = self.kind(kind) else {
+            return Err(ParamError::general(format!(
+                "no kind '{kind}'; the kinds are {}",
+                self.kinds().join(", ")
+            )));
+        };
+        let resolved = (entry.resolve)(params.clone()).map_err(|message| {
+            // The first key that fails on its own, if one does.
+            let alone = params.iter().find(|(k, v)| {
+                (entry.resolve)(toml::Table::from_iter([((*k).clone(), (*v).clone())])).is_err()
+            });
+            match alone {
+                Some((key, _)) => ParamError::key(key, message),
+                None => ParamError::general(message),
+            }
+        })?;
+        let setup = Setup {
+            axis: "workload",
+            workloads: 1,
+            generated: entry.workloads == Workloads::Generated,
+            load: false,
+            policies: &self.policies,
+        };
+        resolved.check(&setup)
     }
 
     /// Marks the names `taken` accepts as built-in policy names, which

@@ -22,8 +22,9 @@
 //! `(column, dtype, values)` that the Python layer turns into numpy arrays,
 //! the summary the run's metrics by the crate's names.
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyList, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::convert::{error, int, not_bool};
 
@@ -130,21 +131,117 @@ fn named(options: &Bound<'_, PyDict>, e: PyErr) -> PyErr {
     PyTypeError::new_err(format!("{key} is {shown}: {why}"))
 }
 
+/// The kind of a numpy scalar (`b`, `i`, `u`, `f`, ...), `None` for
+/// anything else.
+fn numpy_kind(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    let ty = value.get_type();
+    if ty.module()? != "numpy" || ty.name()? == "ndarray" || !value.hasattr("dtype")? {
+        return Ok(None);
+    }
+    Ok(Some(value.getattr("dtype")?.getattr("kind")?.extract()?))
+}
+
+/// The option `name`'s Python value as a TOML value: `None` for Python's
+/// `None` (the key is left out, so it keeps its default). A numpy scalar
+/// is its Python twin, a dict a table (the table options, such as
+/// provisioning's `admission`, which the functions read as dicts before);
+/// an integer beyond 64 bits is a `ValueError`, a value of another type a
+/// `TypeError`, each naming the option.
+pub(super) fn to_toml(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Option<toml::Value>> {
+    let kind = numpy_kind(value)?;
+    let kind = kind.as_deref();
+    let v = if value.is_none() {
+        return Ok(None);
+    } else if value.is_instance_of::<PyBool>() || kind == Some("b") {
+        toml::Value::Boolean(value.is_truthy()?)
+    } else if value.is_instance_of::<PyInt>() || matches!(kind, Some("i" | "u")) {
+        toml::Value::Integer(int::<i64>(name, value)?)
+    } else if value.is_instance_of::<PyFloat>() || kind == Some("f") {
+        toml::Value::Float(value.extract()?)
+    } else if value.is_instance_of::<PyString>() {
+        toml::Value::String(value.extract()?)
+    } else if let Ok(dict) = value.cast::<PyDict>() {
+        let mut table = toml::Table::new();
+        for (k, item) in dict.iter() {
+            let k: String = k.extract()?;
+            if let Some(v) = to_toml(&format!("{name}.{k}"), &item)? {
+                table.insert(k, v);
+            }
+        }
+        toml::Value::Table(table)
+    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        let mut items = Vec::new();
+        for (i, item) in value.try_iter()?.enumerate() {
+            let name = format!("{name}[{i}]");
+            items.push(to_toml(&name, &item?)?.ok_or_else(|| {
+                PyTypeError::new_err(format!("{name} is None, expected a number or a string"))
+            })?);
+        }
+        toml::Value::Array(items)
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "{name} is {}, expected a number, a string, a bool or a list",
+            value.repr()?
+        )));
+    };
+    Ok(Some(v))
+}
+
+/// The options `options` as a kind's `[params]` table: each key with its
+/// value ([`to_toml`]), keys whose value is `None` left out (they keep the
+/// kind's default), keys in `rename` moved (`"rate"` to `"table1.rate"`).
+fn params_table(options: &Bound<'_, PyDict>, rename: &[(&str, &str)]) -> PyResult<toml::Table> {
+    let mut table = toml::Table::new();
+    for (key, value) in options.iter() {
+        let key: String = key.extract()?;
+        let Some(value) = to_toml(&key, &value)? else {
+            continue;
+        };
+        let path = rename
+            .iter()
+            .find(|(from, _)| *from == key)
+            .map_or(key.as_str(), |(_, to)| to);
+        let mut at = &mut table;
+        let mut parts: Vec<&str> = path.split('.').collect();
+        let last = parts.pop().unwrap_or_default();
+        for part in parts {
+            at = at
+                .entry(part)
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+                .as_table_mut()
+                .ok_or_else(|| error(format!("{part} is not a table")))?;
+        }
+        at.insert(last.to_string(), value);
+    }
+    Ok(table)
+}
+
+/// `options` checked as kind `kind` checks a configuration's `[params]`
+/// (`experiments::Registry::check_params`): one copy of every range, the
+/// kind's, so a value `usched.run` refuses is refused here in the same
+/// words. The error names the option (`rename` read backwards).
+fn kind_check(kind: &str, options: &Bound<'_, PyDict>, rename: &[(&str, &str)]) -> PyResult<()> {
+    let table = params_table(options, rename)?;
+    experiments::Registry::builtin()
+        .check_params(kind, table)
+        .map_err(|e| match &e.key {
+            Some(key) => {
+                let option = rename
+                    .iter()
+                    .find(|(_, to)| to == key)
+                    .map_or(key.as_str(), |(from, _)| from);
+                error(format!("{option} {}", e.message))
+            }
+            None => error(e.message),
+        })
+}
+
 /// `value`, one of the names serde reads for `T` (`"proportional"`,
 /// `"local-least-loaded"`, ...), or an error naming `option`.
 fn choice<T: serde::de::DeserializeOwned>(option: &str, value: &str) -> PyResult<T> {
     toml::Value::String(value.to_string())
         .try_into::<T>()
         .map_err(|e| error(format!("{option} is '{value}': {}", e.message().trim())))
-}
-
-/// `Err` naming `option` unless `ok`.
-fn require(ok: bool, option: &str, message: impl FnOnce() -> String) -> PyResult<()> {
-    if ok {
-        Ok(())
-    } else {
-        Err(error(format!("{option} {}", message())))
-    }
 }
 
 /// `value` as a `u32`, or an error naming `option`.

@@ -281,6 +281,8 @@ def test_pricing_is_deterministic(kth_actual):
         (dict(spare="idle", late="zero"), "late"),
         (dict(committed="all"), "committed"),
         (dict(drop="never"), "drop"),
+        (dict(alpha=float("nan")), "alpha"),
+        (dict(budget_ratio=-1.0), "budget_ratio"),
     ],
 )
 def test_pricing_bad_options_are_named(kth_actual, options, named):
@@ -389,6 +391,9 @@ def test_adaptive_is_deterministic(kth_actual):
         (dict(high_share=1.5), "high_share"),
         (dict(sp_percent=0), "sp_percent"),
         (dict(deadline_factor=0), "deadline_factor"),
+        # Table 1's keys are `table1.<key>` in the kind; named as options here.
+        (dict(sp_parts=0), "sp_parts"),
+        (dict(max_discount=150.0), "max_discount"),
     ],
 )
 def test_adaptive_bad_options_are_named(kth_actual, options, named):
@@ -526,6 +531,17 @@ def test_provisioning_is_deterministic_and_the_base_is_measured_against_itself(d
         (dict(admission={"gamma": 1.0}), "admission"),
         (dict(admission={"beta": -1.0}), "admission.beta"),
         (dict(admission={"policy": "libra"}), "admission.policy"),
+        # The kind's own ranges (one check, `Registry::check_params`): times
+        # a run can hold, at most 500 clusters, a calendar year.
+        (dict(report_every_s=2**41), "report_every_s"),
+        (dict(bsld_bound=2**41), "bsld_bound"),
+        (dict(warmup_days=10**8), "warmup_days"),
+        (dict(training_from_days=10**8), "training_from_days"),
+        (dict(interval_min=1e13), "interval_min"),
+        (dict(clusters=[2] * 501), "clusters"),
+        (dict(trace_year=0), "trace_year"),
+        (dict(trace_utc_offset_s=2**20), "trace_utc_offset_s"),
+        (dict(admission={"deadline_factor": 0.5}), "admission.deadline_factor"),
     ],
 )
 def test_provisioning_bad_options_are_named(das2, options, named):

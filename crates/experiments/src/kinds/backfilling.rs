@@ -255,7 +255,7 @@ impl Kind for Backfilling {
         if params.bsld_bound < 1 {
             return Err(ParamError::key(
                 "bsld_bound",
-                format!("{} is below 1 second", params.bsld_bound),
+                format!("is {}, expected at least 1 second", params.bsld_bound),
             ));
         }
         if matches!(params.order, QueueOrder::EarliestDeadline) {

@@ -203,7 +203,7 @@ fn require(ok: bool, key: &str, value: f64, expected: &str) -> Result<(), ParamE
     } else {
         Err(ParamError::key(
             key,
-            format!("got {value}, expected {expected}"),
+            format!("is {value}, expected {expected}"),
         ))
     }
 }
@@ -350,7 +350,7 @@ impl Kind for Pricing {
         if params.rating == 0 {
             return Err(ParamError::key(
                 "rating",
-                "got 0, expected a positive SPEC rating",
+                "is 0, expected a positive SPEC rating",
             ));
         }
         if params.spare == Spare::Idle && params.late == Late::Zero {

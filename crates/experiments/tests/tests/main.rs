@@ -291,7 +291,7 @@ mod config {
             "bsld_bound = 10",
             "bsld_bound = 0",
             18,
-            "params.bsld_bound: 0 is below 1 second",
+            "params.bsld_bound: is 0, expected at least 1 second",
         );
         check(
             "lublin99 = { procs = 32, jobs = 200 }",
@@ -474,7 +474,7 @@ mod config {
         };
         check_sweep(
             "[10, 0]",
-            "series 'fcfs' at bsld_bound = 0: params.bsld_bound: 0 is below 1 second",
+            "series 'fcfs' at bsld_bound = 0: params.bsld_bound: is 0, expected at least 1 second",
         );
         check_sweep("[10, \"x\"]", "at bsld_bound = x: invalid type: string");
         check_sweep("[10, 10]", "value 10 is listed twice");
@@ -1490,3 +1490,7 @@ mod describe;
 /// Errors found only at run time name the file, line and field.
 #[path = "workload/run_errors.rs"]
 mod workload_run_errors;
+
+/// `Registry::check_params`: one run's `[params]` checked as a config's.
+#[path = "kinds/check_params.rs"]
+mod check_params;

@@ -542,7 +542,7 @@ fn errors_about_one_swept_value_point_at_that_value() {
         (
             axis("bsld_bound", &["10", "-10", "60"], ""),
             "  -10",
-            "params.bsld_bound: -10 is below 1 second",
+            "params.bsld_bound: is -10, expected at least 1 second",
         ),
         (
             axis(

@@ -14,7 +14,7 @@ use adaptive_requests::{
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{Output, Table, choice, count, repetition_seed, require, strict_options, tables};
+use super::{Output, Table, choice, count, kind_check, repetition_seed, strict_options, tables};
 use crate::convert::error;
 use crate::workload::Workload;
 
@@ -44,7 +44,25 @@ pub(crate) struct Options {
     max_discount: f64,
 }
 
-/// The options checked as the kind checks them.
+/// Table 1's options, each with its key in the kind's `[params]`.
+const TABLE1: [(&str, &str); 13] = [
+    ("r_min_percent", "table1.r_min_percent"),
+    ("rigid_up_to", "table1.rigid_up_to"),
+    ("preemptive_share", "table1.preemptive_share"),
+    ("preemptive_min_run", "table1.preemptive_min_run"),
+    ("sp_parts", "table1.sp_parts"),
+    ("sp_percent", "table1.sp_percent"),
+    ("sp_mold_each", "table1.sp_mold_each"),
+    ("high_share", "table1.high_share"),
+    ("high_profile", "table1.high_profile"),
+    ("deadline_factor", "table1.deadline_factor"),
+    ("low_extra", "table1.low_extra"),
+    ("rate", "table1.rate"),
+    ("max_discount", "table1.max_discount"),
+];
+
+/// The options as the crate takes them; their ranges are checked by the
+/// kind's own check (`kind_check`).
 struct Setting {
     interval_days: u32,
     load_increase: f64,
@@ -57,21 +75,13 @@ struct Setting {
 
 impl Options {
     fn setting(&self) -> PyResult<Setting> {
-        let interval_days = count("interval_days", self.interval_days, 1)?;
-        let incentive = self.incentive;
-        require((0.0..=100.0).contains(&incentive), "incentive", || {
-            format!("is {incentive}, expected a percentage in [0, 100]")
-        })?;
-        let load = self.load_increase;
-        require(load.is_finite() && load > -100.0, "load_increase", || {
-            format!("is {load}, expected a percentage above -100")
-        })?;
-        let sp_percent = count("sp_percent", self.sp_percent, 1)?;
+        let interval_days = count("interval_days", self.interval_days, 0)?;
+        let sp_percent = count("sp_percent", self.sp_percent, 0)?;
         let r_min_percent = count("r_min_percent", self.r_min_percent, 0)?;
-        let setting = Setting {
+        Ok(Setting {
             interval_days,
-            load_increase: load,
-            incentive,
+            load_increase: self.load_increase,
+            incentive: self.incentive,
             budget: choice("budget", &self.budget)?,
             fallback: choice("mdf_fallback", &self.mdf_fallback)?,
             rescheduling: choice("mdf_rescheduling", &self.mdf_rescheduling)?,
@@ -80,7 +90,7 @@ impl Options {
                 rigid_up_to: count("rigid_up_to", self.rigid_up_to, 0)?,
                 preemptive_share: self.preemptive_share,
                 preemptive_min_run: self.preemptive_min_run,
-                sp_parts: count("sp_parts", self.sp_parts, 1)?,
+                sp_parts: count("sp_parts", self.sp_parts, 0)?,
                 sp_percent,
                 sp_mold_each: self.sp_mold_each,
                 high_share: self.high_share,
@@ -90,13 +100,7 @@ impl Options {
                 rate: self.rate,
                 max_discount: self.max_discount,
             },
-        };
-        // Table 1's ranges are the library's own, named as options here.
-        setting.table1.check().map_err(|e| match e.field() {
-            Some(field) => error(format!("{field} {}", e.complaint())),
-            None => error(e.to_string()),
-        })?;
-        Ok(setting)
+        })
     }
 }
 
@@ -273,8 +277,8 @@ pub(crate) fn paper_adaptive<'py>(
     let variant: Variant = variant
         .parse()
         .map_err(|e| error(format!("variant: {e}")))?;
-    let options: Options = strict_options(options, &["sp_mold_each"])?;
-    let setting = options.setting()?;
+    let setting = strict_options::<Options>(options, &["sp_mold_each"])?.setting()?;
+    kind_check("adaptive", options, &TABLE1)?;
     let jobs = Arc::clone(&workload.jobs);
     let rep = repetition_seed(seed, repetition)?;
     let intervals = py

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::{
-    Output, Table, choice, count, maybe_time, repetition_seed, require, strict_options, tables,
+    Output, Table, choice, count, kind_check, maybe_time, repetition_seed, strict_options, tables,
 };
 use crate::convert::error;
 use crate::workload::Workload;
@@ -45,7 +45,8 @@ pub(crate) struct Options {
     drop: String,
 }
 
-/// The options checked as the kind checks them, as the crate's settings.
+/// The options as the crate's settings; their ranges are checked by the
+/// kind's own check (`kind_check`).
 struct Setting {
     arrival_delay: f64,
     qos: QosWorkload,
@@ -54,60 +55,23 @@ struct Setting {
 
 impl Options {
     fn setting(&self) -> PyResult<Setting> {
-        for (key, v) in [
-            ("alpha", self.alpha),
-            ("beta", self.beta),
-            ("gamma", self.gamma),
-            ("delta", self.delta),
-            ("base_price", self.base_price),
-            ("deadline_low_mean", self.deadline_low_mean),
-            ("deadline_ratio", self.deadline_ratio),
-            ("budget_low_mean", self.budget_low_mean),
-            ("budget_ratio", self.budget_ratio),
-            ("spread", self.spread),
-        ] {
-            require(v.is_finite() && v >= 0.0, key, || {
-                format!("is {v}, expected a finite number >= 0")
-            })?;
-        }
-        let delay = self.arrival_delay;
-        require(delay.is_finite() && delay > 0.0, "arrival_delay", || {
-            format!("is {delay}, expected a positive factor")
-        })?;
-        let high = self.high_urgency;
-        require((0.0..=100.0).contains(&high), "high_urgency", || {
-            format!("is {high}, expected a percentage in [0, 100]")
-        })?;
-        let inaccuracy = self.inaccuracy;
-        require((0.0..100.0).contains(&inaccuracy), "inaccuracy", || {
-            format!("is {inaccuracy}, expected a percentage in [0, 100)")
-        })?;
         let rating = count("rating", self.rating, 1)?;
         let spare: Spare = choice("spare", &self.spare)?;
         let late: Late = choice("late", &self.late)?;
-        require(
-            !(spare == Spare::Idle && late == Late::Zero),
-            "late",
-            || {
-                "is 'zero' with spare 'idle', which leaves a job with partition 0 stopped for ever; \
-             choose another spare or late setting"
-                .into()
-            },
-        )?;
         let committed: Committed = choice("committed", &self.committed)?;
         let drop: DropRule = choice("drop", &self.drop)?;
         Ok(Setting {
-            arrival_delay: delay,
+            arrival_delay: self.arrival_delay,
             qos: QosWorkload {
                 urgency: UrgencyModel {
-                    high_fraction: high / 100.0,
+                    high_fraction: self.high_urgency / 100.0,
                     deadline_low_mean: self.deadline_low_mean,
                     deadline_ratio: self.deadline_ratio,
                     budget_low_mean: self.budget_low_mean,
                     budget_ratio: self.budget_ratio,
                     spread: self.spread,
                 },
-                inaccuracy,
+                inaccuracy: self.inaccuracy,
                 base_price: self.base_price,
             },
             run: RunConfig {
@@ -279,8 +243,8 @@ pub(crate) fn paper_pricing<'py>(
     repetition: &Bound<'py, PyAny>,
 ) -> PyResult<Output<'py>> {
     let series: Series = policy.parse().map_err(|e| error(format!("policy: {e}")))?;
-    let options: Options = strict_options(options, &[])?;
-    let setting = options.setting()?;
+    let setting = strict_options::<Options>(options, &[])?.setting()?;
+    kind_check("pricing", options, &[])?;
     let jobs = Arc::clone(&workload.jobs);
     let rep = repetition_seed(seed, repetition)?;
     let ran = py

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::{
-    Output, Table, choice, count, maybe_time, repetition_seed, require, strict_options, tables,
+    Output, Table, choice, count, kind_check, maybe_time, repetition_seed, strict_options, tables,
 };
 use crate::convert::error;
 use crate::workload::Workload;
@@ -53,7 +53,8 @@ pub(crate) struct Options {
     admission: Option<HashMap<String, Py<PyAny>>>,
 }
 
-/// The options checked as the kind checks them.
+/// The options as the crates take them; their ranges are checked by the
+/// kind's own check (`kind_check`).
 struct Setting {
     base: Series,
     /// The largest local job of each cluster.
@@ -78,29 +79,19 @@ fn admission(py: Python<'_>, table: &HashMap<String, Py<PyAny>>) -> PyResult<Pro
     keys.sort();
     for key in keys {
         let value = table[key].bind(py);
-        let number = |lo: f64| -> PyResult<f64> {
-            let v: f64 = value
+        // The ranges are the kind's (`kind_check`).
+        let number = || -> PyResult<f64> {
+            value
                 .extract()
-                .map_err(|_| error(format!("admission.{key} is {value}, expected a number")))?;
-            require(
-                v.is_finite() && v >= lo,
-                &format!("admission.{key}"),
-                || format!("is {v}, expected a finite value of at least {lo}"),
-            )?;
-            Ok(v)
+                .map_err(|_| error(format!("admission.{key} is {value}, expected a number")))
         };
         match key.as_str() {
-            "policy" => {
-                let name: String = value.extract().unwrap_or_default();
-                require(name == "libra+$", "admission.policy", || {
-                    format!("is '{value}', expected \"libra+$\"")
-                })?;
-            }
-            "alpha" => p.alpha = number(0.0)?,
-            "beta" => p.beta = number(0.0)?,
-            "base_price" => p.base_price = number(f64::MIN_POSITIVE)?,
-            "budget_factor" => p.budget_factor = number(0.0)?,
-            "deadline_factor" => p.deadline_factor = number(1.0)?,
+            "policy" => {}
+            "alpha" => p.alpha = number()?,
+            "beta" => p.beta = number()?,
+            "base_price" => p.base_price = number()?,
+            "budget_factor" => p.budget_factor = number()?,
+            "deadline_factor" => p.deadline_factor = number()?,
             other => {
                 return Err(error(format!(
                     "admission has no key '{other}'; expected policy, alpha, beta, base_price, \
@@ -120,19 +111,7 @@ impl Options {
             .iter()
             .map(|&c| count("clusters", c, 1))
             .collect::<PyResult<Vec<u32>>>()?;
-        require(!clusters.is_empty(), "clusters", || {
-            "is empty, expected at least one cluster, each of at least 1 processor".into()
-        })?;
         let per_node = count("procs_per_node", self.procs_per_node, 1)?;
-        require(
-            clusters.iter().all(|c| c % per_node == 0),
-            "procs_per_node",
-            || {
-                format!(
-                    "is {per_node}, expected a divisor of every cluster's processors {clusters:?}"
-                )
-            },
-        )?;
         let by_nodes = match self.local_max_job.as_str() {
             "nodes" => true,
             "processors" => false,
@@ -143,45 +122,6 @@ impl Options {
             }
         };
         let (first, last) = self.grid_months;
-        require(
-            (1..=12).contains(&first) && (first..=12).contains(&last),
-            "grid_months",
-            || format!("is ({first}, {last}), expected two months 1-12 in order"),
-        )?;
-        require(
-            self.interval_min.is_finite() && self.interval_min * 60.0 >= 1.0,
-            "interval_min",
-            || format!("is {}, expected at least one second", self.interval_min),
-        )?;
-        let top = f64::MAX;
-        for (key, v, lo, hi) in [
-            ("deadline_share", self.deadline_share, 0.0, 1.0),
-            ("stringency", self.stringency, 1.0, top),
-            ("report_every_s", self.report_every_s as f64, 1.0, top),
-            ("bsld_bound", self.bsld_bound as f64, 1.0, top),
-            ("warmup_days", self.warmup_days as f64, 0.0, top),
-            (
-                "training_from_days",
-                self.training_from_days as f64,
-                0.0,
-                top,
-            ),
-            ("forecast_window", self.forecast_window as f64, 1.0, top),
-            (
-                "reallocation_checks",
-                self.reallocation_checks as f64,
-                1.0,
-                top,
-            ),
-        ] {
-            require((lo..=hi).contains(&v), key, || {
-                if hi < top {
-                    format!("is {v}, expected a value in [{lo}, {hi}]")
-                } else {
-                    format!("is {v}, expected at least {lo}")
-                }
-            })?;
-        }
         let share_from: ShareFrom = choice("share_from", &self.share_from)?;
         let load: LoadMeasure = choice("forecast_load", &self.forecast_load)?;
         let pricing = match &self.admission {
@@ -211,7 +151,7 @@ impl Options {
                 .iter()
                 .map(|&c| if by_nodes { c / per_node } else { c })
                 .collect(),
-            // Checked above: months 1 to 12.
+            // Months 1 to 12 (`kind_check`).
             months: [first as u32, last as u32],
             trace_start_unix: self.trace_start_unix,
             trace_year: self.trace_year,
@@ -379,8 +319,8 @@ pub(crate) fn paper_provisioning<'py>(
     repetition: &Bound<'py, PyAny>,
 ) -> PyResult<Output<'py>> {
     let policy: Series = policy.parse().map_err(|e| error(format!("policy: {e}")))?;
-    let options: Options = strict_options(options, &["track_allocations"])?;
-    let setting = options.setting(py)?;
+    let setting = strict_options::<Options>(options, &["track_allocations"])?.setting(py)?;
+    kind_check("provisioning", options, &[])?;
     let trace = Arc::clone(&workload.jobs);
     let rep = repetition_seed(seed, repetition)?;
     let bound = setting.bsld_bound;

@@ -4,57 +4,11 @@
 //! the repetition's seed, the run validated and measured).
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::PyDict;
 use utility_match::{FailReason, GridRun, JobStatus, Settings, SystemMetrics, simulate, validate};
 
-use super::{Output, Table, maybe_time, repetition_seed, tables};
-use crate::convert::{error, int};
-use pyo3::exceptions::PyTypeError;
-
-/// The kind of a numpy scalar (`b`, `i`, `u`, `f`, ...), `None` for
-/// anything else.
-fn numpy_kind(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-    let ty = value.get_type();
-    if ty.module()? != "numpy" || ty.name()? == "ndarray" || !value.hasattr("dtype")? {
-        return Ok(None);
-    }
-    Ok(Some(value.getattr("dtype")?.getattr("kind")?.extract()?))
-}
-
-/// The option `name`'s Python value as a TOML value: `None` for Python's
-/// `None` (the key is left out, so it keeps its default). A numpy scalar
-/// is its Python twin; an integer beyond 64 bits is a `ValueError`, a
-/// value of another type a `TypeError`, each naming the option.
-fn to_toml(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Option<toml::Value>> {
-    let kind = numpy_kind(value)?;
-    let kind = kind.as_deref();
-    let v = if value.is_none() {
-        return Ok(None);
-    } else if value.is_instance_of::<PyBool>() || kind == Some("b") {
-        toml::Value::Boolean(value.is_truthy()?)
-    } else if value.is_instance_of::<PyInt>() || matches!(kind, Some("i" | "u")) {
-        toml::Value::Integer(int::<i64>(name, value)?)
-    } else if value.is_instance_of::<PyFloat>() || kind == Some("f") {
-        toml::Value::Float(value.extract()?)
-    } else if value.is_instance_of::<PyString>() {
-        toml::Value::String(value.extract()?)
-    } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
-        let mut items = Vec::new();
-        for (i, item) in value.try_iter()?.enumerate() {
-            let name = format!("{name}[{i}]");
-            items.push(to_toml(&name, &item?)?.ok_or_else(|| {
-                PyTypeError::new_err(format!("{name} is None, expected a number or a string"))
-            })?);
-        }
-        toml::Value::Array(items)
-    } else {
-        return Err(PyTypeError::new_err(format!(
-            "{name} is {}, expected a number, a string, a bool or a list",
-            value.repr()?
-        )));
-    };
-    Ok(Some(v))
-}
+use super::{Output, Table, maybe_time, repetition_seed, tables, to_toml};
+use crate::convert::error;
 
 /// `Settings` from `options` (the settings' keys; `scheduler` among them),
 /// every key read on its own first so that an error names it, then checked

@@ -65,13 +65,13 @@ fn bad_values_and_old_keys_are_named() {
         "high_urgency = 20.0",
         "high_urgency = 120.0",
         19,
-        "params.high_urgency: got 120, expected a percentage in [0, 100]",
+        "params.high_urgency: is 120, expected a percentage in [0, 100]",
     );
     check(
         "values = [0.1, 0.5]",
         "values = [0.1, -0.5]",
         15,
-        "series 'libra' at spread = -0.5: params.spread: got -0.5",
+        "series 'libra' at spread = -0.5: params.spread: is -0.5",
     );
     check(
         "axis = \"spread\"",
