@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use experiments::encode::terminal_name;
 use experiments::{Experiment, Provenance, Traces};
 
@@ -84,13 +84,20 @@ pub fn resolve_traces(
             // A workload's `stand_in = true` allows one for its trace.
             let mut trace_settings = settings.traces.clone();
             trace_settings.no_stand_in &= !t.stand_in;
+            // Placed at the configuration's line that names the trace; the
+            // cause (a line of the SWF file, a missing file) follows.
+            let placed = |what: &str, e: anyhow::Error| {
+                let name = terminal_name(&t.name);
+                anyhow::Error::new(
+                    experiment.at_trace(&t.name, format!("{id}: {what} '{name}': {e:#}")),
+                )
+            };
             let found = resolve(&t.name, base, &trace_settings)
-                .with_context(|| format!("{id}: cannot find trace '{}'", terminal_name(&t.name)))?;
+                .map_err(|e| placed("cannot find trace", e))?;
             if let Found::File { path, .. } = &found {
                 inputs.push(path.clone());
             }
-            let source = load(&found, t.lenient)
-                .with_context(|| format!("{id}: cannot load trace '{}'", terminal_name(&t.name)))?;
+            let source = load(&found, t.lenient).map_err(|e| placed("cannot load trace", e))?;
             traces.insert(t.name, source);
         }
         Ok(traces)

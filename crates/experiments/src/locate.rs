@@ -67,6 +67,64 @@ impl Experiment {
         }
     }
 
+    /// `message` placed at the value that names trace `name` in the
+    /// configuration file: the first workload's `trace = ...`, else the
+    /// first series entry's `workload = { trace = ... }`. For an error met
+    /// finding or reading the trace (a line of the SWF file the parser
+    /// refuses), so that it names the configuration's line as well as the
+    /// trace's.
+    ///
+    /// ```
+    /// use experiments::Experiment;
+    ///
+    /// let text = r#"version = 2
+    /// id = "t/x"
+    /// title = "X"
+    /// paper = "none"
+    /// kind = "backfilling"
+    /// seed = 1
+    /// series = ["fcfs"]
+    /// [[workloads]]
+    /// label = "w"
+    /// trace = "mine.swf"
+    /// [sweep]
+    /// axis = "workload"
+    /// label = "workload"
+    /// [[panels]]
+    /// id = "b"
+    /// metric = "mean_bsld"
+    /// "#;
+    /// let experiment = Experiment::parse(text, "x.toml").unwrap();
+    /// let e = experiment.at_trace("mine.swf", "mine.swf:3: field 4 is 'x'");
+    /// assert!(e.to_string().starts_with("x.toml:10:9: mine.swf:3: "), "{e}");
+    /// ```
+    pub fn at_trace(&self, name: &str, message: impl Into<String>) -> ConfigError {
+        let in_workloads = self
+            .spec
+            .workloads
+            .iter()
+            .position(|w| w.trace.as_deref() == Some(name))
+            .and_then(|i| value_span(&self.text, &["workloads", &i.to_string(), "trace"]));
+        let in_series = || {
+            self.spec.series.iter().enumerate().find_map(|(i, entry)| {
+                let named = entry
+                    .get_ref()
+                    .get("workload")
+                    .and_then(|w| w.get("trace"))
+                    .and_then(toml::Value::as_str)
+                    == Some(name);
+                let path = ["series", &i.to_string(), "workload", "trace"];
+                named.then(|| value_span(&self.text, &path)).flatten()
+            })
+        };
+        ConfigError::at(
+            &self.file,
+            &self.text,
+            in_workloads.or_else(in_series),
+            message.into(),
+        )
+    }
+
     /// `workloads.<i>`: where the workload labelled `label` is written
     /// (a series' variant of a workload keeps its label, and is placed at
     /// the workload it was made from).

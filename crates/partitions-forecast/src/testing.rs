@@ -17,7 +17,7 @@
 //!   capacity than the one asked for, a partition or forecast setting
 //!   [`Cluster::new`] refuses);
 //! * [`invariant::RUNS_TO_THE_END`]: a run failed with an error where the
-//!   built-in [`ArCb`](crate::ArCb) runs.
+//!   built-in [`ArCb`] runs.
 //!
 //! ```
 //! use partitions_forecast::testing::Suite;
@@ -62,7 +62,7 @@ fn play<P: Partitioning>(
 /// running `jobs` as local jobs to the end: [`Cluster::under`] accepts the
 /// configuration, two fresh policies configure and run alike, every job
 /// runs and the schedule is valid, and the run ends without an error
-/// unless [`ArCb`](crate::ArCb) fails on the same input too.
+/// unless [`ArCb`] fails on the same input too.
 pub fn check_partitioning<P: Partitioning>(
     make: impl Fn() -> P,
     capacity: u32,

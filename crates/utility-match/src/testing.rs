@@ -8,10 +8,14 @@
 //! * [`invariant::DETERMINISTIC`]: two runs, each with a fresh function
 //!   from the closure, made different runs (the detail names the first job
 //!   whose record differs);
-//! * [`invariant::VALID`]: the run fails [`validate`](crate::validate);
+//! * [`invariant::VALID`]: the run fails [`validate`];
 //! * [`invariant::KEEPS_THE_CONTRACT`]: a utility outside `[0, 1]` (or
 //!   NaN), which the simulation refuses as [`GridError::Utility`]: the
-//!   suite names it as the function's;
+//!   suite names it as the function's; or two utilities for the same
+//!   requirements and resource within one run (the trait's utility is
+//!   that of a job with these requirements on this resource: the run
+//!   reads it when it decides and again when it measures, and the two
+//!   must agree);
 //! * [`invariant::RUNS_TO_THE_END`]: a run failed with an error on a grid
 //!   the built-in [`PartialUtility`] runs.
 //!
@@ -36,6 +40,7 @@
 //! ```
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 pub use profile::testing::{Broken, invariant};
 
@@ -44,21 +49,40 @@ use crate::{
     Scenario, TieBreak, UtilityFunction, simulate, validate,
 };
 
-/// A utility function that records the first answer outside `[0, 1]`.
+/// A utility function that records the first answer outside `[0, 1]`,
+/// or the first that differs from an earlier one for the same inputs.
 struct Watched<F> {
     inner: F,
     broken: RefCell<Option<Broken>>,
+    /// Each answer so far, by its inputs (as `Debug` text: a requirement
+    /// holds floats, so neither input is `Hash`).
+    answers: RefCell<HashMap<String, u64>>,
 }
 
 impl<F: UtilityFunction> UtilityFunction for Watched<F> {
     fn utility(&self, requirements: &[Requirement], resource: &Resource) -> f64 {
         let u = self.inner.utility(requirements, resource);
         let mut slot = self.broken.borrow_mut();
-        if !(0.0..=1.0).contains(&u) && slot.is_none() {
+        if slot.is_some() {
+            return u;
+        }
+        if !(0.0..=1.0).contains(&u) {
             *slot = Some(Broken::new(
                 invariant::KEEPS_THE_CONTRACT,
                 format!(
                     "a utility of {u} for requirements {requirements:?} on {resource:?}; a utility is a number in [0, 1]"
+                ),
+            ));
+            return u;
+        }
+        let key = format!("{requirements:?} on {resource:?}");
+        let earlier = *self.answers.borrow_mut().entry(key).or_insert(u.to_bits());
+        if earlier != u.to_bits() {
+            *slot = Some(Broken::new(
+                invariant::KEEPS_THE_CONTRACT,
+                format!(
+                    "a utility of {u}, then {} earlier in the run, for requirements {requirements:?} on {resource:?}; a utility is a function of the requirements and the resource (look for state kept between calls)",
+                    f64::from_bits(earlier)
                 ),
             ));
         }
@@ -81,6 +105,7 @@ pub fn check_utility<F: UtilityFunction>(
         let f = Watched {
             inner: make(),
             broken: RefCell::new(None),
+            answers: RefCell::new(HashMap::new()),
         };
         let run = simulate(config, &f, machines, jobs);
         (run, f.broken.into_inner())

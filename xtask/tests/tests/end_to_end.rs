@@ -456,6 +456,12 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
                 stderr.contains("tiny.swf") && stderr.contains(&bad_line),
                 "{stderr}"
             );
+            // The configuration's line that names the trace, too.
+            assert!(
+                stderr.contains("exp.toml:11:9: test/tiny: cannot load trace 'tiny.swf': ")
+                    && stderr.contains("11 | trace = \"tiny.swf\""),
+                "{stderr}"
+            );
         }
         assert!(!tmp.path().join("fresh/test").exists());
         assert_eq!(entries(&tmp.path().join("res/test")), ["tiny"]);

@@ -39,8 +39,8 @@
 //! jobs (common random numbers).
 
 use ::pricing::{
-    Committed, DropRule, JobControl, Late, Policy, PolicyError, QosJob, QosWorkload, RunConfig,
-    RunStats, Series, Spare, UrgencyModel, run_policy,
+    Committed, DropRule, JobControl, Late, Policy, PolicyError, RunConfig, RunStats, Series, Spare,
+    UrgencyModel, run_policy,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -49,13 +49,12 @@ use crate::error::RunError;
 use crate::kind::{Input, Kind, Metric, Param, ParamError, Setup, overrides};
 use crate::kinds::registered;
 use crate::registry::PolicyName;
-use crate::seed::derive_seed;
 use crate::workload::Workload;
 
 mod canonical;
 mod notes;
 mod params;
-mod qos_error;
+mod qos;
 
 /// The pricing runner.
 pub(crate) struct Pricing;
@@ -132,33 +131,6 @@ impl Default for Params {
             drop: run.drop,
         }
     }
-}
-
-/// The jobs of `workload` as one run sees them: arrivals compressed by the
-/// arrival delay factor, deadlines and budgets drawn from the repetition's
-/// `pricing/qos` stream.
-fn qos_jobs(params: &Params, workload: &Workload, seed: u64) -> Result<Vec<QosJob>, RunError> {
-    let qos = QosWorkload {
-        urgency: UrgencyModel {
-            high_fraction: params.high_urgency / 100.0,
-            deadline_low_mean: params.deadline_low_mean,
-            deadline_ratio: params.deadline_ratio,
-            budget_low_mean: params.budget_low_mean,
-            budget_ratio: params.budget_ratio,
-            spread: params.spread,
-        },
-        inaccuracy: params.inaccuracy,
-        base_price: params.base_price,
-    };
-    let jobs =
-        swf_io::scale_load(workload.jobs.clone(), 1.0 / params.arrival_delay).map_err(|e| {
-            RunError::field(
-                "params.arrival_delay",
-                format!("params.arrival_delay = {:?}: {e}", params.arrival_delay),
-            )
-        })?;
-    qos.jobs(&jobs, derive_seed(seed, "pricing/qos"))
-        .map_err(qos_error::placed)
 }
 
 /// The policies' shared settings.
@@ -369,7 +341,7 @@ impl Kind for Pricing {
         _reference: Option<&[RunStats]>,
     ) -> Result<Vec<RunStats>, RunError> {
         let workload = input.workload()?;
-        let jobs = qos_jobs(params, workload, input.seed)?;
+        let jobs = qos::qos_jobs(params, workload, input.seed)?;
         let stats = match &params.policy {
             PolicyName::BuiltIn(series) => run_policy(
                 series.policy(),

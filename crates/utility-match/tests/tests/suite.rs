@@ -2,6 +2,7 @@
 //! utility passes it, and a broken utility function of each kind is
 //! reported under the invariant it breaks.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use utility_match::testing::{Suite, invariant};
@@ -21,19 +22,42 @@ fn the_built_in_utilities_pass() {
     }
 }
 
-/// Partial utility, halved on every other call of any instance.
-struct Flickers;
+/// Partial utility, halved by every other instance: each run is
+/// consistent, but two fresh instances make different runs.
+struct Flickers {
+    halve: bool,
+}
 
-static CALLS: AtomicU64 = AtomicU64::new(0);
+static INSTANCES: AtomicU64 = AtomicU64::new(0);
+
+impl Flickers {
+    fn new() -> Flickers {
+        let n = INSTANCES.fetch_add(1, Ordering::Relaxed);
+        Flickers {
+            halve: n.is_multiple_of(2),
+        }
+    }
+}
 
 impl UtilityFunction for Flickers {
     fn utility(&self, requirements: &[Requirement], resource: &Resource) -> f64 {
         let u = PartialUtility.utility(requirements, resource);
-        if CALLS.fetch_add(1, Ordering::Relaxed).is_multiple_of(2) {
-            u
-        } else {
-            u / 2.0
-        }
+        if self.halve { u / 2.0 } else { u }
+    }
+}
+
+/// Partial utility, lower on each call: state kept between calls, so the
+/// same job on the same resource is worth less the second time it is
+/// asked about (yet every fresh instance makes the same run).
+struct Tiring {
+    calls: Cell<u32>,
+}
+
+impl UtilityFunction for Tiring {
+    fn utility(&self, requirements: &[Requirement], resource: &Resource) -> f64 {
+        let n = self.calls.get();
+        self.calls.set(n + 1);
+        PartialUtility.utility(requirements, resource) / f64::from(n + 1)
     }
 }
 
@@ -48,9 +72,20 @@ impl UtilityFunction for Doubled {
 
 #[test]
 fn a_broken_utility_is_named() {
-    let b = Suite::new(CASES).check_utility(|| Flickers).unwrap_err();
+    let b = Suite::new(CASES).check_utility(Flickers::new).unwrap_err();
     assert_eq!(b.invariant, invariant::DETERMINISTIC, "{b}");
     assert!(b.detail.contains("job "), "{b}");
+    let b = Suite::new(CASES)
+        .check_utility(|| Tiring {
+            calls: Cell::new(0),
+        })
+        .unwrap_err();
+    assert_eq!(b.invariant, invariant::KEEPS_THE_CONTRACT, "{b}");
+    assert!(
+        b.detail
+            .contains("a function of the requirements and the resource"),
+        "{b}"
+    );
     let b = Suite::new(CASES).check_utility(|| Doubled).unwrap_err();
     assert_eq!(b.invariant, invariant::KEEPS_THE_CONTRACT, "{b}");
     assert!(b.detail.contains("in [0, 1]"), "{b}");

@@ -107,8 +107,9 @@ fn bad_values_and_old_keys_are_named() {
 
 /// A deadline or budget the QoS model draws out of range (from
 /// `deadline_low_mean = 1e300`, say) failed the run with an error naming
-/// no file, line or parameter. It is placed at the parameters that draw
-/// it, naming them.
+/// no file, line or parameter. It is placed at the parameter that draws
+/// it out of range (the one that, at its default, would not), naming
+/// every parameter that draws it.
 #[test]
 fn a_deadline_or_budget_drawn_out_of_range_names_its_parameters() {
     for (key, value, needle) in [
@@ -121,6 +122,22 @@ fn a_deadline_or_budget_drawn_out_of_range_names_its_parameters() {
             "budget_low_mean",
             "1e307",
             "params budget_low_mean, budget_ratio, spread and base_price draw it",
+        ),
+        // The key at fault, where another key draws the same value.
+        (
+            "deadline_ratio",
+            "1e300",
+            "draw it, and deadline_ratio is the one that draws it out of range",
+        ),
+        (
+            "budget_ratio",
+            "1e308",
+            "draw it, and budget_ratio is the one that draws it out of range",
+        ),
+        (
+            "base_price",
+            "1e306",
+            "draw it, and base_price is the one that draws it out of range",
         ),
         // The class mean itself overflows (1e308 × the ratio of 4).
         (
