@@ -161,9 +161,12 @@ pub fn run_batch(
                     .map_or_else(|| terminal_path(path), terminal_name);
                 if jobs.len() == 1 {
                     // One experiment: its error is the command's, printed
-                    // once, whole, at the end, naming the experiment.
+                    // once, whole, at the end, naming the experiment; an
+                    // error placed in its file names it already, as shown
+                    // (relative to the repository, else absolute).
                     report.finish();
-                    if message.starts_with(&name) {
+                    let shown = terminal_name(&settings.shown(path));
+                    if message.starts_with(&name) || message.starts_with(&format!("{shown}:")) {
                         bail!("{message}");
                     }
                     bail!("{name}: {message}");

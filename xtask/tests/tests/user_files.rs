@@ -262,6 +262,8 @@ fn one_failing_experiment_prints_its_error_once() {
     // show, holds "error").
     assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
     assert_eq!(stderr.matches("does not exist").count(), 1, "{stderr}");
+    // Placed in the file, the error names it once, as it is shown.
+    assert_eq!(stderr.matches("exp.toml").count(), 1, "{stderr}");
 }
 
 #[test]
