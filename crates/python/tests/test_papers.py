@@ -542,6 +542,8 @@ def test_provisioning_is_deterministic_and_the_base_is_measured_against_itself(d
         (dict(trace_year=0), "trace_year"),
         (dict(trace_utc_offset_s=2**20), "trace_utc_offset_s"),
         (dict(admission={"deadline_factor": 0.5}), "admission.deadline_factor"),
+        (dict(horizon_s=0), "horizon_s"),
+        (dict(reallocation_checks=20000), "reallocation_checks"),
     ],
 )
 def test_provisioning_bad_options_are_named(das2, options, named):

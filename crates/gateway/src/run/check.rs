@@ -8,8 +8,8 @@ use profile::{Job, MAX_DURATION, Time};
 use super::{GatewayConfig, GatewayError, Information, MAX_ATTEMPTS, MAX_TICKS};
 use crate::policy::{Choice, Provisioning};
 
-/// Checks the settings of `config`: periods of 1 s to 2^40 s, timers
-/// within ±2^40 s, at most [`MAX_ATTEMPTS`] attempts.
+/// Checks the settings of `config`: periods and a horizon of 1 s to
+/// 2^40 s, timers within ±2^40 s, at most [`MAX_ATTEMPTS`] attempts.
 pub(super) fn check_settings<Q: Provisioning>(
     config: &GatewayConfig<Q>,
 ) -> Result<(), GatewayError> {
@@ -27,6 +27,11 @@ pub(super) fn check_settings<Q: Provisioning>(
         }
     };
     setting("start", config.start.secs(), -limit, limit)?;
+    // A horizon of 0 s or less describes no slot at all: every provider
+    // would look full for ever.
+    if let Some(h) = config.horizon {
+        setting("horizon", h, 1, MAX_DURATION)?;
+    }
     if let Some(t) = config.timers_until {
         setting("timers_until", t.secs(), -limit, limit)?;
     }

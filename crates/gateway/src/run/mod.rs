@@ -98,8 +98,8 @@ pub struct GatewayConfig<Q = GatewayPolicy> {
     pub policy: Q,
     /// Seconds between utilisation reports (least-load; 600 in the paper).
     pub report_every: i64,
-    /// How far ahead providers describe their slots, in seconds; `None`
-    /// for the paper's unlimited horizon.
+    /// How far ahead providers describe their slots, in seconds (1 s to
+    /// 2^40 s); `None` for the paper's unlimited horizon.
     pub horizon: Option<i64>,
     /// The violation tolerance `T` in seconds (20 in the paper).
     pub tolerance: u32,

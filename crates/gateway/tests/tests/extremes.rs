@@ -336,6 +336,32 @@ fn timers_and_attempts_are_bounded() {
     ));
 }
 
+/// A horizon of 0 s or less describes no slot at all, so every provider
+/// looked full for ever and a run went on with nothing placed: refused,
+/// as is one past 2^40 s.
+#[test]
+fn the_horizon_is_at_least_one_second() {
+    for h in [i64::MIN, -5, 0, MAX_DURATION + 1] {
+        let mut config = GatewayConfig::new(GatewayPolicy::LeastLoaded);
+        config.horizon = Some(h);
+        assert_eq!(
+            run(&config, &mut twin(4), &[]),
+            Err(GatewayError::Setting {
+                name: "horizon",
+                value: h,
+                min: 1,
+                max: MAX_DURATION,
+            }),
+            "{h}"
+        );
+    }
+    for h in [1, MAX_DURATION] {
+        let mut config = GatewayConfig::new(GatewayPolicy::LeastLoaded);
+        config.horizon = Some(h);
+        assert!(run(&config, &mut twin(4), &[]).is_ok(), "{h}");
+    }
+}
+
 /// A provider whose next event never moves once made the loop turn for
 /// ever at one instant; it is now an error.
 #[test]

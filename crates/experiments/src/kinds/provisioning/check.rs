@@ -1,6 +1,7 @@
 //! The `provisioning` kind's check of its `[params]` ([`Kind::check`](crate::kind::Kind::check)):
 //! every value within what a run can hold, an error at the key at fault.
 
+use partitions_forecast::MAX_CHECKS;
 use profile::MAX_DURATION;
 
 use super::{DAY, Params};
@@ -109,7 +110,14 @@ pub(super) fn check(p: &Params) -> Result<(), ParamError> {
             "reallocation_checks",
             p.reallocation_checks.into(),
             1.0,
-            top,
+            MAX_CHECKS.into(),
+        ),
+        // Absent: unlimited. 0 s or less would describe no slot at all.
+        (
+            "horizon_s",
+            p.horizon_s.map_or(1.0, |h| h as f64),
+            1.0,
+            max_s,
         ),
     ];
     match ranges.iter().find(|(_, v, lo, hi)| !(lo..=hi).contains(&v)) {

@@ -83,7 +83,11 @@ pub(super) const PARAMS: &[Param] = &[
     ),
     Param::new("tolerance_s", "s", "violation tolerance T"),
     Param::new("bsld_bound", "s", "bounded-slowdown threshold"),
-    Param::new("horizon_s", "s", "slot horizon; absent for unlimited"),
+    Param::new(
+        "horizon_s",
+        "s",
+        "slot horizon, 1 s to 2^40 s; absent for unlimited",
+    ),
     Param::new(
         "forecast_window",
         "intervals",
@@ -92,7 +96,7 @@ pub(super) const PARAMS: &[Param] = &[
     Param::new(
         "reallocation_checks",
         "per interval",
-        "reallocation checks (ArEbMf)",
+        "reallocation checks (ArEbMf), 1 to 10,000",
     ),
     Param::new(
         "share_from",

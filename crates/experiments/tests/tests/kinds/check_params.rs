@@ -39,6 +39,15 @@ fn a_value_out_of_the_kinds_range_names_its_key() {
         ("provisioning", "warmup_days = 100000000", "warmup_days"),
         ("provisioning", "bsld_bound = 0", "bsld_bound"),
         ("provisioning", "trace_year = 0", "trace_year"),
+        // Read only by some policies, or passed on to a library that
+        // checks it only when it is used: refused whatever the series.
+        ("provisioning", "horizon_s = -5", "horizon_s"),
+        ("provisioning", "horizon_s = 0", "horizon_s"),
+        (
+            "provisioning",
+            "reallocation_checks = 20000",
+            "reallocation_checks",
+        ),
         (
             "provisioning",
             "admission = { beta = -1.0 }",
