@@ -111,7 +111,9 @@ pub use kind::{
     CanonicalError, Input, Kind, Metric, Param, ParamError, ParamReset, Schedule, Setup, Workloads,
     check_canonical, overrides,
 };
-pub use kinds::{GridMonths, provisioning_scenario, replay, replay_policy};
+pub use kinds::{
+    GridMonths, ProvisioningRound, provisioning_round, provisioning_scenario, replay, replay_policy,
+};
 pub use limits::Limits;
 pub use numfmt::{fmt_exact, fmt_num, fmt_short};
 pub use registry::{Policies, PolicyName, Registry, RegistryError};

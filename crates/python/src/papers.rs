@@ -58,9 +58,8 @@ fn repetition_seed(seed: &Bound<'_, PyAny>, repetition: &Bound<'_, PyAny>) -> Py
     ))
 }
 
-/// The options `options` as `T` (a kind's `[params]`), numbers strictly:
-/// a `bool` given for an option other than the boolean ones `flags`, or
-/// inside a sequence or table option, is a `TypeError` naming it.
+/// The options `options` as `T` (a kind's `[params]`), numbers strictly
+/// ([`refuse_bools`]).
 fn strict_options<'a, 'py, T: FromPyObject<'a, 'py>>(
     options: &'a Bound<'py, PyDict>,
     flags: &[&str],
@@ -68,6 +67,16 @@ fn strict_options<'a, 'py, T: FromPyObject<'a, 'py>>(
 where
     T::Error: Into<PyErr>,
 {
+    refuse_bools(options, flags)?;
+    options
+        .extract()
+        .map_err(|e: T::Error| named(options, e.into()))
+}
+
+/// A `bool` given for an option other than the boolean ones `flags`, or
+/// inside a sequence or table option, is a `TypeError` naming it (Python's
+/// `True` is also the integer 1).
+fn refuse_bools(options: &Bound<'_, PyDict>, flags: &[&str]) -> PyResult<()> {
     for (key, value) in options.iter() {
         let key: String = key.extract()?;
         if flags.contains(&key.as_str()) {
@@ -91,9 +100,7 @@ where
             not_bool(&key, &value, "a number")?;
         }
     }
-    options
-        .extract()
-        .map_err(|e: T::Error| named(options, e.into()))
+    Ok(())
 }
 
 /// The derive's error for an option it cannot read ("failed to extract
@@ -114,9 +121,7 @@ fn named(options: &Bound<'_, PyDict>, e: PyErr) -> PyErr {
     let Ok(Some(value)) = options.get_item(key) else {
         return e;
     };
-    let shown = value
-        .repr()
-        .map_or_else(|_| "?".to_string(), |r| r.to_string());
+    let shown = shown(&value);
     let why = cause.value(py).to_string();
     if cause.is_instance_of::<PyOverflowError>(py) {
         if why.contains("float") {
@@ -129,6 +134,13 @@ fn named(options: &Bound<'_, PyDict>, e: PyErr) -> PyErr {
         ));
     }
     PyTypeError::new_err(format!("{key} is {shown}: {why}"))
+}
+
+/// `value`'s `repr()`, `?` if it has none.
+fn shown(value: &Bound<'_, PyAny>) -> String {
+    value
+        .repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string())
 }
 
 /// The kind of a numpy scalar (`b`, `i`, `u`, `f`, ...), `None` for
@@ -220,20 +232,40 @@ fn params_table(options: &Bound<'_, PyDict>, rename: &[(&str, &str)]) -> PyResul
 /// (`experiments::Registry::check_params`): one copy of every range, the
 /// kind's, so a value `usched.run` refuses is refused here in the same
 /// words. The error names the option (`rename` read backwards).
-fn kind_check(kind: &str, options: &Bound<'_, PyDict>, rename: &[(&str, &str)]) -> PyResult<()> {
+fn kind_check(
+    kind: &str,
+    options: &Bound<'_, PyDict>,
+    rename: &[(&str, &str)],
+) -> PyResult<toml::Table> {
     let table = params_table(options, rename)?;
     experiments::Registry::builtin()
-        .check_params(kind, table)
-        .map_err(|e| match &e.key {
-            Some(key) => {
-                let option = rename
-                    .iter()
-                    .find(|(_, to)| to == key)
-                    .map_or(key.as_str(), |(from, _)| from);
-                error(format!("{option} {}", e.message))
+        .check_params(kind, table.clone())
+        .map_err(|e| {
+            let Some(key) = &e.key else {
+                return error(e.message);
+            };
+            let option = rename
+                .iter()
+                .find(|(_, to)| to == key)
+                .map_or(key.as_str(), |(from, _)| from);
+            let text = if e.message.starts_with("is ") {
+                format!("{option} {}", e.message)
+            } else {
+                // serde's words name the value's type, not the value.
+                match options.get_item(option).ok().flatten() {
+                    Some(v) => format!("{option} is {}: {}", shown(&v), e.message),
+                    None => format!("{option}: {}", e.message),
+                }
+            };
+            // serde's words for a value of another type (a string for a
+            // number): Python's `TypeError`, as the typed options give.
+            if e.message.starts_with("invalid type: ") {
+                PyTypeError::new_err(text)
+            } else {
+                error(text)
             }
-            None => error(e.message),
-        })
+        })?;
+    Ok(table)
 }
 
 /// `value`, one of the names serde reads for `T` (`"proportional"`,

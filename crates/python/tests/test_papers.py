@@ -551,6 +551,29 @@ def test_provisioning_bad_options_are_named(das2, options, named):
         papers.provisioning(das2, **options)
 
 
+@pytest.mark.parametrize(
+    "options,named",
+    [
+        (dict(procs_per_node=1.5), "procs_per_node is 1.5: invalid type"),
+        (dict(interval_min="2h"), "interval_min is '2h': invalid type"),
+        (dict(clusters=[32, "a"]), "clusters is \\[32, 'a'\\]: invalid type"),
+        (dict(track_allocations=1), "track_allocations is 1: invalid type"),
+    ],
+)
+def test_provisioning_options_of_another_type_are_type_errors(das2, options, named):
+    # The kind's own reading of its [params] (serde's words), as a TypeError.
+    with pytest.raises(TypeError, match=rf"^{named}"):
+        papers.provisioning(das2, **options)
+
+
+def test_provisioning_leaves_the_callers_options_alone(das2):
+    from usched import _usched
+
+    options = dict(clusters=[32, 16], grid_months=(11, 12))
+    _usched.paper_provisioning(das2, "arcb+earliest-ask", options, seed=1, repetition=0)
+    assert options == dict(clusters=[32, 16], grid_months=(11, 12))
+
+
 # --- utility -----------------------------------------------------------------
 
 UTILITY_OPTIONS = dict(users=12, jobs_per_user=6, max_ttl=2, mean_interarrival=60.0)

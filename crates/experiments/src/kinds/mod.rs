@@ -15,6 +15,7 @@ mod registered;
 mod utility;
 
 pub use backfilling::{replay, replay_policy};
+pub use provisioning::round::{ProvisioningRound, provisioning_round};
 pub use provisioning::setup::{GridMonths, provisioning_scenario};
 
 use crate::registry::Registry;

@@ -33,19 +33,19 @@ use std::sync::Arc;
 
 use intergrid::{Metrics, Run, Series};
 use partitions_forecast::{LoadMeasure, ShareFrom};
-use profile::Time;
 use serde::{Deserialize, Serialize};
 
 use crate::error::RunError;
 use crate::kind::{Input, Kind, Metric, Param, ParamError, Setup, Workloads, overrides};
-use crate::seed::derive_seed;
 
 const DAY: i64 = 86_400;
 
 mod canonical;
 mod check;
 mod params;
+pub(crate) mod round;
 pub(crate) mod setup;
+use round::{kind_error, measured, simulate};
 use setup::{config, scenario};
 
 /// The provisioning runner.
@@ -291,24 +291,13 @@ impl Kind for Provisioning {
     ) -> Result<Vec<Sample>, RunError> {
         let config = config(params);
         let scenario = scenario(params, input)?;
-        let simulate = |deadlines: &[Option<Time>]| {
-            intergrid::simulate(&config, &scenario, params.policy, Some(deadlines)).map(Arc::new)
-        };
         let (run, base) = match reference {
             None => {
-                let run = simulate(&vec![None; scenario.grid.len()]).map_err(kind_error)?;
+                let run = simulate(&config, &scenario, params.policy, None)?;
                 (run.clone(), run)
             }
             Some([base]) => {
-                let seed = derive_seed(input.seed, "deadlines");
-                let deadlines = scenario
-                    .deadlines(&base.run, params.deadline_share, params.stringency, seed)
-                    .map_err(kind_error)?;
-                let run = if params.policy == params.base && params.deadline_share == 0.0 {
-                    base.run.clone()
-                } else {
-                    simulate(&deadlines).map_err(kind_error)?
-                };
+                let (_, run) = measured(&config, &scenario, params, &base.run, input.seed)?;
                 (run, base.run.clone())
             }
             Some(other) => {
@@ -321,11 +310,5 @@ impl Kind for Provisioning {
             .metrics(&base, &scenario, params.bsld_bound)
             .map_err(kind_error)?;
         Ok(vec![Sample { run, metrics }])
-    }
-}
-
-fn kind_error(e: intergrid::IntergridError) -> RunError {
-    RunError::Kind {
-        message: e.to_string(),
     }
 }

@@ -287,18 +287,25 @@ fn year_of_unix(t: i64) -> i64 {
 
 /// The jobs of one repetition of `params` ([`provisioning_scenario`]).
 pub(super) fn scenario(params: &Params, input: &Input<'_>) -> Result<Scenario, RunError> {
-    let workload = input.workload()?;
+    scenario_of(params, input.workload()?, input.seed)
+}
+
+/// The jobs of the repetition of `params` whose seed is `seed`, the grid
+/// jobs from `workload` ([`provisioning_scenario`]).
+pub(super) fn scenario_of(
+    params: &Params,
+    workload: &Workload,
+    seed: u64,
+) -> Result<Scenario, RunError> {
     let months = grid_months(params, workload)
         .map_err(|message| RunError::field("params.trace_start_unix", message))?;
     let warmup = Time(params.warmup_days * DAY);
-    provisioning_scenario(workload, &months, &local_max(params), warmup, input.seed).map_err(
-        |message| {
-            RunError::field(
-                "params.grid_months",
-                format!("{message}; check params.grid_months and trace_start_unix"),
-            )
-        },
-    )
+    provisioning_scenario(workload, &months, &local_max(params), warmup, seed).map_err(|message| {
+        RunError::field(
+            "params.grid_months",
+            format!("{message}; check params.grid_months and trace_start_unix"),
+        )
+    })
 }
 
 #[cfg(test)]
