@@ -112,7 +112,8 @@ pub use kind::{
     check_canonical, overrides,
 };
 pub use kinds::{
-    GridMonths, ProvisioningRound, provisioning_round, provisioning_scenario, replay, replay_policy,
+    AdaptiveInterval, GridMonths, PricingSetup, ProvisioningRound, adaptive_intervals,
+    pricing_setup, provisioning_round, provisioning_scenario, replay, replay_policy,
 };
 pub use limits::Limits;
 pub use numfmt::{fmt_exact, fmt_num, fmt_short};

@@ -304,12 +304,8 @@ impl Registry {
             )));
         };
         let resolved = (entry.resolve)(params.clone()).map_err(|message| {
-            // The first key that fails on its own, if one does.
-            let alone = params.iter().find(|(k, v)| {
-                (entry.resolve)(toml::Table::from_iter([((*k).clone(), (*v).clone())])).is_err()
-            });
-            match alone {
-                Some((key, _)) => ParamError::key(key, message),
+            match at_fault(entry.resolve, &params) {
+                Some(key) => ParamError::key(&key, message),
                 None => ParamError::general(message),
             }
         })?;
@@ -323,6 +319,33 @@ impl Registry {
         resolved.check(&setup)
     }
 
+    /// The `[params]` a series named `series` of kind `kind` sets (what a
+    /// configuration's `series = [...]` entry sets on its runs:
+    /// `"mdf-preemptive"` sets the adaptive kind's `policy`, `preemptive`
+    /// and `moldable`), for a front end that builds one run's `[params]`
+    /// itself and checks them with [`Registry::check_params`]. The error
+    /// says why the name is not a series of the kind.
+    ///
+    /// ```
+    /// use experiments::Registry;
+    ///
+    /// let set = Registry::builtin().series_params("adaptive", "mdf-preemptive").unwrap();
+    /// assert_eq!(set["policy"].as_str(), Some("mdf"));
+    /// assert_eq!(set["preemptive"].as_bool(), Some(true));
+    /// assert!(Registry::builtin().series_params("adaptive", "sjf").is_err());
+    /// ```
+    pub fn series_params(&self, kind: &str, series: &str) -> Result<toml::Table, ParamError> {
+        let Some(entry) = self.kind(kind) else {
+            return Err(ParamError::general(format!(
+                "no kind '{kind}'; the kinds are {}",
+                self.kinds().join(", ")
+            )));
+        };
+        (entry.series)(series).map_err(|message| {
+            ParamError::general(format!("series '{series}' of kind '{kind}': {message}"))
+        })
+    }
+
     /// Marks the names `taken` accepts as built-in policy names, which
     /// [`Registry::with_policy`] refuses.
     pub(crate) fn reserve(mut self, taken: fn(&str) -> bool) -> Registry {
@@ -334,6 +357,46 @@ impl Registry {
     pub(crate) fn kind(&self, name: &str) -> Option<&KindEntry> {
         self.kinds.iter().find(|k| k.name == name)
     }
+}
+
+/// The first key of `params` that `resolve` refuses on its own, if one
+/// is, dotted down to the first entry of a table that it refuses on its own
+/// (`table1.sp_parts`, not `table1`).
+fn at_fault(
+    resolve: fn(toml::Table) -> Result<Box<dyn crate::kind::Resolved>, String>,
+    params: &toml::Table,
+) -> Option<String> {
+    // `path` = `value`, alone in otherwise empty tables.
+    let alone = |path: &[String], value: &toml::Value| {
+        let mut v = value.clone();
+        for key in path.iter().rev() {
+            v = toml::Value::Table(toml::Table::from_iter([(key.clone(), v)]));
+        }
+        match v {
+            toml::Value::Table(t) => resolve(t).is_err(),
+            _ => false,
+        }
+    };
+    let mut path: Vec<String> = Vec::new();
+    let mut at = params;
+    loop {
+        let found = at.iter().find(|(k, v)| {
+            let mut p = path.clone();
+            p.push((*k).clone());
+            alone(&p, v)
+        });
+        match found {
+            Some((k, v)) => {
+                path.push(k.clone());
+                match v {
+                    toml::Value::Table(inner) => at = inner,
+                    _ => break,
+                }
+            }
+            None => break,
+        }
+    }
+    (!path.is_empty()).then(|| path.join("."))
 }
 
 impl fmt::Debug for Registry {

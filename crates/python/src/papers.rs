@@ -58,21 +58,6 @@ fn repetition_seed(seed: &Bound<'_, PyAny>, repetition: &Bound<'_, PyAny>) -> Py
     ))
 }
 
-/// The options `options` as `T` (a kind's `[params]`), numbers strictly
-/// ([`refuse_bools`]).
-fn strict_options<'a, 'py, T: FromPyObject<'a, 'py>>(
-    options: &'a Bound<'py, PyDict>,
-    flags: &[&str],
-) -> PyResult<T>
-where
-    T::Error: Into<PyErr>,
-{
-    refuse_bools(options, flags)?;
-    options
-        .extract()
-        .map_err(|e: T::Error| named(options, e.into()))
-}
-
 /// A `bool` given for an option other than the boolean ones `flags`, or
 /// inside a sequence or table option, is a `TypeError` naming it (Python's
 /// `True` is also the integer 1).
@@ -101,39 +86,6 @@ fn refuse_bools(options: &Bound<'_, PyDict>, flags: &[&str]) -> PyResult<()> {
         }
     }
     Ok(())
-}
-
-/// The derive's error for an option it cannot read ("failed to extract
-/// field Options.key", the cause attached) as one naming the option and
-/// its value: an integer beyond the option's 64 bits a `ValueError` with
-/// the range, any other a `TypeError` with the cause.
-fn named(options: &Bound<'_, PyDict>, e: PyErr) -> PyErr {
-    use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
-    let py = options.py();
-    let text = e.value(py).to_string();
-    let key = text
-        .strip_prefix("failed to extract field ")
-        .and_then(|field| field.rsplit_once('.'))
-        .map(|(_, key)| key);
-    let (Some(key), Some(cause)) = (key, e.cause(py)) else {
-        return e;
-    };
-    let Ok(Some(value)) = options.get_item(key) else {
-        return e;
-    };
-    let shown = shown(&value);
-    let why = cause.value(py).to_string();
-    if cause.is_instance_of::<PyOverflowError>(py) {
-        if why.contains("float") {
-            return PyValueError::new_err(format!("{key} is {shown}, expected a finite number"));
-        }
-        return PyValueError::new_err(format!(
-            "{key} is {shown}, expected {} to {}",
-            i64::MIN,
-            i64::MAX
-        ));
-    }
-    PyTypeError::new_err(format!("{key} is {shown}: {why}"))
 }
 
 /// `value`'s `repr()`, `?` if it has none.
@@ -228,65 +180,52 @@ fn params_table(options: &Bound<'_, PyDict>, rename: &[(&str, &str)]) -> PyResul
     Ok(table)
 }
 
-/// `options` checked as kind `kind` checks a configuration's `[params]`
+/// `options`, with what the series `series` sets
+/// (`experiments::Registry::series_params`), as the `[params]` of one run
+/// of kind `kind`, checked as the kind checks a configuration's
 /// (`experiments::Registry::check_params`): one copy of every range, the
 /// kind's, so a value `usched.run` refuses is refused here in the same
 /// words. The error names the option (`rename` read backwards).
 fn kind_check(
     kind: &str,
+    series: Option<&str>,
     options: &Bound<'_, PyDict>,
     rename: &[(&str, &str)],
 ) -> PyResult<toml::Table> {
-    let table = params_table(options, rename)?;
-    experiments::Registry::builtin()
-        .check_params(kind, table.clone())
-        .map_err(|e| {
-            let Some(key) = &e.key else {
-                return error(e.message);
-            };
-            let option = rename
-                .iter()
-                .find(|(_, to)| to == key)
-                .map_or(key.as_str(), |(from, _)| from);
-            let text = if e.message.starts_with("is ") {
-                format!("{option} {}", e.message)
-            } else {
-                // serde's words name the value's type, not the value.
-                match options.get_item(option).ok().flatten() {
-                    Some(v) => format!("{option} is {}: {}", shown(&v), e.message),
-                    None => format!("{option}: {}", e.message),
-                }
-            };
-            // serde's words for a value of another type (a string for a
-            // number): Python's `TypeError`, as the typed options give.
-            if e.message.starts_with("invalid type: ") {
-                PyTypeError::new_err(text)
-            } else {
-                error(text)
+    let registry = experiments::Registry::builtin();
+    let mut table = params_table(options, rename)?;
+    if let Some(series) = series {
+        let set = registry
+            .series_params(kind, series)
+            .map_err(|e| error(e.message))?;
+        table.extend(set);
+    }
+    registry.check_params(kind, table.clone()).map_err(|e| {
+        let Some(key) = &e.key else {
+            return error(e.message);
+        };
+        let option = rename
+            .iter()
+            .find(|(_, to)| to == key)
+            .map_or(key.as_str(), |(from, _)| from);
+        let text = if e.message.starts_with("is ") {
+            format!("{option} {}", e.message)
+        } else {
+            // serde's words name the value's type, not the value.
+            match options.get_item(option).ok().flatten() {
+                Some(v) => format!("{option} is {}: {}", shown(&v), e.message),
+                None => format!("{option}: {}", e.message),
             }
-        })?;
+        };
+        // serde's words for a value of another type (a string for a
+        // number): Python's `TypeError`, as the typed options give.
+        if e.message.starts_with("invalid type: ") {
+            PyTypeError::new_err(text)
+        } else {
+            error(text)
+        }
+    })?;
     Ok(table)
-}
-
-/// `value`, one of the names serde reads for `T` (`"proportional"`,
-/// `"local-least-loaded"`, ...), or an error naming `option`.
-fn choice<T: serde::de::DeserializeOwned>(option: &str, value: &str) -> PyResult<T> {
-    toml::Value::String(value.to_string())
-        .try_into::<T>()
-        .map_err(|e| error(format!("{option} is '{value}': {}", e.message().trim())))
-}
-
-/// `value` as a `u32`, or an error naming `option`.
-fn count(option: &str, value: i64, at_least: u32) -> PyResult<u32> {
-    u32::try_from(value)
-        .ok()
-        .filter(|&v| v >= at_least)
-        .ok_or_else(|| {
-            error(format!(
-                "{option} is {value}, expected an integer from {at_least} to {}",
-                u32::MAX
-            ))
-        })
 }
 
 /// A time that may be absent, as a float (NaN when absent), so that pandas

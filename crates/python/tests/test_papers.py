@@ -566,6 +566,29 @@ def test_provisioning_options_of_another_type_are_type_errors(das2, options, nam
         papers.provisioning(das2, **options)
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda w: papers.pricing(w, "libra", rating=2.5),
+        lambda w: papers.pricing(w, "libra", spare=1),
+        lambda w: papers.adaptive(w, sp_parts=2.5),
+        lambda w: papers.adaptive(w, budget=3),
+    ],
+)
+def test_pricing_and_adaptive_options_of_another_type_are_type_errors(das2, call):
+    # Read by the kind, as provisioning's: a TypeError naming the option.
+    with pytest.raises(TypeError, match=r"^(rating|spare|sp_parts|budget) is .*: invalid type"):
+        call(das2)
+
+
+def test_a_bad_series_name_is_named(das2):
+    # Named by the front end before the kind sets the series' parameters.
+    with pytest.raises(usched.UschedError, match=r"^variant: "):
+        papers.adaptive(das2, "sjf-rigid")
+    with pytest.raises(usched.UschedError, match=r"^policy: "):
+        papers.pricing(das2, "libra+$-bx")
+
+
 def test_provisioning_leaves_the_callers_options_alone(das2):
     from usched import _usched
 

@@ -44,6 +44,7 @@ use crate::kind::{Input, Kind, Metric, Param, ParamError, Setup, overrides};
 use crate::workload::Workload;
 
 mod canonical;
+pub(crate) mod intervals;
 mod params;
 mod schedules;
 

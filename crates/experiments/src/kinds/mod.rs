@@ -14,11 +14,37 @@ mod provisioning;
 mod registered;
 mod utility;
 
+pub use adaptive::intervals::{AdaptiveInterval, adaptive_intervals};
 pub use backfilling::{replay, replay_policy};
+pub use pricing::setup::{PricingSetup, pricing_setup};
 pub use provisioning::round::{ProvisioningRound, provisioning_round};
 pub use provisioning::setup::{GridMonths, provisioning_scenario};
 
+use crate::error::RunError;
+use crate::kind::Kind;
 use crate::registry::Registry;
+
+/// One run's `[params]` of kind `K` (every key optional, the kind's
+/// defaults), checked as a configuration's are ([`Registry::check_params`])
+/// and read: for the functions that run a kind's own code for a front end
+/// that builds a run itself ([`provisioning_round`], ...). The error names
+/// the key at fault, `params.<key>`.
+pub(crate) fn run_params<K: Kind>(params: toml::Table) -> Result<K::Params, RunError> {
+    Registry::builtin()
+        .check_params(K::NAME, params.clone())
+        .map_err(|e| match e.key {
+            Some(key) => RunError::field(
+                format!("params.{key}"),
+                format!("params.{key} {}", e.message),
+            ),
+            None => RunError::Kind { message: e.message },
+        })?;
+    toml::Value::Table(params)
+        .try_into()
+        .map_err(|e: toml::de::Error| RunError::Kind {
+            message: e.message().to_string(),
+        })
+}
 
 impl Registry {
     /// The papers' kinds (`adaptive`, `backfilling`, `pricing`,

@@ -55,6 +55,7 @@ mod canonical;
 mod notes;
 mod params;
 mod qos;
+pub(crate) mod setup;
 
 /// The pricing runner.
 pub(crate) struct Pricing;

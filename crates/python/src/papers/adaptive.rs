@@ -7,42 +7,14 @@
 
 use std::sync::Arc;
 
-use adaptive_requests::{
-    BudgetRule, Fallback, IntervalStats, Request, RequestOutcome, RequestSeeds, Rescheduling,
-    SchedulerConfig, Table1, Variant, schedule, validate,
-};
+use adaptive_requests::{IntervalStats, Request, RequestOutcome, Variant};
+use experiments::AdaptiveInterval;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{Output, Table, choice, count, kind_check, repetition_seed, strict_options, tables};
+use super::{Output, Table, kind_check, refuse_bools, repetition_seed, tables};
 use crate::convert::error;
 use crate::workload::Workload;
-
-/// The adaptive kind's `[params]` (without the variant's parts), by the
-/// same names; Table 1's keys (`table1.rate`, ...) without their prefix.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-pub(crate) struct Options {
-    interval_days: i64,
-    load_increase: f64,
-    incentive: f64,
-    budget: String,
-    mdf_fallback: String,
-    mdf_rescheduling: String,
-    r_min_percent: i64,
-    rigid_up_to: i64,
-    preemptive_share: f64,
-    preemptive_min_run: i64,
-    sp_parts: i64,
-    sp_percent: i64,
-    sp_mold_each: bool,
-    high_share: f64,
-    high_profile: f64,
-    deadline_factor: i64,
-    low_extra: i64,
-    rate: f64,
-    max_discount: f64,
-}
 
 /// Table 1's options, each with its key in the kind's `[params]`.
 const TABLE1: [(&str, &str); 13] = [
@@ -61,109 +33,8 @@ const TABLE1: [(&str, &str); 13] = [
     ("max_discount", "table1.max_discount"),
 ];
 
-/// The options as the crate takes them; their ranges are checked by the
-/// kind's own check (`kind_check`).
-struct Setting {
-    interval_days: u32,
-    load_increase: f64,
-    incentive: f64,
-    budget: BudgetRule,
-    fallback: Fallback,
-    rescheduling: Rescheduling,
-    table1: Table1,
-}
-
-impl Options {
-    fn setting(&self) -> PyResult<Setting> {
-        let interval_days = count("interval_days", self.interval_days, 0)?;
-        let sp_percent = count("sp_percent", self.sp_percent, 0)?;
-        let r_min_percent = count("r_min_percent", self.r_min_percent, 0)?;
-        Ok(Setting {
-            interval_days,
-            load_increase: self.load_increase,
-            incentive: self.incentive,
-            budget: choice("budget", &self.budget)?,
-            fallback: choice("mdf_fallback", &self.mdf_fallback)?,
-            rescheduling: choice("mdf_rescheduling", &self.mdf_rescheduling)?,
-            table1: Table1 {
-                r_min_percent,
-                rigid_up_to: count("rigid_up_to", self.rigid_up_to, 0)?,
-                preemptive_share: self.preemptive_share,
-                preemptive_min_run: self.preemptive_min_run,
-                sp_parts: count("sp_parts", self.sp_parts, 0)?,
-                sp_percent,
-                sp_mold_each: self.sp_mold_each,
-                high_share: self.high_share,
-                high_profile: self.high_profile,
-                deadline_factor: self.deadline_factor,
-                low_extra: self.low_extra,
-                rate: self.rate,
-                max_discount: self.max_discount,
-            },
-        })
-    }
-}
-
-/// One interval: its requests, their outcomes and the crate's measure.
-struct Interval {
-    requests: Vec<Request>,
-    outcomes: Vec<RequestOutcome>,
-    stats: IntervalStats,
-}
-
-fn run(
-    workload: &experiments::Workload,
-    variant: Variant,
-    s: &Setting,
-    seed: u64,
-) -> Result<Vec<Interval>, String> {
-    let omega = s
-        .table1
-        .price_function(s.incentive / 100.0)
-        .map_err(|e| format!("params: {e}"))?;
-    let capacity = workload.capacity;
-    let config = SchedulerConfig::new(capacity, variant.policy)
-        .price(omega)
-        .budget(s.budget)
-        .fallback(s.fallback)
-        .rescheduling(s.rescheduling);
-    let factor = 1.0 + s.load_increase / 100.0;
-    swf_io::split_intervals(&workload.jobs, s.interval_days)
-        .into_iter()
-        .enumerate()
-        .map(|(i, jobs)| {
-            let jobs = swf_io::scale_load(jobs, factor)
-                .map_err(|e| format!("load_increase = {:?}: {e}", s.load_increase))?;
-            let seeds = RequestSeeds {
-                preemptive: experiments::derive_seed(seed, &format!("adaptive/preemptive/{i}")),
-                price_profile: experiments::derive_seed(
-                    seed,
-                    &format!("adaptive/price-profile/{i}"),
-                ),
-            };
-            let requests = s
-                .table1
-                .requests(variant, &jobs, &omega, seeds)
-                .map_err(|e| e.to_string())?;
-            let outcomes = schedule(config, &requests).map_err(|e| format!("interval {i}: {e}"))?;
-            validate(&config, &requests, &outcomes).map_err(|e| {
-                format!(
-                    "{variant} produced an invalid schedule in interval {i} ({e}); \
-                     this is a scheduler bug, please report it"
-                )
-            })?;
-            let stats = IntervalStats::of(capacity, &requests, &outcomes);
-            Ok(Interval {
-                requests,
-                outcomes,
-                stats,
-            })
-        })
-        .collect()
-}
-
 /// The columns of every `IntervalStats` field, one row per interval.
-fn interval_table<'py>(py: Python<'py>, intervals: &[Interval]) -> PyResult<Table<'py>> {
+fn interval_table<'py>(py: Python<'py>, intervals: &[AdaptiveInterval]) -> PyResult<Table<'py>> {
     let stats: Vec<&IntervalStats> = intervals.iter().map(|i| &i.stats).collect();
     let mut t = Table::new(py);
     let n = |f: fn(&IntervalStats) -> usize| stats.iter().map(move |s| f(s) as i64);
@@ -185,7 +56,7 @@ fn interval_table<'py>(py: Python<'py>, intervals: &[Interval]) -> PyResult<Tabl
 }
 
 /// The columns of every request, one row per request, interval by interval.
-fn request_table<'py>(py: Python<'py>, intervals: &[Interval]) -> PyResult<Table<'py>> {
+fn request_table<'py>(py: Python<'py>, intervals: &[AdaptiveInterval]) -> PyResult<Table<'py>> {
     let rows: Vec<(usize, &Request, &RequestOutcome)> = intervals
         .iter()
         .enumerate()
@@ -274,15 +145,16 @@ pub(crate) fn paper_adaptive<'py>(
     seed: &Bound<'py, PyAny>,
     repetition: &Bound<'py, PyAny>,
 ) -> PyResult<Output<'py>> {
-    let variant: Variant = variant
-        .parse()
+    // Named here, so that the error says `variant`; the kind sets its parts.
+    variant
+        .parse::<Variant>()
         .map_err(|e| error(format!("variant: {e}")))?;
-    let setting = strict_options::<Options>(options, &["sp_mold_each"])?.setting()?;
-    kind_check("adaptive", options, &TABLE1)?;
+    refuse_bools(options, &["sp_mold_each"])?;
+    let params = kind_check("adaptive", Some(variant), options, &TABLE1)?;
     let jobs = Arc::clone(&workload.jobs);
     let rep = repetition_seed(seed, repetition)?;
     let intervals = py
-        .detach(move || run(&jobs, variant, &setting, rep))
+        .detach(move || experiments::adaptive_intervals(params, &jobs, rep))
         .map_err(error)?;
     let summary = PyDict::new(py);
     let sum_n =

@@ -7,87 +7,16 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use pricing::{
-    BaselineFate, BaselineScheduler, Committed, DropRule, JobControl, JobOutcome, Late, Policy,
-    PolicyError, QosJob, QosWorkload, RunConfig, RunStats, Series, Spare, Submission, Urgency,
-    UrgencyModel, run_baseline, run_policy,
+    BaselineFate, BaselineScheduler, DropRule, JobOutcome, Policy, PolicyError, QosJob, RunStats,
+    Series, Submission, Urgency, run_baseline, run_policy,
 };
 use profile::{Job, Outcome, Time};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::{
-    Output, Table, choice, count, kind_check, maybe_time, repetition_seed, strict_options, tables,
-};
+use super::{Output, Table, kind_check, maybe_time, refuse_bools, repetition_seed, tables};
 use crate::convert::error;
 use crate::workload::Workload;
-
-/// The pricing kind's `[params]` (without `policy`), by the same names.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-pub(crate) struct Options {
-    alpha: f64,
-    beta: f64,
-    gamma: f64,
-    delta: f64,
-    base_price: f64,
-    arrival_delay: f64,
-    high_urgency: f64,
-    inaccuracy: f64,
-    deadline_low_mean: f64,
-    deadline_ratio: f64,
-    budget_low_mean: f64,
-    budget_ratio: f64,
-    spread: f64,
-    rating: i64,
-    spare: String,
-    late: String,
-    committed: String,
-    drop: String,
-}
-
-/// The options as the crate's settings; their ranges are checked by the
-/// kind's own check (`kind_check`).
-struct Setting {
-    arrival_delay: f64,
-    qos: QosWorkload,
-    run: RunConfig,
-}
-
-impl Options {
-    fn setting(&self) -> PyResult<Setting> {
-        let rating = count("rating", self.rating, 1)?;
-        let spare: Spare = choice("spare", &self.spare)?;
-        let late: Late = choice("late", &self.late)?;
-        let committed: Committed = choice("committed", &self.committed)?;
-        let drop: DropRule = choice("drop", &self.drop)?;
-        Ok(Setting {
-            arrival_delay: self.arrival_delay,
-            qos: QosWorkload {
-                urgency: UrgencyModel {
-                    high_fraction: self.high_urgency / 100.0,
-                    deadline_low_mean: self.deadline_low_mean,
-                    deadline_ratio: self.deadline_ratio,
-                    budget_low_mean: self.budget_low_mean,
-                    budget_ratio: self.budget_ratio,
-                    spread: self.spread,
-                },
-                inaccuracy: self.inaccuracy,
-                base_price: self.base_price,
-            },
-            run: RunConfig {
-                alpha: self.alpha,
-                beta: self.beta,
-                gamma: self.gamma,
-                delta: self.delta,
-                base_price: self.base_price,
-                rating,
-                control: JobControl { spare, late },
-                committed,
-                drop,
-            },
-        })
-    }
-}
 
 /// A baseline that keeps the outcomes it returns, so that one run gives
 /// both the crate's statistics and the jobs' fates.
@@ -173,26 +102,13 @@ struct Ran {
 fn run(
     workload: &experiments::Workload,
     series: &Series,
-    setting: &Setting,
+    params: toml::Table,
     seed: u64,
 ) -> Result<Ran, String> {
-    let scaled = swf_io::scale_load(workload.jobs.clone(), 1.0 / setting.arrival_delay)
-        .map_err(|e| format!("arrival_delay = {:?}: {e}", setting.arrival_delay))?;
-    let qos_seed = experiments::derive_seed(seed, "pricing/qos");
-    let jobs = setting
-        .qos
-        .jobs(&scaled, qos_seed)
-        .map_err(|e| format!("the QoS model: {e}"))?;
-    let urgency = setting
-        .qos
-        .urgency
-        .draw(jobs.len(), qos_seed)
-        .map_err(|e| format!("the QoS model: {e}"))?
-        .into_iter()
-        .map(|d| d.urgency)
-        .collect();
+    let setup = experiments::pricing_setup(params, workload, seed).map_err(|e| e.to_string())?;
+    let (jobs, urgency) = (setup.jobs, setup.urgency);
     let failed = |e: PolicyError| format!("{}: {e}", series.name());
-    let (capacity, config) = (workload.capacity, &setting.run);
+    let (capacity, config) = (workload.capacity, &setup.config);
     let policy = series.policy();
     let (stats, fates) = match policy {
         Policy::Backfill(baseline) => {
@@ -243,12 +159,12 @@ pub(crate) fn paper_pricing<'py>(
     repetition: &Bound<'py, PyAny>,
 ) -> PyResult<Output<'py>> {
     let series: Series = policy.parse().map_err(|e| error(format!("policy: {e}")))?;
-    let setting = strict_options::<Options>(options, &[])?.setting()?;
-    kind_check("pricing", options, &[])?;
+    refuse_bools(options, &[])?;
+    let params = kind_check("pricing", Some(policy), options, &[])?;
     let jobs = Arc::clone(&workload.jobs);
     let rep = repetition_seed(seed, repetition)?;
     let ran = py
-        .detach(move || run(&jobs, &series, &setting, rep))
+        .detach(move || run(&jobs, &series, params, rep))
         .map_err(error)?;
     let (jobs, fates) = (&ran.jobs, &ran.fates);
     let mut t = Table::new(py);

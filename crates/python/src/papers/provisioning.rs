@@ -121,7 +121,7 @@ pub(crate) fn paper_provisioning<'py>(
     // The series is the kind's `policy`, checked with the rest.
     let options = options.copy()?;
     options.set_item("policy", policy)?;
-    let params = kind_check("provisioning", &options, &[])?;
+    let params = kind_check("provisioning", None, &options, &[])?;
     let trace = Arc::clone(&workload.jobs);
     let rep = repetition_seed(seed, repetition)?;
     let r = py

@@ -31,15 +31,15 @@ use crate::seed::derive_seed;
 use crate::workload::Workload;
 
 /// One interval's requests and what became of them.
-struct Interval {
-    requests: Vec<Request>,
-    outcomes: Vec<RequestOutcome>,
+pub(super) struct Interval {
+    pub requests: Vec<Request>,
+    pub outcomes: Vec<RequestOutcome>,
 }
 
 /// Every interval of one run, scheduled at `incentive`.
-struct Scheduled {
+pub(super) struct Scheduled {
     incentive: f64,
-    intervals: Vec<Interval>,
+    pub intervals: Vec<Interval>,
     /// Whether every interval's placements are the same at every incentive.
     shareable: bool,
 }
@@ -76,15 +76,7 @@ static RECENT: Mutex<Vec<(Key, Slot)>> = Mutex::new(Vec::new());
 /// per interval.
 pub(super) fn run(params: &Params, input: &Input<'_>) -> Result<Vec<IntervalStats>, RunError> {
     let workload = input.workload()?;
-    let omega = params
-        .table1
-        .price_function(params.incentive / 100.0)
-        .map_err(|e| kind_error(format!("params: {e}")))?;
-    let config = SchedulerConfig::new(workload.capacity, params.policy)
-        .price(omega)
-        .budget(params.budget)
-        .fallback(params.mdf_fallback)
-        .rescheduling(params.mdf_rescheduling);
+    let config = config(params, workload.capacity)?;
     let scheduled = match input.workloads.first() {
         Some(shared) if params.preemptive => recent(params, input.seed, shared, config)?,
         _ => Arc::new(schedule_all(params, input.seed, workload, config)?),
@@ -111,6 +103,20 @@ pub(super) fn run(params: &Params, input: &Input<'_>) -> Result<Vec<IntervalStat
             Ok(IntervalStats::of(workload.capacity, &s.requests, &outcomes))
         })
         .collect()
+}
+
+/// The scheduler of `params` on a machine of `capacity` processors, its
+/// price function Table 1's at the incentive.
+pub(super) fn config(params: &Params, capacity: u32) -> Result<SchedulerConfig, RunError> {
+    let omega = params
+        .table1
+        .price_function(params.incentive / 100.0)
+        .map_err(|e| kind_error(format!("params: {e}")))?;
+    Ok(SchedulerConfig::new(capacity, params.policy)
+        .price(omega)
+        .budget(params.budget)
+        .fallback(params.mdf_fallback)
+        .rescheduling(params.mdf_rescheduling))
 }
 
 /// The schedules of `params` on `workload`: kept ones made at another
@@ -160,7 +166,7 @@ fn recent(
 }
 
 /// Every interval of `workload` under `params`, scheduled by `config`.
-fn schedule_all(
+pub(super) fn schedule_all(
     params: &Params,
     seed: u64,
     workload: &Workload,
@@ -264,12 +270,7 @@ mod tests {
     }
 
     fn config(p: &Params, w: &Workload) -> SchedulerConfig {
-        let omega = p.table1.price_function(p.incentive / 100.0).unwrap();
-        SchedulerConfig::new(w.capacity, p.policy)
-            .price(omega)
-            .budget(p.budget)
-            .fallback(p.mdf_fallback)
-            .rescheduling(p.mdf_rescheduling)
+        super::config(p, w.capacity).unwrap()
     }
 
     /// The samples of scheduling every interval at `p`'s own incentive.

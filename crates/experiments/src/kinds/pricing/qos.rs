@@ -2,7 +2,7 @@
 //! and budgets, and the model's errors placed at the `[params]` key that
 //! draws the value at fault.
 
-use ::pricing::{PricingError, QosJob, QosWorkload, UrgencyModel};
+use ::pricing::{PricingError, QosJob, QosWorkload, Urgency, UrgencyModel};
 
 use super::Params;
 use crate::error::RunError;
@@ -26,6 +26,18 @@ pub(super) fn qos_jobs(
         })?;
     let draw = |p: &Params| qos_model(p).jobs(&jobs, derive_seed(seed, "pricing/qos"));
     draw(params).map_err(|e| placed(e, |key| draw(&at_default(params, key)).is_ok()))
+}
+
+/// Each job's urgency class in the draw [`qos_jobs`] makes for `jobs`
+/// jobs (the same stream, so the same classes).
+pub(super) fn urgency(params: &Params, jobs: usize, seed: u64) -> Result<Vec<Urgency>, RunError> {
+    let draws = qos_model(params)
+        .urgency
+        .draw(jobs, derive_seed(seed, "pricing/qos"))
+        .map_err(|e| RunError::Kind {
+            message: format!("the QoS model: {e}"),
+        })?;
+    Ok(draws.into_iter().map(|d| d.urgency).collect())
 }
 
 /// The QoS model `params` give.

@@ -11,8 +11,7 @@ use profile::Time;
 use super::setup::{config, scenario_of};
 use super::{Params, Provisioning};
 use crate::error::RunError;
-use crate::kind::Kind;
-use crate::registry::Registry;
+use crate::kinds::run_params;
 use crate::seed::derive_seed;
 use crate::workload::Workload;
 
@@ -50,21 +49,7 @@ pub fn provisioning_round(
     workload: &Workload,
     seed: u64,
 ) -> Result<ProvisioningRound, RunError> {
-    let kind = Provisioning::NAME;
-    Registry::builtin()
-        .check_params(kind, params.clone())
-        .map_err(|e| match e.key {
-            Some(key) => RunError::field(
-                format!("params.{key}"),
-                format!("params.{key} {}", e.message),
-            ),
-            None => RunError::Kind { message: e.message },
-        })?;
-    let params: Params = toml::Value::Table(params)
-        .try_into()
-        .map_err(|e: toml::de::Error| RunError::Kind {
-            message: e.message().to_string(),
-        })?;
+    let params: Params = run_params::<Provisioning>(params)?;
     let config = config(&params);
     let scenario = scenario_of(&params, workload, seed)?;
     let base = simulate(&config, &scenario, params.base, None)?;
@@ -140,7 +125,7 @@ pub(super) fn kind_error(e: IntergridError) -> RunError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kind::Input;
+    use crate::kind::{Input, Kind};
     use crate::registry::Policies;
     use swf_io::lublin99::Lublin99;
 

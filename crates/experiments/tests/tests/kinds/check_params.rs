@@ -78,6 +78,12 @@ fn more_clusters_than_a_run_can_hold_are_refused() {
 fn a_value_of_the_wrong_type_or_an_unknown_key_is_named() {
     let (key, message) = refused("provisioning", "clusters = [32, -1]\nstringency = 5.0");
     assert_eq!(key.as_deref(), Some("clusters"), "{message}");
+    // Inside a table: the entry at fault, not the table.
+    let (key, message) = refused("adaptive", "table1 = { rate = 1.0, sp_parts = 2.5 }");
+    assert_eq!(key.as_deref(), Some("table1.sp_parts"), "{message}");
+    assert!(message.starts_with("invalid type"), "{message}");
+    let (key, message) = refused("provisioning", "admission = { nope = 1 }");
+    assert_eq!(key.as_deref(), Some("admission.nope"), "{message}");
     let (key, message) = refused("pricing", "alpha = 1.0\nnot_a_key = 3");
     assert_eq!(key.as_deref(), Some("not_a_key"), "{message}");
     let (key, message) = refused("no-such-kind", "");
