@@ -22,6 +22,17 @@ pub enum Violation {
         /// What is wrong, with the job's id and the field.
         error: JobError,
     },
+    /// Two jobs carry the same id: outcomes are matched to jobs by id (see
+    /// [`Violation::WrongId`]), so with a repeated id two jobs' outcomes
+    /// could be swapped unseen, and a report by id would be ambiguous.
+    DuplicateId {
+        /// The id both carry.
+        id: u64,
+        /// Position of the first job with it.
+        first: usize,
+        /// Position of the second job with it.
+        second: usize,
+    },
     /// A job asks for more processors than the machine has: no schedule
     /// can hold it, whether it runs, runs 0 s or is dropped.
     TooWide {
@@ -102,6 +113,10 @@ impl fmt::Display for Violation {
                 )
             }
             Violation::InvalidJob { index, error } => write!(f, "position {index}: {error}"),
+            Violation::DuplicateId { id, first, second } => write!(
+                f,
+                "jobs at positions {first} and {second} both have id {id}; give every job its own id"
+            ),
             Violation::TooWide {
                 index,
                 id,
@@ -161,7 +176,9 @@ impl std::error::Error for Violation {}
 ///
 /// Every job must pass [`Job::check`] and every start and end must lie in
 /// `[-LIMIT, LATEST]`; `end = start + run time` is checked exactly, without
-/// wrapping. No input panics.
+/// wrapping. Ids are distinct ([`Violation::DuplicateId`], naming the id
+/// and both positions, checked after each job's own checks). No input
+/// panics.
 pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(), Violation> {
     if jobs.len() != outcomes.len() {
         return Err(Violation::Length {
@@ -219,6 +236,13 @@ pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(),
             deltas.push((out.start, i64::from(job.procs)));
             deltas.push((out.end, -i64::from(job.procs)));
         }
+    }
+    if let Some(r) = crate::repeated_id(jobs.iter().map(|j| j.id)) {
+        return Err(Violation::DuplicateId {
+            id: r.id,
+            first: r.first,
+            second: r.second,
+        });
     }
     over_capacity(capacity, &mut deltas, true)
 }

@@ -1,8 +1,8 @@
 //! Hand-computed schedules for small cases: `check(policy, jobs, expected starts)`.
 
 use profile::{
-    Job, NoObserver, Overrun, Policy, QueueOrder, SchedulerConfig, SimError, Status, Time,
-    simulate, simulate_stream, validate,
+    Job, NoObserver, Overrun, Policy, QueueOrder, SchedulerConfig, SimError, Status, Stepper, Time,
+    Violation, simulate, simulate_stream, validate, validate_under,
 };
 
 /// `(submit, procs, estimate, run)` on a 10-processor machine.
@@ -181,6 +181,53 @@ fn bad_input_is_rejected_with_the_job_named() {
         "{err}"
     );
     assert!(simulate(&config, &[]).unwrap().is_empty());
+}
+
+#[test]
+fn a_repeated_id_is_refused_naming_it_and_both_positions() {
+    let job = |id, submit| Job::new(id, Time(submit), 1, 10, 10);
+    let config = SchedulerConfig::new(10, Policy::EASY);
+    // In order (the linear path) and out of order (the sorted copy).
+    let cases = [
+        (vec![job(1, 0), job(2, 1), job(2, 2)], (2, 1, 2)),
+        (
+            vec![job(7, 0), job(3, 1), job(9, 2), job(3, 3), job(7, 4)],
+            (3, 1, 3),
+        ),
+    ];
+    for (jobs, (id, first, second)) in cases {
+        let want = SimError::DuplicateId { id, first, second };
+        assert_eq!(simulate(&config, &jobs), Err(want.clone()));
+        assert_eq!(
+            Stepper::new(&config, jobs.clone()).map(|_| ()),
+            Err(want.clone())
+        );
+        assert_eq!(
+            want.to_string(),
+            format!(
+                "jobs at positions {first} and {second} both have id {id}; give every job its own id"
+            )
+        );
+        // A schedule of such jobs (here one made as if ids were distinct)
+        // is refused by the validator too.
+        let mut distinct = jobs.clone();
+        for (k, j) in distinct.iter_mut().enumerate() {
+            j.id = 100 + k as u64;
+        }
+        let mut outcomes = simulate(&config, &distinct).unwrap();
+        for (o, j) in outcomes.iter_mut().zip(&jobs) {
+            o.id = j.id;
+        }
+        let v = Violation::DuplicateId { id, first, second };
+        assert_eq!(validate(10, &jobs, &outcomes), Err(v.clone()));
+        assert_eq!(validate_under(&config, &jobs, &outcomes), Err(v.clone()));
+        assert_eq!(
+            v.to_string(),
+            format!(
+                "jobs at positions {first} and {second} both have id {id}; give every job its own id"
+            )
+        );
+    }
 }
 
 #[test]
