@@ -44,73 +44,12 @@ pub fn validate(capacity: u32, records: &[JobRecord]) -> Result<(), Violation> {
     }
     profile::validate(capacity, &jobs, &outcomes).map_err(|violation| Violation::Invalid {
         violation: if shared {
-            own_ids(violation, records)
+            violation.map_ids(|k| {
+                let record = usize::try_from(k).ok().and_then(|k| records.get(k));
+                record.map_or(k, |r| r.id)
+            })
         } else {
             violation
         },
     })
-}
-
-/// `violation`, found with positions as ids, naming its job by the id of
-/// its record again.
-fn own_ids(violation: profile::Violation, records: &[JobRecord]) -> profile::Violation {
-    use profile::Violation as V;
-    let id = |position: u64| {
-        usize::try_from(position)
-            .ok()
-            .and_then(|k| records.get(k))
-            .map_or(position, |r| r.id)
-    };
-    match violation {
-        V::TooWide {
-            index,
-            procs,
-            capacity,
-            ..
-        } => V::TooWide {
-            index,
-            id: id(index as u64),
-            procs,
-            capacity,
-        },
-        V::TimeOutOfRange { id: k, start, end } => V::TimeOutOfRange {
-            id: id(k),
-            start,
-            end,
-        },
-        V::EarlyStart {
-            id: k,
-            submit,
-            start,
-        } => V::EarlyStart {
-            id: id(k),
-            submit,
-            start,
-        },
-        V::WrongDuration {
-            id: k,
-            ran,
-            run_time,
-            estimate,
-            status,
-        } => V::WrongDuration {
-            id: id(k),
-            ran,
-            run_time,
-            estimate,
-            status,
-        },
-        V::Status {
-            id: k,
-            status,
-            rule,
-        } => V::Status {
-            id: id(k),
-            status,
-            rule,
-        },
-        // The rest name no job by id (capacity, lengths), or cannot arise
-        // here (the cluster checked each job, and ids are positions).
-        other => other,
-    }
 }

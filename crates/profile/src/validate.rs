@@ -169,6 +169,70 @@ impl fmt::Display for Violation {
 
 impl std::error::Error for Violation {}
 
+impl Violation {
+    /// The same violation with every job id it names replaced by `f(id)`.
+    ///
+    /// For a schedule whose entries may share an id by design (the parts of
+    /// one request, jobs of two origins on one machine), which [`validate`]
+    /// refuses ([`Violation::DuplicateId`]): validate the entries under
+    /// their positions as ids, then name the job again with
+    /// `map_ids(|position| own_id_of(position))`. The id inside
+    /// [`Violation::InvalidJob`]'s [`JobError`] is kept (check each entry
+    /// with [`Job::check`] first where that matters).
+    pub fn map_ids(self, f: impl Fn(u64) -> u64) -> Violation {
+        match self {
+            Violation::DuplicateId { id, first, second } => Violation::DuplicateId {
+                id: f(id),
+                first,
+                second,
+            },
+            Violation::TooWide {
+                index,
+                id,
+                procs,
+                capacity,
+            } => Violation::TooWide {
+                index,
+                id: f(id),
+                procs,
+                capacity,
+            },
+            Violation::TimeOutOfRange { id, start, end } => Violation::TimeOutOfRange {
+                id: f(id),
+                start,
+                end,
+            },
+            Violation::EarlyStart { id, submit, start } => Violation::EarlyStart {
+                id: f(id),
+                submit,
+                start,
+            },
+            Violation::WrongDuration {
+                id,
+                ran,
+                run_time,
+                estimate,
+                status,
+            } => Violation::WrongDuration {
+                id: f(id),
+                ran,
+                run_time,
+                estimate,
+                status,
+            },
+            Violation::Status { id, status, rule } => Violation::Status {
+                id: f(id),
+                status,
+                rule,
+            },
+            other @ (Violation::Length { .. }
+            | Violation::InvalidJob { .. }
+            | Violation::WrongId { .. }
+            | Violation::OverCapacity { .. }) => other,
+        }
+    }
+}
+
 /// Checks a schedule: no job is wider than the machine, capacity is never
 /// exceeded, no job starts before it is submitted, and every job that ran either ran its full run time
 /// ([`Status::Completed`]) or was killed at its estimate ([`Status::Killed`],
@@ -177,8 +241,8 @@ impl std::error::Error for Violation {}
 /// Every job must pass [`Job::check`] and every start and end must lie in
 /// `[-LIMIT, LATEST]`; `end = start + run time` is checked exactly, without
 /// wrapping. Ids are distinct ([`Violation::DuplicateId`], naming the id
-/// and both positions, checked after each job's own checks). No input
-/// panics.
+/// and both positions, checked after each job's own checks); for entries
+/// that share an id by design see [`Violation::map_ids`]. No input panics.
 pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(), Violation> {
     if jobs.len() != outcomes.len() {
         return Err(Violation::Length {

@@ -264,3 +264,52 @@ fn a_stream_reports_outcomes_as_jobs_start_and_stops_at_a_bad_job() {
     assert_eq!(count, 2);
     assert_eq!(got, vec![(0, 0), (1, 100)]);
 }
+
+/// The invariant suite's workloads (which every crate's suite builds on)
+/// give every job its own id.
+#[test]
+fn the_suites_workloads_have_distinct_ids() {
+    let workloads = profile::testing::sample_workloads(16, 20, 64);
+    assert_eq!(workloads.len(), 64);
+    for (k, w) in workloads.iter().enumerate() {
+        assert_eq!(
+            profile::repeated_id(w.iter().map(|j| j.id)),
+            None,
+            "workload {k}"
+        );
+    }
+}
+
+/// Entries that share an id by design (parts of one request) are validated
+/// under their positions as ids, and `map_ids` names the job again.
+#[test]
+fn map_ids_names_a_violation_by_the_entrys_own_id() {
+    let owner = [51u64, 51];
+    let parts = vec![
+        Job::new(0, Time(10), 4, 5, 5),
+        Job::new(1, Time(10), 4, 5, 5),
+    ];
+    let early = vec![
+        profile::Outcome {
+            id: 0,
+            start: Time(10),
+            end: Time(15),
+            status: Status::Completed,
+        },
+        profile::Outcome {
+            id: 1,
+            start: Time(9),
+            end: Time(14),
+            status: Status::Completed,
+        },
+    ];
+    let v = validate(8, &parts, &early).unwrap_err();
+    assert_eq!(
+        v.map_ids(|k| owner[k as usize]),
+        Violation::EarlyStart {
+            id: 51,
+            submit: Time(10),
+            start: Time(9)
+        }
+    );
+}
