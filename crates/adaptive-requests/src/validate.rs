@@ -223,6 +223,8 @@ pub fn validate<F: Moldability, O>(
     let tariff = config.tariff();
     let mut jobs = Vec::new();
     let mut outs = Vec::new();
+    // The request each entry of `jobs` is a part of.
+    let mut owner = Vec::new();
     for (index, (r, o)) in requests.iter().zip(outcomes).enumerate() {
         if r.id != o.id || r.submit != o.submit {
             return Err(Violation::Mismatch { index });
@@ -268,23 +270,32 @@ pub fn validate<F: Moldability, O>(
         for part in p.parts() {
             // A part may last 0 s; a profile job's estimate is at least
             // 1 s, and the run time (what validate checks) stays exact.
+            // The parts of one request share its id, which
+            // `profile::validate` refuses: each part is checked under its
+            // position as id, and a violation names the request again.
+            let position = jobs.len() as u64;
+            owner.push(id);
             jobs.push(Job::new(
-                id,
+                position,
                 r.submit,
                 part.procs,
                 part.duration.max(1),
                 part.duration,
             ));
             outs.push(Outcome {
-                id,
+                id: position,
                 start: part.start,
                 end: part.end(),
                 status: Status::Completed,
             });
         }
     }
-    profile::validate(config.capacity, &jobs, &outs)
-        .map_err(|violation| Violation::Capacity { violation })
+    profile::validate(config.capacity, &jobs, &outs).map_err(|violation| Violation::Capacity {
+        violation: violation.map_ids(|k| {
+            let request = usize::try_from(k).ok().and_then(|k| owner.get(k));
+            request.map_or(k, |&id| id)
+        }),
+    })
 }
 
 /// The structural rules on the parts of one accepted request.

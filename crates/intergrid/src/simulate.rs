@@ -65,9 +65,14 @@ impl Config {
 /// random numbers).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
-    /// Grid jobs, sorted by submit time, with ids distinct from every local job.
+    /// Grid jobs, sorted by submit time, each with its own id (the gateway
+    /// refuses a repeat). A grid job may share an id with a local job:
+    /// records carry the origin, and the provisioning kind's trace and
+    /// generated local jobs both number their jobs from 1.
     pub grid: Vec<Job>,
-    /// Local jobs per cluster, in the order of [`Config::clusters`].
+    /// Local jobs per cluster, in the order of [`Config::clusters`], each
+    /// with its own id within its cluster (the cluster refuses a repeat,
+    /// `partitions_forecast::ClusterError::DuplicateLocalId`).
     pub local: Vec<Vec<Job>>,
     /// Jobs submitted before this time are simulated but not measured, and
     /// messages sent before it are not counted.

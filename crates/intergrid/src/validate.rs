@@ -31,6 +31,25 @@ pub fn validate(capacity: u32, records: &[JobRecord]) -> Result<(), Violation> {
         jobs.push(job);
         outcomes.push(outcome);
     }
-    profile::validate(capacity, &jobs, &outcomes)
-        .map_err(|violation| Violation::Invalid { violation })
+    // A local job and a grid job may share an id (the cluster keeps each
+    // origin's ids apart), which `profile::validate` refuses: then the
+    // jobs are checked under their positions as ids, and a violation names
+    // the job by its own id again.
+    let shared = profile::repeated_id(jobs.iter().map(|j| j.id)).is_some();
+    if shared {
+        for (k, (job, outcome)) in jobs.iter_mut().zip(&mut outcomes).enumerate() {
+            job.id = k as u64;
+            outcome.id = k as u64;
+        }
+    }
+    profile::validate(capacity, &jobs, &outcomes).map_err(|violation| Violation::Invalid {
+        violation: if shared {
+            violation.map_ids(|k| {
+                let record = usize::try_from(k).ok().and_then(|k| records.get(k));
+                record.map_or(k, |r| r.id)
+            })
+        } else {
+            violation
+        },
+    })
 }

@@ -114,6 +114,20 @@ pub enum ClusterError {
         /// The cluster's clock.
         now: Time,
     },
+    /// Two local jobs carry the same id: a cluster's records name jobs by
+    /// id, so each local job has its own. Positions count every local job
+    /// the cluster was given, over all calls of
+    /// [`Cluster::with_local_jobs`](crate::Cluster::with_local_jobs). (A
+    /// local job and a grid job may share an id: records carry the
+    /// [`Origin`](crate::Origin), and the two come from different sources.)
+    DuplicateLocalId {
+        /// The id both carry.
+        id: u64,
+        /// Position of the first local job with it.
+        first: usize,
+        /// Position of the second local job with it.
+        second: usize,
+    },
     /// Local jobs must be given in submit order.
     Unsorted {
         /// Position of the first job out of order.
@@ -184,6 +198,10 @@ impl fmt::Display for ClusterError {
             ClusterError::Past { at, now } => write!(
                 f,
                 "time {at} is before the cluster's clock {now}; calls must come in time order"
+            ),
+            ClusterError::DuplicateLocalId { id, first, second } => write!(
+                f,
+                "local jobs at positions {first} and {second} both have id {id}; give every local job its own id"
             ),
             ClusterError::Unsorted { index } => write!(
                 f,

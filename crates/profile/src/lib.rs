@@ -27,6 +27,10 @@
 //! origin, durations up to 2^40 s; see [`Time`]) and answers out-of-range
 //! values with an error naming the job and field: no input panics, wraps or
 //! loops without end. [`Job::builder`] is the checked way to make a job.
+//! Ids are distinct within a workload: outcomes, observers and checks name
+//! jobs by id, so [`simulate`], [`Stepper`] and [`validate`] refuse a
+//! repeated id, naming it and both positions ([`repeated_id`], the one
+//! check every crate's entry points share).
 //!
 //! ```
 //! use profile::{simulate, validate, Job, Policy, SchedulerConfig, Time};
@@ -59,6 +63,7 @@ mod config;
 mod context;
 mod engine;
 mod hold;
+mod ids;
 #[cfg(any(test, feature = "testing"))]
 mod invariants;
 mod job;
@@ -81,6 +86,7 @@ pub use config::{
 };
 pub use context::{Context, Event, Running, Waiting};
 pub use hold::HoldId;
+pub use ids::{RepeatedId, repeated_id};
 pub use job::{Job, JobBuilder, JobError, JobField, Outcome, Status};
 pub use sched::{
     NoObserver, Observer, SimError, simulate, simulate_observed, simulate_stream,

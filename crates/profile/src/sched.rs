@@ -27,6 +27,16 @@ pub enum SimError {
         /// Its id.
         id: u64,
     },
+    /// Two jobs carry the same id: outcomes, an [`Observer`]'s reports and
+    /// a user's analysis name jobs by id, so each job has its own.
+    DuplicateId {
+        /// The id both carry.
+        id: u64,
+        /// Position of the first job with it.
+        first: usize,
+        /// Position of the second job with it.
+        second: usize,
+    },
     /// A job asks for more processors than the machine has.
     BadWidth {
         /// Position in the input.
@@ -120,6 +130,10 @@ impl fmt::Display for SimError {
                 f,
                 "job {id} (position {index}) is submitted before the job preceding it; sort jobs by submit time"
             ),
+            SimError::DuplicateId { id, first, second } => write!(
+                f,
+                "jobs at positions {first} and {second} both have id {id}; give every job its own id"
+            ),
             SimError::BadWidth {
                 index,
                 id,
@@ -200,9 +214,11 @@ impl Observer for NoObserver {}
 /// Every job must pass [`Job::check`] and fit the machine, and with
 /// [`Overrun::Continue`] the workload must stay within the extension budget
 /// ([`SchedulerConfig::extensions_per_job`]); otherwise the result is a
-/// [`SimError`] naming the first offending job, before anything runs. A
-/// workload whose schedule would pass [`Time::LATEST`] is refused with
-/// [`SimError::BeyondLatest`]. No input panics.
+/// [`SimError`] naming the first offending job, before anything runs; then
+/// two jobs with one id are refused with [`SimError::DuplicateId`], naming
+/// the id and both positions. A workload whose schedule would pass
+/// [`Time::LATEST`] is refused with [`SimError::BeyondLatest`]. No input
+/// panics.
 pub fn simulate(config: &SchedulerConfig, jobs: &[Job]) -> Result<Vec<Outcome>, SimError> {
     simulate_observed(config, jobs, &mut NoObserver)
 }
@@ -235,6 +251,12 @@ pub fn simulate_observed(
 /// The same checks as [`simulate`] apply, to each job as it is read, so an
 /// invalid job ends the run with its [`SimError`] after the outcomes of
 /// earlier jobs were reported. The schedule is the one [`simulate`] makes.
+///
+/// One check is left out: a stream's ids are not checked for repeats
+/// ([`SimError::DuplicateId`]), which would need every id read so far and
+/// so break the memory bound above. Outcomes name jobs by position here;
+/// a caller that keys them by id and cannot vouch for its ids checks them
+/// itself ([`repeated_id`](crate::repeated_id)).
 pub fn simulate_stream<I, F>(
     config: &SchedulerConfig,
     jobs: I,
@@ -327,7 +349,14 @@ pub(crate) fn check_input(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), 
     }
     let mut input = Input::new(jobs.iter().cloned());
     while input.next(config)?.is_some() {}
-    Ok(())
+    match crate::repeated_id(jobs.iter().map(|j| j.id)) {
+        Some(r) => Err(SimError::DuplicateId {
+            id: r.id,
+            first: r.first,
+            second: r.second,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The jobs still to be read, and what checking them needs to know about

@@ -22,6 +22,17 @@ pub enum Violation {
         /// What is wrong, with the job's id and the field.
         error: JobError,
     },
+    /// Two jobs carry the same id: outcomes are matched to jobs by id (see
+    /// [`Violation::WrongId`]), so with a repeated id two jobs' outcomes
+    /// could be swapped unseen, and a report by id would be ambiguous.
+    DuplicateId {
+        /// The id both carry.
+        id: u64,
+        /// Position of the first job with it.
+        first: usize,
+        /// Position of the second job with it.
+        second: usize,
+    },
     /// A job asks for more processors than the machine has: no schedule
     /// can hold it, whether it runs, runs 0 s or is dropped.
     TooWide {
@@ -102,6 +113,10 @@ impl fmt::Display for Violation {
                 )
             }
             Violation::InvalidJob { index, error } => write!(f, "position {index}: {error}"),
+            Violation::DuplicateId { id, first, second } => write!(
+                f,
+                "jobs at positions {first} and {second} both have id {id}; give every job its own id"
+            ),
             Violation::TooWide {
                 index,
                 id,
@@ -154,6 +169,70 @@ impl fmt::Display for Violation {
 
 impl std::error::Error for Violation {}
 
+impl Violation {
+    /// The same violation with every job id it names replaced by `f(id)`.
+    ///
+    /// For a schedule whose entries may share an id by design (the parts of
+    /// one request, jobs of two origins on one machine), which [`validate`]
+    /// refuses ([`Violation::DuplicateId`]): validate the entries under
+    /// their positions as ids, then name the job again with
+    /// `map_ids(|position| own_id_of(position))`. The id inside
+    /// [`Violation::InvalidJob`]'s [`JobError`] is kept (check each entry
+    /// with [`Job::check`] first where that matters).
+    pub fn map_ids(self, f: impl Fn(u64) -> u64) -> Violation {
+        match self {
+            Violation::DuplicateId { id, first, second } => Violation::DuplicateId {
+                id: f(id),
+                first,
+                second,
+            },
+            Violation::TooWide {
+                index,
+                id,
+                procs,
+                capacity,
+            } => Violation::TooWide {
+                index,
+                id: f(id),
+                procs,
+                capacity,
+            },
+            Violation::TimeOutOfRange { id, start, end } => Violation::TimeOutOfRange {
+                id: f(id),
+                start,
+                end,
+            },
+            Violation::EarlyStart { id, submit, start } => Violation::EarlyStart {
+                id: f(id),
+                submit,
+                start,
+            },
+            Violation::WrongDuration {
+                id,
+                ran,
+                run_time,
+                estimate,
+                status,
+            } => Violation::WrongDuration {
+                id: f(id),
+                ran,
+                run_time,
+                estimate,
+                status,
+            },
+            Violation::Status { id, status, rule } => Violation::Status {
+                id: f(id),
+                status,
+                rule,
+            },
+            other @ (Violation::Length { .. }
+            | Violation::InvalidJob { .. }
+            | Violation::WrongId { .. }
+            | Violation::OverCapacity { .. }) => other,
+        }
+    }
+}
+
 /// Checks a schedule: no job is wider than the machine, capacity is never
 /// exceeded, no job starts before it is submitted, and every job that ran either ran its full run time
 /// ([`Status::Completed`]) or was killed at its estimate ([`Status::Killed`],
@@ -161,7 +240,9 @@ impl std::error::Error for Violation {}
 ///
 /// Every job must pass [`Job::check`] and every start and end must lie in
 /// `[-LIMIT, LATEST]`; `end = start + run time` is checked exactly, without
-/// wrapping. No input panics.
+/// wrapping. Ids are distinct ([`Violation::DuplicateId`], naming the id
+/// and both positions, checked after each job's own checks); for entries
+/// that share an id by design see [`Violation::map_ids`]. No input panics.
 pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(), Violation> {
     if jobs.len() != outcomes.len() {
         return Err(Violation::Length {
@@ -219,6 +300,13 @@ pub fn validate(capacity: u32, jobs: &[Job], outcomes: &[Outcome]) -> Result<(),
             deltas.push((out.start, i64::from(job.procs)));
             deltas.push((out.end, -i64::from(job.procs)));
         }
+    }
+    if let Some(r) = crate::repeated_id(jobs.iter().map(|j| j.id)) {
+        return Err(Violation::DuplicateId {
+            id: r.id,
+            first: r.first,
+            second: r.second,
+        });
     }
     over_capacity(capacity, &mut deltas, true)
 }

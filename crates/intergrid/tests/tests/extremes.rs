@@ -380,3 +380,41 @@ fn a_bounded_slowdown_is_finite_for_any_bound() {
     assert_eq!(bsld(Time(0), (Time(10), Time(30)), 10), 1.5);
     assert_eq!(bsld(Time(0), (Time(10), Time(10)), 10), 1.0);
 }
+
+/// A repeated id is refused wherever it comes: two grid jobs (by the
+/// gateway) or two local jobs of one cluster (by the cluster, naming both
+/// positions). A grid job and a local job may share an id: records carry
+/// the origin, and the provisioning kind's trace and generated local jobs
+/// both number from 1.
+#[test]
+fn a_repeated_id_is_refused_in_the_grid_or_a_cluster_but_not_across_them() {
+    let config = Config::paper(vec![8, 8], 3600);
+    let grid = |ids: [u64; 2]| -> Vec<Job> {
+        (ids.iter().enumerate())
+            .map(|(i, &id)| Job::new(id, Time(300 * i as i64), 4, 900, 600))
+            .collect()
+    };
+    let err = simulate(&config, &scenario(grid([7, 7])), arcb_ask(), None).unwrap_err();
+    assert!(matches!(err, IntergridError::Gateway { .. }), "{err}");
+    assert!(err.to_string().contains("two grid jobs have id 7"), "{err}");
+    let mut twice = scenario(grid([1000, 1001]));
+    twice.local[1][2].id = 100;
+    let err = simulate(&config, &twice, arcb_ask(), None).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            IntergridError::Cluster {
+                cluster: 1,
+                error: partitions_forecast::ClusterError::DuplicateLocalId {
+                    id: 100,
+                    first: 0,
+                    second: 2
+                },
+                ..
+            }
+        ),
+        "{err}"
+    );
+    // Grid ids 1 and 2 are also local ids of cluster 0 (0 to 3).
+    simulate(&config, &scenario(grid([1, 2])), arcb_ask(), None).unwrap();
+}

@@ -338,7 +338,8 @@ impl Cluster {
 
     /// The same cluster fed by a stream of local jobs (sorted by submit
     /// time, none before the clock), which arrive as the clock passes their
-    /// submit times.
+    /// submit times. Every local job has its own id, among these and the
+    /// local jobs given before ([`ClusterError::DuplicateLocalId`]).
     pub fn with_local_jobs(mut self, jobs: Vec<Job>) -> Result<Cluster, ClusterError> {
         for (index, w) in jobs.windows(2).enumerate() {
             if w[1].submit < w[0].submit {
@@ -354,6 +355,14 @@ impl Cluster {
         }
         for job in &jobs {
             self.check_job(job, Origin::Local)?;
+        }
+        let ids = self.arrivals.jobs.iter().chain(&jobs).map(|j| j.id);
+        if let Some(r) = profile::repeated_id(ids) {
+            return Err(ClusterError::DuplicateLocalId {
+                id: r.id,
+                first: r.first,
+                second: r.second,
+            });
         }
         // Every local job becomes an entry: room for them once, not by
         // doubling (which copies the entries each time).

@@ -486,3 +486,51 @@ fn a_grid_id_is_handed_over_once() {
         .collect();
     assert_eq!(grid, [1, 2]);
 }
+
+/// Local jobs handed over as a list have their own ids, within one list and
+/// across lists; the error names the id and both positions among all the
+/// local jobs given (in order, or out of order).
+#[test]
+fn a_repeated_local_id_is_refused_naming_both_positions() {
+    let cluster = || Cluster::new(ClusterConfig::single(10, UNLIMITED), Time(0)).unwrap();
+    let cases = [
+        (
+            vec![job(1, 0, 2, 10), job(2, 1, 2, 10), job(2, 2, 2, 10)],
+            (2, 1, 2),
+        ),
+        (
+            vec![
+                job(7, 0, 2, 10),
+                job(3, 1, 2, 10),
+                job(9, 2, 2, 10),
+                job(3, 3, 2, 10),
+            ],
+            (3, 1, 3),
+        ),
+    ];
+    for (jobs, (id, first, second)) in cases {
+        let want = ClusterError::DuplicateLocalId { id, first, second };
+        assert_eq!(
+            cluster().with_local_jobs(jobs).map(|_| ()),
+            Err(want.clone())
+        );
+        assert_eq!(
+            want.to_string(),
+            format!(
+                "local jobs at positions {first} and {second} both have id {id}; give every local job its own id"
+            )
+        );
+    }
+    let split = cluster()
+        .with_local_jobs(vec![job(1, 0, 2, 10), job(2, 1, 2, 10)])
+        .unwrap()
+        .with_local_jobs(vec![job(3, 2, 2, 10), job(1, 3, 2, 10)]);
+    assert_eq!(
+        split.map(|_| ()),
+        Err(ClusterError::DuplicateLocalId {
+            id: 1,
+            first: 0,
+            second: 3
+        })
+    );
+}

@@ -349,3 +349,15 @@ fn a_job_id_given_twice_is_refused() {
         "{err}"
     );
 }
+
+/// The suite's workloads give every job its own id: a report names the job
+/// by id, and `profile::validate` refuses a repeat.
+#[test]
+fn the_suites_workloads_have_distinct_ids() {
+    let workloads = Suite::new(64).workloads();
+    assert!(workloads.len() > 2);
+    for (k, w) in workloads.iter().enumerate() {
+        let repeat = profile::repeated_id(w.iter().map(|j| j.id));
+        assert_eq!(repeat, None, "workload {k}");
+    }
+}

@@ -260,6 +260,15 @@ fn check_simulate(config: &SchedulerConfig, jobs: &[Job]) -> Result<(), TestCase
                 SimError::BeyondLatest { index, end, .. } => {
                     prop_assert!(end > Time::LATEST && index < jobs.len());
                 }
+                SimError::DuplicateId { id, first, second } => {
+                    // Every job passed its own checks; the repeat is the
+                    // first one met in order.
+                    prop_assert!(first < second);
+                    prop_assert_eq!((jobs[first].id, jobs[second].id), (id, id));
+                    prop_assert!(jobs.iter().all(|j| j.check().is_ok()));
+                    let earlier = |k: usize| jobs[..k].iter().any(|j| j.id == jobs[k].id);
+                    prop_assert!(!(0..second).any(earlier));
+                }
                 other => return Err(TestCaseError::fail(format!("unknown error {other}"))),
             }
         }

@@ -1,8 +1,8 @@
 //! Hand-computed schedules for small cases: `check(policy, jobs, expected starts)`.
 
 use profile::{
-    Job, NoObserver, Overrun, Policy, QueueOrder, SchedulerConfig, SimError, Status, Time,
-    simulate, simulate_stream, validate,
+    Job, NoObserver, Overrun, Policy, QueueOrder, SchedulerConfig, SimError, Status, Stepper, Time,
+    Violation, simulate, simulate_stream, validate, validate_under,
 };
 
 /// `(submit, procs, estimate, run)` on a 10-processor machine.
@@ -184,6 +184,53 @@ fn bad_input_is_rejected_with_the_job_named() {
 }
 
 #[test]
+fn a_repeated_id_is_refused_naming_it_and_both_positions() {
+    let job = |id, submit| Job::new(id, Time(submit), 1, 10, 10);
+    let config = SchedulerConfig::new(10, Policy::EASY);
+    // In order (the linear path) and out of order (the sorted copy).
+    let cases = [
+        (vec![job(1, 0), job(2, 1), job(2, 2)], (2, 1, 2)),
+        (
+            vec![job(7, 0), job(3, 1), job(9, 2), job(3, 3), job(7, 4)],
+            (3, 1, 3),
+        ),
+    ];
+    for (jobs, (id, first, second)) in cases {
+        let want = SimError::DuplicateId { id, first, second };
+        assert_eq!(simulate(&config, &jobs), Err(want.clone()));
+        assert_eq!(
+            Stepper::new(&config, jobs.clone()).map(|_| ()),
+            Err(want.clone())
+        );
+        assert_eq!(
+            want.to_string(),
+            format!(
+                "jobs at positions {first} and {second} both have id {id}; give every job its own id"
+            )
+        );
+        // A schedule of such jobs (here one made as if ids were distinct)
+        // is refused by the validator too.
+        let mut distinct = jobs.clone();
+        for (k, j) in distinct.iter_mut().enumerate() {
+            j.id = 100 + k as u64;
+        }
+        let mut outcomes = simulate(&config, &distinct).unwrap();
+        for (o, j) in outcomes.iter_mut().zip(&jobs) {
+            o.id = j.id;
+        }
+        let v = Violation::DuplicateId { id, first, second };
+        assert_eq!(validate(10, &jobs, &outcomes), Err(v.clone()));
+        assert_eq!(validate_under(&config, &jobs, &outcomes), Err(v.clone()));
+        assert_eq!(
+            v.to_string(),
+            format!(
+                "jobs at positions {first} and {second} both have id {id}; give every job its own id"
+            )
+        );
+    }
+}
+
+#[test]
 fn a_stream_reports_outcomes_as_jobs_start_and_stops_at_a_bad_job() {
     // Job 1 runs [0, 100), job 2 waits for it; job 3 comes late and is too wide.
     let config = SchedulerConfig::new(10, Policy::Conservative);
@@ -216,4 +263,53 @@ fn a_stream_reports_outcomes_as_jobs_start_and_stops_at_a_bad_job() {
     .unwrap();
     assert_eq!(count, 2);
     assert_eq!(got, vec![(0, 0), (1, 100)]);
+}
+
+/// The invariant suite's workloads (which every crate's suite builds on)
+/// give every job its own id.
+#[test]
+fn the_suites_workloads_have_distinct_ids() {
+    let workloads = profile::testing::sample_workloads(16, 20, 64);
+    assert_eq!(workloads.len(), 64);
+    for (k, w) in workloads.iter().enumerate() {
+        assert_eq!(
+            profile::repeated_id(w.iter().map(|j| j.id)),
+            None,
+            "workload {k}"
+        );
+    }
+}
+
+/// Entries that share an id by design (parts of one request) are validated
+/// under their positions as ids, and `map_ids` names the job again.
+#[test]
+fn map_ids_names_a_violation_by_the_entrys_own_id() {
+    let owner = [51u64, 51];
+    let parts = vec![
+        Job::new(0, Time(10), 4, 5, 5),
+        Job::new(1, Time(10), 4, 5, 5),
+    ];
+    let early = vec![
+        profile::Outcome {
+            id: 0,
+            start: Time(10),
+            end: Time(15),
+            status: Status::Completed,
+        },
+        profile::Outcome {
+            id: 1,
+            start: Time(9),
+            end: Time(14),
+            status: Status::Completed,
+        },
+    ];
+    let v = validate(8, &parts, &early).unwrap_err();
+    assert_eq!(
+        v.map_ids(|k| owner[k as usize]),
+        Violation::EarlyStart {
+            id: 51,
+            submit: Time(10),
+            start: Time(9)
+        }
+    );
 }
