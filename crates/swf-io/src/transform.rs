@@ -68,8 +68,10 @@ pub struct Conversion {
 ///   [`MAX_DURATION`] (2^40 s), a processor count above `u32::MAX`. No
 ///   value is clamped.
 /// * Size is field 5 if positive, else field 8.
-/// * The id is field 1, or the record's index in `records` if field 1 is
-///   -1 or negative.
+/// * The id is field 1. A record whose field 1 is -1 or negative (unknown)
+///   gets one past the largest known job number plus its index in
+///   `records`: its index when no number is known, and
+///   never the number of another job, so every job keeps its own id.
 /// * The estimate follows `estimate` and is at least 1 (an
 ///   under-estimate that rounds to 0 becomes 1); the run time is at least 0.
 /// * The jobs are stably sorted by submit time (SWF files already are).
@@ -78,8 +80,9 @@ pub fn to_jobs(records: &[SwfRecord], estimate: Estimate) -> Conversion {
         jobs: Vec::with_capacity(records.len()),
         ..Conversion::default()
     };
+    let base = unknown_base(records);
     for (index, r) in records.iter().enumerate() {
-        match convert(r, index, estimate) {
+        match convert(r, index, base, estimate) {
             Converted::Job { job, no_estimate } => {
                 out.no_estimate += usize::from(no_estimate);
                 out.jobs.push(job);
@@ -103,9 +106,10 @@ enum Converted {
     Unreplayable { out_of_range: bool },
 }
 
-/// The job [`to_jobs`] makes of record `r` at `index`, by its rules.
+/// The job [`to_jobs`] makes of record `r` at `index`, by its rules, an
+/// unknown job number given `base + index` as its id.
 #[inline]
-fn convert(r: &SwfRecord, index: usize, estimate: Estimate) -> Converted {
+fn convert(r: &SwfRecord, index: usize, base: u64, estimate: Estimate) -> Converted {
     let procs = [r.allocated_procs, r.requested_procs]
         .into_iter()
         .flatten()
@@ -141,29 +145,42 @@ fn convert(r: &SwfRecord, index: usize, estimate: Estimate) -> Converted {
     ) else {
         return Converted::Unreplayable { out_of_range: true };
     };
-    let id = job_id(r, index);
+    let id = job_id(r, index, base);
     Converted::Job {
         job: Job::new(id, Time(submit), procs, est, run),
         no_estimate,
     }
 }
 
-/// The job [`to_jobs`] makes of the record at `index` of a workload, or
-/// `None` if it drops it: one record at a time, without collecting.
+/// The job [`to_jobs`] makes of the record at `index` of a workload whose
+/// records all carry a job number (a generated one), or `None` if it drops
+/// it: one record at a time, without collecting.
 #[inline]
 pub(crate) fn to_job(record: &SwfRecord, index: usize, estimate: Estimate) -> Option<Job> {
-    match convert(record, index, estimate) {
+    match convert(record, index, 0, estimate) {
         Converted::Job { job, .. } => Some(job),
         Converted::Unreplayable { .. } => None,
     }
 }
 
-/// The id [`to_jobs`] gives the record at `index`: field 1, or the index if
-/// field 1 is -1 or negative.
-fn job_id(r: &SwfRecord, index: usize) -> u64 {
+/// The id [`to_jobs`] gives the record at `index`: field 1, or `base +
+/// index` if field 1 is -1 or negative (saturating; `base` is
+/// [`unknown_base`]'s).
+fn job_id(r: &SwfRecord, index: usize, base: u64) -> u64 {
     r.job
         .and_then(|j| u64::try_from(j).ok())
-        .unwrap_or(index as u64)
+        .unwrap_or_else(|| base.saturating_add(index as u64))
+}
+
+/// Where the ids of records without a job number start: one past the
+/// largest job number of `records`, 0 if none has one. An id made from it
+/// and an index is never another record's job number.
+fn unknown_base(records: &[SwfRecord]) -> u64 {
+    records
+        .iter()
+        .filter_map(|r| r.job.and_then(|j| u64::try_from(j).ok()))
+        .max()
+        .map_or(0, |m| m.saturating_add(1))
 }
 
 /// For each job, the index in `records` of the record [`to_jobs`] made it
@@ -176,10 +193,11 @@ fn job_id(r: &SwfRecord, index: usize) -> u64 {
 /// disturb the others. Linear in `records.len() + jobs.len()`.
 pub fn find_records(records: &[SwfRecord], jobs: &[Job]) -> Vec<Option<usize>> {
     let mut by_key: HashMap<(u64, i64), VecDeque<usize>> = HashMap::new();
+    let base = unknown_base(records);
     for (index, r) in records.iter().enumerate() {
         if let Some(submit) = r.submit {
             by_key
-                .entry((job_id(r, index), submit))
+                .entry((job_id(r, index, base), submit))
                 .or_default()
                 .push_back(index);
         }
@@ -446,14 +464,14 @@ mod tests {
         let records = [
             rec(Some(10), 5, Some(1)),
             rec(Some(11), 3, None),    // unreplayable
-            rec(None, 7, Some(1)),     // id = index 2
+            rec(None, 7, Some(1)),     // id = 13 (past 12) + index 2
             rec(Some(10), 5, Some(2)), // repeated id and submit
             rec(Some(12), 1, Some(1)),
         ];
         let jobs = to_jobs(&records, Estimate::Actual).jobs;
         assert_eq!(
             jobs.iter().map(|j| j.id).collect::<Vec<_>>(),
-            [12, 10, 10, 2]
+            [12, 10, 10, 15]
         );
         assert_eq!(
             find_records(&records, &jobs),
@@ -466,5 +484,46 @@ mod tests {
             find_records(&records, &jobs[1..]),
             [Some(0), Some(3), Some(2)]
         );
+    }
+
+    /// A record without a job number never takes another job's number: its
+    /// index would (`[1, -1]` gave two jobs of id 1, which `profile`'s
+    /// entry points refuse), so it counts on from past the largest number.
+    #[test]
+    fn an_unknown_job_number_never_takes_another_jobs() {
+        let rec = |job: Option<i64>, submit: i64| SwfRecord {
+            job,
+            submit: Some(submit),
+            run_time: Some(10),
+            allocated_procs: Some(1),
+            ..Default::default()
+        };
+        let ids = |records: &[SwfRecord]| -> Vec<u64> {
+            to_jobs(records, Estimate::Actual)
+                .jobs
+                .iter()
+                .map(|j| j.id)
+                .collect()
+        };
+        let mixed = [
+            rec(Some(1), 0),
+            rec(None, 1),
+            rec(Some(-1), 2),
+            rec(Some(0), 3),
+        ];
+        assert_eq!(ids(&mixed), [1, 3, 4, 0]);
+        let jobs = to_jobs(&mixed, Estimate::Actual).jobs;
+        assert_eq!(profile::repeated_id(jobs.iter().map(|j| j.id)), None);
+        assert_eq!(
+            find_records(&mixed, &jobs),
+            [Some(0), Some(1), Some(2), Some(3)]
+        );
+        // No number known: the index, as before.
+        assert_eq!(ids(&[rec(None, 0), rec(None, 1)]), [0, 1]);
+        // The largest number possible: the unknown ones past it, distinct.
+        let top = [rec(Some(i64::MAX), 0), rec(None, 1), rec(None, 2)];
+        let got = ids(&top);
+        assert_eq!(got[0], i64::MAX as u64);
+        assert_eq!(profile::repeated_id(got.into_iter()), None);
     }
 }

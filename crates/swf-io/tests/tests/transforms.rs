@@ -145,7 +145,7 @@ fn to_jobs_drops_and_falls_back() {
         rec(5, -1, 50, 4, 4, 300),  // submit -1: dropped
         rec(6, 5, 70, 2, 2, -1),    // no estimate: run time
         rec(7, 6, 0, 1, 1, -1),     // no estimate, run 0: estimate 1
-        rec(-1, 7, 9, 1, 1, 20),    // no job number: the index, 7
+        rec(-1, 7, 9, 1, 1, 20),    // no job number: 12 (past 11) + index 7
         rec(9, 8, -5, 1, 1, 20),    // negative run time: dropped
         rec(10, 9, 9, 0, 16, 20),   // 0 allocated: size from field 8
         rec(11, 4, 9, 1, 1, 20),    // out of order: sorted by submit
@@ -165,7 +165,7 @@ fn to_jobs_drops_and_falls_back() {
             (11, 4, 1, 20, 9),
             (6, 5, 2, 70, 70),
             (7, 6, 1, 1, 0),
-            (7, 7, 1, 20, 9),
+            (19, 7, 1, 20, 9),
             (10, 9, 16, 20, 9),
         ]
     );
