@@ -37,7 +37,7 @@ pub struct ProvisioningRound {
 /// Runs one round of the `provisioning` kind: `params` is one run's
 /// `[params]` (every key optional, the kind's defaults; `policy` the
 /// measured series), checked as a configuration's are
-/// ([`Registry::check_params`]); `workload` is the grid trace and `seed`
+/// ([`Registry::check_params`](crate::Registry::check_params)); `workload` is the grid trace and `seed`
 /// the repetition's seed (what [`crate::Experiment`] derives for a
 /// repetition). The metrics equal the ones `cargo xtask run` reports for
 /// that run, since the kind runs the same code.
