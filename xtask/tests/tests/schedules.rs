@@ -97,12 +97,19 @@ fn replay(trace: &Path, policy: Policy) -> Replay {
     }
 }
 
-/// Each job's input record: the one with its id (field 1, or the record's
-/// index where that is -1) and submit time, each used once.
+/// Each job's input record: the one with its id (field 1, or where that is
+/// -1 one past the largest job number plus the record's index) and submit
+/// time, each used once.
 fn input_records<'a>(records: &'a [SwfRecord], jobs: &[Job]) -> Vec<&'a SwfRecord> {
     let mut by_key: BTreeMap<(u64, i64), VecDeque<&SwfRecord>> = BTreeMap::new();
+    let past = records
+        .iter()
+        .filter_map(|r| r.job)
+        .map(|j| u64::try_from(j).unwrap() + 1)
+        .max()
+        .unwrap_or(0);
     for (i, r) in records.iter().enumerate() {
-        let id = r.job.map_or(i as u64, |j| u64::try_from(j).unwrap());
+        let id = r.job.map_or(past + i as u64, |j| u64::try_from(j).unwrap());
         if let Some(submit) = r.submit {
             by_key.entry((id, submit)).or_default().push_back(r);
         }
@@ -382,12 +389,13 @@ fn swf_and_jobs_csv_of_a_fixture_keep_every_field() {
     assert!(expected.outcomes.iter().any(|o| o.status == Status::Killed));
     let records = check_swf(&tmp.join("schedule.swf"), &expected);
     let ids: Vec<Option<i64>> = records.iter().map(|r| r.job).collect();
-    // The record without a job number keeps -1 (it replays as job 6, its index).
+    // The record without a job number keeps -1 (it replays as job 67: one
+    // past the largest number, 60, plus its index, 6).
     assert_eq!(
         ids,
         [Some(1), Some(2), Some(5), Some(60), None, Some(9), Some(10)]
     );
-    assert_eq!(expected.jobs[4].id, 6);
+    assert_eq!(expected.jobs[4].id, 67);
     // Job 2 had no allocated count: field 5 is its requested 2 now.
     assert_eq!(records[1].allocated_procs, Some(2));
     let header = swf_io::read_trace(&tmp.join("schedule.swf"), Mode::Strict)
