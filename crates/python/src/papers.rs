@@ -218,7 +218,8 @@ fn kind_check(
             }
         };
         // serde's words for a value of another type (a string for a
-        // number): Python's `TypeError`, as the typed options give.
+        // number): Python's `TypeError`, as `to_toml` gives for a value
+        // no option takes.
         if e.message.starts_with("invalid type: ") {
             PyTypeError::new_err(text)
         } else {
