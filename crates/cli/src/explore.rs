@@ -94,7 +94,7 @@ pub fn explore(
     if status.success() {
         say_err!("explore: seed {seed}: every suite passed");
     } else {
-        say_err!("explore: seed {seed}: a test failed (above)");
+        say_err!("explore: seed {seed}: a test failed, or `cargo test` could not run (above)");
     }
     if !changed.is_empty() {
         say_err!(

@@ -15,7 +15,9 @@
 //!   requirements and resource within one run (the trait's utility is
 //!   that of a job with these requirements on this resource: the run
 //!   reads it when it decides and again when it measures, and the two
-//!   must agree);
+//!   must agree). The suite asks every question twice in a row, so an
+//!   answer that drifts with the calls made is caught on any grid, and
+//!   remembers each answer for the rest of the run;
 //! * [`invariant::RUNS_TO_THE_END`]: a run failed with an error on a grid
 //!   the built-in [`PartialUtility`] runs.
 //!
@@ -71,6 +73,19 @@ impl<F: UtilityFunction> UtilityFunction for Watched<F> {
                 invariant::KEEPS_THE_CONTRACT,
                 format!(
                     "a utility of {u} for requirements {requirements:?} on {resource:?}; a utility is a number in [0, 1]"
+                ),
+            ));
+            return u;
+        }
+        // Asked again at once: an answer that drifts with the calls made
+        // (a counter, a cache that changes what it returns) shows here on
+        // any grid, not only where a run happens to repeat a question.
+        let again = self.inner.utility(requirements, resource);
+        if again.to_bits() != u.to_bits() {
+            *slot = Some(Broken::new(
+                invariant::KEEPS_THE_CONTRACT,
+                format!(
+                    "a utility of {u}, then {again} when asked again at once, for requirements {requirements:?} on {resource:?}; a utility is a function of the requirements and the resource (look for state kept between calls)"
                 ),
             ));
             return u;

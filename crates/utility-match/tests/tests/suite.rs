@@ -98,3 +98,47 @@ fn the_grids_are_fixed() {
     let generated = profile::testing::proptest_config(CASES).cases as usize;
     assert_eq!(s.workloads().len(), 3 + generated);
 }
+
+/// Half, then nothing, then half again: an answer that alternates with the
+/// calls made, whatever the inputs.
+struct Alternating {
+    calls: Cell<u32>,
+}
+
+impl UtilityFunction for Alternating {
+    fn utility(&self, _: &[Requirement], _: &Resource) -> f64 {
+        let n = self.calls.get();
+        self.calls.set(n + 1);
+        if n.is_multiple_of(2) { 0.5 } else { 0.0 }
+    }
+}
+
+/// State kept between calls is caught on any grid, even one where the run
+/// never asks the same question twice (one job, one resource): the suite
+/// asks each question twice in a row. Before, it was caught only where a
+/// run happened to repeat a question, which some seeds never do.
+#[test]
+fn a_drifting_utility_is_caught_without_a_repeated_question() {
+    let one = utility_match::Scenario {
+        sites: 1,
+        resources_per_site: 1,
+        users: 1,
+        jobs_per_user: 1,
+        ..utility_match::Scenario::paper()
+    };
+    for seed in 0..8 {
+        let w = one.generate(seed).unwrap();
+        assert_eq!(w.jobs.len(), 1);
+        let b = utility_match::testing::check_utility(
+            || Alternating {
+                calls: Cell::new(0),
+            },
+            &utility_match::GridConfig::default(),
+            &w.machines,
+            &w.jobs,
+        )
+        .unwrap_err();
+        assert_eq!(b.invariant, invariant::KEEPS_THE_CONTRACT, "{b}");
+        assert!(b.detail.contains("when asked again at once"), "{b}");
+    }
+}
