@@ -116,8 +116,9 @@ pub enum ClusterError {
     },
     /// Two local jobs carry the same id: a cluster's records name jobs by
     /// id, so each local job has its own. Positions count every local job
-    /// the cluster was given, over all calls of
-    /// [`Cluster::with_local_jobs`](crate::Cluster::with_local_jobs). (A
+    /// the cluster was given, in order, over all calls of
+    /// [`Cluster::with_local_jobs`](crate::Cluster::with_local_jobs) and
+    /// [`Cluster::submit`](crate::Cluster::submit) with a local job. (A
     /// local job and a grid job may share an id: records carry the
     /// [`Origin`](crate::Origin), and the two come from different sources.)
     DuplicateLocalId {

@@ -30,7 +30,7 @@ pub use config::{ClusterConfig, ForecastConfig, LoadMeasure, MAX_CHECKS, Priorit
 pub use publish::resize_slots;
 pub use records::{Commitment, CommitmentKind, JobRecord, Notice, PartitionState};
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use profile::{EventQueue, Job, Profile, Time};
 
@@ -138,6 +138,47 @@ struct Arrivals {
     jobs: Vec<Job>,
     /// The first job not yet arrived.
     next: usize,
+    /// Local jobs given one at a time ([`Cluster::submit`] with
+    /// [`Origin::Local`]).
+    submitted: usize,
+    /// Each local id and the position of its job among every local job
+    /// given, kept once a local job has been given one at a time (before
+    /// that, the ids of `jobs` are checked as a list).
+    ids: Option<HashMap<u64, usize>>,
+}
+
+impl Arrivals {
+    /// Local jobs given so far, by either call.
+    fn given(&self) -> usize {
+        self.jobs.len() + self.submitted
+    }
+
+    /// Records local ids given after those before, in order, or the first
+    /// that repeats one. Only once a local job has been given one at a
+    /// time: before, [`Cluster::with_local_jobs`] checks its list as a
+    /// whole, and this builds the map from it.
+    fn add_ids(&mut self, ids: impl Iterator<Item = u64>) -> Result<(), ClusterError> {
+        let given = self.given();
+        let known = self.ids.get_or_insert_with(|| {
+            // Only `jobs` so far, whose ids were checked distinct.
+            self.jobs
+                .iter()
+                .enumerate()
+                .map(|(k, j)| (j.id, k))
+                .collect()
+        });
+        for (k, id) in ids.enumerate() {
+            if let Some(&first) = known.get(&id) {
+                return Err(ClusterError::DuplicateLocalId {
+                    id,
+                    first,
+                    second: given + k,
+                });
+            }
+            known.insert(id, given + k);
+        }
+        Ok(())
+    }
 }
 
 /// Processor counts kept up to date as jobs come, start and end, and the
@@ -321,6 +362,8 @@ impl Cluster {
             arrivals: Arrivals {
                 jobs: Vec::new(),
                 next: 0,
+                submitted: 0,
+                ids: None,
             },
             accounts: Accounts {
                 running_procs: 0,
@@ -339,7 +382,8 @@ impl Cluster {
     /// The same cluster fed by a stream of local jobs (sorted by submit
     /// time, none before the clock), which arrive as the clock passes their
     /// submit times. Every local job has its own id, among these and the
-    /// local jobs given before ([`ClusterError::DuplicateLocalId`]).
+    /// local jobs given before, here or one at a time with
+    /// [`Cluster::submit`] ([`ClusterError::DuplicateLocalId`]).
     pub fn with_local_jobs(mut self, jobs: Vec<Job>) -> Result<Cluster, ClusterError> {
         for (index, w) in jobs.windows(2).enumerate() {
             if w[1].submit < w[0].submit {
@@ -356,13 +400,18 @@ impl Cluster {
         for job in &jobs {
             self.check_job(job, Origin::Local)?;
         }
-        let ids = self.arrivals.jobs.iter().chain(&jobs).map(|j| j.id);
-        if let Some(r) = profile::repeated_id(ids) {
-            return Err(ClusterError::DuplicateLocalId {
-                id: r.id,
-                first: r.first,
-                second: r.second,
-            });
+        if self.arrivals.ids.is_some() {
+            // Local jobs were given one at a time too: their ids are kept.
+            self.arrivals.add_ids(jobs.iter().map(|j| j.id))?;
+        } else {
+            let ids = self.arrivals.jobs.iter().chain(&jobs).map(|j| j.id);
+            if let Some(r) = profile::repeated_id(ids) {
+                return Err(ClusterError::DuplicateLocalId {
+                    id: r.id,
+                    first: r.first,
+                    second: r.second,
+                });
+            }
         }
         // Every local job becomes an entry: room for them once, not by
         // doubling (which copies the entries each time).

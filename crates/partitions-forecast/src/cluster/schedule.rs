@@ -53,12 +53,23 @@ impl Cluster {
 
     /// Submits a job at `now`; it is placed at once. A grid job's id must
     /// not be one already submitted, held or committed here
-    /// ([`ClusterError::DuplicateId`]): notices name grid jobs by id.
+    /// ([`ClusterError::DuplicateId`]): notices name grid jobs by id. A
+    /// local job's must not be another local job's, given here or with
+    /// [`Cluster::with_local_jobs`] ([`ClusterError::DuplicateLocalId`]):
+    /// records name jobs by id.
     pub fn submit(&mut self, now: Time, job: Job, origin: Origin) -> Result<(), ClusterError> {
         self.advance(now)?;
         let part = self.check_job(&job, origin)?;
-        if origin == Origin::Grid && !self.grid_ids.insert(job.id) {
-            return Err(ClusterError::DuplicateId { id: job.id });
+        match origin {
+            Origin::Grid => {
+                if !self.grid_ids.insert(job.id) {
+                    return Err(ClusterError::DuplicateId { id: job.id });
+                }
+            }
+            Origin::Local => {
+                self.arrivals.add_ids(std::iter::once(job.id))?;
+                self.arrivals.submitted += 1;
+            }
         }
         self.enqueue(job, origin, part);
         self.pass();

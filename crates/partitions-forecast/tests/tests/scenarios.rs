@@ -534,3 +534,72 @@ fn a_repeated_local_id_is_refused_naming_both_positions() {
         })
     );
 }
+
+/// A local job given one at a time (`submit` with `Local`) has its own id
+/// too, among the local jobs given as lists and one at a time, in either
+/// order; the cluster is unchanged by the refusal, and a grid job may still
+/// share a local job's id.
+#[test]
+fn a_local_job_submitted_alone_has_its_own_id() {
+    let cluster = || Cluster::new(ClusterConfig::single(10, UNLIMITED), Time(0)).unwrap();
+    // Against a list given before: positions 0 to 2 are the list's.
+    let mut c = cluster()
+        .with_local_jobs(vec![job(1, 0, 2, 10), job(2, 5, 2, 10), job(3, 9, 2, 10)])
+        .unwrap();
+    c.submit(Time(1), job(4, 1, 2, 10), Local).unwrap();
+    let before = c.records();
+    assert_eq!(
+        c.submit(Time(1), job(3, 1, 2, 10), Local),
+        Err(ClusterError::DuplicateLocalId {
+            id: 3,
+            first: 2,
+            second: 4
+        })
+    );
+    assert_eq!(c.records(), before);
+    assert_eq!(
+        c.submit(Time(2), job(4, 2, 2, 10), Local),
+        Err(ClusterError::DuplicateLocalId {
+            id: 4,
+            first: 3,
+            second: 4
+        })
+    );
+    // A grid job with a local job's id is another job.
+    c.submit(Time(2), job(4, 2, 2, 10), Grid).unwrap();
+    // A list given after a local job came alone is checked against it.
+    let c = c
+        .with_local_jobs(vec![job(5, 20, 2, 10), job(4, 21, 2, 10)])
+        .map(|_| ());
+    assert_eq!(
+        c,
+        Err(ClusterError::DuplicateLocalId {
+            id: 4,
+            first: 3,
+            second: 5
+        })
+    );
+    // Only local jobs given one at a time, then a list repeating within
+    // itself.
+    let mut c = cluster();
+    c.submit(Time(0), job(8, 0, 2, 10), Local).unwrap();
+    assert_eq!(
+        c.submit(Time(0), job(8, 0, 2, 10), Local),
+        Err(ClusterError::DuplicateLocalId {
+            id: 8,
+            first: 0,
+            second: 1
+        })
+    );
+    let c = c
+        .with_local_jobs(vec![job(6, 1, 2, 10), job(7, 2, 2, 10), job(6, 3, 2, 10)])
+        .map(|_| ());
+    assert_eq!(
+        c,
+        Err(ClusterError::DuplicateLocalId {
+            id: 6,
+            first: 1,
+            second: 3
+        })
+    );
+}
