@@ -54,7 +54,9 @@
 //! Invariants: a price exists only where the node has free capacity
 //! (`RESFree > 0`), otherwise the answer is [`PricingError::NoFreeCapacity`];
 //! the Libra+$ rate rises with committed load and falls with a longer
-//! deadline for the same work, and never drops below `α·PBase`; an accepted
+//! deadline for the same work (if there is any: with nothing committed or
+//! asked, `PUtil` is 1 whatever the deadline), and never drops below
+//! `α·PBase`; an accepted
 //! job's cost is within its budget; the rates on a node never sum to more
 //! than one processor; with exact estimates every accepted job meets its
 //! deadline; a backfilling baseline never starts a job that cannot end by its
