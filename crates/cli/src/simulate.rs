@@ -118,7 +118,9 @@ pub fn simulate(settings: &Settings, opts: &SimulateOptions) -> Result<ExitCode>
     let sha = facts
         .sha256
         .as_deref()
-        .map(|s| format!(" (sha256 {s})"))
+        // The checksum that identifies a trace (traces/README.md): of its SWF
+        // text, not of the `.gz` file `sha256sum` would read.
+        .map(|s| format!(" (sha256 of its SWF text {s})"))
         .unwrap_or_default();
     say!(
         "trace                  {}{sha}",
