@@ -83,7 +83,7 @@ macro_rules! say_err {
         eprintln!()
     };
     ($($arg:tt)*) => {
-        eprintln!("{}", experiments::encode::terminal(&format!($($arg)*)))
+        eprintln!("{}", experiments::encode::terminal_message(&format!($($arg)*)))
     };
 }
 pub(crate) use say_err;

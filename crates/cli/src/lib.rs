@@ -188,11 +188,11 @@ fn launch(args: &[String], settings: impl FnOnce(&Cli) -> Result<Settings>) -> E
             // Help and version print to stdout and exit 0; usage errors exit 2.
             // clap quotes the argument at fault: plain text, with the
             // control characters of the user's value escaped, never raw.
-            let shown = experiments::encode::terminal(&e.render().to_string());
+            let text = e.render().to_string();
             if e.use_stderr() {
-                eprint!("{shown}");
+                eprint!("{}", experiments::encode::terminal_message(&text));
             } else {
-                print!("{shown}");
+                print!("{}", experiments::encode::terminal(&text));
             }
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(EXIT_USAGE));
         }
@@ -210,7 +210,7 @@ fn launch(args: &[String], settings: impl FnOnce(&Cli) -> Result<Settings>) -> E
             // Errors quote configurations and files: no raw control characters.
             eprintln!(
                 "error: {}",
-                experiments::encode::terminal(&format!("{e:#}"))
+                experiments::encode::terminal_message(&format!("{e:#}"))
             );
             ExitCode::from(EXIT_ERROR)
         }

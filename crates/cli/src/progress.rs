@@ -118,7 +118,7 @@ impl Reporter {
     /// Prints a warning or an error (always).
     pub fn warn(&self, line: &str) {
         // Lines quote ids, titles, labels and file names: no raw controls.
-        let line = experiments::encode::terminal(line);
+        let line = experiments::encode::terminal_message(line);
         match &self.bar {
             Some(bar) => bar.suspend(|| eprintln!("{line}")),
             None => eprintln!("{line}"),

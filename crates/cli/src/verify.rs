@@ -311,7 +311,7 @@ pub fn verify(
 
 /// Prints one of several errors (the last one ends the command).
 fn report_error(message: &str) {
-    say_err!("error: {}", experiments::encode::terminal(message));
+    say_err!("error: {message}");
 }
 
 /// Prints a warning quoting configurations or files.
@@ -325,7 +325,7 @@ fn skipped_claims(id: &str, experiment: &Experiment) -> usize {
 }
 
 fn report_warning(message: &str) {
-    say_err!("warning: {}", experiments::encode::terminal(message));
+    say_err!("warning: {message}");
 }
 
 /// `<paper>.md` in `notes_dir` (docs/adaptive.md for adaptive/fig4), if it

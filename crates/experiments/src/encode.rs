@@ -427,6 +427,62 @@ pub fn terminal(s: &str) -> String {
     out
 }
 
+/// Unbroken runs of more characters than this in a message for a human
+/// ([`terminal_message`]) are shortened.
+pub const MESSAGE_RUN_LIMIT: usize = 300;
+
+/// A message for a human on a terminal (an error, a warning, a progress
+/// line on stderr): [`terminal`], and every run of more than
+/// [`MESSAGE_RUN_LIMIT`] characters without white space (a name or value
+/// quoted from a user's file: a 100,000-character series name made a
+/// 100,000-character error) shortened to its first 120 and last 40
+/// characters around a note of how many were left out. What goes to
+/// stdout or into a file (a report, a table) is written in full.
+///
+/// ```
+/// use experiments::encode::terminal_message;
+///
+/// let long = "x".repeat(1000);
+/// let shown = terminal_message(&format!("unknown series '{long}'\nnext line"));
+/// assert!(shown.starts_with("unknown series 'xxx"));
+/// assert!(shown.contains("[842 characters left out]"));
+/// assert!(shown.ends_with("xxx'\nnext line"));
+/// assert_eq!(terminal_message("short 'name'\tand\u{1b}"), "short 'name'\tand\\u{1b}");
+/// ```
+pub fn terminal_message(s: &str) -> String {
+    let s = terminal(s);
+    let long = s
+        .split(char::is_whitespace)
+        .any(|run| run.len() > MESSAGE_RUN_LIMIT && run.chars().count() > MESSAGE_RUN_LIMIT);
+    if !long {
+        return s;
+    }
+    let (head, tail) = (120, 40);
+    let mut out = String::with_capacity(1024);
+    let mut run = String::new();
+    let flush = |run: &mut String, out: &mut String| {
+        let n = run.chars().count();
+        if n > MESSAGE_RUN_LIMIT {
+            out.extend(run.chars().take(head));
+            let _ = write!(out, "…[{} characters left out]…", n - head - tail);
+            out.extend(run.chars().skip(n - tail));
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in s.chars() {
+        if c.is_whitespace() {
+            flush(&mut run, &mut out);
+            out.push(c);
+        } else {
+            run.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
 /// One name inside a message for a terminal (a path, a trace name, a
 /// label, an id): every control character, LF, CR and TAB included, and
 /// the bidirectional controls are made visible, so the name stays on the

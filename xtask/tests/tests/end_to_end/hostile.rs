@@ -283,3 +283,36 @@ fn merge_hints_are_shell_quoted() {
     );
     assert!(!tmp.path().join("PWNED").exists());
 }
+
+/// A name or value quoted from a user's file or command line is shortened
+/// in a message on stderr, whatever quotes it: a 100,000-character series
+/// name in a claim made an error of 100,000 characters. The report on
+/// stdout and the files written keep every character.
+#[test]
+fn long_quoted_values_are_shortened_on_stderr() {
+    let tmp = setup("hostile-long");
+    let long = "x".repeat(100_000);
+    // A claim naming an unknown series: the configuration's own error.
+    let config = CONFIG.replace("series = \"easy\"", &format!("series = \"{long}\""));
+    assert!(config.contains(&long));
+    std::fs::write(tmp.path().join("long.toml"), &config).unwrap();
+    let flag = format!("--{long}");
+    let cases: [&[&str]; 3] = [
+        &["run", "long.toml", "--out", "res"],
+        // A usage error (clap's message) and an unknown experiment id.
+        &["run", "long.toml", &flag],
+        &["reproduce", &long],
+    ];
+    for args in cases {
+        let out = xtask(&tmp, args);
+        let stderr = text(&out.stderr);
+        assert!(matches!(out.status.code(), Some(1 | 2)), "{stderr}");
+        assert!(
+            stderr.len() < 5_000,
+            "{} bytes: {}",
+            stderr.len(),
+            &stderr[..500]
+        );
+        assert!(stderr.contains("characters left out]"), "{stderr}");
+    }
+}
