@@ -432,11 +432,7 @@ pub fn terminal(s: &str) -> String {
 pub const MESSAGE_RUN_LIMIT: usize = 300;
 
 /// A message for a human on a terminal (an error, a warning, a progress
-/// line on stderr): [`terminal`], and every run of more than
-/// [`MESSAGE_RUN_LIMIT`] characters without white space (a name or value
-/// quoted from a user's file: a 100,000-character series name made a
-/// 100,000-character error) shortened to its first 120 and last 40
-/// characters around a note of how many were left out. What goes to
+/// line on stderr): [`terminal`], then [`shorten_runs`]. What goes to
 /// stdout or into a file (a report, a table) is written in full.
 ///
 /// ```
@@ -450,12 +446,29 @@ pub const MESSAGE_RUN_LIMIT: usize = 300;
 /// assert_eq!(terminal_message("short 'name'\tand\u{1b}"), "short 'name'\tand\\u{1b}");
 /// ```
 pub fn terminal_message(s: &str) -> String {
-    let s = terminal(s);
+    shorten_runs(&terminal(s))
+}
+
+/// A message for a human with every run of more than
+/// [`MESSAGE_RUN_LIMIT`] characters without white space (a name or value
+/// quoted from a user's file: a 100,000-character series name made a
+/// 100,000-character error) shortened to its first 120 and last 40
+/// characters around a note of how many were left out; everything else as
+/// it is. The Python package's exceptions go through it too.
+///
+/// ```
+/// use experiments::encode::shorten_runs;
+///
+/// assert_eq!(shorten_runs("a\u{7} b"), "a\u{7} b");
+/// let long = format!("'{}'", "é".repeat(400));
+/// assert_eq!(shorten_runs(&long).chars().count(), 160 + "…[242 characters left out]…".chars().count());
+/// ```
+pub fn shorten_runs(s: &str) -> String {
     let long = s
         .split(char::is_whitespace)
         .any(|run| run.len() > MESSAGE_RUN_LIMIT && run.chars().count() > MESSAGE_RUN_LIMIT);
     if !long {
-        return s;
+        return s.to_string();
     }
     let (head, tail) = (120, 40);
     let mut out = String::with_capacity(1024);

@@ -321,3 +321,21 @@ def test_bad_reset_options_name_the_option(kth, actual, options, exc, pattern):
     _refused(TypeError, r"^qos_seed is 1.5, expected an integer$", lambda: m.reset(options={"qos_seed": 1.5}))
     m.reset(options={"qos_seed": np.uint64(2**64 - 1), "start": np.int32(3)})
     assert m._core.qos_seed == 2**64 - 1 and m._core.start == 3
+
+
+# 5: a long name or value quoted in an error is shortened, as on the
+# command line's stderr (a 100,000-character policy name made an exception
+# of 100,000 characters).
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda w: usched.simulate(w, "x" * 100_000),
+        lambda w: usched.load("y" * 100_000),
+    ],
+)
+def test_long_values_in_errors_are_shortened(small, call):
+    with pytest.raises(usched.UschedError) as e:
+        call(small)
+    message = str(e.value)
+    assert len(message) < 2_000, message[:300]
+    assert "characters left out]" in message, message
