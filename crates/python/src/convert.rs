@@ -15,15 +15,11 @@ create_exception!(
     "A bad input or a failed run; the message names the file, line and field as the command line does. A subclass of ValueError, as the range errors of numeric options are."
 );
 
-/// `e` with its chain of causes, as the command line prints it: a long
-/// name or value it quotes shortened (`experiments::encode::shorten_runs`).
+/// `e` (an [`anyhow::Error`] too) with its chain of causes, as the command
+/// line prints it: a long name or value it quotes shortened
+/// (`experiments::encode::shorten_runs`).
 pub(crate) fn error(e: impl std::fmt::Display) -> PyErr {
     UschedError::new_err(experiments::encode::shorten_runs(&format!("{e:#}")))
-}
-
-/// An [`anyhow::Error`] with its causes, as [`error`] gives it.
-pub(crate) fn anyhow_error(e: anyhow::Error) -> PyErr {
-    error(e)
 }
 
 /// A policy name: `fcfs`, `easy`, `easy-kN`, `easy-kinf`, `conservative`.

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::convert::{
-    anyhow_error, error, int, int_arg, int_in, order, outcome_columns, overrun, policy, strict_u64,
+    error, int, int_arg, int_in, order, outcome_columns, overrun, policy, strict_u64,
 };
 use crate::owned::OnThread;
 use crate::workload::Workload;
@@ -83,7 +83,7 @@ impl Schedule {
             self.jobs.capacity,
             &[format!("{} on {}", self.policy, self.jobs.label)],
         )
-        .map_err(anyhow_error)?;
+        .map_err(error)?;
         write(&path, &text)
     }
 
@@ -99,7 +99,7 @@ impl Schedule {
             &self.outcomes,
             &allocation,
         )
-        .map_err(anyhow_error)?;
+        .map_err(error)?;
         write(&path, &text)
     }
 
@@ -120,7 +120,7 @@ impl Schedule {
 /// Writes `text` to `path` atomically (a temporary file renamed over it),
 /// as the command line writes its outputs.
 fn write(path: &Path, text: &str) -> PyResult<()> {
-    cli::output::write_file(path, text.as_bytes()).map_err(anyhow_error)
+    cli::output::write_file(path, text.as_bytes()).map_err(error)
 }
 
 /// `bsld_bound` is a number of seconds (10 if `None`): 0 (or 1) means no

@@ -9,7 +9,7 @@ use cli::settings::Settings;
 use experiments::RunOptions;
 use pyo3::prelude::*;
 
-use crate::convert::{anyhow_error, error, int_arg, text_path};
+use crate::convert::{error, int_arg, text_path};
 
 /// The repository `root` names, or the one found from the current
 /// directory (as the command line finds it).
@@ -51,7 +51,7 @@ pub(crate) fn run_config(
     let path = PathBuf::from(path);
     py.detach(move || {
         let loaded =
-            cli::experiment::read_experiment(&settings, None, &path, None).map_err(anyhow_error)?;
+            cli::experiment::read_experiment(&settings, None, &path, None).map_err(error)?;
         let options = RunOptions {
             threads: settings.threads,
             ..RunOptions::default()
@@ -75,7 +75,7 @@ pub(crate) fn run_config(
 #[pyo3(signature = (id, *, root = None))]
 pub(crate) fn config_of(id: &str, root: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
     let settings = settings(root, None, false)?;
-    let entries = settings.catalog().map_err(anyhow_error)?;
+    let entries = settings.catalog().map_err(error)?;
     entries
         .iter()
         .find(|e| e.id == id)

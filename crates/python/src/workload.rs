@@ -10,9 +10,7 @@ use experiments::{Source, Workload as Jobs, WorkloadFacts, workload_from};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{
-    anyhow_error, error, estimate as parse_estimate, int, int_arg, job_columns, text_path,
-};
+use crate::convert::{error, estimate as parse_estimate, int, int_arg, job_columns, text_path};
 
 /// A workload: its jobs (in submit order, none wider than the machine),
 /// the machine and where it came from.
@@ -159,12 +157,12 @@ pub(crate) fn load(
     let root = root.map(|r| text_path("root", r)).transpose()?;
     py.detach(move || {
         let source = match cli::generated::source(&trace) {
-            Some(source) => source.map_err(anyhow_error)?,
+            Some(source) => source.map_err(error)?,
             None => {
-                let settings = trace_settings(root.as_deref(), stand_in).map_err(anyhow_error)?;
-                carried(&trace, &settings).map_err(anyhow_error)?;
-                let found = resolve(&trace, Path::new("."), &settings).map_err(anyhow_error)?;
-                load_found(&found, lenient).map_err(anyhow_error)?
+                let settings = trace_settings(root.as_deref(), stand_in).map_err(error)?;
+                carried(&trace, &settings).map_err(error)?;
+                let found = resolve(&trace, Path::new("."), &settings).map_err(error)?;
+                load_found(&found, lenient).map_err(error)?
             }
         };
         let source = with_procs(source, procs)?;
