@@ -470,29 +470,49 @@ pub fn shorten_runs(s: &str) -> String {
     if !long {
         return s.to_string();
     }
-    let (head, tail) = (120, 40);
     let mut out = String::with_capacity(1024);
     let mut run = String::new();
-    let flush = |run: &mut String, out: &mut String| {
-        let n = run.chars().count();
-        if n > MESSAGE_RUN_LIMIT {
-            out.extend(run.chars().take(head));
-            let _ = write!(out, "…[{} characters left out]…", n - head - tail);
-            out.extend(run.chars().skip(n - tail));
-        } else {
-            out.push_str(run);
-        }
-        run.clear();
-    };
     for c in s.chars() {
         if c.is_whitespace() {
-            flush(&mut run, &mut out);
+            out.push_str(&shorten(&run));
+            run.clear();
             out.push(c);
         } else {
             run.push(c);
         }
     }
-    flush(&mut run, &mut out);
+    out.push_str(&shorten(&run));
+    out
+}
+
+/// One value quoted in a message for a human, shortened as a whole, white
+/// space and all, as [`shorten_runs`] shortens a run: past
+/// [`MESSAGE_RUN_LIMIT`] characters, its first 120 and last 40 around a
+/// note of how many were left out. For a value whose text may hold
+/// spaces (a Python `repr` of a long list or dict), which
+/// [`shorten_runs`] would keep whole.
+///
+/// ```
+/// use experiments::encode::shorten;
+///
+/// assert_eq!(shorten("[1, 2, 3]"), "[1, 2, 3]");
+/// let list = format!("[{}]", vec!["0"; 1000].join(", "));
+/// let shown = shorten(&list);
+/// assert!(shown.starts_with("[0, 0, ") && shown.ends_with(", 0, 0]"));
+/// assert!(shown.contains("…[2840 characters left out]…"));
+/// ```
+pub fn shorten(s: &str) -> String {
+    if s.len() <= MESSAGE_RUN_LIMIT {
+        return s.to_string();
+    }
+    let n = s.chars().count();
+    if n <= MESSAGE_RUN_LIMIT {
+        return s.to_string();
+    }
+    let (head, tail) = (120, 40);
+    let mut out: String = s.chars().take(head).collect();
+    let _ = write!(out, "…[{} characters left out]…", n - head - tail);
+    out.extend(s.chars().skip(n - tail));
     out
 }
 

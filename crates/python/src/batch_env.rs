@@ -18,14 +18,13 @@
 //! every job of the window has started.
 
 use numpy::PyArray1;
-use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::convert::{action_index, error, int, int_arg, int_in};
+use crate::convert::{action_index, error, int, int_arg, int_in, value_error};
 use swf_io::Estimate;
 
 use crate::env_jobs::{EnvJob, MAX_WAIT, TOP, norm, ranked, schedgym_jobs, sort_stably};
@@ -537,7 +536,7 @@ impl BatchCore {
         let exact = match (estimate, loaded) {
             // `load`'s default is no choice to override; `actual` is.
             (Some("requested"), Some(true)) => {
-                return Err(PyValueError::new_err(
+                return Err(value_error(
                     "estimate is 'requested', but the workload was loaded with \
                      estimate='actual'; give estimate='actual' or leave it out",
                 ));
@@ -546,7 +545,7 @@ impl BatchCore {
             (Some("actual"), _) => true,
             (None, Some(exact)) => exact,
             (None, None) => {
-                return Err(PyValueError::new_err(
+                return Err(value_error(
                     "the workload was loaded with an under-estimate; this environment takes \
                      estimate='requested' or 'actual': load it with one of those",
                 ));

@@ -22,6 +22,63 @@ pub(crate) fn error(e: impl std::fmt::Display) -> PyErr {
     UschedError::new_err(experiments::encode::shorten_runs(&format!("{e:#}")))
 }
 
+/// A `TypeError` with `message`, a long quoted run shortened as
+/// [`error`] shortens one. Every exception the binding builds comes from
+/// here, [`value_error`], [`runtime_error`] or [`error`].
+pub(crate) fn type_error(message: impl Into<String>) -> PyErr {
+    pyo3::exceptions::PyTypeError::new_err(experiments::encode::shorten_runs(&message.into()))
+}
+
+/// A `ValueError` with `message`, as [`type_error`].
+pub(crate) fn value_error(message: impl Into<String>) -> PyErr {
+    PyValueError::new_err(experiments::encode::shorten_runs(&message.into()))
+}
+
+/// A `RuntimeError` with `message`, as [`type_error`].
+pub(crate) fn runtime_error(message: impl Into<String>) -> PyErr {
+    pyo3::exceptions::PyRuntimeError::new_err(experiments::encode::shorten_runs(&message.into()))
+}
+
+/// A Python value quoted in a message: its `repr()`, shortened as a whole
+/// (`experiments::encode::shorten`), since the `repr` of a long list or
+/// dict holds spaces that [`error`]'s shortening keeps. An `int` past
+/// Python's limit on digits turned into text (4,300 by default) shows its
+/// sign and size in bits; any other `repr` that fails, the value's type and the
+/// failure.
+pub(crate) fn shown(value: &Bound<'_, PyAny>) -> String {
+    let text = match value.repr() {
+        Ok(r) => r.to_string(),
+        Err(e) => {
+            let bits = value
+                .is_instance_of::<pyo3::types::PyInt>()
+                .then(|| value.call_method0("bit_length").ok()?.extract::<u64>().ok())
+                .flatten();
+            match bits {
+                Some(bits) if value.lt(0).unwrap_or(false) => {
+                    format!("<a negative int of {bits} bits>")
+                }
+                Some(bits) => format!("<an int of {bits} bits>"),
+                None => {
+                    let ty = value
+                        .get_type()
+                        .name()
+                        .map_or_else(|_| "?".to_string(), |n| n.to_string());
+                    format!("<{ty} whose repr() failed: {}>", e.value(value.py()))
+                }
+            }
+        }
+    };
+    experiments::encode::shorten(&text)
+}
+
+/// [`shown`] for the package's Python modules, which quote values in
+/// their own errors the same way.
+#[pyfunction]
+#[pyo3(name = "shown")]
+pub(crate) fn shown_py(value: &Bound<'_, PyAny>) -> String {
+    shown(value)
+}
+
 /// A policy name: `fcfs`, `easy`, `easy-kN`, `easy-kinf`, `conservative`.
 pub(crate) fn policy(name: &str) -> PyResult<Policy> {
     name.parse::<Policy>().map_err(error)
@@ -48,7 +105,7 @@ pub(crate) fn overrun(name: &str) -> PyResult<Overrun> {
 pub(crate) fn estimate(name: &str) -> PyResult<Estimate> {
     cli::options::parse_estimate(name).map_err(|e| {
         let text = format!("{e:#}");
-        UschedError::new_err(match text.strip_prefix("--estimate") {
+        error(match text.strip_prefix("--estimate") {
             Some(rest) => format!("estimate{rest}"),
             None => text,
         })
@@ -60,24 +117,19 @@ pub(crate) fn estimate(name: &str) -> PyResult<Estimate> {
 /// which no path can hold, a `ValueError`, each naming it.
 fn path(name: &str, value: &Bound<'_, PyAny>) -> PyResult<std::path::PathBuf> {
     let py = value.py();
-    let shown = || {
-        value
-            .repr()
-            .map_or_else(|_| "?".to_string(), |r| r.to_string())
-    };
     // As text, bytes that are not UTF-8 escaped as the file system's
     // encoding does (and PathBuf's extraction undoes).
     let Ok(text) = py.import("os")?.getattr("fsdecode")?.call1((value,)) else {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        return Err(type_error(format!(
             "{name} is {}, expected a path (a str, bytes or os.PathLike)",
-            shown()
+            shown(value)
         )));
     };
     // Shown lossily (a lone surrogate as U+FFFD), which keeps a NUL.
     if text.to_string().contains('\0') {
-        return Err(PyValueError::new_err(format!(
+        return Err(value_error(format!(
             "{name} is {}, but a path cannot hold a NUL character",
-            shown()
+            shown(value)
         )));
     }
     text.extract::<std::path::PathBuf>()
@@ -91,12 +143,10 @@ pub(crate) fn text_path(name: &str, value: &Bound<'_, PyAny>) -> PyResult<String
         .into_os_string()
         .into_string()
         .map_err(|_| {
-            let shown = value
-                .repr()
-                .map_or_else(|_| "?".to_string(), |r| r.to_string());
             error(format!(
-                "{name} is {shown}, which is not UTF-8; the toolkit reads trace names and paths \
-             as UTF-8: rename the file or give another path to it"
+                "{name} is {}, which is not UTF-8; the toolkit reads trace names and paths \
+             as UTF-8: rename the file or give another path to it",
+                shown(value)
             ))
         })
 }
@@ -184,9 +234,9 @@ pub(crate) fn not_bool(name: &str, value: &Bound<'_, PyAny>, expected: &str) -> 
         Ok(ty.module()? == "numpy" && (ty.name()? == "bool" || ty.name()? == "bool_"))
     };
     if value.is_instance_of::<PyBool>() || numpy_bool()? {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        return Err(type_error(format!(
             "{name} is {}, expected {expected}",
-            value.repr()?
+            shown(value)
         )));
     }
     Ok(())
@@ -226,17 +276,15 @@ where
     not_bool(name, value, "an integer")?;
     value.extract::<T>().map_err(|e| {
         let (py, e): (_, PyErr) = (value.py(), e.into());
-        let text = value
-            .repr()
-            .map_or_else(|_| "?".to_string(), |r| r.to_string());
+        let text = shown(value);
         if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(py) {
-            PyValueError::new_err(format!(
+            value_error(format!(
                 "{name} is {text}, expected {} to {}",
                 T::LOW,
                 T::HIGH
             ))
         } else {
-            pyo3::exceptions::PyTypeError::new_err(format!("{name} is {text}, expected an integer"))
+            type_error(format!("{name} is {text}, expected an integer"))
         }
     })
 }
@@ -246,16 +294,16 @@ where
 pub(crate) fn real(name: &str, value: &Bound<'_, PyAny>) -> PyResult<f64> {
     not_bool(name, value, "a real number")?;
     if value.is_instance_of::<pyo3::types::PyString>() {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        return Err(type_error(format!(
             "{name} is {}, expected a real number",
-            value.repr()?
+            shown(value)
         )));
     }
     value.extract::<f64>().map_err(|_| {
-        let text = value
-            .repr()
-            .map_or_else(|_| "?".to_string(), |r| r.to_string());
-        pyo3::exceptions::PyTypeError::new_err(format!("{name} is {text}, expected a real number"))
+        type_error(format!(
+            "{name} is {}, expected a real number",
+            shown(value)
+        ))
     })
 }
 
@@ -263,19 +311,18 @@ pub(crate) fn real(name: &str, value: &Bound<'_, PyAny>) -> PyResult<f64> {
 /// value if it fits a `u64`, else its decimal text (negative or huge), for
 /// an error message. Nothing is allocated for a value that fits.
 pub(crate) fn strict_u64(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Result<u64, String>> {
-    use pyo3::exceptions::PyTypeError;
     not_bool(name, value, "an integer")?;
     if let Ok(v) = value.extract::<u64>() {
         return Ok(Ok(v));
     }
     let py = value.py();
     let Ok(int) = py.import("operator")?.getattr("index")?.call1((value,)) else {
-        return Err(PyTypeError::new_err(format!(
+        return Err(type_error(format!(
             "{name} is {}, expected an integer",
-            value.repr()?
+            shown(value)
         )));
     };
-    Ok(int.extract::<u64>().map_err(|_| int.to_string()))
+    Ok(int.extract::<u64>().map_err(|_| shown(&int)))
 }
 
 /// The integer option `name` from Python, strictly, as [`int`] takes it.
@@ -305,7 +352,7 @@ pub(crate) fn int_in(
 
 /// The `ValueError` of an integer `name` given as `text`, outside `low..=high`.
 fn out_of_range(name: &str, text: &str, low: u64, high: u64, hint: &str) -> PyErr {
-    PyValueError::new_err(format!("{name} is {text}, expected {low} to {high}{hint}"))
+    value_error(format!("{name} is {text}, expected {low} to {high}{hint}"))
 }
 
 /// [`int_in`] with no hint.
@@ -322,9 +369,7 @@ pub(crate) fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult
         return usize::try_from(a)
             .ok()
             .filter(|&a| a < window)
-            .ok_or_else(|| {
-                PyValueError::new_err(format!("action {a} is outside Discrete({window})"))
-            });
+            .ok_or_else(|| value_error(format!("action {a} is outside Discrete({window})")));
     }
     // An int beyond 64 bits, a numpy integer beyond i64 or an array.
     let py = action.py();
@@ -343,10 +388,10 @@ pub(crate) fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult
             let array = match array {
                 Some(array) if integers(&array)? => array,
                 _ => {
-                    return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    return Err(type_error(format!(
                         "action {} is not an integer of Discrete({window}) (give an int, a \
                          numpy integer or a one-element integer array)",
-                        action.repr()?
+                        shown(action)
                     )));
                 }
             };
@@ -355,9 +400,9 @@ pub(crate) fn action_index(action: &Bound<'_, PyAny>, window: usize) -> PyResult
     };
     match int.extract::<u64>() {
         Ok(a) if a < window as u64 => Ok(a as usize),
-        _ => Err(PyValueError::new_err(format!(
+        _ => Err(value_error(format!(
             "action {} is outside Discrete({window})",
-            int.str()?
+            shown(&int)
         ))),
     }
 }

@@ -48,6 +48,7 @@ fn _usched(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(schedule::simulate, m)?)?;
     m.add_function(wrap_pyfunction!(study::run_config, m)?)?;
     m.add_function(wrap_pyfunction!(study::config_of, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::shown_py, m)?)?;
     papers::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

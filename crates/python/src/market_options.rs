@@ -5,7 +5,7 @@
 
 use pyo3::prelude::*;
 
-use crate::convert::{error, real};
+use crate::convert::{error, real, shown, type_error};
 use crate::market_env::MAX_COEFFICIENT;
 use crate::market_rule::DEFAULT_FACTORS;
 
@@ -81,9 +81,9 @@ impl Numbers {
 /// The price factors a sequence of real numbers (not a string) gives.
 fn numbers(factors: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
     let not_a_sequence = || -> PyResult<PyErr> {
-        Ok(pyo3::exceptions::PyTypeError::new_err(format!(
+        Ok(type_error(format!(
             "factors is {}, expected a sequence of real numbers",
-            factors.repr()?
+            shown(factors)
         )))
     };
     if factors.is_instance_of::<pyo3::types::PyString>()

@@ -12,8 +12,9 @@
 use std::cell::RefCell;
 use std::thread::{self, ThreadId};
 
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+
+use crate::convert::runtime_error;
 
 /// A slot: taken (by a live [`OnThread`]) and its simulation, `None` once
 /// finished.
@@ -56,7 +57,7 @@ impl OnThread {
         f: impl FnOnce(&mut Option<profile::Stepper>) -> PyResult<R>,
     ) -> PyResult<R> {
         if thread::current().id() != self.owner {
-            return Err(PyRuntimeError::new_err(
+            return Err(runtime_error(
                 "this Stepper belongs to the thread that created it and was used from another \
                  thread; create one per thread",
             ));
@@ -64,7 +65,7 @@ impl OnThread {
         SIMULATIONS.with(|slots| {
             let mut slots = slots
                 .try_borrow_mut()
-                .map_err(|_| PyRuntimeError::new_err("the Stepper is already in use"))?;
+                .map_err(|_| runtime_error("the Stepper is already in use"))?;
             f(&mut slots[self.slot].1)
         })
     }

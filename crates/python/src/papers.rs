@@ -22,11 +22,10 @@
 //! `(column, dtype, values)` that the Python layer turns into numpy arrays,
 //! the summary the run's metrics by the crate's names.
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use crate::convert::{error, int, not_bool};
+use crate::convert::{error, int, not_bool, shown, type_error};
 
 mod adaptive;
 mod pricing;
@@ -88,13 +87,6 @@ fn refuse_bools(options: &Bound<'_, PyDict>, flags: &[&str]) -> PyResult<()> {
     Ok(())
 }
 
-/// `value`'s `repr()`, `?` if it has none.
-fn shown(value: &Bound<'_, PyAny>) -> String {
-    value
-        .repr()
-        .map_or_else(|_| "?".to_string(), |r| r.to_string())
-}
-
 /// The kind of a numpy scalar (`b`, `i`, `u`, `f`, ...), `None` for
 /// anything else.
 fn numpy_kind(value: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
@@ -138,14 +130,14 @@ pub(super) fn to_toml(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Option<t
         for (i, item) in value.try_iter()?.enumerate() {
             let name = format!("{name}[{i}]");
             items.push(to_toml(&name, &item?)?.ok_or_else(|| {
-                PyTypeError::new_err(format!("{name} is None, expected a number or a string"))
+                type_error(format!("{name} is None, expected a number or a string"))
             })?);
         }
         toml::Value::Array(items)
     } else {
-        return Err(PyTypeError::new_err(format!(
+        return Err(type_error(format!(
             "{name} is {}, expected a number, a string, a bool or a list",
-            value.repr()?
+            shown(value)
         )));
     };
     Ok(Some(v))
@@ -221,7 +213,7 @@ fn kind_check(
         // number): Python's `TypeError`, as `to_toml` gives for a value
         // no option takes.
         if e.message.starts_with("invalid type: ") {
-            PyTypeError::new_err(text)
+            type_error(text)
         } else {
             error(text)
         }

@@ -17,13 +17,12 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
-use pyo3::exceptions::PyValueError;
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::batch_env::{BatchCore, FEATURES};
-use crate::convert::{error, int, int_arg};
+use crate::convert::{error, int, int_arg, value_error};
 
 /// The most copies a vector environment may have.
 pub(crate) const MAX_NUM_ENVS: u64 = 65_536;
@@ -317,7 +316,7 @@ impl BatchVec {
         let most = (MAX_VEC_SIZE / per_copy).clamp(1, MAX_NUM_ENVS);
         let num_envs = int_arg("num_envs", num_envs, 1, u64::MAX)?;
         if num_envs > most {
-            return Err(PyValueError::new_err(format!(
+            return Err(value_error(format!(
                 "num_envs is {num_envs}, expected 1 to {most} (at most {MAX_NUM_ENVS} copies, and \
                  num_envs × (episode + window) at most {MAX_VEC_SIZE})"
             )));
@@ -398,7 +397,7 @@ impl BatchVec {
         }
         for (i, &a) in actions.iter().enumerate() {
             if usize::try_from(a).map_or(true, |a| a >= window) {
-                return Err(PyValueError::new_err(format!(
+                return Err(value_error(format!(
                     "action {a} of environment {i} is outside Discrete({window})"
                 )));
             }

@@ -339,3 +339,51 @@ def test_long_values_in_errors_are_shortened(small, call):
     message = str(e.value)
     assert len(message) < 2_000, message[:300]
     assert "characters left out]" in message, message
+
+
+# 6: a long Python value quoted in an error is shortened as a whole, its
+# spaces and all (the repr of a long list or dict): every parameter that
+# quotes what it was given, in the binding and in the package's own
+# modules. An int past Python's limit on digits turned into text shows its
+# size in bits instead of failing in the message.
+HUGE_LIST = [0.5] * 100_000
+HUGE_INT = 10**5000
+CUT = "characters left out]…"
+BIG = "<an int of 16610 bits>"
+NEG = "<a negative int of 16610 bits>"
+
+
+def _stepped(env):
+    env.reset(seed=0)
+    return env
+
+
+@pytest.mark.parametrize(
+    "call, exc, shown",
+    [
+        (lambda w, a: usched.load(GEN, procs=HUGE_LIST), TypeError, CUT),
+        (lambda w, a: usched.simulate(w, bsld_bound=HUGE_LIST), TypeError, CUT),
+        (lambda w, a: usched.simulate(w, bsld_bound=HUGE_INT), ValueError, BIG),
+        (lambda w, a: usched.simulate(w, bsld_bound=-HUGE_INT), ValueError, NEG),
+        (lambda w, a: E(w, window=HUGE_INT), ValueError, BIG),
+        (lambda w, a: E(w, window=8, episode=16).reset(seed=HUGE_LIST), TypeError, CUT),
+        (lambda w, a: E(w, window=8, episode=16).reset(seed=-HUGE_INT), ValueError, NEG),
+        (lambda w, a: E(w, window=8, episode=16).reset(seed=0, options=HUGE_LIST), TypeError, CUT),
+        (lambda w, a: E(w, window=8, episode=16).reset(seed=0, options={str(i): 0 for i in range(50_000)}),
+         ValueError, CUT),
+        (lambda w, a: _stepped(V(2, trace=w, window=8, episode=16)).step(HUGE_LIST), TypeError, CUT),
+        (lambda w, a: M(a, episode=16, action="price", factors=[HUGE_LIST]), TypeError, CUT),
+        (lambda w, a: M(a, episode=16, nodes=HUGE_INT), ValueError, BIG),
+        (lambda w, a: M(a, episode=16, alpha=HUGE_LIST), TypeError, CUT),
+        (lambda w, a: usched.papers.pricing(a, alpha=HUGE_LIST), TypeError, CUT),
+        (lambda w, a: _stepped(E(w, window=8, episode=16)).step(HUGE_LIST), TypeError, CUT),
+        (lambda w, a: _stepped(M(a, episode=16)).step(HUGE_INT), ValueError, BIG),
+        (lambda w, a: _stepped(M(a, episode=16)).step(HUGE_LIST), TypeError, CUT),
+    ],
+)
+def test_long_python_values_in_errors_are_shortened(small, actual, call, exc, shown):
+    with pytest.raises(exc) as e:
+        call(small, actual)
+    message = str(e.value)
+    assert len(message) < 2_000, message[:300]
+    assert shown in message, message

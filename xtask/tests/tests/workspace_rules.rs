@@ -634,6 +634,74 @@ fn the_command_line_quotes_paths_through_the_name_encoding() {
     );
 }
 
+/// The Python package's exceptions quote what a caller gave, and a
+/// caller can give anything: a list of a million items, an `int` of
+/// 5,000 digits. So the binding builds every exception in
+/// `crates/python/src/convert.rs` (`error`, `type_error`, `value_error`,
+/// `runtime_error`, which shorten long runs) and quotes a value with
+/// `convert::shown` (its `repr`, shortened as a whole), never `.repr()`;
+/// the package's Python modules quote one with `_usched.shown`, never
+/// `!r`, except in a `__repr__`.
+#[test]
+fn the_python_package_builds_its_exceptions_and_quotes_values_in_one_place() {
+    let crate_dir = root().join("crates/python");
+    let mut files = Vec::new();
+    rust_files(&crate_dir.join("src"), &mut files);
+    files.sort();
+    assert!(
+        !files.is_empty(),
+        "no Rust files under {}",
+        crate_dir.display()
+    );
+    let mut raw = Vec::new();
+    for file in &files {
+        let name = relative(file);
+        if name.ends_with("crates/python/src/convert.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            if ["new_err(", ".repr()"].iter().any(|m| code.contains(m)) {
+                raw.push(format!("{name}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    let package = crate_dir.join("python/usched");
+    let mut modules: Vec<_> = std::fs::read_dir(&package)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    modules.sort();
+    assert!(
+        !modules.is_empty(),
+        "no modules under {}",
+        package.display()
+    );
+    for file in &modules {
+        let name = relative(file);
+        let text = std::fs::read_to_string(file).unwrap();
+        let mut function = "";
+        for (i, line) in text.lines().enumerate() {
+            if let Some(rest) = line.trim_start().strip_prefix("def ") {
+                function = rest.split('(').next().unwrap_or_default();
+            }
+            let code = line.split('#').next().unwrap_or_default();
+            if code.contains("!r}") && function != "__repr__" {
+                raw.push(format!("{name}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        raw.is_empty(),
+        "build exceptions in crates/python/src/convert.rs and quote a value with \
+         convert::shown (Rust) or _usched.shown (Python), which shorten a long one:\n{}",
+        raw.join("\n")
+    );
+}
+
 #[test]
 fn source_files_stay_small() {
     let crates_dir = root().join("crates");

@@ -24,6 +24,7 @@ __all__ = [
     "paper_provisioning",
     "paper_utility",
     "run_config",
+    "shown",
     "simulate",
 ]
 
@@ -210,6 +211,9 @@ def run_config(
     stand_in: bool = False,
 ) -> Tuple[str, List[Tuple[str, str]]]: ...
 def config_of(id: str, *, root: Optional[_Path] = None) -> str: ...
+
+# How errors quote a value: its repr(), shortened past 300 characters.
+def shown(value: object) -> str: ...
 
 # The papers (src/papers.rs): (tables, summary), each table a list of
 # (column, dtype, values).

@@ -43,10 +43,10 @@ def _seed(seed: Any) -> Optional[int]:
     if seed is None:
         return None
     if not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed is {seed!r}, expected None or an int >= 0")
+        raise TypeError(f"seed is {_usched.shown(seed)}, expected None or an int >= 0")
     value = operator.index(seed)
     if value < 0:
-        raise ValueError(f"seed is {value}, expected None or an int >= 0")
+        raise ValueError(f"seed is {_usched.shown(value)}, expected None or an int >= 0")
     return value
 
 
@@ -55,11 +55,11 @@ def _options(options: Optional[Dict[str, Any]], known: Tuple[str, ...]) -> Dict[
     if options is None:
         return {}
     if not isinstance(options, dict):
-        raise TypeError(f"options is {options!r}, expected a dict or None")
+        raise TypeError(f"options is {_usched.shown(options)}, expected a dict or None")
     unknown = sorted(map(str, set(options) - set(known)))
     if unknown:
         expected = " and ".join(known) if known else "none"
-        raise ValueError(f"unknown reset options {unknown}, expected {expected}")
+        raise ValueError(f"unknown reset options {_usched.shown(unknown)}, expected {expected}")
     return dict(options)
 
 
@@ -234,7 +234,7 @@ class BatchSchedulingVecEnv(gymnasium.vector.VectorEnv):
             a = np.asarray(None)  # ragged or unconvertible: refused below
         if a.dtype.kind not in "iu":
             raise TypeError(
-                f"actions {actions!r} are not integers of Discrete({self.window}) "
+                f"actions {_usched.shown(actions)} are not integers of Discrete({self.window}) "
                 "(give an integer array, one action per copy)"
             )
         if a.shape != (self.num_envs,):
@@ -450,12 +450,16 @@ class MarketAdmissionEnv(gymnasium.Env):
 def _admit_at_one(env: gymnasium.Env, price: str, name: str) -> int:
     e = env.unwrapped
     if not isinstance(e, MarketAdmissionEnv):
-        raise TypeError(f"{name} acts on usched/MarketAdmission-v0, not {type(e).__name__}")
+        raise TypeError(f"{name} acts on usched/MarketAdmission-v0, not {_usched.shown(type(e))}")
     if e.price != price:
-        raise ValueError(f"{name} is the policy of price={price!r}; this environment has price={e.price!r}")
+        raise ValueError(
+            f"{name} is the policy of price={_usched.shown(price)}; "
+            f"this environment has price={_usched.shown(e.price)}"
+        )
     a = e.admit_action
     if a is None:
-        raise ValueError(f"{name} admits at factor 1, which the factors {e.factors} lack")
+        factors = _usched.shown(e.factors)
+        raise ValueError(f"{name} admits at factor 1, which the factors {factors} lack")
     return a
 
 
