@@ -182,10 +182,15 @@ pub enum SchedError {
         now: Time,
     },
     /// A request's id was submitted before: an outcome is found by its
-    /// request's id, so each request has its own.
+    /// request's id, so each request has its own. Positions count the
+    /// requests the scheduler took, in the order submitted.
     DuplicateId {
-        /// The id given twice.
+        /// The id both carry.
         id: u64,
+        /// Position of the first request with it.
+        first: usize,
+        /// Position of the second request with it.
+        second: usize,
     },
     /// A request's `f_mol` answers at submission otherwise than when the
     /// request was built: a time outside `[1, 2^40]` s, or no allowed shape.
@@ -223,9 +228,9 @@ impl fmt::Display for SchedError {
                 f,
                 "request {id} is submitted at {submit}, before the previous submission at {now}; submit requests in time order"
             ),
-            SchedError::DuplicateId { id } => write!(
+            SchedError::DuplicateId { id, first, second } => write!(
                 f,
-                "request {id} was submitted before; give every request its own id"
+                "requests at positions {first} and {second} both have id {id}; give every request its own id"
             ),
             SchedError::Request { id, error } => write!(
                 f,

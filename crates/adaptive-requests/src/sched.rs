@@ -1,7 +1,7 @@
 //! The on-line schedulers: FIFO and Missing Deadline First, both with
 //! conservative backfilling and hard deadlines.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use profile::{Profile, Time};
 
@@ -395,8 +395,9 @@ pub struct Scheduler<F = LinearFmol, O = Policy> {
     /// to reuse its allocation).
     backup: Profile,
     now: Time,
-    /// The ids submitted so far: each request has its own.
-    ids: HashSet<u64>,
+    /// The ids submitted so far, each with its position in the order
+    /// submitted: each request has its own.
+    ids: HashMap<u64, usize>,
 }
 
 impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
@@ -413,7 +414,7 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
             settled: true,
             backup: Profile::new(config.capacity, Time(i64::MIN)),
             now: Time(i64::MIN),
-            ids: HashSet::new(),
+            ids: HashMap::new(),
             config,
         })
     }
@@ -451,13 +452,17 @@ impl<F: Moldability, O: RequestOrder> Scheduler<F, O> {
                 now: self.now,
             });
         }
-        if self.ids.contains(&id) {
-            return Err(SchedError::DuplicateId { id });
+        if let Some(&first) = self.ids.get(&id) {
+            return Err(SchedError::DuplicateId {
+                id,
+                first,
+                second: self.ids.len(),
+            });
         }
         // `f_mol` was checked when the request was built; a user's function
         // may answer otherwise now, and the shapes are taken from this answer.
         let shapes = checked_shapes(&req).map_err(|error| SchedError::Request { id, error })?;
-        self.ids.insert(id);
+        self.ids.insert(id, self.ids.len());
         let t_min = shapes.iter().map(|&(_, t)| t).min().unwrap_or(1);
         self.now = submit;
         let now = submit;

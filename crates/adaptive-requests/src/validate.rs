@@ -20,13 +20,15 @@ pub enum Violation {
         /// Position of the first mismatch.
         index: usize,
     },
-    /// Request `index` has the id of an earlier one: an outcome is found by
-    /// its request's id, so each request has its own.
+    /// Two requests carry the same id: an outcome is found by its
+    /// request's id, so each request has its own.
     DuplicateId {
-        /// Its position in the requests.
-        index: usize,
-        /// The id given twice.
+        /// The id both carry.
         id: u64,
+        /// Position of the first request with it.
+        first: usize,
+        /// Position of the second request with it.
+        second: usize,
     },
     /// More processors busy than the machine has (from `profile::validate`).
     Capacity {
@@ -123,9 +125,9 @@ impl fmt::Display for Violation {
                     "outcome {index} does not belong to request {index}; give one outcome per request, in order"
                 )
             }
-            Violation::DuplicateId { index, id } => write!(
+            Violation::DuplicateId { id, first, second } => write!(
                 f,
-                "request {index} has id {id}, the id of an earlier request; give every request its own id"
+                "requests at positions {first} and {second} both have id {id}; give every request its own id"
             ),
             Violation::Capacity { violation } => write!(f, "{violation}"),
             Violation::EarlyStart { id, start, submit } => {
@@ -216,9 +218,15 @@ pub fn validate<F: Moldability, O>(
             index: requests.len().min(outcomes.len()),
         });
     }
-    let mut ids = std::collections::HashSet::with_capacity(requests.len());
-    if let Some((index, r)) = requests.iter().enumerate().find(|(_, r)| !ids.insert(r.id)) {
-        return Err(Violation::DuplicateId { index, id: r.id });
+    let mut ids = std::collections::HashMap::with_capacity(requests.len());
+    for (second, r) in requests.iter().enumerate() {
+        if let Some(first) = ids.insert(r.id, second) {
+            return Err(Violation::DuplicateId {
+                id: r.id,
+                first,
+                second,
+            });
+        }
     }
     let tariff = config.tariff();
     let mut jobs = Vec::new();

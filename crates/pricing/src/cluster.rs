@@ -25,7 +25,7 @@
 
 use std::any::Any;
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::{BinaryHeap, HashMap};
 
 use profile::{MAX_DURATION, Time};
 
@@ -171,8 +171,9 @@ pub struct Cluster<A = LibraAdmission> {
     beyond: Option<u64>,
     /// Buffers for a node's partitions and rates in `recompute`.
     scratch: (Vec<f64>, Vec<f64>),
-    /// The ids submitted so far: an outcome is its job's by id.
-    ids: HashSet<u64>,
+    /// The ids submitted so far, each with its position in the order
+    /// submitted: an outcome is its job's by id.
+    ids: HashMap<u64, usize>,
 }
 
 impl Cluster {
@@ -206,7 +207,7 @@ impl<A> Cluster<A> {
             admission,
             nodes,
             jobs: Vec::new(),
-            ids: HashSet::new(),
+            ids: HashMap::new(),
             events: BinaryHeap::new(),
             now: Time(i64::MIN),
             slowest,
@@ -274,8 +275,12 @@ impl<A> Cluster<A> {
             let slowest = self.config.on_rating(secs, self.slowest);
             in_domain(Some(id), name, slowest, 0, MAX_DURATION)?;
         }
-        if self.ids.contains(&id) {
-            return Err(PricingError::DuplicateId { id });
+        if let Some(&first) = self.ids.get(&id) {
+            return Err(PricingError::DuplicateId {
+                id,
+                first,
+                second: self.ids.len(),
+            });
         }
         if arrival < self.now {
             return Err(PricingError::ArrivalInPast {
@@ -296,7 +301,7 @@ impl<A> Cluster<A> {
                 a,
             )?;
         }
-        self.ids.insert(id);
+        self.ids.insert(id, self.ids.len());
         let index = self.jobs.len();
         let relative = job.qos_constraints.deadline;
         let r = &job.resource_requirements;

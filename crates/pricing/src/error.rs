@@ -40,10 +40,15 @@ pub enum PricingError {
         expected: &'static str,
     },
     /// A job's identifier was submitted before: an outcome is its job's by
-    /// identifier, so each job has its own.
+    /// identifier, so each job has its own. Positions count the jobs in
+    /// the order given: a list's, or the submissions a cluster took.
     DuplicateId {
-        /// The identifier given twice.
+        /// The identifier both carry.
         id: u64,
+        /// Position of the first job with it.
+        first: usize,
+        /// Position of the second job with it.
+        second: usize,
     },
     /// A job was submitted with an arrival time before the cluster's clock.
     ArrivalInPast {
@@ -176,9 +181,9 @@ impl fmt::Display for PricingError {
             } => {
                 write!(f, "{name} is {value}, expected {expected}")
             }
-            PricingError::DuplicateId { id } => write!(
+            PricingError::DuplicateId { id, first, second } => write!(
                 f,
-                "job {id} was submitted before; give every job its own id"
+                "jobs at positions {first} and {second} both have id {id}; give every job its own id"
             ),
             PricingError::ArrivalInPast { id, arrival, now } => write!(
                 f,

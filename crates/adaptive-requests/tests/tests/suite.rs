@@ -137,7 +137,11 @@ fn a_request_id_given_twice_is_refused() {
     let config = SchedulerConfig::new(4, Policy::Fifo);
     assert_eq!(
         schedule(config, &twice),
-        Err(SchedError::DuplicateId { id: 1 })
+        Err(SchedError::DuplicateId {
+            id: 1,
+            first: 0,
+            second: 2
+        })
     );
     // Outcomes of distinct requests, presented for requests with one id twice.
     let distinct = [rigid(1, 0), rigid(2, 5), rigid(3, 10)];
@@ -145,7 +149,11 @@ fn a_request_id_given_twice_is_refused() {
     outcomes[2].id = 1;
     assert_eq!(
         validate(&config, &twice, &outcomes),
-        Err(Violation::DuplicateId { index: 2, id: 1 })
+        Err(Violation::DuplicateId {
+            id: 1,
+            first: 0,
+            second: 2
+        })
     );
     let message = validate(&config, &twice, &outcomes)
         .unwrap_err()

@@ -18,8 +18,12 @@ pub enum GatewayError {
     },
     /// Two grid jobs share an id (reports name jobs by id).
     DuplicateId {
-        /// The id.
+        /// The id both carry.
         id: u64,
+        /// Position of the first grid job with it.
+        first: usize,
+        /// Position of the second grid job with it.
+        second: usize,
     },
     /// A period is not a number of seconds from 1 to 2^40.
     Period {
@@ -231,12 +235,10 @@ impl fmt::Display for GatewayError {
                 f,
                 "grid job at position {index} is submitted before its predecessor; sort grid jobs by submit time"
             ),
-            GatewayError::DuplicateId { id } => {
-                write!(
-                    f,
-                    "two grid jobs have id {id}; give every grid job its own id"
-                )
-            }
+            GatewayError::DuplicateId { id, first, second } => write!(
+                f,
+                "grid jobs at positions {first} and {second} both have id {id}; give every grid job its own id"
+            ),
             GatewayError::Period { name, value } => {
                 write!(
                     f,

@@ -600,8 +600,12 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
     check_ticks(config, jobs)?;
     let mut index = HashMap::with_capacity(jobs.len());
     for (j, job) in jobs.iter().enumerate() {
-        if index.insert(job.id, j).is_some() {
-            return Err(GatewayError::DuplicateId { id: job.id });
+        if let Some(first) = index.insert(job.id, j) {
+            return Err(GatewayError::DuplicateId {
+                id: job.id,
+                first,
+                second: j,
+            });
         }
     }
     let last_arrival = jobs.last().map_or(config.start, |j| j.submit);

@@ -201,7 +201,11 @@ fn bad_input_is_an_error() {
     );
     assert_eq!(
         run(&config, &mut ps, &[job(1, 5, 1, 1), job(1, 6, 1, 1)]),
-        Err(GatewayError::DuplicateId { id: 1 })
+        Err(GatewayError::DuplicateId {
+            id: 1,
+            first: 0,
+            second: 1
+        })
     );
     let partial = GatewayConfig::new(GatewayPolicy::EarliestStart(Information::Partial {
         interval: 0,

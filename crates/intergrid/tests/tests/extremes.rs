@@ -382,8 +382,8 @@ fn a_bounded_slowdown_is_finite_for_any_bound() {
 }
 
 /// A repeated id is refused wherever it comes: two grid jobs (by the
-/// gateway) or two local jobs of one cluster (by the cluster, naming both
-/// positions). A grid job and a local job may share an id: records carry
+/// gateway) or two local jobs of one cluster (by the cluster), each error
+/// naming both positions. A grid job and a local job may share an id: records carry
 /// the origin, and the provisioning kind's trace and generated local jobs
 /// both number from 1.
 #[test]
@@ -396,7 +396,11 @@ fn a_repeated_id_is_refused_in_the_grid_or_a_cluster_but_not_across_them() {
     };
     let err = simulate(&config, &scenario(grid([7, 7])), arcb_ask(), None).unwrap_err();
     assert!(matches!(err, IntergridError::Gateway { .. }), "{err}");
-    assert!(err.to_string().contains("two grid jobs have id 7"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("grid jobs at positions 0 and 1 both have id 7"),
+        "{err}"
+    );
     let mut twice = scenario(grid([1000, 1001]));
     twice.local[1][2].id = 100;
     let err = simulate(&config, &twice, arcb_ask(), None).unwrap_err();

@@ -324,7 +324,11 @@ fn a_job_id_given_twice_is_refused() {
     let config = ClusterConfig::homogeneous(2, 168, 1.0);
     assert_eq!(
         simulate(&config, &[job(1, 0), job(2, 5), job(1, 10)], &Flat),
-        Err(PricingError::DuplicateId { id: 1 })
+        Err(PricingError::DuplicateId {
+            id: 1,
+            first: 0,
+            second: 2
+        })
     );
     assert!(simulate(&config, &[job(1, 0), job(2, 5), job(3, 10)], &Flat).is_ok());
     let q = |id, submit| QosJob {
@@ -341,7 +345,11 @@ fn a_job_id_given_twice_is_refused() {
     assert_eq!(
         err,
         PolicyError::Pricing {
-            error: PricingError::DuplicateId { id: 1 }
+            error: PricingError::DuplicateId {
+                id: 1,
+                first: 0,
+                second: 1
+            }
         }
     );
     assert!(
