@@ -7,6 +7,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
 
+use crate::encode::list_shown;
 use crate::numfmt::fmt_exact;
 
 /// A statement from a paper and the predicate that checks it.
@@ -275,7 +276,7 @@ impl Claim {
 
     /// The x values the claim names (`at`, `from`, `to`) that are not among
     /// `xs`, as data.csv writes them.
-    pub(crate) fn missing_xs(&self, xs: &[String]) -> Vec<String> {
+    pub(crate) fn missing_xs(&self, xs: &Names<'_>) -> Vec<String> {
         let named: Vec<&XKey> = match self.check.get_ref() {
             Check::Above(Compare { at, .. })
             | Check::Within(Within { at, .. })
@@ -312,46 +313,49 @@ impl Claim {
     /// An error comes with the key at fault, as a path inside the
     /// predicate's table (`["than"]`, `["highest_first", "2"]`); an empty
     /// path for the predicate as a whole.
+    /// `missing` are the x values the claim names that the sweep lacks
+    /// ([`Claim::missing_xs`]): known here, as the claim is left out.
     pub(crate) fn validate(
         &self,
-        panels: &[&str],
-        series: &[String],
-        xs: &[String],
+        panels: &Names<'_>,
+        series: &Names<'_>,
+        xs: &Names<'_>,
+        missing: &[String],
     ) -> Result<(), (Vec<String>, String)> {
         let key = |k: &str| vec![k.to_string()];
         let panel = |p: &str| {
-            if panels.contains(&p) {
+            if panels.contains(p) {
                 Ok(())
             } else {
                 Err((
                     key("panel"),
                     format!(
                         "claim refers to unknown panel '{p}', expected one of: {}",
-                        panels.join(", ")
+                        panels.shown()
                     ),
                 ))
             }
         };
         let one = |field: Vec<String>, s: &str| {
-            if series.iter().any(|t| t == s) {
+            if series.contains(s) {
                 Ok(())
             } else {
                 Err((
                     field,
                     format!(
                         "claim refers to unknown series '{s}', expected one of: {}",
-                        series.join(", ")
+                        series.shown()
                     ),
                 ))
             }
         };
         let at = |field: &str, a: Option<&XKey>| match a {
-            Some(k) if !xs.contains(&k.key()) => Err((
+            Some(k) if !xs.contains(&k.key()) && !missing.contains(&k.key()) => Err((
                 key(field),
                 format!(
                     "claim refers to x = {}, expected one of: {}",
                     k.key(),
-                    xs.join(", ")
+                    xs.shown()
                 ),
             )),
             _ => Ok(()),
@@ -473,5 +477,34 @@ impl Claim {
                 .and(two(&r.series, &r.than))
                 .and(rise(&r.from, &r.to)),
         }
+    }
+}
+
+/// Names a claim may refer to (panels, series or x values): in order, for
+/// messages, and hashed, for lookups. A study may have 20,000 panels and
+/// thousands of claims; each reference is one lookup, not a scan.
+pub(crate) struct Names<'a> {
+    list: Vec<&'a str>,
+    set: std::collections::HashSet<&'a str>,
+}
+
+impl<'a> Names<'a> {
+    pub(crate) fn new(list: impl IntoIterator<Item = &'a str>) -> Self {
+        let list: Vec<&str> = list.into_iter().collect();
+        let set = list.iter().copied().collect();
+        Names { list, set }
+    }
+
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.set.contains(name)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// The names as a message lists them ([`list_shown`]).
+    pub(crate) fn shown(&self) -> String {
+        list_shown(&self.list)
     }
 }

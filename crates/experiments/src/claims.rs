@@ -44,7 +44,7 @@
 use std::fmt::Write as _;
 
 use crate::claim::*;
-use crate::csv::Row;
+use crate::csv::{PanelRows, Row};
 use crate::numfmt::fmt_num;
 use crate::samples::{Estimate, Samples, Unit, combine};
 
@@ -131,15 +131,15 @@ fn with_ci(e: &Estimate) -> String {
 /// Rows of one panel, looked up by series and x, with their units.
 struct Panel<'a> {
     name: &'a str,
-    rows: Vec<&'a Row>,
+    rows: &'a [&'a Row],
     samples: &'a Samples,
 }
 
 impl<'a> Panel<'a> {
-    fn new(rows: &'a [Row], samples: &'a Samples, name: &'a str) -> Self {
+    fn new(rows: &'a PanelRows<'a>, samples: &'a Samples, name: &'a str) -> Self {
         Panel {
             name,
-            rows: rows.iter().filter(|r| r.panel == name).collect(),
+            rows: rows.of(name),
             samples,
         }
     }
@@ -208,8 +208,9 @@ impl<'a> Panel<'a> {
     /// The x values of the panel in plotting order (numeric ones sorted).
     fn xs(&self) -> Vec<&'a str> {
         let mut xs: Vec<&str> = Vec::new();
-        for r in &self.rows {
-            if !xs.contains(&r.x.as_str()) {
+        let mut seen = std::collections::HashSet::new();
+        for r in self.rows {
+            if seen.insert(r.x.as_str()) {
                 xs.push(&r.x);
             }
         }
@@ -254,6 +255,11 @@ impl Claim {
     /// Evaluates the claim on `rows` and their `samples` (see the module
     /// documentation). Missing data is a FAIL that says what is missing.
     pub fn check(&self, rows: &[Row], samples: &Samples) -> Verdict {
+        self.check_in(&PanelRows::new(rows), samples)
+    }
+
+    /// [`Claim::check`] on rows already grouped by panel.
+    fn check_in(&self, rows: &PanelRows<'_>, samples: &Samples) -> Verdict {
         let (outcome, ours) = match self.evaluate(rows, samples) {
             Ok(r) => r,
             Err(missing) => (Outcome::Fail, missing),
@@ -268,7 +274,11 @@ impl Claim {
         }
     }
 
-    fn evaluate(&self, rows: &[Row], samples: &Samples) -> Result<(Outcome, String), String> {
+    fn evaluate(
+        &self,
+        rows: &PanelRows<'_>,
+        samples: &Samples,
+    ) -> Result<(Outcome, String), String> {
         match self.check.get_ref() {
             Check::Above(c) | Check::Below(c) => {
                 let above = matches!(self.check.get_ref(), Check::Above(_));
@@ -469,5 +479,6 @@ fn fmt_ratio(r: f64) -> String {
 
 /// Checks every claim of an experiment against rows and their samples.
 pub fn check_claims(claims: &[Claim], rows: &[Row], samples: &Samples) -> Vec<Verdict> {
-    claims.iter().map(|c| c.check(rows, samples)).collect()
+    let rows = PanelRows::new(rows);
+    claims.iter().map(|c| c.check_in(&rows, samples)).collect()
 }

@@ -15,10 +15,10 @@ use serde::Deserialize;
 use swf_io::Estimate;
 use toml::Spanned;
 
-use crate::claim::Claim;
+use crate::claim::{Claim, Names};
 use crate::config::*;
 use crate::config::{Facet, faceted};
-use crate::encode::terminal_name;
+use crate::encode::{list_shown, terminal_name};
 use crate::kind::KindEntry;
 use crate::limits::{self, Limits};
 use crate::plan::Plan;
@@ -517,8 +517,9 @@ impl Experiment {
             ));
         }
         let metrics = (self.kind.metrics)();
+        let mut ids = std::collections::HashSet::with_capacity(s.panels.len());
         for (i, p) in s.panels.iter().enumerate() {
-            if s.panels[..i].iter().any(|o| o.id == p.id) {
+            if !ids.insert(p.id.as_str()) {
                 return Err((
                     crate::config::value_span(text, &["panels", &i.to_string(), "id"])
                         .or(Some(p.metric.span())),
@@ -559,29 +560,32 @@ impl Experiment {
         let s = &self.spec;
         let series = self.series();
         let ids = self.panel_ids();
-        let panels: Vec<&str> = ids.iter().map(String::as_str).collect();
         let xs = self.x_values();
+        let (panels, series, sweep) = (
+            Names::new(ids.iter().map(String::as_str)),
+            Names::new(series.iter().map(String::as_str)),
+            Names::new(xs.iter().map(String::as_str)),
+        );
         let mut skipped = Vec::new();
         for (i, c) in s.claims.iter().enumerate() {
-            let missing = c.missing_xs(&xs);
-            let mut known = xs.clone();
-            known.extend(missing.iter().cloned());
-            c.validate(&panels, &series, &known).map_err(|(key, m)| {
-                let index = i.to_string();
-                let path: Vec<&str> = ["claims", &index, "check", c.predicate()]
-                    .into_iter()
-                    .chain(key.iter().map(String::as_str))
-                    .collect();
-                (value_span(&self.text, &path).or(Some(c.span())), m)
-            })?;
+            let missing = c.missing_xs(&sweep);
+            c.validate(&panels, &series, &sweep, &missing)
+                .map_err(|(key, m)| {
+                    let index = i.to_string();
+                    let path: Vec<&str> = ["claims", &index, "check", c.predicate()]
+                        .into_iter()
+                        .chain(key.iter().map(String::as_str))
+                        .collect();
+                    (value_span(&self.text, &path).or(Some(c.span())), m)
+                })?;
             if !missing.is_empty() {
                 skipped.push((
                     i,
                     format!(
                         "Claim \"{}\" was not checked: it names x = {}, which the sweep does not have (it has {}).",
                         c.text,
-                        missing.join(", "),
-                        xs.join(", ")
+                        list_shown(&missing),
+                        sweep.shown()
                     ),
                 ));
             }

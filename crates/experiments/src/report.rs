@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::claim::Cause;
 use crate::claims::{Outcome, Verdict};
-use crate::csv::{Row, write_csv};
+use crate::csv::{PanelRows, Row, write_csv};
 use crate::encode;
 use crate::experiment::Experiment;
 use crate::numfmt::fmt_short;
@@ -232,13 +232,18 @@ impl Results {
     }
 
     /// The results table of one panel: x down, series across, `mean [lo, hi]`.
-    fn panel_table(&self, out: &mut String, panel: &str) {
-        let mine: Vec<&Row> = self.rows.iter().filter(|r| r.panel == panel).collect();
+    fn panel_table(&self, out: &mut String, mine: &[&Row]) {
+        // x values in their first order, and each (x, series) point.
         let mut xs: Vec<&str> = Vec::new();
-        for r in &mine {
-            if !xs.contains(&r.x.as_str()) {
+        let mut seen = std::collections::HashSet::new();
+        let mut points = std::collections::HashMap::with_capacity(mine.len());
+        for r in mine {
+            if seen.insert(r.x.as_str()) {
                 xs.push(&r.x);
             }
+            points
+                .entry((r.x.as_str(), r.series.as_str()))
+                .or_insert(*r);
         }
         let mut header = vec![md(&self.figure.x_label)];
         header.extend(self.figure.series.iter().map(|s| name(s)));
@@ -247,7 +252,7 @@ impl Results {
             .map(|x| {
                 let mut line = vec![name(x)];
                 for s in &self.figure.series {
-                    let v = mine.iter().find(|r| r.x == *x && &r.series == s);
+                    let v = points.get(&(*x, s.as_str())).copied();
                     line.push(match v {
                         Some(Row {
                             y,
@@ -382,6 +387,7 @@ impl Results {
             let _ = writeln!(out, "\n{}", md(n));
         }
         let _ = writeln!(out, "\n## Results\n");
+        let by_panel = PanelRows::new(&self.rows);
         for p in &self.figure.panels {
             let _ = writeln!(
                 out,
@@ -390,7 +396,7 @@ impl Results {
                 encode::markdown_code(&p.id),
                 md(&p.y_label)
             );
-            self.panel_table(&mut out, &p.id);
+            self.panel_table(&mut out, by_panel.of(&p.id));
             out.push('\n');
         }
         if !self.claims_checked {

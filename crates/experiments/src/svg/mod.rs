@@ -28,7 +28,7 @@ pub(crate) use text::esc;
 
 use std::fmt::Write as _;
 
-use crate::csv::Row;
+use crate::csv::{PanelRows, Row};
 use crate::figure::{Figure, PanelInfo};
 use axis::y_axis;
 use bars::{BarTicks, categories};
@@ -212,11 +212,11 @@ impl Figure {
             self.legend_line(&mut body, width, items, y);
         }
         let header = y + 20.0;
+        let by_panel = PanelRows::new(rows);
         for (i, panel) in self.panels.iter().enumerate() {
             let ox = (i % COLUMNS) as f64 * PANEL_W;
             let oy = header + (i / COLUMNS) as f64 * panel_h;
-            let mine: Vec<&Row> = rows.iter().filter(|r| r.panel == panel.id).collect();
-            self.panel(&mut body, panel, &mine, ox, oy, &ticks);
+            self.panel(&mut body, panel, by_panel.of(&panel.id), ox, oy, &ticks);
         }
         let height = header + grid_rows as f64 * panel_h + 8.0;
         let mut out = String::new();

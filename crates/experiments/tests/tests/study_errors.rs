@@ -589,3 +589,67 @@ fn errors_about_a_panels_reference_point_at_the_parameter() {
         refused_at(&text, line_of(&text, prefix), needle);
     }
 }
+
+/// A claim naming an unknown panel, series or x value lists what there is,
+/// but a study may have 20,000 panels or a sweep of 100,000 values: the
+/// error lists the first 20 and how many more there are.
+#[test]
+fn an_unknown_name_among_many_lists_the_first_twenty() {
+    let study = |series: usize, panels: usize, values: usize, claim: &str| {
+        let series: Vec<String> = (0..series)
+            .map(|i| format!("{{ name = \"s{i}\", params = {{ policy = \"easy\" }} }}"))
+            .collect();
+        let values: Vec<String> = (0..values).map(|v| (v + 1).to_string()).collect();
+        let mut text = format!(
+            "version = 2\nid = \"t/n\"\ntitle = \"t\"\nkind = \"backfilling\"\nseed = 1\n\
+             series = [{}]\n[[workloads]]\nlabel = \"w\"\nlublin99 = {{ procs = 8, jobs = 9 }}\n\
+             [sweep]\naxis = \"bsld_bound\"\nlabel = \"x\"\nvalues = [{}]\n",
+            series.join(", "),
+            values.join(", ")
+        );
+        for i in 0..panels {
+            text += &format!("[[panels]]\nid = \"p{i}\"\nmetric = \"mean_bsld\"\n");
+        }
+        text += &format!("[[claims]]\ntext = \"c\"\ncheck.within = {{ {claim} }}\n");
+        Experiment::parse(&text, "n.toml")
+    };
+    let refused = |series, panels, claim| {
+        study(series, panels, 2, claim)
+            .expect_err(claim)
+            .to_string()
+    };
+    for (err, first, last, absent, needle) in [
+        (
+            refused(2, 50, "panel = \"nope\", series = \"s0\", lo = 0, hi = 1"),
+            "expected one of: p0, p1, ",
+            "p19, and 30 more",
+            "p20",
+            "unknown panel 'nope'",
+        ),
+        (
+            refused(45, 1, "panel = \"p0\", series = \"nope\", lo = 0, hi = 1"),
+            "expected one of: s0, s1, ",
+            "s19, and 25 more",
+            "s20",
+            "unknown series 'nope'",
+        ),
+    ] {
+        assert!(err.contains(needle), "{err}");
+        assert!(err.contains(first), "{err}");
+        assert!(err.contains(last), "{err}");
+        assert!(!err.contains(absent), "{err}");
+    }
+    // An x value the sweep lacks leaves the claim out, with a note.
+    let e = study(
+        2,
+        1,
+        45,
+        "panel = \"p0\", series = \"s0\", at = 999, lo = 0, hi = 1",
+    )
+    .unwrap();
+    let note = &e.skipped_claims()[0];
+    assert!(note.contains("names x = 999"), "{note}");
+    assert!(note.contains("(it has 1, 2, "), "{note}");
+    assert!(note.contains("20, and 25 more)"), "{note}");
+    assert!(!note.contains("21"), "{note}");
+}
