@@ -308,8 +308,9 @@ pub(crate) fn real(name: &str, value: &Bound<'_, PyAny>) -> PyResult<f64> {
 }
 
 /// The integer `name` from Python, strictly, as [`int`] takes it: the
-/// value if it fits a `u64`, else its decimal text (negative or huge), for
-/// an error message. Nothing is allocated for a value that fits.
+/// value if it fits a `u64`, else its text for an error message (negative
+/// or huge: [`shown`], so past Python's limit on digits, its size in
+/// bits). Nothing is allocated for a value that fits.
 pub(crate) fn strict_u64(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Result<u64, String>> {
     not_bool(name, value, "an integer")?;
     if let Ok(v) = value.extract::<u64>() {
@@ -326,7 +327,8 @@ pub(crate) fn strict_u64(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Resul
 }
 
 /// The integer option `name` from Python, strictly, as [`int`] takes it.
-/// Returns the value if it fits a `u64`, and its decimal text either way.
+/// Returns the value if it fits a `u64`, and its text for a message
+/// either way.
 pub(crate) fn strict_int(name: &str, value: &Bound<'_, PyAny>) -> PyResult<(Option<u64>, String)> {
     Ok(match strict_u64(name, value)? {
         Ok(v) => (Some(v), v.to_string()),
