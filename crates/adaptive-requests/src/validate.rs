@@ -218,15 +218,10 @@ pub fn validate<F: Moldability, O>(
             index: requests.len().min(outcomes.len()),
         });
     }
-    let mut ids = std::collections::HashMap::with_capacity(requests.len());
-    for (second, r) in requests.iter().enumerate() {
-        if let Some(first) = ids.insert(r.id, second) {
-            return Err(Violation::DuplicateId {
-                id: r.id,
-                first,
-                second,
-            });
-        }
+    if let Some(profile::RepeatedId { id, first, second }) =
+        profile::repeated_id(requests.iter().map(|r| r.id))
+    {
+        return Err(Violation::DuplicateId { id, first, second });
     }
     let tariff = config.tariff();
     let mut jobs = Vec::new();

@@ -391,16 +391,10 @@ pub fn backfill<B: BaselineScheduler>(
     jobs: &[QosJob],
 ) -> Result<RunStats, PolicyError> {
     jobs.iter().try_for_each(QosJob::check)?;
-    let mut ids = std::collections::HashMap::with_capacity(jobs.len());
-    for (second, j) in jobs.iter().enumerate() {
-        if let Some(first) = ids.insert(j.id, second) {
-            return Err(PricingError::DuplicateId {
-                id: j.id,
-                first,
-                second,
-            }
-            .into());
-        }
+    if let Some(profile::RepeatedId { id, first, second }) =
+        profile::repeated_id(jobs.iter().map(|j| j.id))
+    {
+        return Err(PricingError::DuplicateId { id, first, second }.into());
     }
     let profile_jobs: Vec<Job> = jobs.iter().map(|j| drop.profile_job(j)).collect();
     let outcomes = baseline.schedule(capacity, drop, &profile_jobs)?;

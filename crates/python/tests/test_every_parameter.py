@@ -58,16 +58,6 @@ def _ids(values):
     return [f"{type(v).__name__}{i}" for i, v in enumerate(values)]
 
 
-@pytest.fixture(scope="module")
-def small():
-    return usched.load(GEN)
-
-
-@pytest.fixture(scope="module")
-def actual():
-    return usched.load(GEN, estimate="actual")
-
-
 def _params(f, skip=()):
     """The parameters of `f` a caller names (not self, *args, **kwargs)."""
     return [

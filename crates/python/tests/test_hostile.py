@@ -33,16 +33,6 @@ I64 = "-9223372036854775808 to 9223372036854775807"
 RUST_TYPES = ("u8", "u16", "u32", "u64", "usize", "i32", "i64", "C long")
 
 
-@pytest.fixture(scope="module")
-def small():
-    return usched.load(GEN)
-
-
-@pytest.fixture(scope="module")
-def actual():
-    return usched.load(GEN, estimate="actual")
-
-
 @pytest.fixture()
 def stepper(small):
     s = usched.Stepper(small)

@@ -22,11 +22,6 @@ GEN = "lublin99:procs=64,jobs=300,seed=2,estimates=f:3"
 BOOLS = [True, False, np.True_, np.False_]
 
 
-@pytest.fixture(scope="module")
-def small():
-    return usched.load(GEN)
-
-
 @pytest.fixture()
 def stepper(small):
     s = usched.Stepper(small)

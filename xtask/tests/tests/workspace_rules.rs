@@ -489,6 +489,32 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The lines of Rust code (comments cut) under `dir` that use any of
+/// `markers`, as "file:line: text", in files whose path does not end with
+/// one of `allowed`. Fails if `dir` holds no Rust file, so a moved
+/// directory cannot pass unread.
+fn code_lines_using(dir: &Path, allowed: &[&str], markers: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
+    files.sort();
+    assert!(!files.is_empty(), "no Rust files under {}", dir.display());
+    let mut found = Vec::new();
+    for file in &files {
+        let name = relative(file);
+        if allowed.iter().any(|a| name.ends_with(a)) {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            if markers.iter().any(|m| code.contains(m)) {
+                found.push(format!("{name}:{}: {}", i + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
 /// The command line prints through `say!` and `say_err!` (`cli::exit`),
 /// which encode control characters for the terminal: printed lines quote
 /// paths, trace names and configuration text. The only raw printing is in
@@ -497,27 +523,13 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn the_command_line_prints_only_through_its_encoding_macros() {
     let src = root().join("crates/cli/src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    files.sort();
-    let allowed = ["exit.rs", "progress.rs", "lib.rs", "describe.rs"];
-    let mut raw = Vec::new();
-    for file in &files {
-        let name = relative(file);
-        if allowed
-            .iter()
-            .any(|a| name.ends_with(&format!("crates/cli/src/{a}")))
-        {
-            continue;
-        }
-        let text = std::fs::read_to_string(file).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or_default();
-            if ["println!(", "print!("].iter().any(|m| code.contains(m)) {
-                raw.push(format!("{name}:{}: {}", i + 1, line.trim()));
-            }
-        }
-    }
+    let allowed = [
+        "crates/cli/src/exit.rs",
+        "crates/cli/src/progress.rs",
+        "crates/cli/src/lib.rs",
+        "crates/cli/src/describe.rs",
+    ];
+    let raw = code_lines_using(&src, &allowed, &["println!(", "print!("]);
     assert!(
         raw.is_empty(),
         "print with say! or say_err! (cli::exit), which encode for the terminal:\n{}",
@@ -645,28 +657,11 @@ fn the_command_line_quotes_paths_through_the_name_encoding() {
 #[test]
 fn the_python_package_builds_its_exceptions_and_quotes_values_in_one_place() {
     let crate_dir = root().join("crates/python");
-    let mut files = Vec::new();
-    rust_files(&crate_dir.join("src"), &mut files);
-    files.sort();
-    assert!(
-        !files.is_empty(),
-        "no Rust files under {}",
-        crate_dir.display()
+    let mut raw = code_lines_using(
+        &crate_dir.join("src"),
+        &["crates/python/src/convert.rs"],
+        &["new_err(", ".repr()"],
     );
-    let mut raw = Vec::new();
-    for file in &files {
-        let name = relative(file);
-        if name.ends_with("crates/python/src/convert.rs") {
-            continue;
-        }
-        let text = std::fs::read_to_string(file).unwrap();
-        for (i, line) in text.lines().enumerate() {
-            let code = line.split("//").next().unwrap_or_default();
-            if ["new_err(", ".repr()"].iter().any(|m| code.contains(m)) {
-                raw.push(format!("{name}:{}: {}", i + 1, line.trim()));
-            }
-        }
-    }
     let package = crate_dir.join("python/usched");
     let mut modules: Vec<_> = std::fs::read_dir(&package)
         .unwrap()
