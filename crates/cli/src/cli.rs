@@ -30,8 +30,8 @@ Environment:
                       Workloads Archive)
   TRACES_NO_STAND_IN  accepted; refusing stand-ins is the default (--stand-in asks for one)
   USCHED_MAX_<KEY>    raise a per-process cap: REPETITIONS (100), SWEEP_VALUES (100),
-                      WORKLOADS (20), RUNS (5000), GENERATED_JOBS (2500000); per trace
-                      file: TRACE_RECORDS (10000000), TRACE_LINES (50000000),
+                      WORKLOADS (20), RUNS (5000), GENERATED_JOBS (2500000), PANELS
+                      (500); per trace file: TRACE_RECORDS (10000000), TRACE_LINES (50000000),
                       TRACE_BYTES (4294967296: the file, and its text after decompression)
 
 Exit status:
@@ -640,6 +640,17 @@ mod tests {
     #[test]
     fn the_declaration_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// `--help` names every cap `USCHED_MAX_<KEY>` raises (it had left
+    /// out `PANELS`).
+    #[test]
+    fn the_help_names_every_cap() {
+        let help = AFTER_HELP.split_whitespace().collect::<Vec<_>>().join(" ");
+        for key in experiments::Limits::KEYS {
+            let key = key.to_uppercase();
+            assert!(help.contains(&format!("{key} (")), "{key} not in --help");
+        }
     }
 
     fn check_window(s: &str, expected: Result<(i64, i64), &str>) {

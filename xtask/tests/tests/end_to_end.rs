@@ -880,6 +880,15 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
                 "exit status {code}"
             );
         }
+        // Every cap `USCHED_MAX_<KEY>` raises (the row had left out PANELS).
+        let caps = section
+            .lines()
+            .find(|l| l.starts_with("| `USCHED_MAX_<KEY>` |"))
+            .expect("README's row of USCHED_MAX_<KEY>");
+        for key in experiments::Limits::KEYS {
+            let key = key.to_uppercase();
+            assert!(caps.contains(&format!("`{key}` (")), "{key} not in {caps}");
+        }
     }
 }
 
@@ -888,6 +897,9 @@ mod shards;
 mod corrupt;
 
 mod hostile;
+
+/// Every flag of every subcommand, given hostile values.
+mod every_flag;
 
 /// Isolation of a batch's experiments, crash-safe outputs, inputs never
 /// overwritten, caps on configurations.
