@@ -489,8 +489,8 @@ pub(crate) struct Names<'a> {
 }
 
 impl<'a> Names<'a> {
-    pub(crate) fn new(list: impl IntoIterator<Item = &'a str>) -> Self {
-        let list: Vec<&str> = list.into_iter().collect();
+    pub(crate) fn new(names: &'a [String]) -> Self {
+        let list: Vec<&str> = names.iter().map(String::as_str).collect();
         let set = list.iter().copied().collect();
         Names { list, set }
     }

@@ -44,7 +44,7 @@
 use std::fmt::Write as _;
 
 use crate::claim::*;
-use crate::csv::{PanelRows, Row};
+use crate::csv::{PanelRows, Row, xs_in_order};
 use crate::numfmt::fmt_num;
 use crate::samples::{Estimate, Samples, Unit, combine};
 
@@ -207,13 +207,7 @@ impl<'a> Panel<'a> {
 
     /// The x values of the panel in plotting order (numeric ones sorted).
     fn xs(&self) -> Vec<&'a str> {
-        let mut xs: Vec<&str> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for r in self.rows {
-            if seen.insert(r.x.as_str()) {
-                xs.push(&r.x);
-            }
-        }
+        let mut xs = xs_in_order(self.rows);
         let nums: Option<Vec<f64>> = xs.iter().map(|x| x.parse::<f64>().ok()).collect();
         if let Some(nums) = nums {
             let mut pairs: Vec<(f64, &str)> = nums.into_iter().zip(xs).collect();

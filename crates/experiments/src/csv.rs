@@ -74,6 +74,15 @@ impl<'a> PanelRows<'a> {
     }
 }
 
+/// The x values of `rows` (one panel's), each once, in the order first met.
+pub(crate) fn xs_in_order<'a>(rows: &[&'a Row]) -> Vec<&'a str> {
+    let mut seen = std::collections::HashSet::new();
+    rows.iter()
+        .map(|r| r.x.as_str())
+        .filter(|x| seen.insert(*x))
+        .collect()
+}
+
 /// Renders rows as `data.csv`.
 pub fn write_csv(rows: &[Row]) -> String {
     let mut out = String::from(CSV_HEADER);

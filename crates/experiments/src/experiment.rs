@@ -558,14 +558,8 @@ impl Experiment {
     /// ([`Experiment::skipped_claims`]); its other references are checked.
     fn validate_references(&mut self) -> Result<(), (Option<Range<usize>>, String)> {
         let s = &self.spec;
-        let series = self.series();
-        let ids = self.panel_ids();
-        let xs = self.x_values();
-        let (panels, series, sweep) = (
-            Names::new(ids.iter().map(String::as_str)),
-            Names::new(series.iter().map(String::as_str)),
-            Names::new(xs.iter().map(String::as_str)),
-        );
+        let (ids, names, xs) = (self.panel_ids(), self.series(), self.x_values());
+        let (panels, series, sweep) = (Names::new(&ids), Names::new(&names), Names::new(&xs));
         let mut skipped = Vec::new();
         for (i, c) in s.claims.iter().enumerate() {
             let missing = c.missing_xs(&sweep);

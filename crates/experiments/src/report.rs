@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::claim::Cause;
 use crate::claims::{Outcome, Verdict};
-use crate::csv::{PanelRows, Row, write_csv};
+use crate::csv::{PanelRows, Row, write_csv, xs_in_order};
 use crate::encode;
 use crate::experiment::Experiment;
 use crate::numfmt::fmt_short;
@@ -233,14 +233,10 @@ impl Results {
 
     /// The results table of one panel: x down, series across, `mean [lo, hi]`.
     fn panel_table(&self, out: &mut String, mine: &[&Row]) {
-        // x values in their first order, and each (x, series) point.
-        let mut xs: Vec<&str> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        // Each (x, series) point: the first row that has it.
+        let xs = xs_in_order(mine);
         let mut points = std::collections::HashMap::with_capacity(mine.len());
         for r in mine {
-            if seen.insert(r.x.as_str()) {
-                xs.push(&r.x);
-            }
             points
                 .entry((r.x.as_str(), r.series.as_str()))
                 .or_insert(*r);
