@@ -40,7 +40,9 @@
 //! (`profile::Time::LIMIT`) and durations at most 2^40 s, periods of 1 s to
 //! 2^40 s, at most [`MAX_TICKS`] firings of a periodic timer and
 //! [`MAX_ATTEMPTS`] reservation attempts; anything outside is a
-//! [`GatewayError`] before the run starts, and every run ends.
+//! [`GatewayError`] before the run starts, and every run ends (providers'
+//! own events alone turn its loop at most [`MAX_QUIET_TURNS`] times in a
+//! row).
 //!
 //! ```
 //! use gateway::{is_late, Message, MessageCounter, ViolationLog, PAPER_TOLERANCE};
@@ -131,7 +133,7 @@ pub use policy::{
 pub use provider::{HoldId, Provider, Refusal, Report};
 pub use run::{
     Fate, GatewayConfig, GatewayError, GatewayPolicy, GridRun, Information, MAX_ATTEMPTS,
-    MAX_TICKS, Rejection, ReportProblem, run,
+    MAX_QUIET_TURNS, MAX_TICKS, Rejection, ReportProblem, run,
 };
 pub use view::SlotView;
 pub use violation::{PAPER_TOLERANCE, ProvisioningViolation, ViolationLog, is_late};

@@ -254,6 +254,14 @@ pub enum ReservationError {
         /// The cluster's clock.
         now: Time,
     },
+    /// Started at the start asked for, the job would end (by its
+    /// estimate) after [`Time::LATEST`]: no schedule holds it.
+    BeyondLatest {
+        /// The job.
+        job: u64,
+        /// The start asked for.
+        start: Time,
+    },
     /// The hold does not exist (never granted, already committed or aborted).
     UnknownHold {
         /// The hold named.
@@ -281,6 +289,11 @@ impl fmt::Display for ReservationError {
             ReservationError::InThePast { job, start, now } => write!(
                 f,
                 "reservation for job {job} refused: start {start} is before now ({now}); ask for a start at or after now"
+            ),
+            ReservationError::BeyondLatest { job, start } => write!(
+                f,
+                "reservation for job {job} refused: from {start} it would end after the latest instant a schedule can hold ({}); ask for an earlier start",
+                Time::LATEST
             ),
             ReservationError::UnknownHold { hold } => write!(
                 f,

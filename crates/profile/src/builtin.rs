@@ -29,9 +29,17 @@ impl Scheduler for Fcfs {
                 break;
             }
             debug_assert!(ctx.profile.fits(now, procs, estimate, None));
-            ctx.end_of(slot, now, estimate)?;
+            let ends = match ctx.launch_ends(slot, now) {
+                Ok(ends) => ends,
+                Err(e) => {
+                    // The jobs started so far leave the queue: an error
+                    // leaves a consistent run.
+                    ctx.queue.drain_front(started);
+                    return Err(e);
+                }
+            };
             ctx.profile.reserve(now, estimate, procs).expect("fits now");
-            ctx.launch(slot)?;
+            ctx.launch(slot, ends);
             started += 1;
         }
         ctx.queue.drain_front(started);

@@ -335,6 +335,15 @@ impl SchedulerConfig {
     /// Prediction extensions allowed on top of `extensions_per_job × jobs`,
     /// so a few badly estimated jobs in a small workload still run: 2^20.
     pub const EXTENSION_GRACE: u64 = 1 << 20;
+    /// The most decisions on wake-ups alone ([`Context::wake_at`](crate::Context::wake_at),
+    /// no other event at that instant) a run takes in a row, with no
+    /// arrival, end or extension between them: 10,000,000. One more ends
+    /// the run with [`SimError::WakeUps`](crate::SimError::WakeUps), so a
+    /// scheduler that keeps asking to wake while nothing else happens
+    /// cannot keep a run from ending. The invariant suite holds a
+    /// scheduler under test to far fewer
+    /// ([`MAX_WAKE_UPS`](crate::testing::MAX_WAKE_UPS)).
+    pub const WAKE_UPS_IN_A_ROW: u64 = 10_000_000;
 
     /// A machine of `capacity` processors under `policy`, arrival order,
     /// kill at estimate, no dropping.

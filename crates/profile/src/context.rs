@@ -202,6 +202,9 @@ pub struct Context<'a> {
     pub(crate) wake: Option<Time>,
     pub(crate) now: Time,
     pub(crate) event: Event,
+    /// The error the loop stopped with, if it did: every action is refused
+    /// with it from then on.
+    pub(crate) halted: Option<Box<SimError>>,
 }
 
 impl fmt::Debug for Context<'_> {
@@ -235,6 +238,7 @@ impl<'a> Context<'a> {
             wake: None,
             now: origin,
             event: Event::Submitted,
+            halted: None,
         }
     }
 
@@ -304,9 +308,14 @@ impl<'a> Context<'a> {
         })
     }
 
-    /// The slot of the waiting job at `position`, or an error naming it.
+    /// The slot of the waiting job at `position`, or an error naming it;
+    /// once the loop has stopped with an error, that error (every action
+    /// asks for a slot first, so none acts on a half-done event).
     #[inline]
     fn slot_at(&self, position: usize) -> Result<usize, SimError> {
+        if let Some(e) = &self.halted {
+            return Err(e.as_ref().clone());
+        }
         self.queue.get(position).ok_or(SimError::NotWaiting {
             position,
             waiting: self.queue.len(),
@@ -326,7 +335,8 @@ impl<'a> Context<'a> {
         let live = &self.live[slot];
         let (now, reserved) = (self.now, live.reserved);
         let (estimate, procs) = (live.job.estimate, live.job.procs);
-        self.end_of(slot, now, estimate)?;
+        // Both ends checked before anything changes.
+        let ends = self.launch_ends(slot, now)?;
         if reserved != now {
             if reserved != Time::MAX {
                 self.profile
@@ -343,7 +353,8 @@ impl<'a> Context<'a> {
             }
         }
         self.queue.remove(position);
-        self.launch(slot)
+        self.launch(slot, ends);
+        Ok(())
     }
 
     /// Starts the waiting job at `position`, which holds no reservation, now,
@@ -354,20 +365,23 @@ impl<'a> Context<'a> {
         let job = &self.live[slot].job;
         let (estimate, procs) = (job.estimate, job.procs);
         debug_assert_eq!(self.live[slot].reserved, Time::MAX);
-        self.end_of(slot, self.now, estimate)?;
+        let ends = self.launch_ends(slot, self.now)?;
         self.profile
             .reserve(self.now, estimate, procs)
             .expect("the caller checked that it fits");
         self.queue.remove(position);
-        self.launch(slot)
+        self.launch(slot, ends);
+        Ok(())
     }
 
     /// Starts the waiting job at `position` now, its processors already taken
     /// from now to its estimate (by the caller or by its reservation).
     #[inline]
     pub(crate) fn start_reserved(&mut self, position: usize) -> Result<(), SimError> {
+        let ends = self.launch_ends(self.queue[position], self.now)?;
         let slot = self.queue.remove(position);
-        self.launch(slot)
+        self.launch(slot, ends);
+        Ok(())
     }
 
     /// Holds processors for the waiting job at `position` from `at` for its
@@ -519,17 +533,30 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// Runs the job in `slot` (off the queue, its processors taken from now
-    /// to its estimate) and reports its outcome.
+    /// Where the job in `slot` would end if it started at `start`: its end
+    /// (its run time, or its estimate if [`Overrun::Kill`] cuts it short)
+    /// and its predicted end, or [`SimError::BeyondLatest`] if either
+    /// passes [`Time::LATEST`]. Every start checks this before it changes
+    /// anything, so a refused start leaves the run as it was.
     #[inline(always)]
-    pub(crate) fn launch(&mut self, slot: usize) -> Result<(), SimError> {
+    pub(crate) fn launch_ends(&self, slot: usize, start: Time) -> Result<(Time, Time), SimError> {
+        let job = &self.live[slot].job;
+        let (estimate, run_time) = (job.estimate, job.run_time);
+        let killed = self.config.overrun == Overrun::Kill && run_time > estimate;
+        let end = self.end_of(slot, start, if killed { estimate } else { run_time })?;
+        Ok((end, self.end_of(slot, start, estimate)?))
+    }
+
+    /// Runs the job in `slot` (off the queue, its processors taken from now
+    /// to its estimate) and reports its outcome; `ends` are its
+    /// [`launch_ends`](Context::launch_ends) at now.
+    #[inline(always)]
+    pub(crate) fn launch(&mut self, slot: usize, (end, predicted_end): (Time, Time)) {
         let now = self.now;
         let live = &self.live[slot];
         let (id, index) = (live.job.id, live.index);
         let (estimate, run_time) = (live.job.estimate, live.job.run_time);
         let killed = self.config.overrun == Overrun::Kill && run_time > estimate;
-        let end = self.end_of(slot, now, if killed { estimate } else { run_time })?;
-        let predicted_end = self.end_of(slot, now, estimate)?;
         let live = &mut self.live[slot];
         live.reserved = Time::MAX;
         live.start = now;
@@ -553,7 +580,6 @@ impl<'a> Context<'a> {
             },
         );
         self.observer.started(now, index);
-        Ok(())
     }
 
     #[inline]
@@ -619,16 +645,21 @@ impl<'a> Context<'a> {
         false
     }
 
-    /// [`Overrun::Continue`]: the job outlived its prediction; extend it.
-    /// Returns whether it did (it may have ended already).
+    /// [`Overrun::Continue`]: the job outlived its prediction, the earliest
+    /// in the queue of expired predictions; take that off the queue and
+    /// extend the job. Returns whether it did (it may have ended already).
+    /// An extension past [`Time::LATEST`] is refused before anything
+    /// changes, the prediction left in the queue.
     pub(crate) fn prediction_over(&mut self, slot: usize, index: usize) -> Result<bool, SimError> {
         let live = &self.live[slot];
         if live.index != index || live.predicted_end.is_none() {
             // It has ended (and its slot may hold another job).
+            self.overruns.pop();
             return Ok(false);
         }
         let (estimate, procs) = (live.job.estimate, live.job.procs);
         let new_end = self.end_of(slot, self.now, estimate)?;
+        self.overruns.pop();
         self.live[slot].predicted_end = Some(new_end);
         self.overruns.push(new_end, (slot, index));
         // Lift every reservation, then extend the job: it runs, whatever was

@@ -16,6 +16,8 @@ pub(crate) struct Engine<'a, I> {
     pub(crate) ctx: Context<'a>,
     input: Input<I>,
     next: Option<Job>,
+    /// Decisions on wake-ups alone since the last other event.
+    wake_ups: u64,
 }
 
 impl<'a, I: Iterator<Item = Job>> Engine<'a, I> {
@@ -36,6 +38,7 @@ impl<'a, I: Iterator<Item = Job>> Engine<'a, I> {
             ctx: Context::new(config.clone(), origin, observer, sink),
             input,
             next,
+            wake_ups: 0,
         })
     }
 
@@ -46,12 +49,28 @@ impl<'a, I: Iterator<Item = Job>> Engine<'a, I> {
 
     /// Handles the next event, calling the scheduler's hooks, and drops
     /// expired jobs; returns `false` when nothing is left to happen. The
-    /// caller then lets the scheduler decide.
+    /// caller then lets the scheduler decide. An error halts the run: the
+    /// context refuses every action with it from then on.
     #[inline]
     pub(crate) fn next_event<S: Scheduler + ?Sized>(
         &mut self,
         scheduler: &mut S,
     ) -> Result<bool, SimError> {
+        let result = self.event(scheduler);
+        if let Err(e) = &result {
+            self.halt(e);
+        }
+        result
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn halt(&mut self, e: &SimError) {
+        self.ctx.halted = Some(Box::new(e.clone()));
+    }
+
+    #[inline(always)]
+    fn event<S: Scheduler + ?Sized>(&mut self, scheduler: &mut S) -> Result<bool, SimError> {
         let ctx = &mut self.ctx;
         let t_sub = self.next.as_ref().map(|j| j.submit);
         let t_over = ctx.overruns.peek_time();
@@ -77,22 +96,29 @@ impl<'a, I: Iterator<Item = Job>> Engine<'a, I> {
         ctx.observer.step(t);
         ctx.profile.advance(t);
         if t_over == Some(t) {
+            self.wake_ups = 0;
             // Every expired prediction at this instant before any decision:
             // the scheduler must not hand out processors still in use.
             ctx.event = Event::Extended;
-            while ctx.overruns.peek_time() == Some(t) {
-                let (_, (slot, index)) = ctx.overruns.pop().expect("peeked");
+            while let Some((at, &(slot, index))) = ctx.overruns.peek()
+                && at == t
+            {
+                // It leaves the queue only once handled: a prediction that
+                // cannot be extended stays, and every later step returns
+                // the same error.
                 if ctx.prediction_over(slot, index)? {
                     scheduler.extended(ctx)?;
                 }
             }
         } else if t_sub == Some(t) {
+            self.wake_ups = 0;
             ctx.event = Event::Submitted;
             let job = self.next.take().expect("peeked");
             let position = ctx.enqueue(job, self.input.read - 1);
             scheduler.submitted(ctx, position)?;
             self.next = self.input.next(&ctx.config)?;
         } else if t_end == Some(t) {
+            self.wake_ups = 0;
             ctx.event = Event::Ended;
             let (_, slot) = ctx.ends.pop().expect("peeked");
             if ctx.terminate(slot) {
@@ -100,6 +126,13 @@ impl<'a, I: Iterator<Item = Job>> Engine<'a, I> {
             }
         } else {
             ctx.event = Event::Wake;
+            self.wake_ups += 1;
+            if self.wake_ups > SchedulerConfig::WAKE_UPS_IN_A_ROW {
+                return Err(SimError::WakeUps {
+                    at: t,
+                    waiting: ctx.queue_len(),
+                });
+            }
         }
         if ctx.config.drop_expired && ctx.drop_expired() {
             scheduler.freed(ctx)?;

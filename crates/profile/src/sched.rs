@@ -110,6 +110,15 @@ pub enum SimError {
         /// Its id.
         id: u64,
     },
+    /// The scheduler asked to wake more than
+    /// [`SchedulerConfig::WAKE_UPS_IN_A_ROW`] times in a row with nothing
+    /// else happening between: the run would not end.
+    WakeUps {
+        /// The last wake-up.
+        at: Time,
+        /// Jobs waiting then.
+        waiting: usize,
+    },
     /// The scheduler ended the run itself, for the reason given: a
     /// scheduler (or a wrapper around one, such as the invariant suite's
     /// watch over a scheduler under test) that finds it cannot or should
@@ -177,6 +186,11 @@ impl fmt::Display for SimError {
                 f,
                 "job {id} (position {index}) was never started: the scheduler left it waiting when nothing else was left to happen"
             ),
+            SimError::WakeUps { at, waiting } => write!(
+                f,
+                "the scheduler asked to wake more than {} times in a row with nothing else happening, the last at {at} with {waiting} jobs waiting: the run would never end; ask for a wake-up (Context::wake_at) only for an instant where a decision can change",
+                SchedulerConfig::WAKE_UPS_IN_A_ROW
+            ),
             SimError::Stopped { ref reason } => {
                 write!(f, "the scheduler stopped the run: {reason}")
             }
@@ -195,10 +209,13 @@ pub trait Observer {
     fn started(&mut self, _now: Time, _job: usize) {}
     /// One step of the event loop ran at `now`: a submission, a
     /// termination, the expired predictions of one instant, or a due
-    /// reservation, each followed by a scheduling pass. A run of `n` jobs
-    /// takes at most `3n + x + m` steps, where `x` is the number of
-    /// prediction extensions and `m <= n` the number of jobs that outrun
-    /// their estimate (both zero unless [`Overrun::Continue`]).
+    /// reservation, or a wake-up, each followed by a scheduling pass. A run
+    /// of `n` jobs takes at most `3n + x + m` steps besides its wake-ups,
+    /// where `x` is the number of prediction extensions and `m <= n` the
+    /// number of jobs that outrun their estimate (both zero unless
+    /// [`Overrun::Continue`]); the wake-ups a scheduler asks for are at
+    /// most [`SchedulerConfig::WAKE_UPS_IN_A_ROW`] in a row between two of
+    /// those steps.
     fn step(&mut self, _now: Time) {}
 }
 

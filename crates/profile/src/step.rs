@@ -88,7 +88,15 @@ impl Stepper {
     /// Runs to the next decision and returns its [`Context`]: see the queue
     /// and the machine, then start jobs or hold reservations through it.
     /// `None` once nothing is left to happen.
+    ///
+    /// An error (a prediction extension past [`Time::LATEST`](crate::Time::LATEST))
+    /// halts the run as the event found it: every later call, every action
+    /// through the context and [`into_outcomes`](Stepper::into_outcomes)
+    /// return the same error.
     pub fn next_decision(&mut self) -> Result<Option<&mut Context<'static>>, SimError> {
+        if let Some(e) = &self.engine.ctx.halted {
+            return Err(e.as_ref().clone());
+        }
         if self.done {
             return Ok(None);
         }

@@ -210,6 +210,11 @@ impl<E> EventQueue<E> {
         self.heap.pop().map(|Reverse((t, _, Slot(e)))| (t, e))
     }
 
+    /// The earliest event and its time, if any, left in the queue.
+    pub fn peek(&self) -> Option<(Time, &E)> {
+        self.heap.peek().map(|Reverse((t, _, Slot(e)))| (*t, e))
+    }
+
     /// The time of the earliest event, if any.
     pub fn peek_time(&self) -> Option<Time> {
         self.heap.peek().map(|Reverse((t, _, _))| *t)

@@ -125,8 +125,10 @@ pub(super) fn check_job(job: &Job) -> Result<(), GatewayError> {
 /// refuse the reservation, or every start would count as late, and the run
 /// would charge the policy's mistake to the provider), and a rejection must
 /// give a reason a policy may answer (a gateway's finding would be a false
-/// record).
-pub(crate) fn check_choice(choice: &Choice, job: u64, now: Time) -> Result<(), GatewayError> {
+/// record); nor may the job, started there, end after [`Time::LATEST`]
+/// (no schedule holds it).
+pub(crate) fn check_choice(choice: &Choice, grid_job: &Job, now: Time) -> Result<(), GatewayError> {
+    let job = grid_job.id;
     let (what, at) = match *choice {
         Choice::Reserve { start, .. } => ("Choice::Reserve start", start),
         Choice::Submit {
@@ -143,6 +145,9 @@ pub(crate) fn check_choice(choice: &Choice, job: u64, now: Time) -> Result<(), G
     };
     if at < now {
         return Err(GatewayError::ChoiceInThePast { job, what, at, now });
+    }
+    if at + grid_job.estimate > Time::LATEST {
+        return Err(GatewayError::ChoiceBeyondLatest { job, what, at });
     }
     Ok(())
 }

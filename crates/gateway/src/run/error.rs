@@ -32,12 +32,25 @@ pub enum GatewayError {
         /// Its value in seconds.
         value: i64,
     },
-    /// A provider never started or ended a job it accepted.
+    /// A provider never started or ended a job it accepted: the run ended
+    /// with the job unfinished, or the provider kept giving itself events
+    /// ([`MAX_QUIET_TURNS`](super::MAX_QUIET_TURNS) turns in a row) without
+    /// ending it.
     Stuck {
         /// The job's id.
         job: u64,
         /// The provider's index.
         provider: usize,
+    },
+    /// Providers' own events alone turned the loop more than
+    /// [`MAX_QUIET_TURNS`](super::MAX_QUIET_TURNS) times in a row, with no
+    /// report, grid arrival or timer reaching the gateway, and no job
+    /// handed to a provider left unfinished: the run would not end.
+    Quiet {
+        /// The provider with the earliest next event then.
+        provider: usize,
+        /// The last turn.
+        now: Time,
     },
     /// A setting outside its accepted range: a time of the timers outside
     /// ±2^40 s, more than [`MAX_ATTEMPTS`](super::MAX_ATTEMPTS) reservation attempts.
@@ -85,6 +98,17 @@ pub enum GatewayError {
         at: Time,
         /// The gateway's clock.
         now: Time,
+    },
+    /// The provisioning policy's [`Provisioning::choose`](crate::Provisioning::choose)
+    /// answered a start from which the job, for its estimate, would end
+    /// after [`Time::LATEST`]: no schedule holds it.
+    ChoiceBeyondLatest {
+        /// The job's id.
+        job: u64,
+        /// Which time: `Choice::Reserve start` or `Choice::Submit planned start`.
+        what: &'static str,
+        /// The time answered.
+        at: Time,
     },
     /// The provisioning policy's [`Provisioning::choose`](crate::Provisioning::choose)
     /// rejected a job with a reason only the gateway finds
@@ -249,6 +273,11 @@ impl fmt::Display for GatewayError {
                 f,
                 "provider {provider} accepted job {job} but never ran it to its end; the provider's scheduler is faulty"
             ),
+            GatewayError::Quiet { provider, now } => write!(
+                f,
+                "providers' own events turned the gateway's loop more than {} times in a row up to {now}, with no report, arrival or timer between them (provider {provider} next): the run would never end; a provider's next event should come only where it has something to do",
+                super::MAX_QUIET_TURNS
+            ),
             GatewayError::Setting {
                 name,
                 value,
@@ -276,6 +305,13 @@ impl fmt::Display for GatewayError {
                 f,
                 "the provisioning policy (Provisioning::choose) answered a {what} of {at} for \
                  grid job {job} at {now}, which is in the past; answer a start at or after now"
+            ),
+            GatewayError::ChoiceBeyondLatest { job, what, at } => write!(
+                f,
+                "the provisioning policy (Provisioning::choose) answered a {what} of {at} for \
+                 grid job {job}, from which the job would end after the latest instant a \
+                 schedule can hold ({}); answer a start at most its estimate before it",
+                Time::LATEST
             ),
             GatewayError::RejectReason { job, reason } => write!(
                 f,

@@ -73,6 +73,15 @@ impl GatewayPolicy {
 /// more often, before it starts ([`GatewayError::Period`]).
 pub const MAX_TICKS: i64 = 10_000_000;
 
+/// The most turns of [`run`]'s loop in a row that only providers' own
+/// events cause, with no report, grid arrival or timer reaching the gateway
+/// between them: 10,000,000. One more ends the run: with
+/// [`GatewayError::Stuck`] naming the first job a provider took and has not
+/// ended, else with [`GatewayError::Quiet`]. A provider that keeps giving
+/// itself events without ever starting or ending what it took would
+/// otherwise keep the run from ending.
+pub const MAX_QUIET_TURNS: u64 = 10_000_000;
+
 /// The most reservation attempts per job ([`GatewayConfig::max_attempts`]):
 /// 1,000 (the paper's setting is 10).
 pub const MAX_ATTEMPTS: u32 = 1_000;
@@ -303,6 +312,31 @@ impl<Q: Provisioning> Gateway<'_, Q> {
             .map_or(Time::MAX, |h| now.saturating_add(h))
     }
 
+    /// The error for a run that providers' own events alone turned more
+    /// than [`MAX_QUIET_TURNS`] times in a row, up to `now`: the first job
+    /// a provider took and has not ended, else the provider whose events
+    /// came first (`nexts`, their next events as last read).
+    #[cold]
+    fn quiet(&self, now: Time, nexts: &[Option<Time>]) -> GatewayError {
+        let held = self
+            .track
+            .iter()
+            .enumerate()
+            .find(|(j, t)| t.provider.is_some() && t.end.is_none() && !self.settled(*j));
+        match held {
+            Some((j, t)) => GatewayError::Stuck {
+                job: self.jobs[j].id,
+                provider: t.provider.unwrap_or(usize::MAX),
+            },
+            None => GatewayError::Quiet {
+                provider: (0..nexts.len())
+                    .min_by_key(|&k| nexts[k].unwrap_or(Time::MAX))
+                    .unwrap_or(0),
+                now,
+            },
+        }
+    }
+
     fn reject(&mut self, j: usize, reason: Rejection, now: Time) {
         if !self.settled(j) {
             self.unsettled -= 1;
@@ -467,7 +501,7 @@ impl<Q: Provisioning> Gateway<'_, Q> {
                     provider,
                 });
             }
-            check_choice(&choice, job.id, now)?;
+            check_choice(&choice, job, now)?;
             let (k, start) = match choice {
                 Choice::Wait => return Ok(false),
                 Choice::Reject(reason) => {
@@ -576,7 +610,9 @@ impl<Q: Provisioning> Gateway<'_, Q> {
 /// tried at most [`MAX_ATTEMPTS`] times per scheduling, and the gateway's
 /// clock only moves forward, to the next event of a job, a timer or a
 /// provider (a provider that keeps an event at or before the clock after
-/// [`Provider::advance`] is an error, [`GatewayError::ProviderClock`]).
+/// [`Provider::advance`] is an error, [`GatewayError::ProviderClock`]);
+/// providers' own events alone turn the loop at most [`MAX_QUIET_TURNS`]
+/// times in a row.
 ///
 /// Reports are checked against the gateway's own record, never taken on
 /// trust: a start or end of a job the gateway did not hand to that
@@ -644,6 +680,7 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
     let mut stale = true;
     let until = g.timers_until;
     let within = |t: Time| (t <= until).then_some(t);
+    let mut quiet: u64 = 0;
     loop {
         // Done when every grid job is settled and the periodic messages,
         // which cost the same whatever the jobs do, have run their course.
@@ -666,6 +703,7 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
             break;
         };
         let mut fresh = false;
+        let mut heard = false;
         for (k, p) in providers.iter_mut().enumerate() {
             let due = p.due(now);
             if due {
@@ -684,7 +722,16 @@ pub fn run<P: Provider, Q: Provisioning + Clone>(
                 });
             }
             if !reports.is_empty() {
+                heard = true;
                 fresh |= g.handle(now, k, p, std::mem::take(&mut reports))?;
+            }
+        }
+        if heard || timers == Some(now) || t_job == Some(now) {
+            quiet = 0;
+        } else {
+            quiet += 1;
+            if quiet > MAX_QUIET_TURNS {
+                return Err(g.quiet(now, &nexts));
             }
         }
         if next_report == Some(now) {

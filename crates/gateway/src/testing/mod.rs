@@ -130,9 +130,7 @@ impl<Q: Provisioning> Provisioning for Watched<Q> {
                 candidates.iter().map(|c| c.provider).collect::<Vec<_>>()
             ))
         } else {
-            check_choice(&choice, job.id, now)
-                .err()
-                .map(|e| e.to_string())
+            check_choice(&choice, job, now).err().map(|e| e.to_string())
         };
         if let Some(problem) = problem {
             self.record(Broken::new(

@@ -89,6 +89,38 @@ fn a_choice_in_the_past_is_refused() {
     .unwrap();
 }
 
+/// A start from which the job would end after `Time::LATEST` (up to the
+/// end of `i64`) is the policy's mistake, refused before any provider sees
+/// it.
+#[test]
+fn a_choice_beyond_latest_is_refused() {
+    for at in [Time::LATEST - 49, Time::LATEST, Time(i64::MAX - 100)] {
+        let answer: fn(Time) -> Choice = match at {
+            t if t == Time::LATEST - 49 => |_| Choice::Reserve {
+                provider: 0,
+                start: Time::LATEST - 49,
+            },
+            t if t == Time::LATEST => |_| Choice::Submit {
+                provider: 0,
+                planned: Some(Time::LATEST),
+            },
+            _ => |_| Choice::Reserve {
+                provider: 0,
+                start: Time(i64::MAX - 100),
+            },
+        };
+        let err = run_with(answer).unwrap_err();
+        assert!(
+            matches!(err, GatewayError::ChoiceBeyondLatest { job: 1, at: a, .. } if a == at),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().contains("after the latest instant"),
+            "{err}"
+        );
+    }
+}
+
 /// A rejection whose reason is the gateway's own finding is refused (the
 /// record would give a false reason); the policy's reasons are honoured.
 #[test]

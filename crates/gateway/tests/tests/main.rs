@@ -6,6 +6,7 @@
 mod answers;
 mod extremes;
 mod props;
+mod quiet;
 mod reports;
 mod scenarios;
 mod serde_checks;

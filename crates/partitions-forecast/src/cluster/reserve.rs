@@ -14,7 +14,9 @@ impl Cluster {
     /// committed here ([`ClusterError::DuplicateId`](crate::ClusterError::DuplicateId)
     /// inside [`ReservationError::Job`]). The hold lasts until
     /// [`commit`](Self::commit) or [`abort`](Self::abort); it does not
-    /// expire on its own. An aborted hold's id may be asked for again.
+    /// expire on its own. An aborted hold's id may be asked for again. A
+    /// start from which the job would end after [`Time::LATEST`] is
+    /// refused ([`ReservationError::BeyondLatest`]).
     pub fn request_reservation(
         &mut self,
         now: Time,
@@ -37,6 +39,10 @@ impl Cluster {
                 start,
                 now: self.now,
             });
+        }
+        // Saturating: a start near `Time::NEVER` is refused, never wrapped.
+        if start + job.estimate > Time::LATEST {
+            return Err(ReservationError::BeyondLatest { job: job.id, start });
         }
         let Some(charge) = self.charge_at(start, job.estimate, job.procs, part) else {
             return Err(ReservationError::SlotGone {

@@ -241,6 +241,29 @@ fn a_hold_that_outlives_its_start_cannot_be_committed() {
 }
 
 #[test]
+fn a_reservation_that_would_end_after_latest_is_refused() {
+    let mut c = Cluster::new(ClusterConfig::single(4, UNLIMITED), Time(0)).unwrap();
+    let last = Time::LATEST.secs() - 10;
+    for (id, start) in [(1, last + 1), (2, Time::LATEST.secs()), (3, i64::MAX - 1)] {
+        let err = c
+            .request_reservation(Time(0), job(id, 0, 4, 10), Time(start))
+            .unwrap_err();
+        assert_eq!(
+            err,
+            ReservationError::BeyondLatest {
+                job: id,
+                start: Time(start)
+            }
+        );
+    }
+    // Ending exactly at LATEST is a reservation like any other.
+    let hold = c
+        .request_reservation(Time(0), job(4, 0, 4, 10), Time(last))
+        .unwrap();
+    c.commit(Time(0), hold).unwrap();
+}
+
+#[test]
 fn easy_and_conservative_backfill_only_what_delays_no_reservation() {
     // 10 processors. Job 1 holds 6 over [0, 100). Job 2 (8 procs) must
     // wait for 100 and becomes the pivot. Job 3 (4 procs, 100 s) fits

@@ -1,5 +1,6 @@
 //! Integration tests of `profile`: one binary, one module per area.
 
+mod errors;
 mod fuzz;
 mod limits;
 mod props;
