@@ -303,6 +303,79 @@ impl SwfHeader {
         usable(self.max_procs).or_else(|| usable(self.max_nodes))
     }
 
+    /// Why this header would not read back as written, if it would not: a
+    /// typed value the reader takes differently or refuses (`MaxProcs`
+    /// above [`MAX_PROCS`](crate::MAX_PROCS), an empty `Version`, a value
+    /// with a `#` comment or a line break), or a line the reader would
+    /// parse into another keyword and value (free text that looks like
+    /// `Keyword: value`, a keyword with a blank or a colon, padding) or
+    /// refuse as too long ([`MAX_LINE_BYTES`](crate::MAX_LINE_BYTES)).
+    /// Each line is read back exactly as the reader reads it.
+    pub(crate) fn unwritable(&self) -> Option<String> {
+        for &(key, name) in &KEYS {
+            let Some(value) = self.get(key) else { continue };
+            let typed_line = matches!(
+                key,
+                Key::Version | Key::Computer | Key::Installation | Key::TimeZoneString
+            )
+            .then(|| self.typed_string(key))
+            .flatten();
+            let back = normalize(key, &value);
+            if typed_line.is_some_and(|t| t != value) || back != Ok(Some(value.clone())) {
+                let back = match back {
+                    Ok(Some(v)) => format!("as {v:?}"),
+                    Ok(None) => "as no value".to_string(),
+                    Err(_) => {
+                        "as unusable (out of the reader's range, or not a number)".to_string()
+                    }
+                };
+                return Some(format!(
+                    "the typed {name} {} would read back {back}",
+                    quoted(&value)
+                ));
+            }
+        }
+        for (i, (k, v)) in self.lines.iter().enumerate() {
+            let mut written = Vec::new();
+            let _ = put(&mut written, &sanitize(k), &sanitize(v));
+            let written = String::from_utf8_lossy(&written);
+            let content = written.trim_end_matches('\n');
+            if content.len() > crate::MAX_LINE_BYTES {
+                return Some(format!(
+                    "header line {} is {} bytes, more than the reader takes ({})",
+                    i + 1,
+                    content.len(),
+                    crate::MAX_LINE_BYTES
+                ));
+            }
+            let mut scratch = SwfHeader::default();
+            let _ = scratch.push_comment(content.strip_prefix(';').unwrap_or(content));
+            let back = scratch.lines.pop().unwrap_or_default();
+            if (back.0.as_str(), back.1.as_str()) != (k.as_str(), v.as_str()) {
+                return Some(format!(
+                    "header line {} (keyword {}, value {}) would read back as keyword {}, value {}",
+                    i + 1,
+                    quoted(k),
+                    quoted(v),
+                    quoted(&back.0),
+                    quoted(&back.1)
+                ));
+            }
+        }
+        None
+    }
+
+    /// A typed string field as given (before line breaks are replaced).
+    fn typed_string(&self, key: Key) -> Option<String> {
+        match key {
+            Key::Version => self.version.clone(),
+            Key::Computer => self.computer.clone(),
+            Key::Installation => self.installation.clone(),
+            Key::TimeZoneString => self.time_zone_string.clone(),
+            _ => None,
+        }
+    }
+
     /// Writes the header comment lines (see the type's docs for the rules).
     pub(crate) fn write<W: Write>(&self, w: &mut W) -> io::Result<()> {
         let lines: Vec<(String, String)> = self
@@ -374,6 +447,11 @@ fn is_keyword(k: &str) -> bool {
     !k.is_empty()
         && k.bytes()
             .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+}
+
+/// A text in a message: quoted, escaped, cut to 40 characters.
+fn quoted(text: &str) -> String {
+    format!("{:?}", crate::error::excerpt(text.as_bytes()))
 }
 
 /// Writes one header line.

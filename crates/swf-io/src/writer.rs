@@ -10,16 +10,52 @@ use crate::record::{SwfRecord, write_record};
 /// Writes `header` (see [`SwfHeader`] for how typed fields and `lines`
 /// combine) and then one line per record, `-1` for `None`.
 ///
-/// What [`SwfReader`](crate::SwfReader) reads back is equal to what was
-/// written, except that `Some(-1)` and non-finite decimals come back as
-/// `None`. Output is buffered internally; pass the writer unbuffered.
+/// What [`SwfReader`](crate::SwfReader) reads back (in strict mode) is
+/// equal to what was written, except that `Some(-1)` and non-finite
+/// decimals come back as `None`, and a header line that disagrees with its
+/// typed field comes back with the typed value. What would not read back
+/// so is refused before anything is written, with an error of kind
+/// [`io::ErrorKind::InvalidInput`] saying why: a typed header value the
+/// reader refuses or takes differently (`max_procs` above
+/// [`MAX_PROCS`](crate::MAX_PROCS), an empty `version`, a `#` comment or a
+/// line break in a typed string), a header line the reader would parse
+/// into another keyword or value (free text shaped like `Keyword: value`,
+/// a keyword with a blank or a colon, padding) or refuse as too long, and
+/// two records with one job number. Output is buffered internally; pass
+/// the writer unbuffered.
 pub fn write_swf<W: Write>(w: W, header: &SwfHeader, records: &[SwfRecord]) -> io::Result<()> {
+    if let Some(why) = header.unwritable().or_else(|| repeated_job(records)) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("not written, as SWF would not read it back as given: {why}"),
+        ));
+    }
     let mut w = BufWriter::with_capacity(1 << 16, w);
     header.write(&mut w)?;
     for record in records {
         write_record(&mut w, record)?;
     }
     w.flush()
+}
+
+/// Two records with one job number (unknown ones, `None`, may repeat), as
+/// a message naming both records (1-based, as data lines).
+fn repeated_job(records: &[SwfRecord]) -> Option<String> {
+    let known = records.iter().filter_map(|r| r.job);
+    // `as u64` is one to one on i64.
+    let r = profile::repeated_id(known.map(|j| j as u64))?;
+    // Positions among the records with a known job number, back to records.
+    let mut at = records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.job.is_some())
+        .map(|(i, _)| i + 1);
+    let first = at.nth(r.first)?;
+    let second = at.nth(r.second - r.first - 1)?;
+    Some(format!(
+        "records {first} and {second} both have job number {}",
+        r.id as i64
+    ))
 }
 
 /// A simulated schedule as SWF records, one per job, in job order, with

@@ -239,6 +239,34 @@ fn header_lines() -> impl Strategy<Value = Vec<(String, String)>> {
     vec(line, 0..12)
 }
 
+/// Short text of every kind a header may be given: typed keywords,
+/// colons, `#`, blanks at either end, line breaks, controls, non-ASCII.
+fn hostile_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "MaxProcs",
+            "maxprocs",
+            "Version",
+            "Note",
+            "Computer",
+            "Max Procs",
+            "A:B",
+            "",
+            " ",
+            "x # y",
+            "#x",
+            "64",
+            "99999999999",
+            "-1",
+            "http://x",
+            "a\nb",
+            "a\rb",
+        ])
+        .prop_map(str::to_owned),
+        "[ -~\t\u{7f}\u{85}\u{2028}é]{0,12}",
+    ]
+}
+
 fn round_trip(
     header: &SwfHeader,
     records: &[SwfRecord],
@@ -353,6 +381,48 @@ proptest! {
         // Lenient: a typed keyword may have a non-numeric value.
         let (back, _) = round_trip(&header, &[], Mode::Lenient)?;
         prop_assert_eq!(back, header);
+    }
+
+    /// Hostile header lines (any keyword and value: colons, `#`, blanks,
+    /// line breaks, control and non-ASCII characters, typed keywords with
+    /// any value) and typed strings: what the writer takes reads back as
+    /// given, and what it refuses is refused as invalid input, before a
+    /// byte is written.
+    #[test]
+    fn the_writer_writes_only_what_reads_back(
+        lines in vec((hostile_text(), hostile_text()), 0..6),
+        computer in proptest::option::of(hostile_text()),
+        job_numbers in vec(proptest::option::of(0i64..4), 0..4),
+    ) {
+        let mut header = SwfHeader::default();
+        for (k, v) in &lines {
+            header.push_line(k, v);
+        }
+        // A typed field no line gives is written as a line of its own.
+        let typed_only = header.computer.is_none() && computer.is_some();
+        if typed_only {
+            header.computer = computer;
+        }
+        let records: Vec<SwfRecord> = job_numbers
+            .iter()
+            .map(|&job| SwfRecord { job, ..SwfRecord::default() })
+            .collect();
+        let mut out = Vec::new();
+        match write_swf(&mut out, &header, &records) {
+            Ok(()) => {
+                let (mut back, recs) = round_trip(&header, &records, Mode::Lenient)?;
+                if typed_only {
+                    prop_assert_eq!(back.lines.first().map(|l| l.0.as_str()), Some("Computer"));
+                    back.lines.remove(0);
+                }
+                prop_assert_eq!(back, header);
+                prop_assert_eq!(recs, records);
+            }
+            Err(e) => {
+                prop_assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{}", e);
+                prop_assert!(out.is_empty());
+            }
+        }
     }
 
     #[test]

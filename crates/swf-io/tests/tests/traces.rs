@@ -4,7 +4,9 @@ use std::io::Write;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use swf_io::{Estimate, Mode, SwfReader, Trace, open, read_trace, to_jobs, write_swf};
+use swf_io::{
+    Estimate, Mode, SwfHeader, SwfReader, SwfRecord, Trace, open, read_trace, to_jobs, write_swf,
+};
 
 use crate::{TempFile, traces_dir};
 
@@ -314,4 +316,63 @@ fn missing_and_corrupt_files_are_io_errors() {
             .ends_with("; if the file is gzipped, check that it is complete and not corrupt"),
         "{e}"
     );
+}
+
+/// Headers and records the reader would not read back as given are refused
+/// by the writer, each with what would change; found by an outside client.
+#[test]
+fn the_writer_refuses_what_would_not_read_back() {
+    let record = |job| SwfRecord {
+        job: Some(job),
+        ..SwfRecord::default()
+    };
+    let with = |f: fn(&mut SwfHeader)| {
+        let mut h = SwfHeader::default();
+        f(&mut h);
+        h
+    };
+    let cases: Vec<(SwfHeader, Vec<SwfRecord>, &str)> = vec![
+        (
+            with(|h| h.max_procs = Some(20_000_000)),
+            vec![record(1)],
+            "the typed MaxProcs \"20000000\" would read back as unusable",
+        ),
+        (
+            with(|h| h.lines.push((String::new(), "MaxProcs: 64".into()))),
+            vec![],
+            "header line 1 (keyword \"\", value \"MaxProcs: 64\") would read back as keyword \"MaxProcs\", value \"64\"",
+        ),
+        (
+            with(|h| h.lines.push(("Max Procs".into(), "5".into()))),
+            vec![],
+            "header line 1 (keyword \"Max Procs\", value \"5\") would read back as keyword \"\", value \"Max Procs: 5\"",
+        ),
+        (
+            with(|h| h.lines.push(("A:B".into(), "c".into()))),
+            vec![],
+            "would read back as keyword \"A\", value \"B: c\"",
+        ),
+        (
+            with(|h| h.version = Some(String::new())),
+            vec![],
+            "the typed Version \"\" would read back as no value",
+        ),
+        (
+            with(|h| h.computer = Some("Cray\nT3E".into())),
+            vec![],
+            "the typed Computer \"Cray T3E\" would read back",
+        ),
+        (
+            SwfHeader::default(),
+            vec![record(7), SwfRecord::default(), record(3), record(7)],
+            "records 1 and 4 both have job number 7",
+        ),
+    ];
+    for (header, records, why) in cases {
+        let mut out = Vec::new();
+        let e = write_swf(&mut out, &header, &records).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{e}");
+        assert!(e.to_string().contains(why), "{e}\nexpected: {why}");
+        assert!(out.is_empty());
+    }
 }
