@@ -25,7 +25,9 @@
 //!   ([`GatewayError::Report`]: an end other than the start plus the run
 //!   time, or the kill at the estimate, say), or an event time that does
 //!   not move on ([`GatewayError::ProviderClock`]), a job it took and never
-//!   started or ended ([`GatewayError::Stuck`]);
+//!   started or ended ([`GatewayError::Stuck`], also once it keeps
+//!   waking without doing so), or events that lead nowhere
+//!   ([`GatewayError::Quiet`]);
 //! * [`invariant::RUNS_TO_THE_END`]: a run failed with an error where the
 //!   built-in policy ([`LeastLoad`]) or the reference provider
 //!   ([`Conservative`]) runs.
@@ -308,6 +310,7 @@ pub fn check_provider<P: Provider>(make: impl Fn(u32) -> P, jobs: &[Job]) -> Res
                 e @ (GatewayError::Report { .. }
                 | GatewayError::ProviderClock { .. }
                 | GatewayError::Stuck { .. }
+                | GatewayError::Quiet { .. }
                 | GatewayError::Utilisation { .. }),
             ) => {
                 return Err(Broken::new(

@@ -99,3 +99,26 @@ fn a_provider_ticking_with_nothing_to_do_ends_the_run() {
         "{message}"
     );
 }
+
+/// The provider suite names such a provider as breaking its contract, and
+/// ends (it used to step one second at a time towards the end of `i64`).
+#[test]
+fn the_provider_suite_names_a_provider_that_ticks_on_a_job() {
+    let jobs = vec![Job::new(1, Time(0), 1, 60, 60)];
+    let broken = gateway::testing::check_provider(
+        |_| Ticking {
+            now: Time(0),
+            ticking: false,
+        },
+        &jobs,
+    )
+    .unwrap_err();
+    assert_eq!(
+        broken.invariant,
+        gateway::testing::invariant::KEEPS_THE_CONTRACT
+    );
+    assert!(
+        broken.detail.contains("accepted job 1 but never ran it"),
+        "{broken}"
+    );
+}
