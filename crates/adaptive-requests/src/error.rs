@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use profile::{ProfileError, Time};
+use profile::{ProfileError, ShortFloat, Time};
 
 /// Why a request or a moldability function is not well formed.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,7 +110,11 @@ impl fmt::Display for ReqError {
                 "R^max is {r_max} processors, expected at most {max}; give a smaller request"
             ),
             ReqError::Budget { value } => {
-                write!(f, "budget is {value}, expected a finite number >= 0")
+                write!(
+                    f,
+                    "budget is {}, expected a finite number >= 0",
+                    ShortFloat(*value)
+                )
             }
             ReqError::Preemption {
                 field,
@@ -122,7 +126,8 @@ impl fmt::Display for ReqError {
             ReqError::PriceProfile { value } => {
                 write!(
                     f,
-                    "price profile is {value}, expected a multiplier in (0, 1e12]"
+                    "price profile is {}, expected a multiplier in (0, 1e12]",
+                    ShortFloat(*value)
                 )
             }
             ReqError::ShapeTime { procs, time } => write!(
@@ -215,7 +220,11 @@ impl fmt::Display for SchedError {
                 field,
                 value,
                 expected,
-            } => write!(f, "price function {field} is {value}, expected {expected}"),
+            } => write!(
+                f,
+                "price function {field} is {}, expected {expected}",
+                ShortFloat(*value)
+            ),
             SchedError::SubmitTime { id, submit } => write!(
                 f,
                 "request {id} is submitted at {submit}, outside [-2^40 s, 2^40 s]; times must \
@@ -306,7 +315,11 @@ impl fmt::Display for Table1Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Table1Error::Share { field, value } => {
-                write!(f, "Table 1 {field} is {value}, expected a share in [0, 1]")
+                write!(
+                    f,
+                    "Table 1 {field} is {}, expected a share in [0, 1]",
+                    ShortFloat(*value)
+                )
             }
             Table1Error::Field {
                 field,
@@ -334,7 +347,9 @@ impl Table1Error {
     /// for [`Table1Error::Job`].
     pub fn complaint(&self) -> String {
         match self {
-            Table1Error::Share { value, .. } => format!("is {value}, expected a share in [0, 1]"),
+            Table1Error::Share { value, .. } => {
+                format!("is {}, expected a share in [0, 1]", ShortFloat(*value))
+            }
             Table1Error::Field {
                 value, expected, ..
             } => format!("is {value}, expected {expected}"),

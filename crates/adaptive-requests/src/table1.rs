@@ -1,6 +1,6 @@
 //! Table 1 of the paper: how the jobs of a trace become adaptive requests.
 
-use profile::{Job, MAX_DURATION};
+use profile::{Job, MAX_DURATION, ShortFloat};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -151,7 +151,7 @@ impl Table1 {
         if checked_profile(self.high_profile).is_err() {
             return field(
                 "high_profile",
-                &self.high_profile,
+                &ShortFloat(self.high_profile),
                 "a multiplier in (0, 1e12]",
             );
         }

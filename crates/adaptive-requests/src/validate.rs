@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use profile::{Job, Outcome, Status, Time};
+use profile::{Job, Outcome, ShortFloat, Status, Time};
 
 use crate::fmol::Moldability;
 use crate::price::{Terms, within_budget};
@@ -153,7 +153,10 @@ impl fmt::Display for Violation {
                 budget,
             } => write!(
                 f,
-                "request {id} pays {price}, but its placement is priced {expected} with a budget of {budget}"
+                "request {id} pays {}, but its placement is priced {} with a budget of {}",
+                ShortFloat(*price),
+                ShortFloat(*expected),
+                ShortFloat(*budget)
             ),
             Violation::Shape { id, part, procs } => {
                 write!(

@@ -5,7 +5,7 @@ use std::fmt;
 
 use gateway::GatewayError;
 use partitions_forecast::{ClusterError, Origin, ProviderPolicy};
-use profile::Time;
+use profile::{ShortFloat, Time};
 
 use crate::series::{GatewayKind, Series};
 
@@ -194,11 +194,16 @@ impl fmt::Display for IntergridError {
                 "{series}: cluster {cluster}: {ran} local jobs ran, {submitted} were submitted"
             ),
             IntergridError::DeadlineShare { share } => {
-                write!(f, "deadline share is {share}, expected a share in [0, 1]")
+                write!(
+                    f,
+                    "deadline share is {}, expected a share in [0, 1]",
+                    ShortFloat(*share)
+                )
             }
             IntergridError::Stringency { stringency } => write!(
                 f,
-                "deadline stringency is {stringency}, expected a positive factor"
+                "deadline stringency is {}, expected a positive factor",
+                ShortFloat(*stringency)
             ),
             IntergridError::DeadlinePastLimit {
                 job,
@@ -206,8 +211,9 @@ impl fmt::Display for IntergridError {
                 deadline,
             } => write!(
                 f,
-                "deadline stringency {stringency} puts grid job {job}'s deadline at {deadline} s, \
-                 past 2^40 s (about 34,800 years); give a smaller stringency"
+                "deadline stringency {} puts grid job {job}'s deadline at {deadline} s, \
+                 past 2^40 s (about 34,800 years); give a smaller stringency",
+                ShortFloat(*stringency)
             ),
             IntergridError::BsldBound { bound } => write!(
                 f,
@@ -219,7 +225,8 @@ impl fmt::Display for IntergridError {
                 expected,
             } => write!(
                 f,
-                "provider pricing: {field} is {value}, expected {expected}"
+                "provider pricing: {field} is {}, expected {expected}",
+                ShortFloat(*value)
             ),
             IntergridError::ForeignJob {
                 cluster,

@@ -39,13 +39,15 @@ impl fmt::Display for ForecastError {
             ForecastError::Smoothing { value } => {
                 write!(
                     f,
-                    "smoothing factor is {value}, expected a number in (0, 1]"
+                    "smoothing factor is {}, expected a number in (0, 1]",
+                    profile::ShortFloat(*value)
                 )
             }
             ForecastError::Load { interval, value } => {
                 write!(
                     f,
-                    "load of interval {interval} is {value}, expected a finite number >= 0"
+                    "load of interval {interval} is {}, expected a finite number >= 0",
+                    profile::ShortFloat(*value)
                 )
             }
         }

@@ -199,7 +199,7 @@ impl fmt::Display for PricingError {
                 name,
                 value,
                 expected,
-            } => write!(f, "{name} is {value}, expected {expected}"),
+            } => write!(f, "{name} is {}, expected {expected}", ShortFloat(*value)),
             PricingError::OutOfDomain {
                 job,
                 name,

@@ -1,7 +1,7 @@
 //! The Resource Manager of a local scheduler (Algorithm 1): when a site
 //! sends its resource table to the others.
 
-use profile::{MAX_DURATION, Time};
+use profile::{MAX_DURATION, ShortFloat, Time};
 
 use crate::error::GridError;
 use crate::machine::{Machine, ResourceStatus, SiteSummary, StatusMessage};
@@ -71,7 +71,10 @@ impl UpdatePolicy {
         if !(0.0..=1.0).contains(&self.l_max) {
             return Err(GridError::Setting {
                 name: "l_max",
-                message: format!("is {}, expected a utilisation in [0, 1]", self.l_max),
+                message: format!(
+                    "is {}, expected a utilisation in [0, 1]",
+                    ShortFloat(self.l_max)
+                ),
             });
         }
         Ok(())

@@ -6,7 +6,7 @@ use rand::seq::index::sample;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use profile::Time;
+use profile::{ShortFloat, Time};
 
 use crate::error::GridError;
 use crate::grid::{MAX_LENGTH, MAX_VIEW_ENTRIES};
@@ -195,7 +195,7 @@ impl Scenario {
                 "mean_interarrival",
                 format!(
                     "is {} s, expected a finite number of at least 0",
-                    self.mean_interarrival
+                    ShortFloat(self.mean_interarrival)
                 ),
             );
         }
@@ -229,7 +229,10 @@ impl Scenario {
             );
         }
         if let Some(w) = self.weights.iter().find(|w| !(0.0..=1.0).contains(*w)) {
-            return bad("weights", format!("holds {w}, expected weights in [0, 1]"));
+            return bad(
+                "weights",
+                format!("holds {}, expected weights in [0, 1]", ShortFloat(*w)),
+            );
         }
         Ok(())
     }
@@ -319,9 +322,9 @@ impl Scenario {
                     return Err(GridError::Setting {
                         name: "mean_interarrival",
                         message: format!(
-                            "is {:?} s, which puts user {user}'s submissions past 2^40 s \
+                            "is {} s, which puts user {user}'s submissions past 2^40 s \
                              (about 34,800 years); give a shorter mean",
-                            self.mean_interarrival
+                            ShortFloat(self.mean_interarrival)
                         ),
                     });
                 }

@@ -5,6 +5,7 @@ mod finite;
 mod hostile;
 mod incentive;
 mod mdf_full;
+mod messages;
 mod props;
 mod schedules;
 #[cfg(feature = "serde")]

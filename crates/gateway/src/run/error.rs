@@ -325,8 +325,9 @@ impl fmt::Display for GatewayError {
                 value,
             } => write!(
                 f,
-                "provider {provider} (Provider::utilisation) reported a utilisation of {value} at \
-                 {now}, expected a share in [0, 1]; the provider's report is faulty"
+                "provider {provider} (Provider::utilisation) reported a utilisation of {} at \
+                 {now}, expected a share in [0, 1]; the provider's report is faulty",
+                profile::ShortFloat(*value)
             ),
             GatewayError::ProviderClock {
                 provider,

@@ -5,6 +5,7 @@
 
 mod answers;
 mod extremes;
+mod messages;
 mod props;
 mod quiet;
 mod reports;

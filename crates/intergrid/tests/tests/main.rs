@@ -3,6 +3,7 @@
 //! on small seeded grids.
 
 mod extremes;
+mod messages;
 mod runs;
 mod schedule;
 mod series;

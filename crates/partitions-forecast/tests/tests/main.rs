@@ -5,6 +5,7 @@
 mod extremes;
 mod forecast_policy;
 mod hostile;
+mod messages;
 mod props;
 mod scenarios;
 mod serde_checks;

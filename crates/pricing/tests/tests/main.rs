@@ -7,6 +7,7 @@ mod comparison;
 mod examples;
 mod extremes;
 mod finite;
+mod messages;
 mod props;
 mod series;
 mod spec;

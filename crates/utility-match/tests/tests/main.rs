@@ -4,5 +4,6 @@ mod extremes;
 mod finite;
 mod grids;
 mod hostile;
+mod messages;
 mod props;
 mod suite;
