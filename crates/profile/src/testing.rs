@@ -31,6 +31,25 @@ pub use crate::invariants::{
 use proptest::prelude::{Strategy, any, prop, prop_oneof};
 use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, RngSeed};
 
+/// Floats whose `{}` form runs to hundreds of characters (`5e-324` has
+/// 325 digits, `f64::MAX` 309): a message that echoes a float a user gave
+/// shows it as [`ShortFloat`](crate::ShortFloat) does, and a test can build
+/// each error with these.
+pub const LONG_FLOATS: [f64; 4] = [-5e-324, 5e-324, f64::MAX, -1e300];
+
+/// Panics unless `message` is under 300 characters and shows `value` as
+/// [`ShortFloat`](crate::ShortFloat) writes it (`-5e-324`, not 325 digits).
+#[track_caller]
+pub fn assert_short_float(message: &str, value: f64) {
+    let short = crate::ShortFloat(value).to_string();
+    assert!(
+        message.len() < 300,
+        "{} characters: {message}",
+        message.len()
+    );
+    assert!(message.contains(&short), "{message}\nexpected {short}");
+}
+
 /// The seed of every property suite when no exploration is asked for.
 pub const GATE_SEED: u64 = 0x7573_6368_6564_0019;
 

@@ -1,29 +1,17 @@
-//! A float a user gave is echoed in a message as `profile::ShortFloat`
-//! writes it: `-5e-324`, not 325 digits; `1.7976931348623157e308`, not
-//! 309. Each error that quotes one, built with the extremes.
+//! Errors about budgets, price profiles, price functions, Table 1 and
+//! price violations echo the float a user gave as
+//! `profile::ShortFloat` writes it (`-5e-324`, not 325 digits).
 
-/// Floats whose `{}` form is hundreds of characters long.
-const EXTREMES: [f64; 4] = [-5e-324, 5e-324, f64::MAX, -1e300];
-
-/// The message is short and shows the value in scientific notation.
-fn check(message: String, value: f64) {
-    let short = profile::ShortFloat(value).to_string();
-    assert!(
-        message.len() < 300,
-        "{} characters: {message}",
-        message.len()
-    );
-    assert!(message.contains(&short), "{message}\nexpected {short}");
-}
+use profile::testing::{LONG_FLOATS, assert_short_float};
 
 #[test]
 fn errors_show_floats_short() {
     use adaptive_requests::{ReqError, SchedError, Table1Error, Violation};
-    for v in EXTREMES {
-        check(ReqError::Budget { value: v }.to_string(), v);
-        check(ReqError::PriceProfile { value: v }.to_string(), v);
-        check(
-            SchedError::Price {
+    for v in LONG_FLOATS {
+        assert_short_float(&ReqError::Budget { value: v }.to_string(), v);
+        assert_short_float(&ReqError::PriceProfile { value: v }.to_string(), v);
+        assert_short_float(
+            &SchedError::Price {
                 field: "rate",
                 value: v,
                 expected: "> 0",
@@ -31,16 +19,16 @@ fn errors_show_floats_short() {
             .to_string(),
             v,
         );
-        check(
-            Table1Error::Share {
+        assert_short_float(
+            &Table1Error::Share {
                 field: "high_share",
                 value: v,
             }
             .to_string(),
             v,
         );
-        check(
-            Table1Error::Share {
+        assert_short_float(
+            &Table1Error::Share {
                 field: "high_share",
                 value: v,
             }
@@ -53,13 +41,13 @@ fn errors_show_floats_short() {
             expected: v,
             budget: v,
         };
-        check(price.to_string(), v);
+        assert_short_float(&price.to_string(), v);
         let table1 = adaptive_requests::Table1 {
             high_profile: v,
             ..adaptive_requests::Table1::default()
         };
         if let Err(e) = table1.check() {
-            check(e.to_string(), v);
+            assert_short_float(&e.to_string(), v);
         }
     }
 }
