@@ -377,7 +377,10 @@ impl Experiment {
         if let Some(c) = s.confidence.filter(|c| *c != 0.90 && *c != 0.95) {
             return Err((
                 key("confidence"),
-                format!("`confidence` is {c}, expected 0.90 or 0.95 (absent: 0.95)"),
+                format!(
+                    "`confidence` is {}, expected 0.90 or 0.95 (absent: 0.95)",
+                    profile::ShortFloat(c)
+                ),
             ));
         }
         // Like `trim`: an option that could change nothing is refused.
@@ -468,7 +471,8 @@ impl Experiment {
                 return Err((
                     field(&["estimate"]),
                     format!(
-                        "workload '{shown}': under_estimate is {f}, expected a fraction in [0, 1)"
+                        "workload '{shown}': under_estimate is {}, expected a fraction in [0, 1)",
+                        profile::ShortFloat(f)
                     ),
                 ));
             }

@@ -268,7 +268,10 @@ fn check_scalars(
         if load && number(v).is_none_or(|f| f <= 0.0) {
             return Err((
                 at(i),
-                format!("{shown}: load factors must be positive numbers, got {v}"),
+                format!(
+                    "{shown}: load factors must be positive numbers, got {}",
+                    toml_shown(v)
+                ),
             ));
         }
     }
@@ -315,6 +318,17 @@ pub(crate) fn check_axis(experiment: &Experiment, text: &str) -> Result<(), Loca
         ));
     }
     Ok(())
+}
+
+/// `v` as its TOML text (`-1.0`), but a float whose text runs to hundreds
+/// of digits as `profile::ShortFloat` shows it (`-5e-324`).
+fn toml_shown(v: &toml::Value) -> String {
+    match v {
+        toml::Value::Float(f) if profile::ShortFloat(*f).to_string().contains('e') => {
+            profile::ShortFloat(*f).to_string()
+        }
+        _ => v.to_string(),
+    }
 }
 
 fn number(v: &toml::Value) -> Option<f64> {

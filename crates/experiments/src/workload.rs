@@ -587,7 +587,7 @@ pub(crate) fn prepare(
             Transform::ScaleLoad(f) => swf_io::scale_load(jobs, f).map_err(|e| {
                 field_error(
                     &format!("transforms.{j}"),
-                    format!("transform scale_load = {f:?}: {e}"),
+                    format!("transform scale_load = {}: {e}", profile::ShortFloat(f)),
                 )
             })?,
             // Applied to the records by `convert`.

@@ -3,6 +3,7 @@
 //! `TypeError` naming it, by [`crate::convert::real`]) within its range
 //! (an error naming it, its value and the range).
 
+use profile::ShortFloat;
 use pyo3::prelude::*;
 
 use crate::convert::{error, real, shown, type_error};
@@ -48,23 +49,27 @@ impl Numbers {
         }
         if !(0.0..=1.0).contains(&weight) {
             return Err(error(format!(
-                "weight is {weight}, expected a number in [0, 1] (1: profitability alone, \
-                 0: QoS satisfaction alone)"
+                "weight is {}, expected a number in [0, 1] (1: profitability alone, \
+                 0: QoS satisfaction alone)",
+                ShortFloat(weight)
             )));
         }
         if !(arrival_delay.is_finite() && arrival_delay > 0.0) {
             return Err(error(format!(
-                "arrival_delay is {arrival_delay}, expected a positive factor"
+                "arrival_delay is {}, expected a positive factor",
+                ShortFloat(arrival_delay)
             )));
         }
         if !(0.0..=100.0).contains(&high_urgency) {
             return Err(error(format!(
-                "high_urgency is {high_urgency}, expected a percentage in [0, 100]"
+                "high_urgency is {}, expected a percentage in [0, 100]",
+                ShortFloat(high_urgency)
             )));
         }
         if !(0.0..100.0).contains(&inaccuracy) {
             return Err(error(format!(
-                "inaccuracy is {inaccuracy}, expected a percentage in [0, 100)"
+                "inaccuracy is {}, expected a percentage in [0, 100)",
+                ShortFloat(inaccuracy)
             )));
         }
         Ok(Numbers {

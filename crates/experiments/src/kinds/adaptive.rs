@@ -37,6 +37,7 @@ use std::sync::Arc;
 use adaptive_requests::{
     BudgetRule, Fallback, IntervalStats, Policy, Rescheduling, Table1, Variant,
 };
+use profile::ShortFloat;
 use serde::{Deserialize, Serialize};
 
 use crate::error::RunError;
@@ -218,11 +219,14 @@ impl Kind for Adaptive {
         })?;
         let incentive = params.incentive;
         ensure((0.0..=100.0).contains(&incentive), "incentive", || {
-            format!("is {incentive}, expected a percentage in [0, 100]")
+            format!(
+                "is {}, expected a percentage in [0, 100]",
+                ShortFloat(incentive)
+            )
         })?;
         let load = params.load_increase;
         ensure(load.is_finite() && load > -100.0, "load_increase", || {
-            format!("is {load}, expected a percentage above -100")
+            format!("is {}, expected a percentage above -100", ShortFloat(load))
         })?;
         // Table 1's ranges are the library's own (`Table1::check`), named by
         // their key here, where the configuration is read.

@@ -42,6 +42,7 @@ use ::pricing::{
     Committed, DropRule, JobControl, Late, Policy, PolicyError, RunConfig, RunStats, Series, Spare,
     UrgencyModel, run_policy,
 };
+use profile::ShortFloat;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -176,7 +177,7 @@ fn require(ok: bool, key: &str, value: f64, expected: &str) -> Result<(), ParamE
     } else {
         Err(ParamError::key(
             key,
-            format!("is {value}, expected {expected}"),
+            format!("is {}, expected {expected}", ShortFloat(value)),
         ))
     }
 }

@@ -510,6 +510,11 @@ fn errors_about_one_swept_value_point_at_that_value() {
             "load factors must be positive numbers, got -1.0",
         ),
         (
+            axis("load", &["0.5", "-5e-324"], ""),
+            "  -5e-324",
+            "load factors must be positive numbers, got -5e-324",
+        ),
+        (
             axis("bsld_bound", &["10", "0", "60"], "\nlog_x = true"),
             "  0",
             "sweep.log_x needs a numeric sweep of positive values, not 0",

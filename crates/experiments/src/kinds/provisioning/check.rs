@@ -2,7 +2,7 @@
 //! every value within what a run can hold, an error at the key at fault.
 
 use partitions_forecast::MAX_CHECKS;
-use profile::MAX_DURATION;
+use profile::{MAX_DURATION, ShortFloat};
 
 use super::{DAY, Params};
 use crate::kind::ParamError;
@@ -73,7 +73,11 @@ pub(super) fn check(p: &Params) -> Result<(), ParamError> {
         if let Some((key, v, lo)) = checks.iter().find(|(_, v, lo)| !(v.is_finite() && v >= lo)) {
             return bad(
                 key,
-                format!("is {v}, expected a finite value of at least {lo}"),
+                format!(
+                    "is {}, expected a finite value of at least {}",
+                    ShortFloat(*v),
+                    ShortFloat(*lo)
+                ),
             );
         }
     }
@@ -87,7 +91,10 @@ pub(super) fn check(p: &Params) -> Result<(), ParamError> {
         && p.interval_min * 60.0 <= MAX_DURATION as f64)
     {
         let expected = "expected at least one second and at most 2^40 s";
-        return bad("interval_min", format!("is {}, {expected}", p.interval_min));
+        return bad(
+            "interval_min",
+            format!("is {}, {expected}", ShortFloat(p.interval_min)),
+        );
     }
     // Each value in [min, max]; `top` is no upper bound. Durations
     // within the simulator's 2^40 s.
@@ -122,9 +129,13 @@ pub(super) fn check(p: &Params) -> Result<(), ParamError> {
     ];
     match ranges.iter().find(|(_, v, lo, hi)| !(lo..=hi).contains(&v)) {
         None => Ok(()),
-        Some((key, v, lo, hi)) if *hi < top => {
-            bad(key, format!("is {v}, expected a value in [{lo}, {hi}]"))
-        }
-        Some((key, v, lo, _)) => bad(key, format!("is {v}, expected at least {lo}")),
+        Some((key, v, lo, hi)) if *hi < top => bad(
+            key,
+            format!("is {}, expected a value in [{lo}, {hi}]", ShortFloat(*v)),
+        ),
+        Some((key, v, lo, _)) => bad(
+            key,
+            format!("is {}, expected at least {lo}", ShortFloat(*v)),
+        ),
     }
 }
