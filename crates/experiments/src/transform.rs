@@ -103,7 +103,7 @@ impl Transform {
             | Transform::MinRequestedTime(v)
             | Transform::MaxRequestedTime(v) => v.to_string(),
             Transform::LastN(n) => n.to_string(),
-            Transform::ScaleLoad(f) => profile::ShortFloat(*f).to_string(),
+            Transform::ScaleLoad(f) => format!("{f:?}"),
             Transform::KeepStatus(v) => list(v),
             Transform::MinProcs(n) | Transform::MaxProcs(n) => n.to_string(),
             Transform::JobIds(range) => list(range),
