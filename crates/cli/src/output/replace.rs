@@ -102,6 +102,9 @@ fn made_here(path: &Path, made: Made) -> bool {
 /// the tool did not write as `made`, unless `force`: a user's file of the
 /// same name is never lost to an output.
 pub fn check_replace(path: &Path, flag: &str, made: Made, force: bool) -> Result<()> {
+    // What no output replaces (a directory, a link, a device), refused
+    // before any work and whatever --force says, as the last step would.
+    super::check_file_target(path, flag)?;
     if force || fs::symlink_metadata(path).is_err() || made_here(path, made) {
         return Ok(());
     }
@@ -193,6 +196,15 @@ mod tests {
             .to_string();
         assert!(e.contains("may be yours"), "{e}");
         assert!(check_replace(&dir.join("absent"), "--x", Made::Unmarked, false).is_ok());
+        // A directory is refused as one, with or without --force, and
+        // --force is not suggested.
+        for force in [false, true] {
+            let e = check_replace(&dir, "--combined", Made::Combined, force)
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("is a directory"), "{e}");
+            assert!(!e.contains("--force"), "{e}");
+        }
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -230,7 +230,7 @@ fn times_and_counts_past_what_a_run_can_hold_are_refused_at_their_key() {
         (
             "warmup_days = 0",
             "warmup_days = 9223372036854775807",
-            "params.warmup_days: is 9223372036854776000, expected a value in [0, 12725829]",
+            "params.warmup_days: is 9.223372036854776e18, expected a value in [0, 12725829]",
         ),
         (
             "training_from_days = 0",
