@@ -17,12 +17,13 @@ use swf_io::lublin99::Lublin99;
 
 use crate::generated::swf_text;
 use crate::output;
+use crate::progress::Verbosity;
 use crate::settings::Settings;
 
 /// Runs the command: writes `model` to `out` (atomically), refusing to
 /// replace a file the tool did not write unless `force`.
 pub fn generate(
-    _settings: &Settings,
+    settings: &Settings,
     model: &Lublin99,
     out: &Path,
     force: bool,
@@ -42,6 +43,10 @@ pub fn generate(
         text = gz.finish()?;
     }
     output::write_output(out, &text, "--out", output::Made::Workload, force)?;
+    if settings.verbosity == Verbosity::Quiet {
+        // -q: the file is the result; no informational line.
+        return Ok(ExitCode::SUCCESS);
+    }
     let jobs = model.generate();
     let mut line = format!(
         "wrote {} ({}, {}, seed {}",

@@ -16,7 +16,7 @@ use crate::config::read_config;
 use crate::exit::EXIT_CLAIM_FAILED;
 use crate::experiment::{Loaded, provenance, read_experiment, run_failed};
 use crate::output;
-use crate::progress::{self, Reporter};
+use crate::progress::{self, Reporter, Verbosity};
 use crate::schedules;
 use crate::settings::Settings;
 
@@ -431,11 +431,13 @@ pub fn write_combined(settings: &Settings, file: &Path, force: bool) -> Result<(
         force,
     )
     .with_context(|| format!("--combined: cannot write {}", terminal_path(file)))?;
-    say_err!(
-        "wrote {} ({} experiment(s), an `experiment` column first)",
-        terminal_path(file),
-        ids.len()
-    );
+    if settings.verbosity > Verbosity::Quiet {
+        say_err!(
+            "wrote {} ({} experiment(s), an `experiment` column first)",
+            terminal_path(file),
+            ids.len()
+        );
+    }
     Ok(())
 }
 

@@ -119,6 +119,26 @@ fn looks_like_path(name: &str) -> bool {
     name.contains('/') || name.contains('\\') || name.ends_with(".swf") || name.ends_with(".swf.gz")
 }
 
+/// What `name` (a bare word, read as a trace name) is in `base`, if
+/// anything there has that name: a word without a `/` or a `.swf` ending
+/// is a trace's name, so a directory or file of that name was not read.
+fn bare_word_here(name: &str, base: &Path) -> String {
+    let Ok(meta) = std::fs::metadata(base.join(name)) else {
+        return String::new();
+    };
+    let what = if meta.is_dir() {
+        "a directory, not a trace file"
+    } else {
+        "a file; to read it as a trace, give its path"
+    };
+    format!(
+        " '{}' here is {what} (a name without '/' or a .swf/.swf.gz ending is a trace's name; \
+         ./{} is a path).",
+        terminal_name(name),
+        terminal_name(name)
+    )
+}
+
 /// The files in `dir` that may hold trace `stem`, compressed first.
 fn candidates(dir: &Path, stem: &str) -> Vec<PathBuf> {
     [format!("{stem}.swf.gz"), format!("{stem}.swf")]
@@ -320,9 +340,10 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
     let Some(known) = known else {
         let names: Vec<&str> = KNOWN_TRACES.iter().map(|t| t.name).collect();
         bail!(
-            "trace '{}' was not found and is not a known trace ({}); give a path to a .swf/.swf.gz file. Looked in:\n  {}",
+            "trace '{}' was not found and is not a known trace ({}); give a path to a .swf/.swf.gz file.{} Looked in:\n  {}",
             terminal_name(name),
             names.join(", "),
+            bare_word_here(name, base),
             looked.join("\n  ")
         );
     };

@@ -105,6 +105,28 @@ mod resolution {
             e.contains("not a known trace") && e.contains("SDSC-SP2-1998-4.2-cln"),
             "{e}"
         );
+        assert!(!e.contains("here is"), "nothing of that name here: {e}");
+        // A bare word naming a directory or a file here is a trace's name;
+        // the message says what is there and how to give it as a path.
+        std::fs::create_dir(tmp.path().join("mydir")).unwrap();
+        write_tiny_trace(&tmp.path().join("mytrace"), 10);
+        for (word, what) in [
+            ("mydir", "'mydir' here is a directory, not a trace file"),
+            (
+                "mytrace",
+                "'mytrace' here is a file; to read it as a trace, give its path",
+            ),
+        ] {
+            let e = resolve(word, tmp.path(), &s).unwrap_err().to_string();
+            assert!(
+                e.contains(what) && e.contains(&format!("./{word} is a path")),
+                "{e}"
+            );
+        }
+        assert!(matches!(
+            resolve("./mytrace", tmp.path(), &s).unwrap(),
+            Found::File { .. }
+        ));
     }
 
     #[test]

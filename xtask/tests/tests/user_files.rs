@@ -89,6 +89,15 @@ fn combined_never_replaces_a_users_file_without_force() {
     let mut forced = args.to_vec();
     forced.push("--force");
     check(&xtask(&tmp, &forced), 0, &[], "--force");
+    // -q: no informational line, the file written all the same.
+    let quiet: Vec<&str> = ["-q"].iter().chain(&args).copied().collect();
+    let out = xtask(&tmp, &quiet);
+    check(&out, 0, &[], "-q --combined");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("wrote"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // Now the tool's own: replaced without --force.
     check(&xtask(&tmp, &args), 0, &[], "own combined");
     assert!(
@@ -443,6 +452,18 @@ fn hostile_traces_and_generator_options_are_clear_errors() {
         args.extend_from_slice(extra);
         args
     }
+    // -q: the file is the result, and nothing is said (no "wrote", no note).
+    let mut args = gen_args(&["--out", "quiet.swf"]);
+    args.insert(0, "-q");
+    let out = xtask(&tmp, &args);
+    check(&out, 0, &[], "generate -q");
+    assert!(
+        out.stdout.is_empty() && out.stderr.is_empty(),
+        "generate -q said {:?} {:?}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(tmp.path().join("quiet.swf").is_file());
     for (extra, needle) in [
         (["--load", "1e-300"], "load 1e-300 spreads"),
         (

@@ -380,18 +380,7 @@ fn a_provider_stuck_in_time_is_an_error() {
         fn submit(&mut self, _: Time, _: Job) -> Result<(), Refusal> {
             Ok(())
         }
-        fn request_reservation(&mut self, _: Time, job: &Job, _: Time) -> Result<HoldId, Refusal> {
-            Err(Refusal::Rejected {
-                job: job.id,
-                reason: "never".into(),
-            })
-        }
-        fn commit(&mut self, _: Time, hold: HoldId) -> Result<(), Refusal> {
-            Err(Refusal::UnknownHold { hold })
-        }
-        fn abort(&mut self, _: Time, hold: HoldId) -> Result<(), Refusal> {
-            Err(Refusal::UnknownHold { hold })
-        }
+        crate::no_reservations!("never");
         fn next_event(&self) -> Option<Time> {
             Some(Time(5))
         }

@@ -5,8 +5,8 @@
 //! client driving the public API.
 
 use gateway::{
-    GatewayConfig, GatewayError, GatewayPolicy, HoldId, Information, MAX_QUIET_TURNS, Provider,
-    Refusal, Report, run,
+    GatewayConfig, GatewayError, GatewayPolicy, Information, MAX_QUIET_TURNS, Provider, Refusal,
+    Report, run,
 };
 use profile::{FreeSlot, Job, Time};
 
@@ -36,18 +36,7 @@ impl Provider for Ticking {
         self.ticking = true;
         Ok(())
     }
-    fn request_reservation(&mut self, _: Time, job: &Job, _: Time) -> Result<HoldId, Refusal> {
-        Err(Refusal::Rejected {
-            job: job.id,
-            reason: "no reservations".into(),
-        })
-    }
-    fn commit(&mut self, _: Time, hold: HoldId) -> Result<(), Refusal> {
-        Err(Refusal::UnknownHold { hold })
-    }
-    fn abort(&mut self, _: Time, hold: HoldId) -> Result<(), Refusal> {
-        Err(Refusal::UnknownHold { hold })
-    }
+    crate::no_reservations!("no reservations");
     fn next_event(&self) -> Option<Time> {
         self.ticking.then_some(self.now + 1)
     }

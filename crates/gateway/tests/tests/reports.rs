@@ -5,8 +5,7 @@
 //! providers (provider 0 gets every job) over the same three grid jobs.
 
 use gateway::{
-    Fate, GatewayConfig, GatewayError, GatewayPolicy, HoldId, Provider, Refusal, Report,
-    ReportProblem, run,
+    Fate, GatewayConfig, GatewayError, GatewayPolicy, Provider, Refusal, Report, ReportProblem, run,
 };
 use profile::{FreeSlot, Job, Time};
 
@@ -35,18 +34,7 @@ impl Provider for Scripted {
     fn submit(&mut self, _: Time, _: Job) -> Result<(), Refusal> {
         Ok(())
     }
-    fn request_reservation(&mut self, _: Time, job: &Job, _: Time) -> Result<HoldId, Refusal> {
-        Err(Refusal::Rejected {
-            job: job.id,
-            reason: "no reservations".into(),
-        })
-    }
-    fn commit(&mut self, _: Time, hold: HoldId) -> Result<(), Refusal> {
-        Err(Refusal::UnknownHold { hold })
-    }
-    fn abort(&mut self, _: Time, hold: HoldId) -> Result<(), Refusal> {
-        Err(Refusal::UnknownHold { hold })
-    }
+    crate::no_reservations!("no reservations");
     fn next_event(&self) -> Option<Time> {
         self.script.get(self.next).map(|&(t, _)| Time(t))
     }

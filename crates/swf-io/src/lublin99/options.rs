@@ -297,17 +297,19 @@ impl std::str::FromStr for Lublin99 {
             let (k, v) = pair
                 .split_once('=')
                 .ok_or_else(|| err(format!("'{pair}' is not key=value; keys: {keys}")))?;
+            // Blanks around a key or a value are not part of it, for both.
+            let (k, v) = (k.trim(), v.trim());
             // `procs=128,...,procs=64`: which one was meant is unknown.
-            if seen.contains(&k.trim()) {
-                return Err(err(format!("{} is given twice; give it once", k.trim())));
+            if seen.contains(&k) {
+                return Err(err(format!("{k} is given twice; give it once")));
             }
-            seen.push(k.trim());
+            seen.push(k);
             let bad = |what: &str| err(format!("{k} is '{v}', expected {what}"));
             let positive = || match v.parse::<f64>() {
                 Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
                 _ => Err(bad("a finite number above 0")),
             };
-            match k.trim() {
+            match k {
                 "procs" => {
                     procs = Some(
                         v.parse::<u32>()
@@ -332,7 +334,7 @@ impl std::str::FromStr for Lublin99 {
                 other => return Err(err(format!("unknown key '{other}'; keys: {keys}"))),
             }
         }
-        if s.contains("load=") && s.contains("arrival_rate=") {
+        if seen.contains(&"load") && seen.contains(&"arrival_rate") {
             return Err(err("give `load` or `arrival_rate`, not both".into()));
         }
         g.procs = procs.ok_or_else(|| {
@@ -461,6 +463,11 @@ mod tests {
         assert!(err("jobs=10").contains("procs is missing"));
         assert!(err("procs=8,jobs=10,load=0").contains("load is '0'"));
         assert!(err("procs=8,jobs=10,load=1,arrival_rate=2").contains("not both"));
+        // Blanks around keys and values alike, and the two arrival keys
+        // known as keys, not as text (`load =1` was taken with the rate).
+        assert_eq!(spec(" procs = 128 ,jobs= 10 ").procs, 128);
+        assert!(err("procs=8,jobs=10,load =1,arrival_rate=2").contains("not both"));
+        assert!(err("procs=8,jobs=10,arrival_rate =2, load= 1").contains("not both"));
         assert!(err("procs=8,jobs=10,estimates=f:0.5").contains("F >= 1"));
         assert!(err("procs=8,jobs=10,colour=red").contains("unknown key 'colour'"));
         assert_eq!(

@@ -290,6 +290,29 @@ fn every_corruption_of_results_is_an_error_naming_the_file() {
             "data.csv: row 1",
         ),
         (
+            "a data.csv value NaN",
+            edit(&csv, 1, &|l| set_field(l, 3, "NaN")),
+            samples.clone(),
+            run_toml.clone(),
+            "data.csv: row 1 (panel 'bsld', series 'fcfs', x 'gen') is 'bsld,fcfs,gen,nan,",
+        ),
+        (
+            "a data.csv value infinite",
+            edit(&csv, 1, &|l| set_field(l, 3, "inf")),
+            samples.clone(),
+            run_toml.clone(),
+            "data.csv: row 1 (panel 'bsld', series 'fcfs', x 'gen') is 'bsld,fcfs,gen,inf,",
+        ),
+        (
+            "a data.csv interval NaN",
+            edit(&csv, 1, &|l| {
+                set_field(set_field(l, 4, "NaN").as_str(), 5, "NaN")
+            }),
+            samples.clone(),
+            run_toml.clone(),
+            "data.csv: row 1 (panel 'bsld', series 'fcfs', x 'gen') is 'bsld,fcfs,gen,502.142,nan,nan,",
+        ),
+        (
             "a data.csv row dropped",
             edit(&csv, 2, &|_| String::new()),
             samples.clone(),
@@ -341,22 +364,6 @@ fn every_corruption_of_results_is_an_error_naming_the_file() {
             run_toml.clone(),
             "data.csv: row 1 (panel 'bsld', series 'fcfs', x 'gen'): the mean of its 2 finite \
              value(s) is inf",
-        ),
-        (
-            "an infinite mean",
-            edit(&csv, 1, &|l| set_field(l, 3, "inf")),
-            samples.clone(),
-            run_toml.clone(),
-            "data.csv: row 1 (panel 'bsld', series 'fcfs', x 'gen'): the mean of its 2 finite \
-             value(s) is inf",
-        ),
-        (
-            "a NaN mean of values that all have one",
-            edit(&csv, 1, &|l| set_field(l, 3, "nan")),
-            samples.clone(),
-            run_toml.clone(),
-            "data.csv: row 1 (panel 'bsld', series 'fcfs', x 'gen'): the mean of its 2 finite \
-             value(s) is NaN",
         ),
         (
             "an infinite sample",
