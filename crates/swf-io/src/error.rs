@@ -116,6 +116,21 @@ pub enum SwfError {
         /// The first line's value.
         first: String,
     },
+    /// A numeric header keyword (`MaxProcs`, `MaxNodes`, `UnixStartTime`,
+    /// `MaxJobs`, `MaxRecords`) on a comment line after the first record:
+    /// header lines come first, so its value would be ignored (two files
+    /// joined with `cat` give one). Strict mode only; lenient mode skips
+    /// the line.
+    LateHeader {
+        /// The file name or other label given to the reader.
+        source_name: String,
+        /// 1-based physical line number.
+        line: u64,
+        /// The header keyword, as written.
+        keyword: String,
+        /// The line of the first record.
+        first_record_line: u64,
+    },
     /// The input is larger than one of the reader's caps on the whole
     /// input ([`Limits::max_records`](crate::Limits::max_records),
     /// [`Limits::max_lines`](crate::Limits::max_lines),
@@ -145,6 +160,7 @@ impl SwfError {
             | SwfError::LineTooLong { line, .. }
             | SwfError::DuplicateJob { line, .. }
             | SwfError::ConflictingHeader { line, .. }
+            | SwfError::LateHeader { line, .. }
             | SwfError::TooLarge { line, .. } => Some(*line),
         }
     }
@@ -160,6 +176,7 @@ impl SwfError {
             | SwfError::LineTooLong { source_name, .. }
             | SwfError::DuplicateJob { source_name, .. }
             | SwfError::ConflictingHeader { source_name, .. }
+            | SwfError::LateHeader { source_name, .. }
             | SwfError::TooLarge { source_name, .. } => source_name,
         }
     }
@@ -268,6 +285,18 @@ impl fmt::Display for SwfError {
                 f,
                 "{file}:{line}: header {keyword} is {text}, but line {first_line} gives it as \
                  {first}; keep one (or read in lenient mode, which keeps line {first_line}'s)"
+            ),
+            SwfError::LateHeader {
+                line,
+                keyword,
+                first_record_line,
+                ..
+            } => write!(
+                f,
+                "{file}:{line}: header {} comes after the first record (line \
+                 {first_record_line}); header lines come first, so its value would be ignored: \
+                 move it to the header, or read in lenient mode, which skips it",
+                visible(keyword)
             ),
             SwfError::TooLarge {
                 line, what, limit, ..

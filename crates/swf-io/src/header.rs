@@ -266,6 +266,16 @@ impl SwfHeader {
         result
     }
 
+    /// The numeric keyword (`MaxProcs`, ...) the text after the `;` of a
+    /// comment line gives a value to, as written, if any: such a line after
+    /// the first record would be a header line the reader ignores.
+    pub(crate) fn numeric_keyword(content: &str) -> Option<&str> {
+        let (k, v) = content.trim().split_once(':')?;
+        let k = k.trim();
+        (is_keyword(k) && !v.starts_with("//") && key_of(k).is_some_and(Key::is_numeric))
+            .then_some(k)
+    }
+
     /// Parses the text after the `;` of a header comment line. Returns the
     /// keyword (empty for free text) and whether a numeric value was usable.
     pub(crate) fn push_comment(&mut self, content: &str) -> (String, Result<(), ValueError>) {

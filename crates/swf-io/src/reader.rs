@@ -64,6 +64,8 @@ pub struct SwfReader<R> {
     line: u64,
     /// `buf` holds a line (line number `line`) not yet handled.
     pending: Option<Line>,
+    /// The line of the first record (0 before it is read).
+    first_record_line: u64,
     done: bool,
     /// Bytes read so far (after decompression).
     bytes: u64,
@@ -133,6 +135,7 @@ impl<R: BufRead> SwfReader<R> {
             buf: Vec::with_capacity(256),
             line: 0,
             pending: None,
+            first_record_line: 0,
             done: false,
             bytes: 0,
             records: 0,
@@ -161,6 +164,7 @@ impl<R: BufRead> SwfReader<R> {
                         continue;
                     }
                     r.pending = Some(line);
+                    r.first_record_line = r.line;
                     break;
                 }
                 Kind::Comment => r.header_line()?,
@@ -299,6 +303,27 @@ impl<R: BufRead> SwfReader<R> {
         }
     }
 
+    /// Handles the blank or comment line in `buf`, after the first record:
+    /// a free comment is dropped, a numeric header keyword is malformed
+    /// (its value would be silently ignored).
+    fn late_comment(&mut self) -> Result<(), SwfError> {
+        if !matches!(kind(&self.buf), Kind::Comment) {
+            return Ok(());
+        }
+        let text = String::from_utf8_lossy(&self.buf);
+        let content = text.trim_start().strip_prefix(';').unwrap_or_default();
+        let Some(keyword) = SwfHeader::numeric_keyword(content).map(str::to_owned) else {
+            return Ok(());
+        };
+        let first_record_line = self.first_record_line;
+        self.malformed(|r| SwfError::LateHeader {
+            source_name: r.source.clone(),
+            line: r.line,
+            keyword,
+            first_record_line,
+        })
+    }
+
     /// Adds the comment line in `buf` to the header.
     fn header_line(&mut self) -> Result<(), SwfError> {
         let text = String::from_utf8_lossy(&self.buf);
@@ -421,7 +446,12 @@ impl<R: BufRead> Iterator for SwfReader<R> {
                 None => match self.read_line() {
                     Ok(Some(Line::TooLong)) => Line::TooLong,
                     Ok(Some(Line::Whole)) if matches!(kind(&self.buf), Kind::Data) => Line::Whole,
-                    Ok(Some(Line::Whole)) => continue,
+                    Ok(Some(Line::Whole)) => {
+                        if let Err(e) = self.late_comment() {
+                            return Some(Err(e));
+                        }
+                        continue;
+                    }
                     Ok(None) => {
                         self.done = true;
                         return None;
@@ -547,6 +577,40 @@ mod tests {
         assert_eq!(r.header().lines.len(), 2);
         assert_eq!(r.by_ref().filter(Result::is_ok).count(), 2);
         assert!(r.next().is_none());
+    }
+
+    /// A numeric header keyword after the first record (two files joined
+    /// with `cat`) would be ignored: strict mode refuses it at its line,
+    /// lenient mode skips it; free comments and text keywords stay comments.
+    #[test]
+    fn a_numeric_header_keyword_after_the_first_record_is_malformed() {
+        for late in ["; MaxProcs: 16", "  ;maxnodes:2", "; UnixStartTime: 5"] {
+            let text = format!("; MaxProcs: 4\n\n{LINE}{late}\n{LINE2}");
+            let r = SwfReader::new(text.as_bytes(), "t.swf", Mode::Strict).unwrap();
+            let e = r.into_trace().unwrap_err();
+            assert_eq!(e.line(), Some(4), "{late}");
+            assert!(
+                e.to_string().starts_with("t.swf:4: header ")
+                    && e.to_string().contains("after the first record (line 3)"),
+                "{e}"
+            );
+            let r = SwfReader::new(text.as_bytes(), "t.swf", Mode::Lenient).unwrap();
+            let t = r.into_trace().unwrap();
+            assert_eq!(
+                (t.records.len(), t.skipped_count, t.header.max_procs),
+                (2, 1, Some(4))
+            );
+        }
+        for free in [
+            "; Note: late",
+            "; Version: 2.2",
+            "; see http://x",
+            "; MaxProcs",
+        ] {
+            let text = format!("; MaxProcs: 4\n{LINE}{free}\n{LINE2}");
+            let r = SwfReader::new(text.as_bytes(), "t.swf", Mode::Strict).unwrap();
+            assert_eq!(r.into_trace().unwrap().records.len(), 2, "{free}");
+        }
     }
 
     /// `n` data lines numbered from `first`, in the given order.
