@@ -16,27 +16,28 @@ create_exception!(
 );
 
 /// `e` (an [`anyhow::Error`] too) with its chain of causes, as the command
-/// line prints it: a long name or value it quotes shortened
-/// (`experiments::encode::shorten_runs`).
+/// line prints it (`experiments::encode::terminal_message`): a control
+/// character it quotes from a file or argument (an escape sequence, a
+/// carriage return) made visible, a long name or value shortened.
 pub(crate) fn error(e: impl std::fmt::Display) -> PyErr {
-    UschedError::new_err(experiments::encode::shorten_runs(&format!("{e:#}")))
+    UschedError::new_err(experiments::encode::terminal_message(&format!("{e:#}")))
 }
 
 /// A `TypeError` with `message`, a long quoted run shortened as
 /// [`error`] shortens one. Every exception the binding builds comes from
 /// here, [`value_error`], [`runtime_error`] or [`error`].
 pub(crate) fn type_error(message: impl Into<String>) -> PyErr {
-    pyo3::exceptions::PyTypeError::new_err(experiments::encode::shorten_runs(&message.into()))
+    pyo3::exceptions::PyTypeError::new_err(experiments::encode::terminal_message(&message.into()))
 }
 
 /// A `ValueError` with `message`, as [`type_error`].
 pub(crate) fn value_error(message: impl Into<String>) -> PyErr {
-    PyValueError::new_err(experiments::encode::shorten_runs(&message.into()))
+    PyValueError::new_err(experiments::encode::terminal_message(&message.into()))
 }
 
 /// A `RuntimeError` with `message`, as [`type_error`].
 pub(crate) fn runtime_error(message: impl Into<String>) -> PyErr {
-    pyo3::exceptions::PyRuntimeError::new_err(experiments::encode::shorten_runs(&message.into()))
+    pyo3::exceptions::PyRuntimeError::new_err(experiments::encode::terminal_message(&message.into()))
 }
 
 /// A Python value quoted in a message: its `repr()`, shortened as a whole

@@ -331,6 +331,24 @@ def test_long_values_in_errors_are_shortened(small, call):
     assert "characters left out]" in message, message
 
 
+# 5b: a control character quoted in an error (an escape sequence in a
+# trace's field or in a name given) is made visible, as the command line
+# shows it: no raw ESC, CR or NUL reaches a terminal through a traceback.
+def test_control_characters_in_errors_are_made_visible(small, tmp_path):
+    bad = tmp_path / "esc.swf"
+    bad.write_bytes(b"; MaxProcs: 8\n1 0 -1 10\x1b[31m 2 -1 -1 2 20 -1 1 -1 -1 -1 -1 -1 -1 -1\n")
+    calls = [
+        lambda: usched.load(str(bad)),
+        lambda: usched.simulate(small, "easy\x1b[2J\r"),
+    ]
+    for call in calls:
+        with pytest.raises(usched.UschedError) as e:
+            call()
+        message = str(e.value)
+        assert "\x1b" not in message and "\r" not in message, repr(message)
+        assert "\\u{1b}" in message, message
+
+
 # 6: a long Python value quoted in an error is shortened as a whole, its
 # spaces and all (the repr of a long list or dict): every parameter that
 # quotes what it was given, in the binding and in the package's own

@@ -233,7 +233,8 @@ impl fmt::Display for SwfError {
                 };
                 write!(
                     f,
-                    "{file}:{line}: field {field} ({name}) is '{text}'{why} {expected}"
+                    "{file}:{line}: field {field} ({name}) is '{}'{why} {expected}",
+                    visible(text)
                 )
             }
             SwfError::BadHeader {
@@ -243,9 +244,11 @@ impl fmt::Display for SwfError {
                 ..
             } => write!(
                 f,
-                "{file}:{line}: header {keyword} is '{text}', expected a whole integer \
+                "{file}:{line}: header {} is '{}', expected a whole integer \
                  (optionally followed by a blank and a note that does not start with a \
-                 number); fix the header or read in lenient mode"
+                 number); fix the header or read in lenient mode",
+                visible(keyword),
+                visible(text)
             ),
             SwfError::HeaderOutOfRange {
                 line,
@@ -255,8 +258,10 @@ impl fmt::Display for SwfError {
                 ..
             } => write!(
                 f,
-                "{file}:{line}: header {keyword} is {text}, out of range (expected \
-                 {expected}); fix the header or read in lenient mode"
+                "{file}:{line}: header {} is {}, out of range (expected \
+                 {expected}); fix the header or read in lenient mode",
+                visible(keyword),
+                visible(text)
             ),
             SwfError::LineTooLong { line, limit, .. } => write!(
                 f,
@@ -283,8 +288,11 @@ impl fmt::Display for SwfError {
                 ..
             } => write!(
                 f,
-                "{file}:{line}: header {keyword} is {text}, but line {first_line} gives it as \
-                 {first}; keep one (or read in lenient mode, which keeps line {first_line}'s)"
+                "{file}:{line}: header {} is {}, but line {first_line} gives it as {}; keep \
+                 one (or read in lenient mode, which keeps line {first_line}'s)",
+                visible(keyword),
+                visible(text),
+                visible(first)
             ),
             SwfError::LateHeader {
                 line,

@@ -613,6 +613,30 @@ mod tests {
         }
     }
 
+    /// A control character inside a field is that field's fault, not a
+    /// miscount: `10<NUL>2` was reported as "expected 18 fields, found 17".
+    #[test]
+    fn a_control_character_inside_a_field_names_the_field() {
+        for (from, to, shown) in [
+            (" 10 4 ", " 10\u{0}4 ", "field 4 (run time) is '10\\u{0}4'"),
+            (
+                "1 0 5 ",
+                "1 0\u{b}5 ",
+                "field 2 (submit time) is '0\\u{b}5'",
+            ),
+            (
+                " 4 -1 -1 4 ",
+                " 4 -1\u{7f}-1 4 ",
+                "field 6 (average CPU time) is '-1\\u{7f}-1'",
+            ),
+        ] {
+            let line = LINE.replacen(from, to, 1);
+            let r = SwfReader::new(line.as_bytes(), "t.swf", Mode::Strict).unwrap();
+            let e = r.into_trace().unwrap_err().to_string();
+            assert!(e.starts_with(&format!("t.swf:1: {shown}")), "{to:?}: {e}");
+        }
+    }
+
     /// `n` data lines numbered from `first`, in the given order.
     fn lines(numbers: &[i64]) -> String {
         numbers

@@ -173,6 +173,14 @@ pub(crate) fn parse_fields(line: &[u8]) -> Result<SwfRecord, LineError> {
         count += 1;
     }
     if count != 18 {
+        // A control character (a NUL, say) inside a field joins two
+        // fields: that field, not the count, is what is wrong.
+        if let Some(i) = f[..count.min(18)]
+            .iter()
+            .position(|field| field.iter().any(|&b| b < 0x20 || b == 0x7f))
+        {
+            return Err(LineError::BadField(i));
+        }
         return Err(LineError::FieldCount(count));
     }
     let int = |i: usize| parse_int(f[i]).map_err(|()| LineError::BadField(i));
