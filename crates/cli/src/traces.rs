@@ -292,7 +292,9 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         } else {
             base.join(name)
         };
-        if std::fs::metadata(&path).is_ok() {
+        // Only a path that is not there "does not exist": a link loop or a
+        // folder without permission is named by the error of reading it.
+        if !matches!(std::fs::metadata(&path), Err(e) if e.kind() == std::io::ErrorKind::NotFound) {
             // Anything but a regular file is refused when it is read.
             if let Err(e) = files::open(&path, trace_file_cap()?) {
                 bail!("trace {e:#}");

@@ -37,7 +37,9 @@ pub(crate) fn value_error(message: impl Into<String>) -> PyErr {
 
 /// A `RuntimeError` with `message`, as [`type_error`].
 pub(crate) fn runtime_error(message: impl Into<String>) -> PyErr {
-    pyo3::exceptions::PyRuntimeError::new_err(experiments::encode::terminal_message(&message.into()))
+    pyo3::exceptions::PyRuntimeError::new_err(experiments::encode::terminal_message(
+        &message.into(),
+    ))
 }
 
 /// A Python value quoted in a message: its `repr()`, shortened as a whole

@@ -127,6 +127,13 @@ mod resolution {
             resolve("./mytrace", tmp.path(), &s).unwrap(),
             Found::File { .. }
         ));
+        // A link loop is there but cannot be read: not "does not exist".
+        std::os::unix::fs::symlink("loop.swf", tmp.path().join("loop.swf")).unwrap();
+        let e = resolve("loop.swf", tmp.path(), &s).unwrap_err().to_string();
+        assert!(
+            !e.contains("does not exist") && e.contains("symbolic links"),
+            "{e}"
+        );
     }
 
     #[test]
