@@ -315,8 +315,18 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         };
         let files = candidates(dir, stem);
         if files.is_empty() {
+            // A mistyped directory says so, not only that the trace is not
+            // in it.
+            let why = match std::fs::metadata(dir) {
+                Ok(m) if m.is_dir() => String::new(),
+                Ok(_) => ", which is not a directory".to_string(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    ", which does not exist".to_string()
+                }
+                Err(e) => format!(", which cannot be read: {e}"),
+            };
             looked.push(format!(
-                "{label} ({}): no {stem}.swf.gz or {stem}.swf",
+                "{label} ({}{why}): no {stem}.swf.gz or {stem}.swf",
                 terminal_path(dir),
                 stem = terminal_name(stem)
             ));

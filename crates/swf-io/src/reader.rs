@@ -579,64 +579,6 @@ mod tests {
         assert!(r.next().is_none());
     }
 
-    /// A numeric header keyword after the first record (two files joined
-    /// with `cat`) would be ignored: strict mode refuses it at its line,
-    /// lenient mode skips it; free comments and text keywords stay comments.
-    #[test]
-    fn a_numeric_header_keyword_after_the_first_record_is_malformed() {
-        for late in ["; MaxProcs: 16", "  ;maxnodes:2", "; UnixStartTime: 5"] {
-            let text = format!("; MaxProcs: 4\n\n{LINE}{late}\n{LINE2}");
-            let r = SwfReader::new(text.as_bytes(), "t.swf", Mode::Strict).unwrap();
-            let e = r.into_trace().unwrap_err();
-            assert_eq!(e.line(), Some(4), "{late}");
-            assert!(
-                e.to_string().starts_with("t.swf:4: header ")
-                    && e.to_string().contains("after the first record (line 3)"),
-                "{e}"
-            );
-            let r = SwfReader::new(text.as_bytes(), "t.swf", Mode::Lenient).unwrap();
-            let t = r.into_trace().unwrap();
-            assert_eq!(
-                (t.records.len(), t.skipped_count, t.header.max_procs),
-                (2, 1, Some(4))
-            );
-        }
-        for free in [
-            "; Note: late",
-            "; Version: 2.2",
-            "; see http://x",
-            "; MaxProcs",
-        ] {
-            let text = format!("; MaxProcs: 4\n{LINE}{free}\n{LINE2}");
-            let r = SwfReader::new(text.as_bytes(), "t.swf", Mode::Strict).unwrap();
-            assert_eq!(r.into_trace().unwrap().records.len(), 2, "{free}");
-        }
-    }
-
-    /// A control character inside a field is that field's fault, not a
-    /// miscount: `10<NUL>2` was reported as "expected 18 fields, found 17".
-    #[test]
-    fn a_control_character_inside_a_field_names_the_field() {
-        for (from, to, shown) in [
-            (" 10 4 ", " 10\u{0}4 ", "field 4 (run time) is '10\\u{0}4'"),
-            (
-                "1 0 5 ",
-                "1 0\u{b}5 ",
-                "field 2 (submit time) is '0\\u{b}5'",
-            ),
-            (
-                " 4 -1 -1 4 ",
-                " 4 -1\u{7f}-1 4 ",
-                "field 6 (average CPU time) is '-1\\u{7f}-1'",
-            ),
-        ] {
-            let line = LINE.replacen(from, to, 1);
-            let r = SwfReader::new(line.as_bytes(), "t.swf", Mode::Strict).unwrap();
-            let e = r.into_trace().unwrap_err().to_string();
-            assert!(e.starts_with(&format!("t.swf:1: {shown}")), "{to:?}: {e}");
-        }
-    }
-
     /// `n` data lines numbered from `first`, in the given order.
     fn lines(numbers: &[i64]) -> String {
         numbers

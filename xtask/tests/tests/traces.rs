@@ -217,6 +217,27 @@ fn refusing_stand_ins_lists_every_place_looked_at() {
     ] {
         assert!(e.contains(needle), "'{needle}' missing from: {e}");
     }
+    // A TRACES_DIR that is mistyped says so, not only that the trace is not
+    // in it.
+    let file = tmp.0.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    for (dir, why) in [
+        (tmp.0.join("no-such-dir"), "which does not exist"),
+        (file, "which is not a directory"),
+        (tmp.0.clone(), "): no KTH"),
+    ] {
+        let s = TraceSettings {
+            no_stand_in: true,
+            traces_dir: Some(dir.clone()),
+            ..settings(&tmp)
+        };
+        let e = format!("{:#}", resolve(KTH, &tmp.0, &s).unwrap_err());
+        let line = e
+            .lines()
+            .find(|l| l.contains("TRACES_DIR ("))
+            .unwrap_or_default();
+        assert!(line.contains(why), "{}: {e}", dir.display());
+    }
 }
 
 #[test]
