@@ -267,7 +267,8 @@ class MarketAdmissionEnv(gymnasium.Env):
     ``pricing::QosWorkload::jobs`` draws the urgency classes, deadlines and
     budgets (Table I, ``high_urgency`` percent high urgency, ``inaccuracy``
     percent under-estimation) from the episode's QoS seed, drawn by the seed
-    too (``info["qos_seed"]``; ``options={"qos_seed": s}`` gives it). The
+    too (``info["qos_seed"]``, a ``numpy.uint64``, so that Gymnasium's vector
+    environments can gather it; ``options={"qos_seed": s}`` gives it). The
     cluster is the one ``pricing::run_policy`` uses: ``nodes``
     single-processor nodes (default: the trace's processors), Table I's
     settings, and the price ``"libra"`` (Libra's static cost, γ = δ = 1) or
@@ -411,7 +412,10 @@ class MarketAdmissionEnv(gymnasium.Env):
             start=start,
             qos_seed=qos_seed,
         )
-        return obs, {"start": self._core.start, "qos_seed": self._core.qos_seed}
+        # The QoS seed is a 64-bit unsigned integer: as a numpy uint64,
+        # Gymnasium's vector environments gather it into a uint64 array (a
+        # Python int past 2**63 overflowed their int64 one).
+        return obs, {"start": self._core.start, "qos_seed": np.uint64(self._core.qos_seed)}
 
     def step(
         self, action: Any
