@@ -59,3 +59,29 @@ def test_make_vec_takes_the_registered_ids():
                 vec.step(np.zeros(2, dtype=np.int64))
         finally:
             vec.close()
+
+
+@pytest.mark.filterwarnings("ignore:.*render_mode='ansi' that is not in the possible")
+@pytest.mark.parametrize("env_id", ["usched/BatchScheduling-v0", "usched/MarketAdmission-v0"])
+def test_render_mode_none_is_taken_and_a_mode_is_refused_by_name(env_id):
+    env = gymnasium.make(env_id, trace=GEN, episode=16, render_mode=None)
+    assert env.unwrapped.render_mode is None
+    with pytest.raises(ValueError, match=r"^render_mode is 'ansi', but this environment renders nothing"):
+        gymnasium.make(env_id, trace=GEN, episode=16, render_mode="ansi")
+
+
+@pytest.mark.parametrize("env_id", ["usched/BatchScheduling-v0", "usched/MarketAdmission-v0"])
+def test_gymnasiums_wrappers_take_the_environments(env_id):
+    from gymnasium.wrappers import NormalizeObservation, RecordEpisodeStatistics, TimeLimit
+
+    env = RecordEpisodeStatistics(
+        NormalizeObservation(TimeLimit(gymnasium.make(env_id, trace=GEN, episode=16), 10))
+    )
+    env.reset(seed=1)
+    episodes = []
+    for _ in range(30):
+        _, _, terminated, truncated, info = env.step(0)
+        if terminated or truncated:
+            episodes.append(info["episode"]["l"])
+            env.reset()
+    assert episodes and all(1 <= n <= 10 for n in episodes), episodes

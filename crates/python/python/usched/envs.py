@@ -50,6 +50,18 @@ def _seed(seed: Any) -> Optional[int]:
     return value
 
 
+def _render_mode(render_mode: Any) -> None:
+    """The ``render_mode`` Gymnasium's ``make`` passes on: the environments
+    render nothing (``metadata["render_modes"]`` is empty), so only ``None``
+    is taken; a mode asked for is refused naming the parameter, not taken
+    and ignored."""
+    if render_mode is not None:
+        raise ValueError(
+            f"render_mode is {_usched.shown(render_mode)}, but this environment renders "
+            "nothing (metadata['render_modes'] is []); give None"
+        )
+
+
 def _options(options: Optional[Dict[str, Any]], known: Tuple[str, ...]) -> Dict[str, Any]:
     """``reset``'s options, refusing keys the environment does not take."""
     if options is None:
@@ -101,8 +113,11 @@ class BatchSchedulingEnv(gymnasium.Env):
         estimate: Optional[str] = None,
         bsld_bound: int = 10,
         root: Optional[str] = None,
+        render_mode: Optional[str] = None,
     ) -> None:
         super().__init__()
+        _render_mode(render_mode)
+        self.render_mode = None
         if isinstance(trace, _usched.Workload):
             workload = trace
         else:
@@ -355,8 +370,11 @@ class MarketAdmissionEnv(gymnasium.Env):
         inaccuracy: float = 0.0,
         shaping: bool = False,
         root: Optional[str] = None,
+        render_mode: Optional[str] = None,
     ) -> None:
         super().__init__()
+        _render_mode(render_mode)
+        self.render_mode = None
         if isinstance(trace, _usched.Workload):
             workload = trace
         else:
