@@ -77,14 +77,37 @@ macro_rules! say {
 }
 pub(crate) use say;
 
-/// [`say`] for stderr (`eprintln!`).
+/// [`say`] for stderr (`eprintln!`), or for the sink a front end set with
+/// [`send_messages_to`].
 macro_rules! say_err {
     () => {
-        eprintln!()
+        $crate::exit::message_line("")
     };
     ($($arg:tt)*) => {
-        eprintln!("{}", experiments::encode::terminal_message(&format!($($arg)*)))
+        $crate::exit::message_line(&experiments::encode::terminal_message(&format!($($arg)*)))
     };
+}
+
+/// Where the lines for a human on stderr go (warnings, notes, a download's
+/// progress, a stand-in's banner), if not to stderr: set once per process
+/// by a front end that has a channel of its own for them (the Python
+/// package makes them Python warnings, which a notebook shows and
+/// `warnings` filters, where the process's stderr is out of sight).
+static MESSAGE_SINK: std::sync::OnceLock<fn(&str)> = std::sync::OnceLock::new();
+
+/// Sends every later line of [`say_err`] to `sink` instead of stderr, from
+/// any thread; `false` (and nothing changed) if a sink was set before.
+pub fn send_messages_to(sink: fn(&str)) -> bool {
+    MESSAGE_SINK.set(sink).is_ok()
+}
+
+/// Writes one line for a human: to the sink of [`send_messages_to`], else
+/// to stderr.
+pub fn message_line(line: &str) {
+    match MESSAGE_SINK.get() {
+        Some(sink) => sink(line),
+        None => eprintln!("{line}"),
+    }
 }
 pub(crate) use say_err;
 

@@ -379,8 +379,12 @@ pub fn resolve(name: &str, base: &Path, settings: &TraceSettings) -> Result<Foun
         );
     }
     if lock(&ANNOUNCED).insert(known.name) {
-        say_err!("{}", stand_in_banner(known));
-        say_err!("looked in:\n  {}", looked.join("\n  "));
+        // One message (one Python warning), its lines together.
+        say_err!(
+            "{}\nlooked in:\n  {}",
+            stand_in_banner(known),
+            looked.join("\n  ")
+        );
     } else {
         say_err!(
             "STAND-IN for {} (NOT the trace; see the warning above)",
@@ -670,19 +674,21 @@ pub fn load(found: &Found, lenient: bool) -> Result<Source> {
         _ => None,
     };
     if trace.skipped_count > 0 {
-        say_err!(
-            "warning: {}: {} malformed lines skipped (lenient mode):",
+        // One message (one Python warning), the skipped lines under it.
+        let mut text = format!(
+            "warning: {}: {} skipped (lenient mode):",
             terminal_path(path),
-            trace.skipped_count
+            crate::progress::count(trace.skipped_count, "malformed line")
         );
         // The reader keeps the first few (`swf_io::KEPT_SKIPPED`).
         for skipped in &trace.skipped {
-            say_err!("  {}", skipped.error);
+            text.push_str(&format!("\n  {}", skipped.error));
         }
         let more = trace.skipped_count - trace.skipped.len() as u64;
         if more > 0 {
-            say_err!("  ... and {more} more");
+            text.push_str(&format!("\n  ... and {more} more"));
         }
+        say_err!("{text}");
     }
     let source = Source::trace(file, content_sha256, trace, note).with_file_sha256(file_sha256);
     if let (Some(k), Some(copy)) = (key, copy_trace(&source)) {

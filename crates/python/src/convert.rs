@@ -23,6 +23,30 @@ pub(crate) fn error(e: impl std::fmt::Display) -> PyErr {
     UschedError::new_err(experiments::encode::terminal_message(&format!("{e:#}")))
 }
 
+/// Where the toolkit's lines for a human go in Python (a lenient read's
+/// skipped lines, a stand-in's banner, a download, a note): a Python
+/// `UserWarning` each, which a notebook shows and `warnings` filters, not
+/// the process's stderr, which a notebook does not show. A warning a filter
+/// turns into an error cannot be raised from here (the call that made it
+/// goes on); it is written to stderr instead.
+pub(crate) fn python_message(line: &str) {
+    if line.trim().is_empty() {
+        return;
+    }
+    let text = line.strip_prefix("warning: ").unwrap_or(line);
+    // `terminal_message` made every control character visible: no NUL.
+    let Ok(message) = std::ffi::CString::new(text) else {
+        eprintln!("{line}");
+        return;
+    };
+    Python::attach(|py| {
+        let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+        if PyErr::warn(py, category.as_any(), &message, 1).is_err() {
+            eprintln!("{line}");
+        }
+    });
+}
+
 /// A `TypeError` with `message`, a long quoted run shortened as
 /// [`error`] shortens one. Every exception the binding builds comes from
 /// here, [`value_error`], [`runtime_error`] or [`error`].

@@ -37,6 +37,8 @@ mod workload;
 /// The extension module.
 #[pymodule]
 fn _usched(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Warnings and notes become Python warnings, not stderr lines.
+    cli::exit::send_messages_to(convert::python_message);
     m.add("UschedError", m.py().get_type::<convert::UschedError>())?;
     m.add_class::<workload::Workload>()?;
     m.add_class::<schedule::Schedule>()?;
