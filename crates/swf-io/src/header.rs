@@ -324,12 +324,8 @@ impl SwfHeader {
     pub(crate) fn unwritable(&self) -> Option<String> {
         for &(key, name) in &KEYS {
             let Some(value) = self.get(key) else { continue };
-            let typed_line = matches!(
-                key,
-                Key::Version | Key::Computer | Key::Installation | Key::TimeZoneString
-            )
-            .then(|| self.typed_string(key))
-            .flatten();
+            // A text keyword's typed field (`None` for a numeric one).
+            let typed_line = self.typed_string(key);
             let back = normalize(key, &value);
             if typed_line.is_some_and(|t| t != value) || back != Ok(Some(value.clone())) {
                 let back = match back {
