@@ -95,8 +95,9 @@ macro_rules! say_err {
 /// `warnings` filters, where the process's stderr is out of sight).
 static MESSAGE_SINK: std::sync::OnceLock<fn(&str)> = std::sync::OnceLock::new();
 
-/// Sends every later line of [`say_err`] to `sink` instead of stderr, from
-/// any thread; `false` (and nothing changed) if a sink was set before.
+/// Sends every later line the toolkit writes for a human on stderr
+/// (warnings, notes) to `sink` instead, from any thread; `false` (and
+/// nothing changed) if a sink was set before.
 pub fn send_messages_to(sink: fn(&str)) -> bool {
     MESSAGE_SINK.set(sink).is_ok()
 }
@@ -109,6 +110,7 @@ pub fn message_line(line: &str) {
         None => eprintln!("{line}"),
     }
 }
+
 pub(crate) use say_err;
 
 #[cfg(test)]
