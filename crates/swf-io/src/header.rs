@@ -99,6 +99,17 @@ fn key_of(keyword: &str) -> Option<Key> {
         .map(|&(k, _)| k)
 }
 
+/// The keyword and value of the text after a comment line's `;`, both
+/// trimmed; the keyword is empty for free text.
+fn keyword_and_value(content: &str) -> (&str, &str) {
+    let content = content.trim();
+    match content.split_once(':') {
+        // `http://...` on a continuation line is a URL, not a keyword.
+        Some((k, v)) if is_keyword(k.trim()) && !v.starts_with("//") => (k.trim(), v.trim()),
+        _ => ("", content),
+    }
+}
+
 fn is_note(keyword: &str) -> bool {
     keyword.eq_ignore_ascii_case("Note")
 }
@@ -270,21 +281,14 @@ impl SwfHeader {
     /// comment line gives a value to, as written, if any: such a line after
     /// the first record would be a header line the reader ignores.
     pub(crate) fn numeric_keyword(content: &str) -> Option<&str> {
-        let (k, v) = content.trim().split_once(':')?;
-        let k = k.trim();
-        (is_keyword(k) && !v.starts_with("//") && key_of(k).is_some_and(Key::is_numeric))
-            .then_some(k)
+        let (k, _) = keyword_and_value(content);
+        key_of(k).is_some_and(Key::is_numeric).then_some(k)
     }
 
     /// Parses the text after the `;` of a header comment line. Returns the
     /// keyword (empty for free text) and whether a numeric value was usable.
     pub(crate) fn push_comment(&mut self, content: &str) -> (String, Result<(), ValueError>) {
-        let content = content.trim();
-        let (keyword, value) = match content.split_once(':') {
-            // `http://...` on a continuation line is a URL, not a keyword.
-            Some((k, v)) if is_keyword(k.trim()) && !v.starts_with("//") => (k.trim(), v.trim()),
-            _ => ("", content),
-        };
+        let (keyword, value) = keyword_and_value(content);
         let result = self.push(keyword, value);
         (keyword.to_owned(), result)
     }

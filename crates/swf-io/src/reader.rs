@@ -311,7 +311,7 @@ impl<R: BufRead> SwfReader<R> {
             return Ok(());
         }
         let text = String::from_utf8_lossy(&self.buf);
-        let content = text.trim_start().strip_prefix(';').unwrap_or_default();
+        let content = comment_content(&text);
         let Some(keyword) = SwfHeader::numeric_keyword(content).map(str::to_owned) else {
             return Ok(());
         };
@@ -327,7 +327,7 @@ impl<R: BufRead> SwfReader<R> {
     /// Adds the comment line in `buf` to the header.
     fn header_line(&mut self) -> Result<(), SwfError> {
         let text = String::from_utf8_lossy(&self.buf);
-        let content = text.trim_start().strip_prefix(';').unwrap_or_default();
+        let content = comment_content(&text);
         let (keyword, result) = self.header.push_comment(content);
         let lower = keyword.to_ascii_lowercase();
         let first_line = match self.keyword_lines.iter().find(|(k, _)| *k == lower) {
@@ -372,6 +372,11 @@ impl<R: BufRead> SwfReader<R> {
         };
         self.malformed(|_| error)
     }
+}
+
+/// The text after the `;` of a comment line.
+fn comment_content(line: &str) -> &str {
+    line.trim_start().strip_prefix(';').unwrap_or_default()
 }
 
 /// Reads one line of `reader` into `buf` without its line end. A line
