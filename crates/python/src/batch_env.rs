@@ -503,6 +503,15 @@ type EnvStep<'py> = (
 
 #[pymethods]
 impl BatchCore {
+    /// Pickling is refused with a `TypeError` that says what to pickle
+    /// instead.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(crate::convert::not_picklable(
+            "BatchSchedulingEnv",
+            crate::convert::PICKLE_THE_WORKLOAD,
+        ))
+    }
+
     #[new]
     #[pyo3(signature = (workload, *, window = None, episode = None, backfill = false, reward = "bsld", shaping = false, bsld_bound = None, estimate = None))]
     #[allow(clippy::too_many_arguments)] // keyword arguments in Python

@@ -54,6 +54,19 @@ pub(crate) fn type_error(message: impl Into<String>) -> PyErr {
     pyo3::exceptions::PyTypeError::new_err(experiments::encode::terminal_message(&message.into()))
 }
 
+/// The `TypeError` pickling a simulation in progress raises (a
+/// `Stepper`, an environment): its state lives in Rust. `what` is what
+/// the user holds, `instead` what to pickle.
+pub(crate) fn not_picklable(what: &str, instead: &str) -> PyErr {
+    type_error(format!(
+        "a {what} cannot be pickled: its simulation in progress lives in Rust; {instead}"
+    ))
+}
+
+/// What to pickle instead of an environment.
+pub(crate) const PICKLE_THE_WORKLOAD: &str = "pickle its Workload (or give a trace name) and \
+     build the environment where it is unpickled, as AsyncVectorEnv's env_fns do";
+
 /// A `ValueError` with `message`, as [`type_error`].
 pub(crate) fn value_error(message: impl Into<String>) -> PyErr {
     PyValueError::new_err(experiments::encode::terminal_message(&message.into()))

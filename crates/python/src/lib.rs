@@ -9,7 +9,8 @@
 //! the command line's (file, line and field).
 //!
 //! Layers, bottom up: `convert` (names, columns and strict numbers),
-//! `workload` (traces), `owned` (a `Stepper`'s simulation, kept on the
+//! `state` (a workload's and a schedule's pickled state, checked on the
+//! way back in) under `workload` (traces), `owned` (a `Stepper`'s simulation, kept on the
 //! thread that created it) under `schedule` (simulations and the stepping
 //! API), `study` (experiments), `env_jobs` (the scheduling environment's
 //! jobs) under `batch_env` (its core) under `vec_env` (its vector form),
@@ -30,6 +31,7 @@ mod market_rule;
 mod owned;
 mod papers;
 mod schedule;
+mod state;
 mod study;
 mod vec_env;
 mod workload;

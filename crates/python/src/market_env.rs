@@ -459,6 +459,15 @@ type Step<'py> = (
 
 #[pymethods]
 impl MarketCore {
+    /// Pickling is refused with a `TypeError` that says what to pickle
+    /// instead.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(crate::convert::not_picklable(
+            "MarketAdmissionEnv",
+            crate::convert::PICKLE_THE_WORKLOAD,
+        ))
+    }
+
     #[new]
     #[pyo3(signature = (workload, *, episode = None, nodes = None, price = "libra+$", alpha = None, beta = None, weight = None, action = "admit", factors = None, arrival_delay = None, high_urgency = None, inaccuracy = None, shaping = false))]
     #[allow(clippy::too_many_arguments)] // keyword arguments in Python

@@ -8,13 +8,14 @@ use std::sync::Arc;
 
 use profile::{Event, Job, Outcome, ScheduleStats, SchedulerConfig, Time};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 
 use crate::convert::{
     error, int, int_arg, int_in, order, outcome_columns, overrun, policy, strict_u64,
 };
 use crate::owned::OnThread;
-use crate::workload::Workload;
+use crate::state;
+use crate::workload::{Workload, state_bytes};
 
 /// A waiting job as Python sees it: `(index, id, submit, procs, estimate,
 /// reserved)`.
@@ -46,6 +47,34 @@ impl Schedule {
     /// `estimate`, `start`, `end`, `wait`, `bsld`, `status`.
     fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         outcome_columns(py, &self.jobs.jobs, &self.outcomes, self.bound)
+    }
+
+    /// Pickling (and `copy`): the schedule's state as bytes (see
+    /// `state`), restored by `Schedule._from_state`.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let bytes = state::pack_schedule(&self.jobs, &self.outcomes, &self.policy, self.bound)
+            .map_err(|why| error(format!("this Schedule cannot be pickled: {why}")))?;
+        let restore = py.get_type::<Schedule>().getattr("_from_state")?;
+        Ok((restore, (PyBytes::new(py, &bytes),)))
+    }
+
+    /// A schedule from the state `__reduce__` gives, checked by
+    /// `profile::validate` as every schedule is.
+    #[staticmethod]
+    fn _from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Schedule> {
+        let bytes = state_bytes("Schedule", state)?;
+        let s = py
+            .detach(|| state::unpack_schedule(&bytes))
+            .map_err(|why| error(format!("the pickled Schedule cannot be restored: {why}")))?;
+        Ok(Schedule {
+            jobs: Arc::new(s.jobs),
+            outcomes: s.outcomes,
+            policy: s.policy,
+            bound: s.bound,
+        })
     }
 
     /// The schedule's statistics: `jobs`, `completed`, `killed`, `dropped`,
@@ -199,6 +228,15 @@ impl Stepper {
 
 #[pymethods]
 impl Stepper {
+    /// Pickling is refused with a `TypeError` that says what to pickle
+    /// instead.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(crate::convert::not_picklable(
+            "Stepper",
+            "pickle its Workload, or the Schedule `finish` returns",
+        ))
+    }
+
     #[new]
     #[pyo3(signature = (workload, *, order = "arrival", overrun = "kill", bsld_bound = None))]
     fn new(

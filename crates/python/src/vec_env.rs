@@ -299,6 +299,15 @@ impl BatchVec {
 
 #[pymethods]
 impl BatchVec {
+    /// Pickling is refused with a `TypeError` that says what to pickle
+    /// instead.
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(crate::convert::not_picklable(
+            "BatchSchedulingVecEnv",
+            crate::convert::PICKLE_THE_WORKLOAD,
+        ))
+    }
+
     /// `num_envs` copies of `core` (they share its job list), split in
     /// `threads` contiguous parts: the calling thread steps the first, a
     /// worker thread kept for the environment's life each other one.

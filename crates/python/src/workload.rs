@@ -8,9 +8,12 @@ use std::sync::Arc;
 use cli::traces::{TraceSettings, load as load_found, resolve};
 use experiments::{Source, Workload as Jobs, WorkloadFacts, workload_from};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 
-use crate::convert::{error, estimate as parse_estimate, int, int_arg, job_columns, text_path};
+use crate::convert::{
+    error, estimate as parse_estimate, int, int_arg, job_columns, text_path, type_error,
+};
+use crate::state;
 
 /// A workload: its jobs (in submit order, none wider than the machine),
 /// the machine and where it came from.
@@ -72,6 +75,40 @@ impl Workload {
         job_columns(py, &self.jobs.jobs)
     }
 
+    /// Pickling (and `copy`): the workload's state as bytes (see
+    /// `state`), restored by `Workload._from_state`.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let bytes = state::pack_workload(
+            &self.jobs,
+            &self.facts,
+            self.records.as_deref().map(Vec::as_slice),
+            self.estimate,
+        )
+        .map_err(|why| error(format!("this Workload cannot be pickled: {why}")))?;
+        let restore = py.get_type::<Workload>().getattr("_from_state")?;
+        Ok((restore, (PyBytes::new(py, &bytes),)))
+    }
+
+    /// A workload from the state `__reduce__` gives, checked as a trace is
+    /// (a damaged or forged state is a `UschedError` saying what is
+    /// wrong).
+    #[staticmethod]
+    fn _from_state(py: Python<'_>, state: &Bound<'_, PyAny>) -> PyResult<Workload> {
+        let bytes = state_bytes("Workload", state)?;
+        let s = py
+            .detach(|| state::unpack_workload(&bytes))
+            .map_err(|why| error(format!("the pickled Workload cannot be restored: {why}")))?;
+        Ok(Workload {
+            jobs: Arc::new(s.jobs),
+            facts: s.facts,
+            records: s.records.map(Arc::new),
+            estimate: s.estimate,
+        })
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Workload({:?}, {} jobs on {} processors)",
@@ -79,6 +116,17 @@ impl Workload {
             self.jobs.jobs.len(),
             self.jobs.capacity
         )
+    }
+}
+
+/// The bytes of a pickled `kind`'s state, or a `TypeError`.
+pub(crate) fn state_bytes(kind: &str, state: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    match state.cast::<PyBytes>() {
+        Ok(b) => Ok(b.as_bytes().to_vec()),
+        Err(_) => Err(type_error(format!(
+            "the state of a {kind} is bytes (as pickling gives it), not {}",
+            crate::convert::shown(state)
+        ))),
     }
 }
 

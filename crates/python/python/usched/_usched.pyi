@@ -1,7 +1,19 @@
 """Type stubs of the Rust extension module (usched._usched)."""
 
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, final
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    List,
+    Mapping,
+    NoReturn,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+    final,
+)
 
 import numpy as np
 
@@ -45,6 +57,10 @@ class Workload:
     def __len__(self) -> int: ...
     def facts(self) -> Dict[str, object]: ...
     def columns(self) -> Dict[str, List[object]]: ...
+    # Pickling and copy: the state as bytes, checked when restored.
+    def __reduce__(self) -> Tuple[Callable[[bytes], "Workload"], Tuple[bytes]]: ...
+    @staticmethod
+    def _from_state(state: bytes) -> "Workload": ...
 
 @final
 class Schedule:
@@ -55,9 +71,14 @@ class Schedule:
     def write_swf(self, path: _Path) -> None: ...
     def write_jobs_csv(self, path: _Path) -> None: ...
     def __len__(self) -> int: ...
+    def __reduce__(self) -> Tuple[Callable[[bytes], "Schedule"], Tuple[bytes]]: ...
+    @staticmethod
+    def _from_state(state: bytes) -> "Schedule": ...
 
 @final
 class Stepper:
+    # Refused: a simulation in progress lives in Rust.
+    def __reduce__(self) -> NoReturn: ...
     def __new__(
         cls,
         workload: Workload,
@@ -90,6 +111,8 @@ class Stepper:
 
 @final
 class BatchCore:
+    # Refused: a simulation in progress lives in Rust.
+    def __reduce__(self) -> NoReturn: ...
     def __new__(
         cls,
         workload: Workload,
@@ -123,6 +146,8 @@ class BatchCore:
 
 @final
 class BatchVec:
+    # Refused: a simulation in progress lives in Rust.
+    def __reduce__(self) -> NoReturn: ...
     def __new__(
         cls, core: BatchCore, num_envs: int, *, threads: Optional[int] = None
     ) -> "BatchVec": ...
@@ -136,6 +161,8 @@ class BatchVec:
 
 @final
 class MarketCore:
+    # Refused: a simulation in progress lives in Rust.
+    def __reduce__(self) -> NoReturn: ...
     def __new__(
         cls,
         workload: Workload,
