@@ -113,6 +113,24 @@ impl Cluster {
         Ok(part)
     }
 
+    /// Refuses job `id` handed over now, if now is past [`Time::LIMIT`]: its
+    /// record's submit time would be now (a job enters a cluster's queue
+    /// when it is handed over or committed), and no schedule holds a job
+    /// submitted after `LIMIT` ([`Job::check`]).
+    pub(super) fn check_arrival(&self, id: u64) -> Result<(), ClusterError> {
+        if self.now > Time::LIMIT {
+            return Err(ClusterError::BadJob {
+                id,
+                reason: format!(
+                    "it arrives at {} s, after {} s (2^40 s, Time::LIMIT), past which no job is submitted",
+                    self.now.secs(),
+                    Time::LIMIT.secs()
+                ),
+            });
+        }
+        Ok(())
+    }
+
     /// Processors a job of partition `p` can ever gather under `sizes`:
     /// its own, and those of lending partitions if borrowing is on.
     fn reachable(&self, p: usize, sizes: &[u32]) -> u32 {

@@ -16,7 +16,9 @@ impl Cluster {
     /// [`commit`](Self::commit) or [`abort`](Self::abort); it does not
     /// expire on its own. An aborted hold's id may be asked for again. A
     /// start from which the job would end after [`Time::LATEST`] is
-    /// refused ([`ReservationError::BeyondLatest`]).
+    /// refused ([`ReservationError::BeyondLatest`]), and so is a request
+    /// made after [`Time::LIMIT`] (the job's record would be submitted
+    /// then; [`ClusterError::BadJob`](crate::ClusterError::BadJob)).
     pub fn request_reservation(
         &mut self,
         now: Time,
@@ -27,6 +29,8 @@ impl Cluster {
             .map_err(|error| ReservationError::Job { error })?;
         let part = self
             .check_job(&job, Origin::Grid)
+            .map_err(|error| ReservationError::Job { error })?;
+        self.check_arrival(job.id)
             .map_err(|error| ReservationError::Job { error })?;
         if self.grid_ids.contains(&job.id) {
             return Err(ReservationError::Job {
@@ -72,7 +76,12 @@ impl Cluster {
     }
 
     /// Phase two: the hold becomes a reservation the cluster honours (the
-    /// job starts exactly at the reserved start).
+    /// job starts exactly at the reserved start, and is recorded as
+    /// submitted now). Refused, and the hold released, when its start has
+    /// passed ([`ReservationError::InThePast`]) or when now is past
+    /// [`Time::LIMIT`], after which no job is submitted
+    /// ([`ClusterError::BadJob`](crate::ClusterError::BadJob) inside
+    /// [`ReservationError::Job`]).
     pub fn commit(&mut self, now: Time, hold: HoldId) -> Result<(), ReservationError> {
         self.advance(now)
             .map_err(|error| ReservationError::Job { error })?;
@@ -81,19 +90,30 @@ impl Cluster {
         else {
             return Err(ReservationError::UnknownHold { hold });
         };
-        if res.start < self.now {
-            // The hold outlived its start: it can no longer be honoured.
-            let job = &self.queue.entries[i].job;
-            let (id, est) = (job.id, job.estimate);
+        let (id, est) = (
+            self.queue.entries[i].job.id,
+            self.queue.entries[i].job.estimate,
+        );
+        // The hold outlived its start, or the job would be submitted (at
+        // its commit) after `Time::LIMIT`: it cannot be honoured, and its
+        // processors are released.
+        let refused = if res.start < self.now {
+            Some(ReservationError::InThePast {
+                job: id,
+                start: res.start,
+                now: self.now,
+            })
+        } else {
+            self.check_arrival(id)
+                .err()
+                .map(|error| ReservationError::Job { error })
+        };
+        if let Some(refused) = refused {
             self.grid_ids.remove(&id);
             self.apply(&res.charge, res.start, est, false);
             self.compress();
             self.pass();
-            return Err(ReservationError::InThePast {
-                job: id,
-                start: res.start,
-                now: self.now,
-            });
+            return Err(refused);
         }
         let start = res.start;
         self.queue.seq += 1;

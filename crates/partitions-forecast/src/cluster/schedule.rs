@@ -56,10 +56,12 @@ impl Cluster {
     /// ([`ClusterError::DuplicateId`]): notices name grid jobs by id. A
     /// local job's must not be another local job's, given here or with
     /// [`Cluster::with_local_jobs`] ([`ClusterError::DuplicateLocalId`]):
-    /// records name jobs by id.
+    /// records name jobs by id. The job's record is submitted at `now`, so
+    /// a `now` past [`Time::LIMIT`] is refused ([`ClusterError::BadJob`]).
     pub fn submit(&mut self, now: Time, job: Job, origin: Origin) -> Result<(), ClusterError> {
         self.advance(now)?;
         let part = self.check_job(&job, origin)?;
+        self.check_arrival(job.id)?;
         match origin {
             Origin::Grid => {
                 if !self.grid_ids.insert(job.id) {

@@ -264,6 +264,57 @@ fn a_reservation_that_would_end_after_latest_is_refused() {
 }
 
 #[test]
+fn no_job_is_handed_over_after_the_limit() {
+    // A record's submit time is when the job was handed over (submitted
+    // or committed): past `Time::LIMIT` no schedule holds it, so each way
+    // in is refused there, naming the job, and a refused commit frees
+    // its hold.
+    let limit = Time::LIMIT.secs();
+    let late = |err: &ClusterError, id: u64| matches!(err, ClusterError::BadJob { id: i, reason } if *i == id && reason.contains("after 1099511627776 s"));
+    for origin in [Origin::Grid, Origin::Local] {
+        let mut c = Cluster::new(ClusterConfig::single(4, UNLIMITED), Time(0)).unwrap();
+        c.submit(Time(limit), job(1, 0, 4, 10), origin).unwrap();
+        let err = c
+            .submit(Time(limit + 1), job(2, 0, 4, 10), origin)
+            .unwrap_err();
+        assert!(late(&err, 2), "{err}");
+        c.drain();
+        let records = c.records();
+        assert_eq!(records.len(), 1);
+        assert_eq!(
+            (records[0].submit, records[0].start),
+            (Time(limit), Some(Time(limit)))
+        );
+    }
+    let mut c = Cluster::new(ClusterConfig::single(4, UNLIMITED), Time(0)).unwrap();
+    let err = c
+        .request_reservation(Time(limit + 1), job(3, 0, 4, 10), Time(limit + 5))
+        .unwrap_err();
+    assert!(
+        matches!(&err, ReservationError::Job { error } if late(error, 3)),
+        "{err}"
+    );
+    let mut c = Cluster::new(ClusterConfig::single(4, UNLIMITED), Time(0)).unwrap();
+    let hold = c
+        .request_reservation(Time(limit), job(4, 0, 4, 10), Time(limit + 5))
+        .unwrap();
+    let err = c.commit(Time(limit + 1), hold).unwrap_err();
+    assert!(
+        matches!(&err, ReservationError::Job { error } if late(error, 4)),
+        "{err}"
+    );
+    assert_eq!(c.profile().free_at(Time(limit + 5)), 4);
+    // Committed at the limit, it runs.
+    let mut c = Cluster::new(ClusterConfig::single(4, UNLIMITED), Time(0)).unwrap();
+    let hold = c
+        .request_reservation(Time(limit), job(4, 0, 4, 10), Time(limit + 5))
+        .unwrap();
+    c.commit(Time(limit), hold).unwrap();
+    c.drain();
+    assert_eq!(starts(&c), vec![(4, Some(Time(limit + 5)))]);
+}
+
+#[test]
 fn easy_and_conservative_backfill_only_what_delays_no_reservation() {
     // 10 processors. Job 1 holds 6 over [0, 100). Job 2 (8 procs) must
     // wait for 100 and becomes the pivot. Job 3 (4 procs, 100 s) fits
