@@ -48,7 +48,9 @@ pub(crate) fn pack_workload(
     put_jobs(&mut out, jobs);
     out.text(&estimate_text(estimate).ok_or("its estimate rule has no name in this format")?);
     // The facts are written as TOML, as a summary's are.
-    out.text(&toml::to_string(facts).unwrap_or_default());
+    let facts =
+        toml::to_string(facts).map_err(|e| format!("its facts do not write as TOML: {e}"))?;
+    out.text(&facts);
     match records {
         None => out.0.push(0),
         Some(records) => {
