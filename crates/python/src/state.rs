@@ -253,43 +253,69 @@ fn take_jobs(r: &mut Reader<'_>) -> Result<Jobs, String> {
         let estimate = r.i64("job estimate")?;
         let run_time = r.i64("job run time")?;
         let deadline = r.option("job deadline")?.map(Time);
-        if !(1..=u64::from(capacity)).contains(&procs) {
-            return Err(format!(
-                "at position {i}, job {id} has {procs} processors, outside 1 to the machine's {capacity}"
-            ));
-        }
-        let job = Job {
-            id,
-            submit,
-            procs: procs as u32,
-            estimate,
-            run_time,
-            deadline,
-        };
-        job.check().map_err(|e| format!("at position {i}, {e}"))?;
-        if let Some(before) = jobs.last().filter(|b| b.submit > submit) {
-            return Err(format!(
-                "at position {i}, job {id} is submitted at {}, before job {} at position {} ({})",
-                submit.0,
-                before.id,
-                i - 1,
-                before.submit.0
-            ));
-        }
-        jobs.push(job);
+        jobs.push(checked_job(
+            i,
+            Job {
+                id,
+                submit,
+                procs: u32::try_from(procs).unwrap_or(0),
+                estimate,
+                run_time,
+                deadline,
+            },
+            procs.into(),
+            capacity,
+            jobs.last(),
+        )?);
     }
-    if let Some(r) = profile::repeated_id(jobs.iter().map(|j| j.id)) {
-        return Err(format!(
-            "the jobs at positions {} and {} both have id {}",
-            r.first, r.second, r.id
-        ));
-    }
+    distinct_ids(&jobs)?;
     Ok(Jobs {
         label,
         capacity,
         jobs,
         start_unix,
     })
+}
+
+/// The job at position `i` of a workload on `capacity` processors, if
+/// valid: `procs` (as given, before narrowing) 1 to `capacity`, every
+/// field as `Job::check` takes it, and submitted no earlier than
+/// `before`, the job before it. The error names the position and the id.
+pub(crate) fn checked_job(
+    i: usize,
+    job: Job,
+    procs: i128,
+    capacity: u32,
+    before: Option<&Job>,
+) -> Result<Job, String> {
+    let id = job.id;
+    if !(1..=i128::from(capacity)).contains(&procs) {
+        return Err(format!(
+            "at position {i}, job {id} has {procs} processors, outside 1 to the machine's {capacity}"
+        ));
+    }
+    job.check().map_err(|e| format!("at position {i}, {e}"))?;
+    if let Some(before) = before.filter(|b| b.submit > job.submit) {
+        return Err(format!(
+            "at position {i}, job {id} is submitted at {}, before job {} at position {} ({})",
+            job.submit.0,
+            before.id,
+            i - 1,
+            before.submit.0
+        ));
+    }
+    Ok(job)
+}
+
+/// No two of `jobs` share an id (records and outcomes name jobs by id).
+pub(crate) fn distinct_ids(jobs: &[Job]) -> Result<(), String> {
+    match profile::repeated_id(jobs.iter().map(|j| j.id)) {
+        Some(r) => Err(format!(
+            "the jobs at positions {} and {} both have id {}",
+            r.first, r.second, r.id
+        )),
+        None => Ok(()),
+    }
 }
 
 /// One record: a mask of the fields present (bit k for field k + 1), then

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use cli::traces::{TraceSettings, load as load_found, resolve};
 use experiments::{Source, Workload as Jobs, WorkloadFacts, workload_from};
+use numpy::{PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -106,6 +107,99 @@ impl Workload {
             facts: s.facts,
             records: s.records.map(Arc::new),
             estimate: s.estimate,
+        })
+    }
+
+    /// A workload of the jobs given as columns (`usched.from_columns`
+    /// converts and names them): each job checked as `load` checks a
+    /// trace's, then taken in submit order (equal submit times keep the
+    /// order given). Errors name the column or the position and the job.
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)] // keyword arguments in Python
+    #[pyo3(signature = (*, id, submit, procs, run_time, estimate, capacity, name))]
+    fn _from_columns(
+        py: Python<'_>,
+        id: PyReadonlyArray1<'_, u64>,
+        submit: PyReadonlyArray1<'_, i64>,
+        procs: PyReadonlyArray1<'_, i64>,
+        run_time: PyReadonlyArray1<'_, i64>,
+        estimate: Option<PyReadonlyArray1<'_, i64>>,
+        capacity: &Bound<'_, PyAny>,
+        name: &str,
+    ) -> PyResult<Workload> {
+        let capacity = int_arg("capacity", capacity, 1, swf_io::MAX_PROCS.into())? as u32;
+        experiments::encode::check_name(name).map_err(|why| error(format!("name: {why}")))?;
+        let n = submit.len();
+        let lengths = [
+            ("id", id.len()),
+            ("procs", procs.len()),
+            ("run_time", run_time.len()),
+            ("estimate", estimate.as_ref().map_or(n, |e| e.len())),
+        ];
+        if let Some((column, len)) = lengths.into_iter().find(|&(_, len)| len != n) {
+            return Err(error(format!(
+                "{column} has {len} values and submit {n}; give one value per job in every column"
+            )));
+        }
+        let as_slice = |a: &PyReadonlyArray1<'_, i64>| a.to_vec().map_err(error);
+        let (ids, submits) = (id.to_vec().map_err(error)?, as_slice(&submit)?);
+        let (widths, runs) = (as_slice(&procs)?, as_slice(&run_time)?);
+        let estimates = estimate.as_ref().map(as_slice).transpose()?;
+        let given = estimates.is_some();
+        let jobs = py.detach(move || {
+            let mut jobs = Vec::with_capacity(n);
+            for i in 0..n {
+                let procs = widths[i];
+                let job = profile::Job {
+                    id: ids[i],
+                    submit: profile::Time(submits[i]),
+                    procs: u32::try_from(procs).unwrap_or(0),
+                    // Without estimates, the run time (at least 1 s).
+                    estimate: estimates.as_ref().map_or(runs[i].max(1), |e| e[i]),
+                    run_time: runs[i],
+                    deadline: None,
+                };
+                jobs.push(state::checked_job(i, job, procs.into(), capacity, None)?);
+            }
+            state::distinct_ids(&jobs)?;
+            // Stable: equal submit times keep the order given.
+            jobs.sort_by_key(|j| j.submit);
+            Ok::<_, String>(jobs)
+        });
+        let jobs = jobs.map_err(error)?;
+        let facts = experiments::WorkloadFacts {
+            label: name.to_string(),
+            source: "columns given in Python (usched.from_columns)".to_string(),
+            sha256: None,
+            file_sha256: None,
+            stand_in: false,
+            generated_by_kind: false,
+            seed: None,
+            capacity,
+            records: n,
+            skipped_lines: Vec::new(),
+            skipped: 0,
+            unreplayable: 0,
+            no_estimate: if given { 0 } else { n },
+            too_wide: 0,
+            transformed_away: 0,
+            jobs: n,
+            note: None,
+        };
+        Ok(Workload {
+            jobs: Arc::new(Jobs {
+                label: name.to_string(),
+                capacity,
+                jobs,
+                start_unix: None,
+            }),
+            facts,
+            records: None,
+            estimate: if given {
+                swf_io::Estimate::Requested
+            } else {
+                swf_io::Estimate::Actual
+            },
         })
     }
 

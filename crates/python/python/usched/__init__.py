@@ -16,7 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from typing import Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 import numpy as np
 
@@ -32,6 +32,7 @@ __all__ = [
     "Workload",
     "__version__",
     "columns",
+    "from_columns",
     "jobs",
     "load",
     "papers",
@@ -87,6 +88,68 @@ def load(
         root=root,
         stand_in=stand_in,
         seed=seed,
+    )
+
+
+def _whole_numbers(name: str, values: Any, dtype: Any) -> "np.ndarray[Any, Any]":
+    """``values`` (a list, a numpy array, a pandas Series) as a
+    one-dimensional array of ``dtype`` (int64 or uint64), or an error naming
+    the column: a float, a bool or anything but whole numbers is a
+    ``TypeError`` (never rounded or read as 0/1), a value out of the
+    dtype's range a ``ValueError`` naming its position."""
+    a = np.asarray(values)
+    if a.ndim != 1:
+        raise ValueError(f"{name} has shape {a.shape}, expected one value per job")
+    if a.size == 0:
+        return np.zeros(0, dtype=dtype)
+    if a.dtype.kind not in "iu":
+        raise TypeError(
+            f"{name} holds {a.dtype} values, expected whole numbers (an integer dtype); "
+            "times are whole seconds"
+        )
+    if not np.can_cast(a.dtype, dtype, casting="safe"):
+        info = np.iinfo(dtype)
+        # Compared as Python ints: no dtype wraps a value it cannot hold.
+        for i, v in enumerate(a.tolist()):
+            if not info.min <= v <= info.max:
+                raise ValueError(f"{name}[{i}] is {v}, outside {info.min} to {info.max}")
+    return np.ascontiguousarray(a, dtype=dtype)
+
+
+def from_columns(
+    submit: Any,
+    procs: Any,
+    run_time: Any,
+    estimate: Any = None,
+    *,
+    capacity: int,
+    id: Any = None,
+    name: str = "columns",
+) -> Workload:
+    """A workload of one's own jobs, given as columns (lists, numpy arrays or
+    pandas Series of whole numbers, one value per job): submit times and run
+    times in seconds, processors, and the user's estimates (``None``: the
+    run times, at least 1 s), on a machine of ``capacity`` processors. Ids
+    default to 1, 2, ... in the order given. Each job is checked as
+    :func:`load` checks a trace's (an error names the position and the job),
+    and the jobs are taken in submit order (equal submit times keep the
+    order given). The result is a :class:`Workload` like any other: simulate
+    it, step it, give it to either environment, pickle it.
+    """
+    sub = _whole_numbers("submit", submit, np.int64)
+    ids = (
+        np.arange(1, sub.size + 1, dtype=np.uint64)
+        if id is None
+        else _whole_numbers("id", id, np.uint64)
+    )
+    return Workload._from_columns(
+        id=ids,
+        submit=sub,
+        procs=_whole_numbers("procs", procs, np.int64),
+        run_time=_whole_numbers("run_time", run_time, np.int64),
+        estimate=None if estimate is None else _whole_numbers("estimate", estimate, np.int64),
+        capacity=capacity,
+        name=name,
     )
 
 

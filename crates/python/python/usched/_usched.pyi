@@ -61,6 +61,17 @@ class Workload:
     def __reduce__(self) -> Tuple[Callable[[bytes], "Workload"], Tuple[bytes]]: ...
     @staticmethod
     def _from_state(state: bytes) -> "Workload": ...
+    @staticmethod
+    def _from_columns(
+        *,
+        id: "np.ndarray[Any, np.dtype[np.uint64]]",
+        submit: "np.ndarray[Any, np.dtype[np.int64]]",
+        procs: "np.ndarray[Any, np.dtype[np.int64]]",
+        run_time: "np.ndarray[Any, np.dtype[np.int64]]",
+        estimate: Optional["np.ndarray[Any, np.dtype[np.int64]]"],
+        capacity: int,
+        name: str,
+    ) -> "Workload": ...
 
 @final
 class Schedule:
