@@ -6,6 +6,14 @@ const PAD: f64 = 0.05;
 /// Padding on the value-label side of bars.
 const LABEL_PAD: f64 = 0.09;
 
+/// The narrowest range [`fit`] spreads, relative to its ends' magnitude:
+/// round ticks closer than this do not stay distinct in an `f64`.
+const RESOLUTION: f64 = 1e-12;
+
+/// The most decimals a tick label shows (an `f64` holds about 17
+/// significant digits).
+const MAX_DECIMALS: usize = 17;
+
 /// The smallest round step (1, 2 or 5 times a power of ten) that cuts
 /// `range` into at most six intervals.
 fn nice_step(range: f64) -> f64 {
@@ -24,7 +32,9 @@ fn nice_step(range: f64) -> f64 {
 /// same side of zero as the data. Returns the axis ends and the round ticks
 /// (three to seven) between them.
 pub(super) fn fit(lo: f64, hi: f64, pad_lo: f64, pad_hi: f64) -> (f64, f64, Vec<f64>) {
-    let (lo, hi) = if hi > lo {
+    // A range too narrow for round ticks at this magnitude (two values a
+    // few ulps apart: steps would round to nothing) is drawn as one value.
+    let (lo, hi) = if hi > lo && hi - lo > RESOLUTION * lo.abs().max(hi.abs()) {
         (lo, hi)
     } else if lo == 0.0 {
         (0.0, 1.0)
@@ -65,15 +75,15 @@ pub(super) fn tick_labels(ticks: &[f64]) -> Vec<String> {
     } else {
         1.0
     };
-    let decimals = (-step.log10().floor()).max(0.0) as usize;
+    // Ticks that are not distinct (or not finite) are shown as they are.
+    let decimals = (step > 0.0 && step.is_finite())
+        .then(|| ((-step.log10().floor()).max(0.0) as usize).min(MAX_DECIMALS));
     ticks
         .iter()
-        .map(|t| {
-            if t.abs() < step * div * 1e-9 {
-                "0".into()
-            } else {
-                format!("{:.decimals$}{suffix}", t / div)
-            }
+        .map(|t| match decimals {
+            Some(_) if t.abs() < step * div * 1e-9 => "0".into(),
+            Some(decimals) => format!("{:.decimals$}{suffix}", t / div),
+            None => format!("{}{suffix}", t / div),
         })
         .collect()
 }
@@ -254,6 +264,9 @@ mod tests {
         assert_eq!(fit(0.6, 1.2, 0.0, 0.0).2.first(), Some(&0.6000000000000001));
         // Labels of ticks that cross zero by a rounding error say 0.
         assert_eq!(tick_labels(&[-0.1, 1e-17, 0.1]), vec!["-0.1", "0", "0.1"]);
+        // Ticks that are not distinct, or a step past f64's digits.
+        assert_eq!(tick_labels(&[0.5, 0.5]), vec!["0.5", "0.5"]);
+        assert_eq!(tick_labels(&[1e-300, 2e-300]).len(), 2);
     }
 
     /// The fitted axis: ends (lo, hi) and ticks of data in [lo, hi].
@@ -275,6 +288,21 @@ mod tests {
 
     #[test]
     fn axis_ranges_fit_the_data() {
+        // Two values a few ulps apart (a sweep over 0.5 and the next f64;
+        // 2^52 and 2^52 + 1): drawn as one value, with distinct ticks and
+        // labels (this once panicked on the labels' decimals).
+        for (lo, hi) in [
+            (0.5, 0.5000000000000001),
+            (4503599627370496.0, 4503599627370497.0),
+        ] {
+            let (d0, d1, ticks) = fit(lo, hi, 0.0, 0.0);
+            assert!(d0 < lo && hi < d1, "{d0} {d1}");
+            assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+            let labels = tick_labels(&ticks);
+            let mut distinct = labels.clone();
+            distinct.dedup();
+            assert_eq!(distinct, labels);
+        }
         // Bars of a ratio whose lowest whisker dips to -1.5: the axis stops
         // just below it instead of running to -10, and shows no negative tick.
         check_fit(

@@ -178,7 +178,7 @@ impl From<Estimates> for String {
 
 /// Multiplies the submit times of `recs` around the first one so that
 /// `arrivals` holds; unchanged for the model's arrivals, fewer than two
-/// records or a zero span.
+/// records, a zero span or no work to load the machine with.
 pub(super) fn rescale(mut recs: Vec<SwfRecord>, arrivals: Arrivals, procs: u32) -> Vec<SwfRecord> {
     let submits = || recs.iter().filter_map(|r| r.submit);
     let (Some(first), Some(last)) = (submits().min(), submits().max()) else {
@@ -199,7 +199,12 @@ pub(super) fn rescale(mut recs: Vec<SwfRecord>, arrivals: Arrivals, procs: u32) 
         }
         Arrivals::Rate(per_hour) => (recs.len() - 1) as f64 * 3600.0 / per_hour / span,
     };
-    if !(factor.is_finite() && factor > 0.0) {
+    // An infinite factor (a subnormal load or rate: the quotient
+    // overflows) is kept: it spreads every later submit time to the end of
+    // `i64`, which `Lublin99::check_records` refuses naming the option,
+    // where returning the records unchanged ran the model's arrivals as if
+    // the option held.
+    if factor.is_nan() || factor <= 0.0 {
         return recs;
     }
     for r in &mut recs {

@@ -110,3 +110,28 @@ fn params_scale_with_the_machine() {
     let w = p.daily_weights();
     assert!((w.iter().sum::<f64>() / 48.0 - 1.0).abs() < 1e-12);
 }
+
+#[test]
+fn a_load_or_rate_too_small_to_reach_is_refused_never_ignored() {
+    // 1e-300 spreads the submit times past the limit; a subnormal load or
+    // rate overflows the rescaling factor itself, and once left the
+    // model's arrivals in place as if it held.
+    for arrivals in [
+        Arrivals::Load(1e-300),
+        Arrivals::Load(1e-310),
+        Arrivals::Load(5e-324),
+        Arrivals::Rate(5e-324),
+    ] {
+        let g = Lublin99 {
+            arrivals,
+            max_jobs: Some(50),
+            ..model(3, false)
+        };
+        let err = g.check_records(&g.generate()).unwrap_err();
+        assert!(
+            err.message.contains("past the simulator's limit"),
+            "{arrivals:?}: {}",
+            err.message
+        );
+    }
+}
