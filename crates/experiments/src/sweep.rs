@@ -145,9 +145,6 @@ pub(crate) fn validate(experiment: &Experiment, text: &str) -> Result<(), Locate
     let sweep = &experiment.spec.sweep;
     let xs = experiment.x_values().len();
     let mut seen: Vec<&str> = Vec::new();
-    if !experiment.is_categorical() {
-        seen.push(sweep.axis.get_ref());
-    }
     let check_key = |seen: &[&str], key: &str, span: Option<Range<usize>>| -> Result<(), Located> {
         let problem = match target(key) {
             _ if key == "workload" => Some(
@@ -171,6 +168,12 @@ pub(crate) fn validate(experiment: &Experiment, text: &str) -> Result<(), Locate
             None => Ok(()),
         }
     };
+    // The axis is held to what `with` and the grid are (a label swept on
+    // the axis renamed nothing and changed the generator's seed).
+    if !experiment.is_categorical() {
+        check_key(&seen, sweep.axis.get_ref(), Some(sweep.axis.span()))?;
+        seen.push(sweep.axis.get_ref());
+    }
     if let Some(with) = &sweep.with {
         for (key, list) in with.get_ref() {
             // Its own place, not the axis's when both name one key.

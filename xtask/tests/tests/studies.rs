@@ -117,7 +117,14 @@ fn a_grid_and_a_coupled_sweep_make_a_panel_per_grid_value() {
 #[test]
 fn a_malformed_sweep_is_an_error_naming_the_line() {
     let tmp = TempDir::new("studies-errors");
-    let cases: [(&str, &str, &str); 5] = [
+    let cases: [(&str, &str, &str); 6] = [
+        // On the axis as in the grid (the axis once took it, and each
+        // label seeded another generated workload under one name).
+        (
+            "axis = \"workload.lublin99.load\"\nvalues = [0.5, 0.9]",
+            "axis = \"workload.label\"\nvalues = [\"Lublin99\", \"zz\"]",
+            "a sweep cannot rename workloads",
+        ),
         (
             "with = { bsld_bound = [10, 60] }",
             "with = { bsld_bound = [10] }",
