@@ -100,12 +100,49 @@ pub fn is_escaped(c: char) -> bool {
     c.is_control() || is_bidi(c) || matches!(c, '\u{fffe}' | '\u{ffff}')
 }
 
+/// Whether `c` shows as nothing, or as a blank other than the space
+/// U+0020, so that a name holding it looks like one without it or with a
+/// plain space: Unicode's default-ignorable code points (soft hyphen,
+/// zero-width spaces and joiners, word joiners and invisible operators,
+/// variation selectors, the byte order mark, tags, fillers) and the
+/// other spaces and separators (no-break and typographic spaces, the line
+/// and paragraph separators). Names hold none ([`check_name`]); free text
+/// (a title, a claim) may.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00a0}'
+            | '\u{00ad}'
+            | '\u{034f}'
+            | '\u{115f}'
+            | '\u{1160}'
+            | '\u{1680}'
+            | '\u{17b4}'
+            | '\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
+            | '\u{2000}'..='\u{200d}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'..='\u{206f}'
+            | '\u{3000}'
+            | '\u{3164}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0000}'..='\u{e0fff}'
+    )
+}
+
 /// Checks text that a configuration gives as a *name*: a series, a panel
 /// id, a workload label, a string x value; anything that becomes a field of
 /// `data.csv`, a label of `figure.svg`, a cell of `summary.md` or a part
 /// of an id, and must read back exactly as written. A name is not empty
 /// and holds no [`is_escaped`] character: every output writes it as it
-/// is, so it round-trips, and two distinct names stay distinct everywhere.
+/// is, so it round-trips, and two distinct names stay distinct everywhere;
+/// nor an [`is_invisible`] one, so they also look distinct.
 /// The error says what is wrong, for a message that names the field.
 ///
 /// ```
@@ -114,11 +151,22 @@ pub fn is_escaped(c: char) -> bool {
 /// assert!(check_name("easy@KTH-SP2 (é)").is_ok());
 /// assert!(check_name("a\u{202e}b").unwrap_err().contains("U+202E"));
 /// assert!(check_name("a\tb").is_err());
+/// assert!(check_name("a\u{200b}b").unwrap_err().contains("U+200B"));
+/// assert!(check_name("a\u{a0}b").is_err());
 /// assert!(check_name("").is_err());
 /// ```
 pub fn check_name(s: &str) -> Result<(), String> {
     if s.is_empty() {
         return Err("is empty; give it a name".into());
+    }
+    if let Some((i, c)) = s.chars().enumerate().find(|(_, c)| is_invisible(*c)) {
+        return Err(format!(
+            "holds U+{:04X} (an invisible character, or a blank other than a plain space) at \
+             character {}, so two names that differ by it look the same in every output; \
+             remove it, or write a plain space",
+            u32::from(c),
+            i + 1
+        ));
     }
     match s.chars().enumerate().find(|(_, c)| is_escaped(*c)) {
         Some((i, c)) => {
@@ -692,7 +740,14 @@ mod tests {
                 assert!(check_name(&s).is_ok());
                 continue;
             }
-            assert_eq!(check_name(&s).is_err(), any_escaped, "{c:?}");
+            // Refused: what some output escapes, and what shows as
+            // nothing or as another blank (written as itself, but two names
+            // differing by it would look alike).
+            assert_eq!(
+                check_name(&s).is_err(),
+                any_escaped || is_invisible(c),
+                "{c:?}"
+            );
             assert_eq!(is_escaped(c), any_escaped, "{c:?}");
         }
     }
