@@ -35,11 +35,12 @@
 //! wrote and nobody changed: its marker [`RESULTS_MARKER`] lists every
 //! file and folder written there, each file with its SHA-256, and the
 //! directory is replaced only if it holds just those, unchanged (module
-//! `manifest`). A directory without such a list (results of versions
-//! before it, or a marker someone else made) is replaced only if it holds
-//! nothing but regular files whose names are among the files being
-//! written. Anything else is an error naming the entry. No output goes
-//! inside a results directory ([`check_outside_results`]).
+//! `manifest`). A directory whose marker has no such list (an earlier
+//! version's marker, or one someone else made) is replaced only if it
+//! holds nothing but regular files whose names are among the files being
+//! written; one with no marker at all only if it is empty (files named as
+//! the tool's own may be a user's). Anything else is an error naming the
+//! entry. No output goes inside a results directory ([`check_outside_results`]).
 //!
 //! Two writers of one directory at once each retry the swap until theirs
 //! is in place, so the last one wins, the other's results are gone whole
@@ -535,7 +536,8 @@ pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
         );
     }
     let marker = dir.join(RESULTS_MARKER);
-    let legacy = if fs::symlink_metadata(&marker).is_ok_and(|m| m.is_file()) {
+    let has_marker = fs::symlink_metadata(&marker).is_ok_and(|m| m.is_file());
+    let legacy = if has_marker {
         match manifest::check(dir, &marker)? {
             manifest::Marker::Manifest => return Ok(()),
             manifest::Marker::Legacy => true,
@@ -561,11 +563,14 @@ pub fn check_dir_target(dir: &Path, names: &[&str]) -> Result<()> {
             }
         };
         let name = entry.file_name();
-        let ours = name.to_str().is_some_and(|n| {
-            names.contains(&n)
+        // Without a marker, files named as the tool's may be a user's.
+        let ours = has_marker
+            && name.to_str().is_some_and(|n| {
+                names.contains(&n)
                     // Or another writer's results swapped in meanwhile.
                     || (n == RESULTS_MARKER && (legacy || manifest::is_tool_marker(&marker)))
-        }) && entry.file_type().is_ok_and(|t| t.is_file());
+            })
+            && entry.file_type().is_ok_and(|t| t.is_file());
         if !ours {
             bail!(
                 "{} was not written by cargo xtask (it has no {RESULTS_MARKER} listing its files, \

@@ -640,15 +640,25 @@ mod outputs {
         check(&out, 1, &["is a symbolic link"], "linked results");
         assert!(std::fs::symlink_metadata(&user).unwrap().is_symlink());
         std::fs::remove_file(&user).unwrap();
-        // Results of an older version (the tool's files, no marker) are replaced.
+        // Files named as the tool's own but with no marker may be a user's
+        // (a data.csv of one's own): refused, and kept.
         std::fs::create_dir_all(&user).unwrap();
-        std::fs::write(user.join("data.csv"), "old").unwrap();
+        std::fs::write(user.join("data.csv"), "mine").unwrap();
         let out = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
-        check(&out, 0, &[], "legacy results");
-        assert_ne!(
-            std::fs::read_to_string(user.join("data.csv")).unwrap(),
-            "old"
+        check(
+            &out,
+            1,
+            &["was not written by cargo xtask", "data.csv"],
+            "unmarked results",
         );
+        assert_eq!(
+            std::fs::read_to_string(user.join("data.csv")).unwrap(),
+            "mine"
+        );
+        // An empty folder holds nothing to lose: results go there.
+        std::fs::remove_file(user.join("data.csv")).unwrap();
+        let out = xtask(&tmp, &["run", "exp.toml", "--out", "res"]);
+        check(&out, 0, &[], "empty folder");
         assert!(user.join(cli::output::RESULTS_MARKER).is_file());
     }
 
