@@ -67,8 +67,8 @@ mod manifest;
 mod replace;
 
 pub use guards::{
-    check_no_links_below, check_out_dir, check_outside_results, refuse_input_dir,
-    refuse_input_file, refuse_nested, same_file,
+    check_no_links_below, check_out_dir, check_outside_results, refuse_in_out_folder,
+    refuse_input_dir, refuse_input_file, refuse_nested, same_file,
 };
 pub use replace::{Made, check_replace, write_output};
 

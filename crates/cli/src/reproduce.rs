@@ -33,6 +33,7 @@ pub fn run_jobs(
             if let Some(file) = &run.combined {
                 let configs: Vec<&Path> = jobs.iter().map(|(path, _)| path.as_path()).collect();
                 output::refuse_input_file(file, "--combined", &configs)?;
+                output::refuse_in_out_folder(file, "--combined", &settings.results)?;
                 output::check_outside_results(file).context("--combined")?;
                 output::check_replace(file, "--combined", output::Made::Combined, run.force)?;
             }

@@ -702,6 +702,27 @@ mod outputs {
             &["--combined", "a results directory"],
             "--combined inside",
         );
+        // Nor at, inside or around this run's own --out, whose results
+        // folders do not exist yet: refused before any run, nothing made.
+        for (combined, how) in [
+            ("fresh", "is --out"),
+            ("fresh/test/tiny/data.csv", "is inside --out"),
+            ("fresh/all.csv", "is inside --out"),
+        ] {
+            let out = xtask(
+                &tmp,
+                &["run", "exp.toml", "--out", "fresh", "--combined", combined],
+            );
+            check(&out, 1, &["--combined", how], combined);
+            assert!(
+                !text(&out.stderr).contains("runs (100%)"),
+                "{combined}: no run"
+            );
+            assert!(
+                !tmp.path().join("fresh").exists(),
+                "{combined}: nothing made"
+            );
+        }
         let jobs = res.join("jobs.csv");
         let args = [
             "simulate",

@@ -31,6 +31,32 @@ pub fn check_outside_results(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Refuses the file `path` (given as `flag`) at, inside or holding the
+/// output folder `out` of the same command, before any work: the folder
+/// holds only results folders the tool replaces whole (so a file there
+/// would be deleted by, or stop, the next run), and a file cannot stand
+/// where the folder must be.
+pub fn refuse_in_out_folder(path: &Path, flag: &str, out: &Path) -> Result<()> {
+    let (Some(a), Some(b)) = (resolved(path), resolved(out)) else {
+        return Ok(());
+    };
+    let how = if a == b {
+        "is"
+    } else if a.starts_with(&b) {
+        "is inside"
+    } else if b.starts_with(&a) {
+        "holds"
+    } else {
+        return Ok(());
+    };
+    bail!(
+        "{flag} {} {how} --out {}, which holds only the results folders the tool replaces \
+         whole; write {flag} outside it",
+        terminal_path(path),
+        terminal_path(out)
+    );
+}
+
 /// `path` as the file system will resolve it: its longest existing
 /// ancestor made canonical (links followed), the rest appended as given.
 fn resolved(path: &Path) -> Option<std::path::PathBuf> {
