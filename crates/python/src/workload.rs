@@ -141,10 +141,10 @@ impl Workload {
                 "{column} has {len} values and submit {n}; give one value per job in every column"
             )));
         }
-        let as_slice = |a: &PyReadonlyArray1<'_, i64>| a.to_vec().map_err(error);
-        let (ids, submits) = (id.to_vec().map_err(error)?, as_slice(&submit)?);
-        let (widths, runs) = (as_slice(&procs)?, as_slice(&run_time)?);
-        let estimates = estimate.as_ref().map(as_slice).transpose()?;
+        let owned = |a: &PyReadonlyArray1<'_, i64>| a.to_vec().map_err(error);
+        let (ids, submits) = (id.to_vec().map_err(error)?, owned(&submit)?);
+        let (widths, runs) = (owned(&procs)?, owned(&run_time)?);
+        let estimates = estimate.as_ref().map(owned).transpose()?;
         let given = estimates.is_some();
         let jobs = py.detach(move || {
             let mut jobs = Vec::with_capacity(n);

@@ -37,16 +37,7 @@ pub fn check_outside_results(path: &Path) -> Result<()> {
 /// would be deleted by, or stop, the next run), and a file cannot stand
 /// where the folder must be.
 pub fn refuse_in_out_folder(path: &Path, flag: &str, out: &Path) -> Result<()> {
-    let (Some(a), Some(b)) = (resolved(path), resolved(out)) else {
-        return Ok(());
-    };
-    let how = if a == b {
-        "is"
-    } else if a.starts_with(&b) {
-        "is inside"
-    } else if b.starts_with(&a) {
-        "holds"
-    } else {
+    let Some(how) = nesting(path, out) else {
         return Ok(());
     };
     bail!(
@@ -55,6 +46,21 @@ pub fn refuse_in_out_folder(path: &Path, flag: &str, out: &Path) -> Result<()> {
         terminal_path(path),
         terminal_path(out)
     );
+}
+
+/// How `a` lies against `b` as the file system resolves both: `is`,
+/// `is inside` or `holds`; `None` when apart (or unresolvable).
+fn nesting(a: &Path, b: &Path) -> Option<&'static str> {
+    let (a, b) = (resolved(a)?, resolved(b)?);
+    if a == b {
+        Some("is")
+    } else if a.starts_with(&b) {
+        Some("is inside")
+    } else if b.starts_with(&a) {
+        Some("holds")
+    } else {
+        None
+    }
 }
 
 /// `path` as the file system will resolve it: its longest existing
@@ -76,16 +82,7 @@ fn resolved(path: &Path) -> Option<std::path::PathBuf> {
 /// never go into an area the tool reads from, nor an input into an area
 /// it replaces.
 pub fn refuse_nested(out: &Path, out_flag: &str, input: &Path, input_flag: &str) -> Result<()> {
-    let (Some(a), Some(b)) = (resolved(out), resolved(input)) else {
-        return Ok(());
-    };
-    let how = if a == b {
-        "is"
-    } else if a.starts_with(&b) {
-        "is inside"
-    } else if b.starts_with(&a) {
-        "holds"
-    } else {
+    let Some(how) = nesting(out, input) else {
         return Ok(());
     };
     bail!(
