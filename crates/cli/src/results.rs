@@ -325,8 +325,13 @@ pub fn check_replacement(
                 ws.iter()
                     .filter_map(toml::Value::as_table)
                     .map(|w| {
+                        let label = w.get("label").and_then(toml::Value::as_str).unwrap_or("?");
+                        let shown = match w.get("variant").and_then(toml::Value::as_str) {
+                            Some(changes) => format!("{label} ({changes})"),
+                            None => label.to_string(),
+                        };
                         data_of(
-                            w.get("label").and_then(toml::Value::as_str).unwrap_or("?"),
+                            &shown,
                             w.get("sha256").and_then(toml::Value::as_str),
                             w.get("seed").map(|s| match s {
                                 toml::Value::String(s) => s.clone(),
@@ -342,7 +347,7 @@ pub fn check_replacement(
             .iter()
             .map(|w| {
                 data_of(
-                    &w.label,
+                    &w.shown_label(),
                     w.sha256.as_deref(),
                     w.seed.map(|s| s.to_string()),
                     w.stand_in,

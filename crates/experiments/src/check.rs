@@ -522,7 +522,7 @@ pub(crate) fn workloads_difference(
         );
     Some(format!(
         "workload '{}': {field}",
-        terminal_name(&want.label)
+        terminal_name(&want.shown_label())
     ))
 }
 

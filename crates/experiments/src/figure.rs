@@ -109,10 +109,11 @@ impl Figure {
 
 /// The banner text when a stand-in replaced a trace: which workloads.
 fn stand_in_notice(workloads: &[WorkloadFacts]) -> Option<String> {
-    let mut labels: Vec<&str> = Vec::new();
+    let mut labels: Vec<String> = Vec::new();
     for w in workloads.iter().filter(|w| w.stand_in) {
-        if !labels.contains(&w.label.as_str()) {
-            labels.push(&w.label);
+        let shown = w.shown_label();
+        if !labels.contains(&shown) {
+            labels.push(shown);
         }
     }
     (!labels.is_empty()).then(|| {

@@ -120,9 +120,49 @@ impl Experiment {
         ConfigError::at(
             &self.file,
             &self.text,
-            in_workloads.or_else(in_series),
+            in_workloads
+                .or_else(in_series)
+                .or_else(|| self.swept_trace_span(name)),
             message.into(),
         )
+    }
+
+    /// Where the sweep names trace `name` (a value of `workload.trace` as
+    /// the axis, a `with` key or the grid's axis): the value itself, else
+    /// the list it is in.
+    fn swept_trace_span(&self, name: &str) -> Option<Range<usize>> {
+        const KEY: &str = "workload.trace";
+        let sweep = &self.spec.sweep;
+        let named = |values: &[toml::Value]| {
+            values
+                .iter()
+                .position(|v| v.as_str() == Some(name))
+                .map(|i| i.to_string())
+        };
+        let (path, index): (Vec<&str>, Option<String>) =
+            if !self.is_categorical() && sweep.axis.get_ref() == KEY {
+                let values = sweep.values.as_ref().map(|v| v.get_ref().as_slice());
+                (vec!["sweep", "values"], values.and_then(named))
+            } else if let Some(with) = sweep
+                .with
+                .as_ref()
+                .filter(|w| w.get_ref().contains_key(KEY))
+            {
+                let values = with.get_ref().get(KEY).and_then(toml::Value::as_array);
+                (vec!["sweep", "with", KEY], values.and_then(|v| named(v)))
+            } else if let Some(grid) = sweep.grid.as_ref().filter(|g| g.axis.get_ref() == KEY) {
+                (
+                    vec!["sweep", "grid", "values"],
+                    named(grid.values.get_ref()),
+                )
+            } else {
+                return None;
+            };
+        let element = index.and_then(|i| {
+            let full: Vec<&str> = path.iter().copied().chain([i.as_str()]).collect();
+            value_span(&self.text, &full)
+        });
+        element.or_else(|| sweep::places(self, &self.text, KEY).1)
     }
 
     /// `workloads.<i>`: where the workload labelled `label` is written

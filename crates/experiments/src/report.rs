@@ -210,7 +210,7 @@ fn stand_in_warning(out: &mut String, facts: &[WorkloadFacts]) {
             md(f.note
                 .as_deref()
                 .unwrap_or("a trace was replaced by a synthetic workload")),
-            name(&f.label)
+            name(&f.shown_label())
         );
     }
 }
@@ -328,7 +328,7 @@ impl Results {
             .iter()
             .map(|f| {
                 vec![
-                    name(&f.label),
+                    name(&f.shown_label()),
                     md(&f.source),
                     f.sha256.as_deref().map_or_else(
                         || {
@@ -366,13 +366,13 @@ impl Results {
                 let _ = writeln!(
                     out,
                     "\n{}: {} malformed lines skipped (lenient mode): {}.",
-                    name(&f.label),
+                    name(&f.shown_label()),
                     f.skipped,
                     line_list(&f.skipped_lines, f.skipped)
                 );
             }
             if let (Some(note), false) = (&f.note, f.stand_in) {
-                let _ = writeln!(out, "\n{}: {}.", name(&f.label), md(note));
+                let _ = writeln!(out, "\n{}: {}.", name(&f.shown_label()), md(note));
             }
         }
         for n in &self.notes {

@@ -37,7 +37,10 @@ pub struct Results {
     /// [`Results::without_claims`] (`--no-claims`), when `summary.md` has
     /// no claims section.
     pub claims_checked: bool,
-    /// One entry per workload (first x and repetition).
+    /// One entry per workload the runs read, in the plan's order: each
+    /// `[[workloads]]` entry a run reads as written, then each variant a
+    /// sweep or a series makes of one (see [`WorkloadFacts::variant`]);
+    /// each at its first x and repetition.
     pub workloads: Vec<WorkloadFacts>,
     /// The derived seed of each repetition.
     pub seeds: Vec<u64>,

@@ -101,7 +101,7 @@ pub fn schedules(
 pub(crate) struct Measured {
     /// Node index → metric name → one value per sample.
     pub runs: BTreeMap<usize, BTreeMap<String, Vec<Option<f64>>>>,
-    /// One entry per workload (first x and repetition).
+    /// One entry per workload the runs read (see `Results::workloads`).
     pub workloads: Vec<WorkloadFacts>,
     /// What the kind says about its workloads.
     pub notes: Vec<String>,
@@ -202,22 +202,60 @@ impl Layout<'_> {
         Ok(keys)
     }
 
-    /// The first prepared workload of each workload (point and repetition
-    /// order), whose facts a summary shows.
-    fn first_keys(&self) -> Vec<Key> {
-        let spec = &self.experiment.spec;
-        let mut keys: Vec<Key> = Vec::new();
-        for (pi, p) in self.points.iter().enumerate() {
-            for &wi in &p.workloads {
-                for rep in 0..spec.repetitions {
-                    keys.push(self.key(wi, pi, rep));
-                }
-            }
-        }
+    /// The prepared workloads the runs read, one per variant (its first in
+    /// point and repetition order), in the order of the plan's variants:
+    /// the workloads whose facts `run.toml` and a summary show. A
+    /// `[[workloads]]` entry every run reads through a variant (a swept
+    /// trace, say) is not among them.
+    fn read_keys(&self) -> Vec<Key> {
+        let mut keys: Vec<Key> = self
+            .graph
+            .nodes
+            .iter()
+            .flat_map(|n| n.workloads.iter().map(|&w| self.key(w, n.point, n.rep)))
+            .collect();
         keys.sort();
-        keys.dedup();
-        (0..spec.workloads.len())
-            .filter_map(|wi| keys.iter().find(|k| k.workload == wi).copied())
+        keys.dedup_by_key(|k| k.workload);
+        keys
+    }
+
+    /// The `[[workloads]]` entry (its index) variant `vi` is made from.
+    fn origin(&self, vi: usize) -> usize {
+        let label = self.experiment.plan.variants[vi].label.get_ref();
+        self.experiment
+            .spec
+            .workloads
+            .iter()
+            .position(|w| w.label.get_ref() == label)
+            .unwrap_or(vi)
+    }
+
+    /// What variant `vi` changes in its `[[workloads]]` entry, if it is not
+    /// the entry itself.
+    fn variant_changes(&self, vi: usize) -> Option<String> {
+        let spec = &self.experiment.spec;
+        if vi < spec.workloads.len() {
+            return None;
+        }
+        crate::sweep::variant_changes(
+            &spec.workloads[self.origin(vi)],
+            &self.experiment.plan.variants[vi],
+        )
+    }
+
+    /// For each `[[workloads]]` entry, the first prepared workload of it
+    /// the runs read (point, then repetition, then variant order), which
+    /// the kind's notes describe; for an entry no run reads, the entry at
+    /// the first point.
+    fn first_keys(&self, read: &[Key]) -> Vec<Key> {
+        (0..self.experiment.spec.workloads.len())
+            .map(|wi| {
+                read.iter()
+                    .filter(|k| self.origin(k.workload) == wi)
+                    .min_by_key(|k| (k.point, k.rep, k.workload))
+                    .copied()
+                    .unwrap_or_else(|| self.key(wi, 0, 0))
+            })
             .collect()
     }
 
@@ -364,13 +402,22 @@ impl Layout<'_> {
             .flat_map(|c| self.cells[c].iter().copied())
             .collect();
 
-        // Prepared workloads: the ones the selected runs use, and the first
-        // of each workload (point and repetition order) for the facts.
-        let firsts = self.first_keys();
+        // Prepared workloads: the ones the selected runs use, the first of
+        // each variant any run reads (point and repetition order) for the
+        // facts, and the first of each entry for the kind's notes.
+        let read = self.read_keys();
+        let firsts = self.first_keys(&read);
         let mut needed: Vec<Key> = firsts.clone();
+        needed.extend(read.iter().copied());
         needed.extend(todo_nodes.iter().flat_map(|&n| self.node_keys(n)));
         let prepared = self.prepare(&inputs, needed, options.threads)?;
-        let workloads: Vec<WorkloadFacts> = firsts.iter().map(|k| prepared[k].1.clone()).collect();
+        let workloads: Vec<WorkloadFacts> = read
+            .iter()
+            .map(|k| WorkloadFacts {
+                variant: self.variant_changes(k.workload),
+                ..prepared[k].1.clone()
+            })
+            .collect();
         let first: Vec<Arc<Workload>> = firsts.iter().map(|k| prepared[k].0.clone()).collect();
         let notes = self.experiment.plan.base.notes(&first);
 

@@ -539,6 +539,33 @@ fn overlay(table: &mut toml::Table, overrides: &toml::Table) {
     merge(table, overrides);
 }
 
+/// What `variant` changes in its configuration entry `base`: each key
+/// whose value differs or is new, dotted and as TOML writes it
+/// (`lublin99.load = 0.7`, `trace = "SDSC-SP2-1998-4.2-cln"`), joined by
+/// `, `; none when the two are one entry.
+pub(crate) fn variant_changes(base: &WorkloadSpec, variant: &WorkloadSpec) -> Option<String> {
+    let table = |w: &WorkloadSpec| toml::Table::try_from(w).unwrap_or_default();
+    let mut changes = Vec::new();
+    changed_keys(&table(base), &table(variant), "", &mut changes);
+    (!changes.is_empty()).then(|| changes.join(", "))
+}
+
+fn changed_keys(base: &toml::Table, variant: &toml::Table, prefix: &str, out: &mut Vec<String>) {
+    for (k, v) in variant {
+        let key = format!("{prefix}{k}");
+        match (base.get(k), v) {
+            (Some(b), _) if b == v => {}
+            (Some(toml::Value::Table(b)), toml::Value::Table(t)) => {
+                changed_keys(b, t, &format!("{key}."), out);
+            }
+            (_, toml::Value::Table(t)) => {
+                changed_keys(&toml::Table::new(), t, &format!("{key}."), out);
+            }
+            _ => out.push(format!("{key} = {}", toml_shown(v))),
+        }
+    }
+}
+
 /// A workload entry as text, to tell variants apart.
 fn workload_text(w: &WorkloadSpec) -> String {
     toml::to_string(w).unwrap_or_default()

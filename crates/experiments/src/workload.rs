@@ -236,6 +236,12 @@ pub struct Workload {
 pub struct WorkloadFacts {
     /// Display name.
     pub label: String,
+    /// What a sweep or a series changed in the configuration's entry
+    /// `label` to make this workload (`trace = "SDSC-SP2-1998-4.2-cln"`,
+    /// `estimate = "actual"`), if it is such a variant; none for a workload
+    /// as `[[workloads]]` gives it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
     /// The trace file, or a description of the generator.
     pub source: String,
     /// SHA-256 of the trace's SWF text (decompressed), if it is a trace.
@@ -282,6 +288,17 @@ pub struct WorkloadFacts {
     /// Warnings.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+impl WorkloadFacts {
+    /// The workload's name as outputs show it: its label, followed by what
+    /// its variant changed (`log (trace = "SDSC-SP2-1998-4.2-cln")`).
+    pub fn shown_label(&self) -> String {
+        match &self.variant {
+            Some(changes) => format!("{} ({changes})", self.label),
+            None => self.label.clone(),
+        }
+    }
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -358,6 +375,7 @@ pub(crate) fn convert(
     let mut start_unix = None;
     let mut facts = WorkloadFacts {
         label: label.to_string(),
+        variant: None,
         source: String::new(),
         sha256: None,
         file_sha256: None,

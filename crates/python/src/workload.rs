@@ -169,6 +169,7 @@ impl Workload {
         let jobs = jobs.map_err(error)?;
         let facts = experiments::WorkloadFacts {
             label: name.to_string(),
+            variant: None,
             source: "columns given in Python (usched.from_columns)".to_string(),
             sha256: None,
             file_sha256: None,

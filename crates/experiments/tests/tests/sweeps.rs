@@ -242,3 +242,124 @@ fn workload_fields_no_run_reads_are_refused_where_they_are_set() {
     Experiment::parse(&config("workloads = \"panels\""), "s.toml").unwrap();
     Experiment::parse(&generated(""), "u.toml").unwrap();
 }
+
+/// The facts of a run (`run.toml`, summary.md's Workloads table) name
+/// every workload its runs read: a variant a series or the sweep makes of
+/// an entry is listed with what it changes, and an entry every run reads
+/// only through variants is not listed.
+#[test]
+fn the_facts_name_every_workload_the_runs_read() {
+    let e = Experiment::parse(&config("workloads = \"panels\""), "s.toml").unwrap();
+    let r = run(&e, &Traces::new(), &options(2)).unwrap();
+    let shown: Vec<String> = r.workloads.iter().map(|w| w.shown_label()).collect();
+    assert_eq!(
+        shown,
+        [
+            "small",
+            "large",
+            "small (estimate.under_estimate = 0.5)",
+            "large (estimate.under_estimate = 0.5)"
+        ]
+    );
+    let summary = r.summary(&e);
+    assert!(
+        summary.contains("| large (estimate.under\\_estimate = 0.5) | Lublin99"),
+        "{summary}"
+    );
+
+    // A sweep over traces: the entry's own trace is never read.
+    let text =
+        traced("[sweep]\naxis = \"workload.trace\"\nvalues = [\"b\", \"c\"]\nlabel = \"trace\"\n");
+    let e = Experiment::parse(&text, "t.toml").unwrap();
+    let r = run(&e, &three_traces(), &options(2)).unwrap();
+    let facts: Vec<(String, Option<&str>)> = r
+        .workloads
+        .iter()
+        .map(|w| (w.shown_label(), w.sha256.as_deref()))
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            ("log (trace = \"b\")".to_string(), Some("bb")),
+            ("log (trace = \"c\")".to_string(), Some("cc")),
+        ]
+    );
+    let run_toml = r.run_toml(
+        &e,
+        &experiments::Provenance {
+            git_revision: "r".into(),
+            config_file: "t.toml".into(),
+        },
+    );
+    assert!(run_toml.contains("variant = 'trace = \"c\"'"), "{run_toml}");
+    assert!(!run_toml.contains("\"aa\""), "{run_toml}");
+}
+
+/// A swept trace that cannot be found or read is placed at the value that
+/// names it, whether the axis, a `with` key or the grid sweeps the trace.
+#[test]
+fn a_swept_trace_is_placed_at_its_value() {
+    for (sweep, line) in [
+        (
+            "[sweep]\naxis = \"workload.trace\"\nvalues = [\"b\",\n  \"missing\"]\nlabel = \"trace\"\n",
+            15,
+        ),
+        (
+            "[sweep]\naxis = \"bsld_bound\"\nvalues = [10, 20]\nlabel = \"x\"\n\
+             with = { \"workload.trace\" = [\"b\",\n  \"missing\"] }\n",
+            17,
+        ),
+        (
+            "[sweep]\naxis = \"workload\"\nlabel = \"w\"\n\
+             grid = { axis = \"workload.trace\", values = [\"b\",\n  \"missing\"], label = \"t\" }\n",
+            16,
+        ),
+    ] {
+        let e = Experiment::parse(&traced(sweep), "t.toml").unwrap();
+        let err = e.at_trace("missing", "cannot find trace 'missing'");
+        let shown = err.to_string();
+        assert!(shown.starts_with(&format!("t.toml:{line}:3: ")), "{shown}");
+    }
+}
+
+/// A backfilling study of the workload `log` on trace `a`, with `sweep`.
+fn traced(sweep: &str) -> String {
+    format!(
+        "version = 2\nid = \"test/traced\"\ntitle = \"t\"\nkind = \"backfilling\"\nseed = 1\n\
+         series = [\"easy\"]\n\n[[workloads]]\nlabel = \"log\"\ntrace = \"a\"\n\n{sweep}\n\
+         [[panels]]\nid = \"wait\"\nmetric = \"mean_wait\"\n"
+    )
+}
+
+/// Traces `a`, `b` and `c` (checksums `aa`, `bb`, `cc`) of a few jobs each.
+fn three_traces() -> Traces {
+    let mut traces = Traces::new();
+    for (i, name) in ["a", "b", "c"].into_iter().enumerate() {
+        let records = (0..4i64)
+            .map(|j| swf_io::SwfRecord {
+                job: Some(j + 1),
+                submit: Some(j * 10),
+                run_time: Some(5 + i as i64),
+                allocated_procs: Some(1 + j % 2),
+                requested_time: Some(20),
+                ..swf_io::SwfRecord::default()
+            })
+            .collect();
+        let trace = swf_io::Trace {
+            source: format!("{name}.swf"),
+            header: swf_io::SwfHeader {
+                max_procs: Some(2),
+                ..swf_io::SwfHeader::default()
+            },
+            records,
+            skipped: vec![],
+            skipped_count: 0,
+        };
+        let sha = name.repeat(2);
+        traces.insert(
+            name.into(),
+            experiments::Source::trace(format!("{name}.swf"), sha, trace, None),
+        );
+    }
+    traces
+}
