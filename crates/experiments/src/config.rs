@@ -343,9 +343,10 @@ pub(crate) struct PanelSpec {
     pub reduction_over: Option<Spanned<ReferenceSpec>>,
 }
 
-/// The run a relative panel compares with.
+/// The run a relative panel compares with: a string or a table holding
+/// `params` only (any other key is refused, not ignored).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
+#[serde(untagged, try_from = "toml::Value")]
 pub(crate) enum ReferenceSpec {
     /// A series: one of the experiment's, or any short name of the kind.
     Series(String),
@@ -354,6 +355,32 @@ pub(crate) enum ReferenceSpec {
         /// The overrides.
         params: toml::Table,
     },
+}
+
+impl TryFrom<toml::Value> for ReferenceSpec {
+    type Error = String;
+    fn try_from(value: toml::Value) -> Result<Self, String> {
+        const WHAT: &str = "a reference is a series' name or `{ params = { ... } }` (the panel's series with \
+             these parameters, on the same workloads)";
+        match value {
+            toml::Value::String(name) => Ok(ReferenceSpec::Series(name)),
+            toml::Value::Table(mut t) => {
+                if let Some(key) = t.keys().find(|k| *k != "params") {
+                    let key = crate::encode::terminal_name(key);
+                    return Err(format!("unknown key `{key}`: {WHAT}"));
+                }
+                match t.remove("params") {
+                    Some(toml::Value::Table(params)) => Ok(ReferenceSpec::Params { params }),
+                    Some(other) => Err(format!(
+                        "`params` is {}, not a table: {WHAT}",
+                        other.type_str()
+                    )),
+                    None => Err(format!("missing `params`: {WHAT}")),
+                }
+            }
+            other => Err(format!("{} is not a reference: {WHAT}", other.type_str())),
+        }
+    }
 }
 
 impl PanelSpec {

@@ -87,7 +87,7 @@ impl Registry {
             ConfigError::at(file, text, span, message)
         };
         let toml_err = |e: toml::de::Error| {
-            let message = e.message().trim().to_string();
+            let message = crate::locate::with_field(text, e.span(), e.message().trim().into());
             // A missing required key gets its place, type and meaning.
             let at_top = e.span().is_none_or(|s| s.start == 0);
             match crate::schema_doc::missing_key_help(&message, at_top) {
@@ -177,6 +177,9 @@ impl Registry {
             Plan::resolve(&experiment, text).map_err(|(span, message)| at(span, message))?;
         experiment
             .validate_references()
+            .map_err(|(span, message)| at(span, message))?;
+        experiment
+            .check_panel_ids(text)
             .map_err(|(span, message)| at(span, message))?;
         Ok(experiment)
     }
@@ -654,6 +657,38 @@ impl Experiment {
             id = faceted(&id, &x_label(&spec.values.get_ref()[g]));
         }
         id
+    }
+
+    /// No two panels share a composed id (`<panel>@<label>@<grid value>`):
+    /// panel `b` on workload `A@B` and panel `b@A` on `B` would.
+    fn check_panel_ids(&self, text: &str) -> Result<(), (Option<Range<usize>>, String)> {
+        let mut seen = std::collections::HashMap::new();
+        let shown = |i: usize, f: Option<usize>| {
+            let p = terminal_name(&self.spec.panels[i].id);
+            match self.facet_title(f) {
+                Some(on) => format!("panel '{p}' ({})", terminal_name(&on)),
+                None => format!("panel '{p}'"),
+            }
+        };
+        for f in self.facets() {
+            for (i, p) in self.spec.panels.iter().enumerate() {
+                let id = self.panel_id(&p.id, f);
+                if let Some((j, g)) = seen.insert(id.clone(), (i, f)) {
+                    let span = crate::config::value_span(text, &["panels", &i.to_string(), "id"]);
+                    return Err((
+                        span,
+                        format!(
+                            "{} and {} both have the id '{}'; rename one (a `@` in a panel id, \
+                             a workload label or a grid value can repeat a composed id)",
+                            shown(j, g),
+                            shown(i, f),
+                            terminal_name(&id)
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// What a facet's panels show, for their titles: the workload's label

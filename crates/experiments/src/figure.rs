@@ -84,10 +84,15 @@ impl Figure {
                         })
                         .map(on)
                         .unwrap_or_default(),
+                    // A relative panel plots a percentage, not the metric.
                     y_label: p
                         .y_label
                         .clone()
-                        .or_else(|| m.map(|m| m.y_label.to_string()))
+                        .or_else(|| match p.reference() {
+                            None => m.map(|m| m.y_label.to_string()),
+                            Some((_, true)) => Some("reduction (%)".to_string()),
+                            Some((_, false)) => Some("gain (%)".to_string()),
+                        })
                         .unwrap_or_default(),
                     log_y: p.log_y,
                 }

@@ -265,6 +265,94 @@ fn is_placeable(error: &RunError) -> bool {
     }
 }
 
+/// The dotted path of the innermost key whose value holds byte `at` of the
+/// document `text` (`params.cooldown`, `workloads.1.trace`), if the
+/// document parses and some key's value holds it: the field an error the
+/// parser placed there is about.
+pub(crate) fn key_path_at(text: &str, at: usize) -> Option<String> {
+    let doc = toml::de::DeTable::parse(text).ok()?;
+    let mut path = Vec::new();
+    in_table(doc.get_ref(), at, &mut path).then(|| path.join("."))
+}
+
+/// Whether a value in `table` (at any depth: a table's own span may be its
+/// header alone) holds byte `at`; if so, `path` ends with its keys.
+fn in_table(table: &toml::de::DeTable<'_>, at: usize, path: &mut Vec<String>) -> bool {
+    table.iter().any(|(key, value)| {
+        let key = key.get_ref();
+        let bare = !key.is_empty()
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        path.push(if bare {
+            key.to_string()
+        } else {
+            toml::Value::String(key.to_string()).to_string()
+        });
+        let found = in_value(value, at, path);
+        if !found {
+            path.pop();
+        }
+        found
+    })
+}
+
+fn in_value(
+    value: &toml::Spanned<toml::de::DeValue<'_>>,
+    at: usize,
+    path: &mut Vec<String>,
+) -> bool {
+    use toml::de::DeValue;
+    match value.get_ref() {
+        DeValue::Table(t) => in_table(t, at, path) || value.span().contains(&at),
+        DeValue::Array(items) => {
+            let inner = items.iter().enumerate().any(|(i, item)| {
+                path.push(i.to_string());
+                let found = in_value(item, at, path);
+                if !found {
+                    path.pop();
+                }
+                found
+            });
+            inner || value.span().contains(&at)
+        }
+        _ => value.span().contains(&at),
+    }
+}
+
+/// `message`, an error the TOML parser placed at `span` of `text`, with the
+/// field it is about in front when the message names none (`invalid
+/// value: integer `-1`, expected u64` becomes ``params.cooldown`: ...`),
+/// and an integer past TOML's range said so.
+pub(crate) fn with_field(text: &str, span: Option<Range<usize>>, message: String) -> String {
+    let message = match message
+        .strip_prefix("invalid type: integer `")
+        .and_then(|m| m.strip_suffix("` as i128, expected any valid TOML value"))
+    {
+        Some(n) => format!(
+            "integer `{n}` is outside TOML's integers ({} to {})",
+            i64::MIN,
+            i64::MAX
+        ),
+        None => message,
+    };
+    let about_a_value = [
+        "invalid type",
+        "invalid value",
+        "invalid length",
+        "integer `",
+    ]
+    .iter()
+    .any(|p| message.starts_with(p));
+    match span
+        .filter(|_| about_a_value)
+        .and_then(|s| key_path_at(text, s.start))
+    {
+        Some(path) => format!("`{}`: {message}", terminal_name(&path)),
+        None => message,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,5 +447,50 @@ metric = "mean_wait"
             error: Box::new(RunError::field("params.bsld_bound", "bad")),
         };
         assert_eq!(place(nested, Some("outer")).2, "outer: inner: bad");
+    }
+
+    #[test]
+    fn a_parser_error_names_the_field_it_is_about() {
+        let text = "a = 1\n[params]\ncooldown = -1\n\"odd.key\" = [1, 2]\n\
+                    [[workloads]]\nt = { x = 3 }\n";
+        let at = |needle: &str| text.find(needle).unwrap();
+        assert_eq!(
+            key_path_at(text, at("-1")).as_deref(),
+            Some("params.cooldown")
+        );
+        assert_eq!(
+            key_path_at(text, at("2]")).as_deref(),
+            Some("params.\"odd.key\".1")
+        );
+        assert_eq!(
+            key_path_at(text, at("3 }")).as_deref(),
+            Some("workloads.0.t.x")
+        );
+        assert_eq!(key_path_at(text, at("1\n")).as_deref(), Some("a"));
+        let span = Some(at("-1")..at("-1") + 2);
+        assert_eq!(
+            with_field(
+                text,
+                span.clone(),
+                "invalid value: integer `-1`, expected u64".into()
+            ),
+            "`params.cooldown`: invalid value: integer `-1`, expected u64"
+        );
+        // A message that names its field already is left as it is.
+        assert_eq!(
+            with_field(text, span, "unknown field `x`, expected `y`".into()),
+            "unknown field `x`, expected `y`"
+        );
+        let big = "n = 18446744073709551616\n";
+        assert_eq!(
+            with_field(
+                big,
+                Some(4..24),
+                "invalid type: integer `18446744073709551616` as i128, expected any valid TOML value"
+                    .into()
+            ),
+            "`n`: integer `18446744073709551616` is outside TOML's integers \
+             (-9223372036854775808 to 9223372036854775807)"
+        );
     }
 }

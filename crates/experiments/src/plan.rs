@@ -13,6 +13,7 @@
 use std::ops::Range;
 
 use crate::config::{Facet, ReferenceSpec, WorkloadSpec, faceted};
+use crate::encode::terminal_name;
 use crate::experiment::Experiment;
 use crate::kind::{KindEntry, ParamError, Resolved, Setup, Workloads};
 use crate::sweep::{self, PointSpec, PointVariants, Target, get_path, merge, target};
@@ -162,6 +163,31 @@ impl Plan {
                     series.push(def);
                     entries.push(entry);
                 }
+            }
+        }
+        // A composed name (`<series>@<label>`) must not repeat another:
+        // series `x` on workload `A@B` and `x@A` on `B` are both `x@A@B`.
+        for (i, def) in series.iter().enumerate() {
+            if let Some(other) = series[..i].iter().find(|d| d.name == def.name) {
+                let shown = |d: &SeriesDef| {
+                    let label = d.only.map_or("", |w| spec.workloads[w].label.get_ref());
+                    let name = d.name.strip_suffix(label).and_then(|n| n.strip_suffix('@'));
+                    format!(
+                        "series '{}' on workload '{}'",
+                        terminal_name(name.unwrap_or(&d.name)),
+                        terminal_name(label)
+                    )
+                };
+                return Err((
+                    Some(entries[i].span()),
+                    format!(
+                        "with `workloads = \"series\"`, {} and {} are both named '{}'; rename one \
+                         (a `@` in a series name or a workload label can repeat a composed name)",
+                        shown(other),
+                        shown(def),
+                        terminal_name(&def.name)
+                    ),
+                ));
             }
         }
         for (def, entry) in series.iter().zip(entries.iter().copied()) {

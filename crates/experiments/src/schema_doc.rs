@@ -370,7 +370,7 @@ const PANELS: &[KeyDoc] = &[
     k(
         "y_label",
         "string",
-        "the metric's",
+        "the metric's; `gain (%)` or `reduction (%)` on a relative panel",
         "y-axis label with unit",
     ),
     k(

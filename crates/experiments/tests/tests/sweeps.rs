@@ -363,3 +363,83 @@ fn three_traces() -> Traces {
     }
     traces
 }
+
+/// A name composed for a facet (`<series>@<label>`, `<panel>@<label>`,
+/// `<panel>@<grid value>`) that repeats another is refused where the
+/// second is written: two runs would share one name in every output.
+#[test]
+fn composed_names_that_repeat_are_refused() {
+    let text = |facet: &str, series: &str, panels: &str| {
+        format!(
+            "version = 2\nid = \"test/at\"\ntitle = \"t\"\nkind = \"backfilling\"\nseed = 1\n\
+             series = [{series}]\n\n[[workloads]]\nlabel = \"A@B\"\n\
+             lublin99 = {{ procs = 16, jobs = 20 }}\n\n[[workloads]]\nlabel = \"B\"\n\
+             lublin99 = {{ procs = 16, jobs = 20 }}\n\n[sweep]\naxis = \"load\"\n\
+             values = [0.5, 1.0]\nlabel = \"load\"\nworkloads = \"{facet}\"\n{panels}"
+        )
+    };
+    let one_panel = "\n[[panels]]\nid = \"b\"\nmetric = \"mean_bsld\"\n";
+    let err = Experiment::parse(
+        &text(
+            "series",
+            "\"x\", { name = \"x@A\", params = { policy = \"conservative\" } }",
+            one_panel,
+        ),
+        "c.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.starts_with("c.toml:6:"), "{err}");
+    assert!(
+        err.contains(
+            "series 'x' on workload 'A@B' and series 'x@A' on workload 'B' are both named 'x@A@B'"
+        ),
+        "{err}"
+    );
+    let two_panels = "\n[[panels]]\nid = \"b\"\nmetric = \"mean_bsld\"\n\n\
+                      [[panels]]\nid = \"b@A\"\nmetric = \"mean_wait\"\n";
+    let err = Experiment::parse(&text("panels", "\"easy\"", two_panels), "c.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("c.toml:27:"), "{err}");
+    assert!(
+        err.contains("panel 'b' (A@B) and panel 'b@A' (B) both have the id 'b@A@B'"),
+        "{err}"
+    );
+    // Without the clash both parse.
+    Experiment::parse(&text("series", "\"easy\", \"fcfs\"", one_panel), "c.toml").unwrap();
+    Experiment::parse(&text("panels", "\"easy\"", one_panel), "c.toml").unwrap();
+}
+
+/// A relative panel's reference is a series' name or `{ params = ... }`;
+/// any other key is refused where it is written, never ignored, and its
+/// axis reads as the percentage it plots unless `y_label` says otherwise.
+#[test]
+fn a_relative_panel_takes_only_what_it_applies() {
+    let with = |reference: &str| {
+        traced("[sweep]\naxis = \"workload\"\nlabel = \"w\"\n").replace(
+            "metric = \"mean_wait\"\n",
+            &format!("metric = \"mean_wait\"\nreduction_over = {reference}\n"),
+        )
+    };
+    for (reference, needle) in [
+        (
+            "{ params = { policy = \"fcfs\" }, workload = { estimate = \"actual\" } }",
+            "unknown key `workload`",
+        ),
+        ("{ params = 3 }", "`params` is integer, not a table"),
+        ("{}", "missing `params`"),
+        ("5", "integer is not a reference"),
+    ] {
+        let err = Experiment::parse(&with(reference), "r.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("r.toml:19:"), "{reference}: {err}");
+        assert!(err.contains(needle), "{reference}: {err}");
+    }
+    for reference in ["\"fcfs\"", "{ params = { policy = \"fcfs\" } }"] {
+        let e = Experiment::parse(&with(reference), "r.toml").unwrap();
+        let r = run(&e, &three_traces(), &options(1)).unwrap();
+        assert_eq!(r.figure.panels[0].y_label, "reduction (%)");
+    }
+}
