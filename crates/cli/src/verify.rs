@@ -384,7 +384,7 @@ struct Checked {
 /// data.csv must be what samples.csv gives, run.toml must record this
 /// configuration and what it makes of the traces (found as a run finds
 /// them, relative to `config_path`'s directory; a trace that cannot be
-/// found leaves that check undone, with a warning), and the directory must
+/// found or read fails the check), and the directory must
 /// hold what the tool wrote. `Ok(Err(why))` names the file at fault.
 fn checked_results(
     settings: &Settings,
@@ -410,6 +410,9 @@ fn checked_results(
             )));
         }
     };
+    // A trace that cannot be found or read leaves the workloads unchecked:
+    // that is a failure to verify, never a pass.
+    let mut unchecked = None;
     let checked = experiments::check_results(experiment, &rows, &samples)
         .and_then(|()| experiments::check_run_toml(&run_toml, experiment))
         .and_then(|()| {
@@ -420,9 +423,7 @@ fn checked_results(
                 match resolve_traces(&settings, None, experiment, config_path, &mut Vec::new()) {
                     Ok(traces) => traces,
                     Err(why) => {
-                        report_warning(&format!(
-                            "{id}: the workloads run.toml records were not checked: {why:#}"
-                        ));
+                        unchecked = Some(why);
                         return Ok(());
                     }
                 };
@@ -432,13 +433,18 @@ fn checked_results(
             };
             experiments::check_run_inputs(&run_toml, experiment, &traces, &options)
         });
-    Ok(match checked {
+    Ok(match (checked, unchecked) {
         // The error starts with the file's name: the path before it names it whole.
-        Err(e) => Err(format!("{}/{e}", terminal_path(dir))),
+        (Err(e), _) => Err(format!("{}/{e}", terminal_path(dir))),
+        (Ok(()), Some(why)) => Err(format!(
+            "{}/run.toml: the workloads it records cannot be checked against their traces, so \
+             these results are not verified: {why:#}",
+            terminal_path(dir)
+        )),
         // The data hold; the rest (summary.md, figure.svg, which a full
         // document copies) must be what the tool wrote beside them, and
         // the files checked above the bytes it wrote.
-        Ok(()) => output::results_intact(dir, &read.contents())?
+        (Ok(()), None) => output::results_intact(dir, &read.contents())?
             .map_err(|why| format!("{why}; the results were edited, run the experiment again"))
             .map(|()| Checked {
                 rows,

@@ -672,3 +672,34 @@ fn a_line_feed_in_a_name_never_fakes_an_output_line() {
         "missing config path",
     );
 }
+
+/// Results whose trace can no longer be found or read are not verified:
+/// `verify` fails naming run.toml and the trace, never reports them checked.
+#[test]
+fn verify_fails_when_a_runs_trace_cannot_be_checked() {
+    let tmp = setup("user-files-trace-gone");
+    check(
+        &xtask(&tmp, &["run", "exp.toml", "--out", "out", "-q"]),
+        0,
+        &[],
+        "run",
+    );
+    let trace = tmp.path().join("tiny.swf");
+    let verify = || xtask(&tmp, &["verify", "--out", "out"]);
+    check(&verify(), 0, &[], "the trace in place");
+    let kept = std::fs::read(&trace).unwrap();
+    std::fs::remove_file(&trace).unwrap();
+    let needles = [
+        "run.toml: the workloads it records cannot be checked against their traces",
+        "tiny.swf",
+    ];
+    check(&verify(), 1, &needles, "the trace gone");
+    // A trace that no longer reads (a job number twice) is the same.
+    let text_of = String::from_utf8(kept.clone()).unwrap();
+    let data: Vec<&str> = text_of.lines().filter(|l| !l.starts_with(';')).collect();
+    let twice = format!("{text_of}{}\n", data[0]);
+    std::fs::write(&trace, twice).unwrap();
+    check(&verify(), 1, &needles, "the trace unreadable");
+    std::fs::write(&trace, kept).unwrap();
+    check(&verify(), 0, &[], "the trace back");
+}
