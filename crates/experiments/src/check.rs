@@ -492,7 +492,7 @@ pub(crate) fn workloads_difference(
 ) -> Option<String> {
     if expected.len() != found.len() {
         return Some(format!(
-            "it describes {} workload(s), the configuration has {}",
+            "it describes {} workload(s), the runs read {}",
             found.len(),
             expected.len()
         ));

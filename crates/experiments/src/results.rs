@@ -40,7 +40,8 @@ pub struct Results {
     /// One entry per workload the runs read, in the plan's order: each
     /// `[[workloads]]` entry a run reads as written, then each variant a
     /// sweep or a series makes of one (see [`WorkloadFacts::variant`]);
-    /// each at its first x and repetition.
+    /// each at its first x and repetition, and one drawn anew for each
+    /// repetition once per repetition.
     pub workloads: Vec<WorkloadFacts>,
     /// The derived seed of each repetition.
     pub seeds: Vec<u64>,

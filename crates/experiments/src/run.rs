@@ -202,9 +202,10 @@ impl Layout<'_> {
         Ok(keys)
     }
 
-    /// The prepared workloads the runs read, one per variant (its first in
-    /// point and repetition order), in the order of the plan's variants:
-    /// the workloads whose facts `run.toml` and a summary show. A
+    /// The prepared workloads the runs read, one per variant and, for a
+    /// variant drawn anew for each repetition, per repetition (each its
+    /// first in point order), in the order of the plan's variants: the
+    /// workloads whose facts `run.toml` and a summary show. A
     /// `[[workloads]]` entry every run reads through a variant (a swept
     /// trace, say) is not among them.
     fn read_keys(&self) -> Vec<Key> {
@@ -214,8 +215,10 @@ impl Layout<'_> {
             .iter()
             .flat_map(|n| n.workloads.iter().map(|&w| self.key(w, n.point, n.rep)))
             .collect();
-        keys.sort();
-        keys.dedup_by_key(|k| k.workload);
+        // Point before repetition, so each (variant, repetition) keeps its
+        // first point.
+        keys.sort_by_key(|k| (k.workload, k.rep, k.point));
+        keys.dedup_by_key(|k| (k.workload, k.rep));
         keys
     }
 
@@ -415,6 +418,8 @@ impl Layout<'_> {
             .iter()
             .map(|k| WorkloadFacts {
                 variant: self.variant_changes(k.workload),
+                repetition: (self.generated(k.workload) && self.seeds.len() > 1)
+                    .then_some(k.rep + 1),
                 ..prepared[k].1.clone()
             })
             .collect();

@@ -242,6 +242,11 @@ pub struct WorkloadFacts {
     /// as `[[workloads]]` gives it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
+    /// The repetition (from 1) a generated workload was drawn for, when
+    /// every repetition draws its own (a Lublin99 workload of an
+    /// experiment with several repetitions); none otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repetition: Option<u32>,
     /// The trace file, or a description of the generator.
     pub source: String,
     /// SHA-256 of the trace's SWF text (decompressed), if it is a trace.
@@ -293,10 +298,15 @@ pub struct WorkloadFacts {
 impl WorkloadFacts {
     /// The workload's name as outputs show it: its label, followed by what
     /// its variant changed (`log (trace = "SDSC-SP2-1998-4.2-cln")`).
+    /// A workload drawn anew for each repetition says which
+    /// (`gen (repetition 2)`).
     pub fn shown_label(&self) -> String {
-        match &self.variant {
-            Some(changes) => format!("{} ({changes})", self.label),
-            None => self.label.clone(),
+        let rep = self.repetition.map(|r| format!("repetition {r}"));
+        match (&self.variant, rep) {
+            (Some(changes), Some(rep)) => format!("{} ({changes}; {rep})", self.label),
+            (Some(changes), None) => format!("{} ({changes})", self.label),
+            (None, Some(rep)) => format!("{} ({rep})", self.label),
+            (None, None) => self.label.clone(),
         }
     }
 }
@@ -376,6 +386,7 @@ pub(crate) fn convert(
     let mut facts = WorkloadFacts {
         label: label.to_string(),
         variant: None,
+        repetition: None,
         source: String::new(),
         sha256: None,
         file_sha256: None,

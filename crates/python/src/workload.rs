@@ -170,6 +170,7 @@ impl Workload {
         let facts = experiments::WorkloadFacts {
             label: name.to_string(),
             variant: None,
+            repetition: None,
             source: "columns given in Python (usched.from_columns)".to_string(),
             sha256: None,
             file_sha256: None,

@@ -252,18 +252,25 @@ fn the_facts_name_every_workload_the_runs_read() {
     let e = Experiment::parse(&config("workloads = \"panels\""), "s.toml").unwrap();
     let r = run(&e, &Traces::new(), &options(2)).unwrap();
     let shown: Vec<String> = r.workloads.iter().map(|w| w.shown_label()).collect();
+    // Each repetition draws its own Lublin99 workload: a row each.
     assert_eq!(
         shown,
         [
-            "small",
-            "large",
-            "small (estimate.under_estimate = 0.5)",
-            "large (estimate.under_estimate = 0.5)"
+            "small (repetition 1)",
+            "small (repetition 2)",
+            "large (repetition 1)",
+            "large (repetition 2)",
+            "small (estimate.under_estimate = 0.5; repetition 1)",
+            "small (estimate.under_estimate = 0.5; repetition 2)",
+            "large (estimate.under_estimate = 0.5; repetition 1)",
+            "large (estimate.under_estimate = 0.5; repetition 2)",
         ]
     );
+    assert_ne!(r.workloads[0].seed, r.workloads[1].seed);
+    assert_eq!(r.workloads[0].seed, r.workloads[4].seed);
     let summary = r.summary(&e);
     assert!(
-        summary.contains("| large (estimate.under\\_estimate = 0.5) | Lublin99"),
+        summary.contains("| large (estimate.under\\_estimate = 0.5; repetition 2) | Lublin99"),
         "{summary}"
     );
 

@@ -197,7 +197,7 @@ const EDITS: &[Edit] = &[
     (
         "a workload fewer",
         |p| p.iter_mut().for_each(|s| s.workloads.clear()),
-        "it describes 0 workload(s), the configuration has 1",
+        "it describes 0 workload(s), the runs read 2",
     ),
     (
         "a note added",
@@ -420,14 +420,14 @@ fn every_corruption_of_results_is_an_error_naming_the_file() {
             csv.clone(),
             samples.clone(),
             run_toml.replace("capacity = 32", "capacity = 33"),
-            "run.toml: workload 'gen': `capacity` is 33, these inputs give 32",
+            "run.toml: workload 'gen (repetition 1)': `capacity` is 33, these inputs give 32",
         ),
         (
             "another job count",
             csv.clone(),
             samples.clone(),
             run_toml.replacen("jobs = 200", "jobs = 199", 1),
-            "run.toml: workload 'gen': `jobs` is 199, these inputs give 200",
+            "run.toml: workload 'gen (repetition 1)': `jobs` is 199, these inputs give 200",
         ),
         (
             "a stand-in claimed",
