@@ -265,6 +265,35 @@ impl Results {
         table(out, &header, &rows);
     }
 
+    /// What `[sweep] with` sets at each x, as a table: a run at x differs
+    /// from its neighbours in these keys too, which neither the figure nor
+    /// data.csv shows.
+    fn moved_with_the_axis(&self, out: &mut String, experiment: &Experiment) {
+        let Some(with) = &experiment.spec.sweep.with else {
+            return;
+        };
+        let _ = writeln!(out, "Set with the x axis (`[sweep] with`):\n");
+        let mut header = vec![md(&self.figure.x_label)];
+        header.extend(with.get_ref().keys().map(|k| encode::markdown_code(k)));
+        let rows: Vec<Vec<String>> = experiment
+            .x_values()
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                let at = |v: &toml::Value| {
+                    v.as_array()
+                        .and_then(|a| a.get(i))
+                        .map_or_else(|| "–".to_string(), |v| md(&crate::config::x_label(v)))
+                };
+                std::iter::once(name(x))
+                    .chain(with.get_ref().values().map(at))
+                    .collect()
+            })
+            .collect();
+        table(out, &header, &rows);
+        out.push('\n');
+    }
+
     /// `summary.md` of a user's own study ([`Setting::Own`]); see
     /// [`Results::summary_in`].
     pub fn summary(&self, experiment: &Experiment) -> String {
@@ -309,6 +338,7 @@ impl Results {
             spec.seed
         );
         stand_in_warning(&mut out, &self.workloads);
+        self.moved_with_the_axis(&mut out, experiment);
         let _ = writeln!(out, "## Workloads\n");
         let header = [
             "workload",

@@ -324,7 +324,7 @@ const SWEEP: &[KeyDoc] = &[
         "with",
         "table",
         "none",
-        "a coupled sweep: keys that move with the axis, each a list with one value per x value (`with = { sites = [2, 4, 8] }`); keys as for `axis`",
+        "a coupled sweep: keys that move with the axis, each a list with one value per x value (`with = { sites = [2, 4, 8] }`); keys as for `axis`; summary.md lists them per x",
     ),
     k(
         "grid",

@@ -450,3 +450,20 @@ fn a_relative_panel_takes_only_what_it_applies() {
         assert_eq!(r.figure.panels[0].y_label, "reduction (%)");
     }
 }
+
+/// What `[sweep] with` sets at each x is in summary.md: the figure and
+/// data.csv show only the axis.
+#[test]
+fn summary_shows_what_moves_with_the_axis() {
+    let text = traced(
+        "[sweep]\naxis = \"load\"\nvalues = [0.5, 1.0]\nlabel = \"load\"\n\
+         with = { bsld_bound = [10, 60] }\n",
+    );
+    let e = Experiment::parse(&text, "w.toml").unwrap();
+    let r = run(&e, &three_traces(), &options(1)).unwrap();
+    let summary = r.summary(&e);
+    assert!(
+        summary.contains("| load | `bsld_bound` |\n| --- | --- |\n| 0.5 | 10 |\n| 1 | 60 |"),
+        "{summary}"
+    );
+}
