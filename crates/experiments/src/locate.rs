@@ -133,13 +133,8 @@ impl Experiment {
     fn swept_trace_span(&self, name: &str) -> Option<Range<usize>> {
         const KEY: &str = "workload.trace";
         let sweep = &self.spec.sweep;
-        let named = |values: &[toml::Value]| {
-            values
-                .iter()
-                .position(|v| v.as_str() == Some(name))
-                .map(|i| i.to_string())
-        };
-        let (path, index): (Vec<&str>, Option<String>) =
+        let named = |values: &[toml::Value]| values.iter().position(|v| v.as_str() == Some(name));
+        let (path, index): (Vec<&str>, Option<usize>) =
             if !self.is_categorical() && sweep.axis.get_ref() == KEY {
                 let values = sweep.values.as_ref().map(|v| v.get_ref().as_slice());
                 (vec!["sweep", "values"], values.and_then(named))
@@ -158,11 +153,9 @@ impl Experiment {
             } else {
                 return None;
             };
-        let element = index.and_then(|i| {
-            let full: Vec<&str> = path.iter().copied().chain([i.as_str()]).collect();
-            value_span(&self.text, &full)
-        });
-        element.or_else(|| sweep::places(self, &self.text, KEY).1)
+        index
+            .and_then(|i| crate::config::element_span(&self.text, &path, i))
+            .or_else(|| sweep::places(self, &self.text, KEY).1)
     }
 
     /// `workloads.<i>`: where the workload labelled `label` is written
@@ -284,17 +277,29 @@ fn in_table(table: &toml::de::DeTable<'_>, at: usize, path: &mut Vec<String>) ->
             && key
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-        path.push(if bare {
+        let segment = if bare {
             key.to_string()
         } else {
             toml::Value::String(key.to_string()).to_string()
-        });
-        let found = in_value(value, at, path);
-        if !found {
-            path.pop();
-        }
-        found
+        };
+        descend(value, segment, at, path)
     })
+}
+
+/// Whether `value`, reached by `segment`, holds byte `at`: if so `path`
+/// ends with `segment` and what lies under it, else it is as it was.
+fn descend(
+    value: &toml::Spanned<toml::de::DeValue<'_>>,
+    segment: String,
+    at: usize,
+    path: &mut Vec<String>,
+) -> bool {
+    path.push(segment);
+    let found = in_value(value, at, path);
+    if !found {
+        path.pop();
+    }
+    found
 }
 
 fn in_value(
@@ -306,14 +311,10 @@ fn in_value(
     match value.get_ref() {
         DeValue::Table(t) => in_table(t, at, path) || value.span().contains(&at),
         DeValue::Array(items) => {
-            let inner = items.iter().enumerate().any(|(i, item)| {
-                path.push(i.to_string());
-                let found = in_value(item, at, path);
-                if !found {
-                    path.pop();
-                }
-                found
-            });
+            let inner = items
+                .iter()
+                .enumerate()
+                .any(|(i, item)| descend(item, i.to_string(), at, path));
             inner || value.span().contains(&at)
         }
         _ => value.span().contains(&at),
