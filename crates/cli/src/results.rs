@@ -12,6 +12,7 @@ use experiments::{
     Experiment, Progress, Provenance, Results, RunCache, RunOptions, Setting, Verdict,
 };
 
+use crate::catalog::Entry;
 use crate::config::read_config;
 use crate::exit::EXIT_CLAIM_FAILED;
 use crate::experiment::{Loaded, provenance, read_experiment, run_failed};
@@ -208,38 +209,64 @@ fn write_results_with(
 /// is a stand-in. Known traces are verified by checksum when found, so the
 /// same name means the same data.
 pub fn setting(settings: &Settings, experiment: &Experiment, stand_in: bool) -> Setting {
-    let own = || Setting::Own;
-    let Ok(entries) = settings.catalog() else {
-        return own();
+    let Some((entry, committed)) = committed_config(settings, experiment) else {
+        return Setting::Own;
     };
-    let Some(entry) = entries
-        .iter()
-        .find(|e| e.id == experiment.id() && (e.is_figure() || e.is_sensitivity()))
-    else {
-        return own();
-    };
-    let Ok(committed) = read_config(
+    if stand_in
+        || committed.config_sha256() != experiment.config_sha256()
+        || modified_in_git(&settings.root, &entry.path)
+    {
+        return copied(&committed);
+    }
+    Setting::Paper
+}
+
+/// Every setting results of `experiment` may have been written in, the
+/// one [`setting`] gives now first: whether the committed file was
+/// modified when they were written is not recorded, so `verify` accepts a
+/// summary written in any of them (the numbers are the same in all).
+pub fn possible_settings(
+    settings: &Settings,
+    experiment: &Experiment,
+    stand_in: bool,
+) -> Vec<Setting> {
+    let mut all = vec![setting(settings, experiment, stand_in)];
+    let committed = committed_config(settings, experiment).map(|(_, c)| copied(&c));
+    for s in [Some(Setting::Paper), Some(Setting::Own), committed]
+        .into_iter()
+        .flatten()
+    {
+        if !all.contains(&s) {
+            all.push(s);
+        }
+    }
+    all
+}
+
+/// The catalog's entry of a paper figure or sensitivity run with
+/// `experiment`'s id, and its committed configuration, if there is one.
+fn committed_config(settings: &Settings, experiment: &Experiment) -> Option<(Entry, Experiment)> {
+    let entries = settings.catalog().ok()?;
+    let entry = entries
+        .into_iter()
+        .find(|e| e.id == experiment.id() && (e.is_figure() || e.is_sensitivity()))?;
+    let committed = read_config(
         &settings.registry,
         &entry.path,
         &settings.shown(&entry.path),
-    ) else {
-        return own();
-    };
+    )
+    .ok()?;
+    Some((entry, committed))
+}
+
+/// [`Setting::Copied`] of the committed configuration `committed`.
+fn copied(committed: &Experiment) -> Setting {
     let traces: Vec<String> = committed.traces().into_iter().map(|t| t.name).collect();
-    let copied = || {
-        Setting::Copied(if traces.is_empty() {
-            format!("{} on its own generated workload", committed.id())
-        } else {
-            format!("{} on {}", committed.id(), traces.join(", "))
-        })
-    };
-    if stand_in || committed.config_sha256() != experiment.config_sha256() {
-        return copied();
-    }
-    if modified_in_git(&settings.root, &entry.path) {
-        return copied();
-    }
-    Setting::Paper
+    Setting::Copied(if traces.is_empty() {
+        format!("{} on its own generated workload", committed.id())
+    } else {
+        format!("{} on {}", committed.id(), traces.join(", "))
+    })
 }
 
 /// Whether git says `path` differs from the committed `HEAD` (false when

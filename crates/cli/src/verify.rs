@@ -309,6 +309,11 @@ pub fn verify(
     claims_status(failed_claims, strict)
 }
 
+/// `bytes` as text, if they are UTF-8.
+fn utf8(bytes: Option<&[u8]>) -> Option<&str> {
+    bytes.and_then(|b| std::str::from_utf8(b).ok())
+}
+
 /// Prints one of several errors (the last one ends the command).
 fn report_error(message: &str) {
     say_err!("error: {message}");
@@ -343,6 +348,8 @@ struct ResultsFiles {
     run: Option<String>,
     /// `figure.svg`, if it could be read.
     figure: Option<Vec<u8>>,
+    /// `summary.md`, if it could be read.
+    summary: Option<Vec<u8>>,
 }
 
 impl ResultsFiles {
@@ -352,6 +359,7 @@ impl ResultsFiles {
             samples: files::read_if_exists(&dir.join("samples.csv"), files::RESULTS)?,
             run: files::read_if_exists(&dir.join("run.toml"), files::RESULTS)?,
             figure: files::read(&dir.join("figure.svg"), files::RESULTS).ok(),
+            summary: files::read(&dir.join("summary.md"), files::RESULTS).ok(),
         })
     }
 
@@ -368,6 +376,7 @@ impl ResultsFiles {
         read.extend(self.samples.as_ref().map(|t| ("samples.csv", t.as_bytes())));
         read.extend(self.run.as_ref().map(|t| ("run.toml", t.as_bytes())));
         read.extend(self.figure.as_deref().map(|b| ("figure.svg", b)));
+        read.extend(self.summary.as_deref().map(|b| ("summary.md", b)));
         read
     }
 }
@@ -431,7 +440,17 @@ fn checked_results(
                 threads: settings.threads,
                 ..RunOptions::default()
             };
-            experiments::check_run_inputs(&run_toml, experiment, &traces, &options)
+            // What summary.md and figure.svg show must be what the data
+            // say: drawn again and compared (a file that is not text is
+            // the manifest's to report).
+            let stand_in = run_toml.stand_in().unwrap_or(true);
+            let written_for = crate::results::possible_settings(&settings, experiment, stand_in);
+            let written = experiments::Written {
+                summary: utf8(read.summary.as_deref()),
+                figure: utf8(read.figure.as_deref()),
+                settings: &written_for,
+            };
+            experiments::check_written(&run_toml, experiment, &traces, &options, &samples, &written)
         });
     Ok(match (checked, unchecked) {
         // The error starts with the file's name: the path before it names it whole.

@@ -552,6 +552,17 @@ pub fn check_run_inputs(
     traces: &Traces,
     options: &RunOptions<'_>,
 ) -> Result<(), ResultsError> {
+    inputs_checked(run_toml, experiment, traces, options).map(|_| ())
+}
+
+/// [`check_run_inputs`], answering with the workloads prepared again and
+/// the kind's notes on them when they are what `run.toml` records.
+pub(crate) fn inputs_checked(
+    run_toml: &RunToml,
+    experiment: &Experiment,
+    traces: &Traces,
+    options: &RunOptions<'_>,
+) -> Result<(Vec<WorkloadFacts>, Vec<String>), ResultsError> {
     #[derive(serde::Deserialize)]
     struct Doc {
         provenance: Prov,
@@ -573,7 +584,7 @@ pub fn check_run_inputs(
                 e.message().trim()
             ))
         })?;
-    let (workloads, _) = workload_facts(experiment, traces, options).map_err(|e| {
+    let (workloads, notes) = workload_facts(experiment, traces, options).map_err(|e| {
         err(format!(
             "cannot prepare the workloads again to check it: {e}"
         ))
@@ -591,5 +602,5 @@ pub fn check_run_inputs(
             doc.provenance.stand_in
         )));
     }
-    Ok(())
+    Ok((workloads, notes))
 }

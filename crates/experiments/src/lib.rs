@@ -87,6 +87,7 @@ mod svg;
 mod sweep;
 mod transform;
 mod workload;
+mod written;
 
 pub use cache::RunCache;
 pub use cells::{
@@ -127,6 +128,7 @@ pub use seed::derive_seed;
 pub use workload::{
     KNOWN_TRACES, KnownTrace, Source, Traces, Workload, WorkloadFacts, known_trace, workload_from,
 };
+pub use written::{Written, check_written};
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -697,7 +697,7 @@ check.within = { panel = "bsld", series = "easy", lo = 0, hi = 0.5 }
         }
         assert_eq!(
             std::fs::read(tmp.path().join("docs/figures/baseline-backfilling.svg")).unwrap(),
-            b"<svg/>"
+            std::fs::read(tmp.path().join("res/baseline/backfilling/figure.svg")).unwrap()
         );
         assert!(!tmp.path().join("res/REPRODUCTION.md").exists());
     }

@@ -593,7 +593,10 @@ const EXPERIMENTS_LAYERS: &[(&str, &[&str])] = &[
         "aggregation",
         &["samples", "csv", "claims", "check", "results", "cells"],
     ),
-    ("rendering", &["svg", "schedule_svg", "report", "describe"]),
+    (
+        "rendering",
+        &["svg", "schedule_svg", "report", "describe", "written"],
+    ),
 ];
 
 /// The command line's layers, bottom to top (`crates/cli/src/lib.rs`).

@@ -703,3 +703,58 @@ fn verify_fails_when_a_runs_trace_cannot_be_checked() {
     std::fs::write(&trace, kept).unwrap();
     check(&verify(), 0, &[], "the trace back");
 }
+
+/// A figure or summary edited together with the manifest that lists its
+/// checksum still fails `verify`: both are drawn again from samples.csv
+/// and compared, and the error names the file and the line.
+#[test]
+fn verify_fails_when_a_shown_result_differs_from_the_data() {
+    let tmp = setup("user-files-rendered");
+    check(
+        &xtask(&tmp, &["run", "exp.toml", "--out", "out", "-q"]),
+        0,
+        &[],
+        "run",
+    );
+    let verify = || xtask(&tmp, &["verify", "--out", "out"]);
+    check(&verify(), 0, &[], "as written");
+    let dir = tmp.path().join("out/test/tiny");
+    let marker = dir.join(".usched-results");
+    let kept_marker = std::fs::read_to_string(&marker).unwrap();
+    for file in ["summary.md", "figure.svg"] {
+        let path = dir.join(file);
+        let kept = std::fs::read_to_string(&path).unwrap();
+        // One digit of the first number shown in a table or a label, changed,
+        // and the manifest updated to the edited file's checksum.
+        let at = kept
+            .match_indices(['|', '>'])
+            .map(|(i, _)| i + 1)
+            .find(|&i| {
+                kept[i..]
+                    .trim_start()
+                    .starts_with(|c: char| c.is_ascii_digit())
+            })
+            .unwrap();
+        let at = at + kept[at..].find(|c: char| c.is_ascii_digit()).unwrap();
+        let digit = kept.as_bytes()[at];
+        let other = if digit == b'7' { '8' } else { '7' };
+        let edited = format!("{}{other}{}", &kept[..at], &kept[at + 1..]);
+        let line = kept[..at].matches('\n').count() + 1;
+        std::fs::write(&path, &edited).unwrap();
+        let old = experiments::sha256_hex(kept.as_bytes());
+        let new = experiments::sha256_hex(edited.as_bytes());
+        std::fs::write(&marker, kept_marker.replace(&old, &new)).unwrap();
+        check(
+            &verify(),
+            1,
+            &[
+                &format!("{file}: line {line} is not what the tool writes for these data"),
+                "the results were edited",
+            ],
+            file,
+        );
+        std::fs::write(&path, kept).unwrap();
+        std::fs::write(&marker, &kept_marker).unwrap();
+        check(&verify(), 0, &[], "restored");
+    }
+}

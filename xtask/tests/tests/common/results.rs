@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use experiments::{Experiment, Samples, Unit, aggregate, write_csv};
+use experiments::{Experiment, Results, Samples, Unit, WorkloadFacts, aggregate, write_csv};
 
 /// Writes `data.csv`, `samples.csv`, `run.toml`, `figure.svg` and the marker
 /// listing them for the
@@ -29,14 +29,18 @@ pub fn write_results(config: &Path, dir: &Path, value: &dyn Fn(&str, &str, &str)
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(dir.join("data.csv"), write_csv(&rows)).unwrap();
     std::fs::write(dir.join("samples.csv"), samples.csv()).unwrap();
-    std::fs::write(dir.join("figure.svg"), "<svg/>").unwrap();
     let spec: toml::Table = text.parse().unwrap();
     let reps = spec
         .get("repetitions")
         .and_then(toml::Value::as_integer)
         .unwrap_or(1);
     let seeds = (0..reps as u32).map(|r| experiment.repetition_seed(r).to_string().into());
-    let workloads = facts(&experiment, config);
+    let (facts, notes) = facts(&experiment, config);
+    // figure.svg and summary.md as a run with these samples writes them.
+    let results = Results::from_samples(&experiment, samples, facts.clone(), notes);
+    std::fs::write(dir.join("figure.svg"), results.svg()).unwrap();
+    std::fs::write(dir.join("summary.md"), results.summary(&experiment)).unwrap();
+    let workloads = toml::Value::try_from(facts).unwrap();
     let mut provenance = toml::Table::new();
     for (k, v) in [
         ("git_revision", "test".into()),
@@ -56,7 +60,13 @@ pub fn write_results(config: &Path, dir: &Path, value: &dyn Fn(&str, &str, &str)
     std::fs::write(dir.join("run.toml"), toml::to_string(&doc).unwrap()).unwrap();
     // The marker the tool writes: every file with its sha256.
     let mut files = toml::Table::new();
-    for name in ["data.csv", "samples.csv", "figure.svg", "run.toml"] {
+    for name in [
+        "data.csv",
+        "samples.csv",
+        "figure.svg",
+        "summary.md",
+        "run.toml",
+    ] {
         let bytes = std::fs::read(dir.join(name)).unwrap();
         files.insert(name.into(), experiments::sha256_hex(&bytes).into());
     }
@@ -70,10 +80,11 @@ pub fn write_results(config: &Path, dir: &Path, value: &dyn Fn(&str, &str, &str)
     .unwrap();
 }
 
-/// The workload facts a run of `experiment` records, its traces found as
-/// the command line finds them (relative to `config`); none when one
-/// cannot be found here (then `verify` leaves that check undone, warning).
-fn facts(experiment: &Experiment, config: &Path) -> toml::Value {
+/// The workload facts a run of `experiment` records and the kind's notes
+/// on them, its traces found as the command line finds them (relative to
+/// `config`); none when one cannot be found here (then `verify` fails: the
+/// results cannot be checked).
+fn facts(experiment: &Experiment, config: &Path) -> (Vec<WorkloadFacts>, Vec<String>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let mut settings = cli::traces::TraceSettings::from_env(root);
     // Never the network from a test.
@@ -82,12 +93,9 @@ fn facts(experiment: &Experiment, config: &Path) -> toml::Value {
     let mut traces = experiments::Traces::new();
     for t in experiment.traces() {
         let Ok(found) = cli::traces::resolve(&t.name, base, &settings) else {
-            return toml::Value::Array(Vec::new());
+            return (Vec::new(), Vec::new());
         };
         traces.insert(t.name, cli::traces::load(&found, t.lenient).unwrap());
     }
-    let (facts, _) =
-        experiments::workload_facts(experiment, &traces, &experiments::RunOptions::default())
-            .unwrap();
-    toml::Value::try_from(facts).unwrap()
+    experiments::workload_facts(experiment, &traces, &experiments::RunOptions::default()).unwrap()
 }

@@ -3,9 +3,9 @@
 //! `samples.csv` (`check_results`) and `run.toml` (`check_run_toml`).
 
 use experiments::{
-    Experiment, MergeError, Provenance, RunOptions, RunToml, Samples, Shard, ShardCells, Traces,
-    aggregate, check_results, check_run_inputs, check_run_toml, merge, parse_csv, run, run_shard,
-    write_csv,
+    Experiment, MergeError, Provenance, Results, RunOptions, RunToml, Samples, Setting, Shard,
+    ShardCells, Traces, Written, aggregate, check_results, check_run_inputs, check_run_toml,
+    check_written, merge, parse_csv, run, run_shard, write_csv,
 };
 
 use super::BASE;
@@ -441,4 +441,72 @@ fn every_corruption_of_results_is_an_error_naming_the_file() {
         let err = check(&csv, &samples, &run_toml).expect_err(name);
         assert!(err.to_string().starts_with(needle), "{name}: {err}");
     }
+}
+
+/// What a run writes as figure.svg and summary.md is what `check_written`
+/// draws again from samples.csv, in the setting it was written in, with
+/// or without its claims; a line edited in either is named.
+#[test]
+fn rendered_files_are_drawn_again_from_the_samples() {
+    let e = experiment();
+    let results = run(&e, &Traces::new(), &RunOptions::default()).unwrap();
+    let run_toml = RunToml::parse(&results.run_toml(&e, &provenance())).unwrap();
+    let samples = Samples::parse(&results.samples.csv(), e.confidence()).unwrap();
+    let rebuilt = Results::from_samples(
+        &e,
+        samples.clone(),
+        results.workloads.clone(),
+        results.notes.clone(),
+    );
+    assert_eq!(rebuilt.csv(), results.csv());
+    assert_eq!(rebuilt.svg(), results.svg());
+    let check = |summary: &str, figure: &str, settings: &[Setting]| {
+        let written = Written {
+            summary: Some(summary),
+            figure: Some(figure),
+            settings,
+        };
+        check_written(
+            &run_toml,
+            &e,
+            &Traces::new(),
+            &RunOptions::default(),
+            &samples,
+            &written,
+        )
+    };
+    let svg = results.svg();
+    let paper = results.summary_in(&e, &Setting::Paper);
+    let own = results.summary(&e);
+    let no_claims = results.clone().without_claims().summary(&e);
+    assert_ne!(own, no_claims);
+    for summary in [&own, &no_claims] {
+        assert_eq!(check(summary, &svg, &[Setting::Own]), Ok(()));
+    }
+    // A summary is checked in each setting it may have been written in.
+    assert!(check(&paper, &svg, &[Setting::Own]).is_err());
+    assert_eq!(check(&paper, &svg, &[Setting::Own, Setting::Paper]), Ok(()));
+    // One character of a number changed, anywhere it is shown.
+    let edit = |text: &str| -> (String, usize) {
+        let at = text.rfind(|c: char| c.is_ascii_digit()).unwrap();
+        let other = if text.as_bytes()[at] == b'1' {
+            '2'
+        } else {
+            '1'
+        };
+        let edited = format!("{}{other}{}", &text[..at], &text[at + 1..]);
+        (edited, text[..at].matches('\n').count() + 1)
+    };
+    let (summary, line) = edit(&own);
+    let err = check(&summary, &svg, &[Setting::Own]).unwrap_err();
+    assert_eq!(err.file, "summary.md");
+    assert!(err.message.starts_with(&format!("line {line} ")), "{err}");
+    let (figure, line) = edit(&svg);
+    let err = check(&own, &figure, &[Setting::Own]).unwrap_err();
+    assert_eq!(err.file, "figure.svg");
+    assert!(err.message.starts_with(&format!("line {line} ")), "{err}");
+    // A line cut off the end is named too.
+    let cut = own.trim_end_matches('\n');
+    let cut = &cut[..cut.rfind('\n').unwrap() + 1];
+    assert!(check(cut, &svg, &[Setting::Own]).is_err());
 }
