@@ -383,6 +383,8 @@ impl ResultsFiles {
 
 /// Results that check out, as read.
 struct Checked {
+    /// The rows the pipeline makes of `samples` (data.csv's, which hold
+    /// them to 6 significant digits, unrounded): claims show their values.
     rows: Vec<experiments::Row>,
     samples: Samples,
     run_toml: RunToml,
@@ -466,7 +468,7 @@ fn checked_results(
         (Ok(()), None) => output::results_intact(dir, &read.contents())?
             .map_err(|why| format!("{why}; the results were edited, run the experiment again"))
             .map(|()| Checked {
-                rows,
+                rows: experiments::aggregate(experiment, &samples),
                 samples,
                 run_toml,
             }),

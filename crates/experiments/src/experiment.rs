@@ -12,7 +12,6 @@ use std::fmt;
 use std::ops::Range;
 
 use serde::Deserialize;
-use swf_io::Estimate;
 use toml::Spanned;
 
 use crate::claim::{Claim, Names};
@@ -421,86 +420,20 @@ impl Experiment {
                     .collect();
                 crate::config::value_span(text, &full).or(here.clone())
             };
-            let sources = [
-                w.trace.is_some(),
-                w.lublin99.is_some(),
-                w.generated_by_kind.is_some(),
-            ];
-            if sources.iter().filter(|s| **s).count() != 1 {
-                return Err((
-                    here,
-                    format!(
-                        "workload '{shown}': give exactly one of `trace` or `lublin99` (or `generated_by_kind` for a kind that makes its own jobs)"
-                    ),
-                ));
-            }
             if s.workloads[..i].iter().any(|o| o.label.get_ref() == label) {
                 return Err((
                     here,
                     format!("workload label '{shown}' is used twice; labels must be unique"),
                 ));
             }
-            if let Some(g) = w.lublin99.as_ref().filter(|g| g.procs > swf_io::MAX_PROCS) {
-                return Err((
-                    crate::config::value_span(
-                        text,
-                        &["workloads", &i.to_string(), "lublin99", "procs"],
-                    )
-                    .or(here),
-                    format!(
-                        "workload '{shown}': lublin99 `procs` is {}, expected 1 to {} processors",
-                        g.procs,
-                        swf_io::MAX_PROCS
-                    ),
-                ));
-            }
-            if let Some(g) = w.lublin99.as_ref().filter(|g| g.procs == 0 || g.jobs == 0) {
-                return Err((
-                    field(&["lublin99", if g.procs == 0 { "procs" } else { "jobs" }]),
-                    format!(
-                        "workload '{shown}': lublin99 needs procs and jobs of at least 1, got {} and {}",
-                        g.procs, g.jobs
-                    ),
-                ));
-            }
-            if let Some(Err(m)) = w.lublin99.as_ref().map(|g| g.arrivals()) {
-                return Err((field(&["lublin99"]), format!("workload '{shown}': {m}")));
-            }
-            Transform::check_list(&w.transforms)
-                .map_err(|m| (field(&["transforms"]), format!("workload '{shown}': {m}")))?;
-            if let Estimate::UnderEstimate(f) = w.estimate
-                && !(f.is_finite() && (0.0..1.0).contains(&f))
-            {
-                return Err((
-                    field(&["estimate"]),
-                    format!(
-                        "workload '{shown}': under_estimate is {}, expected a fraction in [0, 1)",
-                        profile::ShortFloat(f)
-                    ),
-                ));
-            }
-            // Known from the configuration alone: refused here, at the workload.
-            if let Some(p) = w.procs {
-                if w.trace.is_none() {
-                    return Err((
-                        field(&["procs"]),
-                        format!(
-                            "workload '{shown}': `procs` sets the machine of a trace; a lublin99 \
-                             workload has its own `procs` (and a kind's generated one its \
-                             [params]); remove it"
-                        ),
-                    ));
-                }
-                if !(1..=swf_io::MAX_PROCS).contains(&p) {
-                    return Err((
-                        field(&["procs"]),
-                        format!(
-                            "workload '{shown}': `procs` is {p}, expected 1 to {} processors",
-                            swf_io::MAX_PROCS
-                        ),
-                    ));
-                }
-            }
+            crate::workload_checks::check(w).map_err(|f| {
+                let at = if f.field.is_empty() {
+                    here.clone()
+                } else {
+                    field(&f.field)
+                };
+                (at, format!("workload '{shown}': {}", f.message))
+            })?;
         }
         crate::sweep::check_axis(self, text)?;
         if s.series.is_empty() {

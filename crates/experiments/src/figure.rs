@@ -101,7 +101,7 @@ impl Figure {
         Figure {
             title: spec.title.clone(),
             x_label: spec.sweep.label.clone(),
-            categorical: experiment.is_categorical(),
+            categorical: draws_categories(experiment),
             log_x: spec.sweep.log_x,
             series: experiment.series(),
             panels,
@@ -110,6 +110,19 @@ impl Figure {
             notice: stand_in_notice(workloads),
         }
     }
+}
+
+/// Whether the figure draws its x values as categories (bars): on the
+/// workload axis, and on any axis with a value that is not a number
+/// (`order = ["arrival", "shortest-estimate"]`, a swept trace's name, a
+/// boolean), which has no place on a numeric axis.
+fn draws_categories(experiment: &Experiment) -> bool {
+    experiment.is_categorical()
+        || experiment.spec.sweep.values.as_ref().is_some_and(|v| {
+            v.get_ref()
+                .iter()
+                .any(|v| !(v.is_integer() || v.is_float()))
+        })
 }
 
 /// The banner text when a stand-in replaced a trace: which workloads.

@@ -219,6 +219,11 @@ impl<'a> Input<'a> {
     }
 }
 
+/// Where a kind's note ([`Kind::notes`]) turns to the paper's own
+/// numbers: the rest of the note is printed only in the paper's
+/// [`Setting`](crate::Setting), never in a study of one's own.
+pub const PAPER_ONLY: &str = " The paper's ";
+
 /// A runner with typed parameters: implement it for a policy study of your
 /// own and add it to a [`Registry`](crate::Registry) with
 /// [`Registry::with`](crate::Registry::with).
@@ -351,7 +356,9 @@ pub trait Kind: 'static {
     }
 
     /// Lines for `summary.md` about the prepared workloads (first x and
-    /// repetition), such as the statistics a paper reports; none by default.
+    /// repetition); none by default. What a paper reports about its own
+    /// workload goes after [`PAPER_ONLY`] in a line, which `summary.md`
+    /// prints only in the paper's setting.
     fn notes(_params: &Self::Params, _workloads: &[Arc<Workload>]) -> Vec<String> {
         Vec::new()
     }

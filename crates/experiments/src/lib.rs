@@ -87,6 +87,7 @@ mod svg;
 mod sweep;
 mod transform;
 mod workload;
+mod workload_checks;
 mod written;
 
 pub use cache::RunCache;
@@ -109,8 +110,8 @@ pub use experiment::Experiment;
 pub use figure::{Figure, PanelInfo};
 pub use graph::Shard;
 pub use kind::{
-    CanonicalError, Input, Kind, Metric, Param, ParamError, ParamReset, Schedule, Setup, Workloads,
-    check_canonical, overrides,
+    CanonicalError, Input, Kind, Metric, PAPER_ONLY, Param, ParamError, ParamReset, Schedule,
+    Setup, Workloads, check_canonical, overrides,
 };
 pub use kinds::{
     AdaptiveInterval, GridMonths, PricingSetup, ProvisioningRound, adaptive_intervals,
@@ -119,7 +120,7 @@ pub use kinds::{
 pub use limits::Limits;
 pub use numfmt::{fmt_exact, fmt_num, fmt_short};
 pub use registry::{Policies, PolicyName, Registry, RegistryError};
-pub use report::{DocEntry, PAPER_ONLY, Setting, reproduction_doc, tally};
+pub use report::{DocEntry, Setting, reproduction_doc, tally};
 pub use results::{Provenance, Results, run};
 pub use run::{Progress, RunOptions, RunSchedule, schedules};
 pub use samples::{SAMPLES_HEADER, Samples, Unit};

@@ -177,7 +177,7 @@ impl Experiment {
     /// at its point's value in the sweep; a value the run's `series` entry
     /// sets at that entry's value; else the value, or the nearest table
     /// above it that the file holds.
-    fn field_span(
+    pub(crate) fn field_span(
         &self,
         field: &str,
         point: Option<&PointSpec>,

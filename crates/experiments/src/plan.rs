@@ -223,8 +223,15 @@ impl Plan {
                 return Err((at, format!("workload '{shown}': {m}")));
             }
         }
-        let (variants, point_variants) =
-            sweep::variants(&spec.workloads, &points, &series, &entries, kind, &places)?;
+        let (variants, point_variants) = sweep::variants(
+            &spec.workloads,
+            &points,
+            &series,
+            &entries,
+            kind,
+            &places,
+            &|f, p, s| experiment.field_span(f, Some(p), Some(s)),
+        )?;
         let swept_param = |k: &str| {
             swept
                 .iter()

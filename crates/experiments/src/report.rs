@@ -10,6 +10,7 @@ use crate::claims::{Outcome, Verdict};
 use crate::csv::{PanelRows, Row, write_csv, xs_in_order};
 use crate::encode;
 use crate::experiment::Experiment;
+use crate::kind::PAPER_ONLY;
 use crate::numfmt::fmt_short;
 use crate::results::{Provenance, Results};
 use crate::samples::Samples;
@@ -50,10 +51,6 @@ impl Setting {
         }
     }
 }
-
-/// Where a kind's note turns to the paper's own numbers: the rest of the
-/// note is printed only in the paper's [`Setting`].
-pub const PAPER_ONLY: &str = " The paper's ";
 
 /// User text as Markdown ([`encode::markdown`]).
 fn md(s: &str) -> String {

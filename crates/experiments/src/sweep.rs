@@ -414,13 +414,14 @@ pub(crate) fn variants(
     entries: &[&Spanned<toml::Value>],
     kind: &KindEntry,
     places: &dyn Fn(&str) -> (Span, Span),
+    field_at: &dyn Fn(&str, &PointSpec, usize) -> Span,
 ) -> Result<(Vec<WorkloadSpec>, PointVariants), Located> {
     let mut variants: Vec<WorkloadSpec> = workloads.to_vec();
     let mut texts: Vec<String> = variants.iter().map(workload_text).collect();
     let mut out = Vec::new();
     for point in points {
         let mut per_series = Vec::new();
-        for (def, entry) in defs.iter().zip(entries) {
+        for (si, (def, entry)) in defs.iter().zip(entries).enumerate() {
             if def.workload.is_empty() && point.workload.is_empty() {
                 per_series.push((0..workloads.len()).collect());
                 continue;
@@ -447,7 +448,28 @@ pub(crate) fn variants(
                 ));
             }
             let mut mine = Vec::new();
-            for w in workloads {
+            for (wi, w) in workloads.iter().enumerate() {
+                // Where the value at `path` inside this workload comes from:
+                // the point's sweep value, the series, or the entry.
+                // A value the entry does not write and nothing here sets (a
+                // key left out of a replaced source) is blamed on `here`.
+                let entry_table = toml::Table::try_from(w).unwrap_or_default();
+                let at_field = |path: &str| {
+                    let set = |t: &toml::Table| get_path(t, path).is_some();
+                    if set(&point.workload) || set(&def.workload) || set(&entry_table) {
+                        field_at(&format!("workloads.{wi}.{path}"), point, si).or(here.clone())
+                    } else {
+                        here.clone()
+                    }
+                };
+                let name = |w: &WorkloadSpec| {
+                    format!(
+                        "series '{}'{}: workload '{}'",
+                        crate::encode::terminal_name(&def.name),
+                        point.at,
+                        crate::encode::terminal_name(w.label.get_ref())
+                    )
+                };
                 let mut table =
                     toml::Table::try_from(w).map_err(|e| (here.clone(), e.to_string()))?;
                 for overrides in [&point.workload, &def.workload] {
@@ -457,16 +479,13 @@ pub(crate) fn variants(
                 let text = toml::to_string(&table).map_err(|e| (here.clone(), e.to_string()))?;
                 let variant: WorkloadSpec =
                     toml::from_str(&text).map_err(|e: toml::de::Error| {
-                        (
-                            here.clone(),
-                            format!(
-                                "series '{}'{}: workload '{}': {}",
-                                def.name,
-                                point.at,
-                                w.label.get_ref(),
-                                e.message().trim()
-                            ),
-                        )
+                        // At the value the parser refused, named.
+                        let path = e
+                            .span()
+                            .and_then(|span| crate::locate::key_path_at(&text, span.start));
+                        let at = path.as_deref().map_or(here.clone(), at_field);
+                        let field = path.map_or_else(String::new, |p| format!("`{p}`: "));
+                        (at, format!("{}: {field}{}", name(w), e.message().trim()))
                     })?;
                 let estimate_set = [&point.workload, &def.workload]
                     .iter()
@@ -504,6 +523,24 @@ pub(crate) fn variants(
                         ),
                     ));
                 }
+                // Held to what the same values written in the entry are.
+                if let Err(f) = crate::workload_checks::check(&variant) {
+                    let at = if f.field.is_empty() {
+                        here.clone()
+                    } else {
+                        at_field(&f.field.join("."))
+                    };
+                    let (was, is) = (source_key(w), source_key(&variant));
+                    let replaced = if was == is {
+                        String::new()
+                    } else {
+                        format!(
+                            " (the entry's `{was}` was replaced by the `{is}` set here: a \
+                             workload's source is replaced whole, so give every key it needs)"
+                        )
+                    };
+                    return Err((at, format!("{}: {}{replaced}", name(w), f.message)));
+                }
                 let text = workload_text(&variant);
                 let index = match texts.iter().position(|t| *t == text) {
                     Some(i) => i,
@@ -520,6 +557,20 @@ pub(crate) fn variants(
         out.push(per_series);
     }
     Ok((variants, out))
+}
+
+/// The key that names `w`'s source (`trace`, `lublin99` or
+/// `generated_by_kind`; the first given, `trace` if none is).
+fn source_key(w: &WorkloadSpec) -> &'static str {
+    if w.trace.is_some() {
+        "trace"
+    } else if w.lublin99.is_some() {
+        "lublin99"
+    } else if w.generated_by_kind.is_some() {
+        "generated_by_kind"
+    } else {
+        "trace"
+    }
 }
 
 /// Merges workload `overrides` into a workload's `table`; a new source

@@ -462,8 +462,12 @@ pub(crate) fn convert(
                 estimates,
             }
             .generate();
-            // The defaults' text is unchanged.
+            // Every field above changes the jobs drawn, so the text names
+            // each that is not its default (the defaults' text unchanged).
             let mut extra = String::new();
+            if !two_class {
+                extra.push_str(", one class (two_class = false)");
+            }
             match arrivals {
                 Arrivals::Model => {}
                 Arrivals::Load(l) => extra.push_str(&format!(", load {l}")),

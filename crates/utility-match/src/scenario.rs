@@ -213,6 +213,15 @@ impl Scenario {
         if self.speeds.iter().any(|&s| s <= 0) {
             return bad("speeds", "must all be positive MIPS".into());
         }
+        for (name, values, unit) in [
+            ("arch", &self.arch, "word sizes"),
+            ("exec_times", &self.exec_times, "seconds"),
+            ("memory", &self.memory, "MB"),
+        ] {
+            if let Some(v) = values.iter().find(|&&v| v <= 0) {
+                return bad(name, format!("holds {v}, expected positive {unit}"));
+            }
+        }
         if self.cores.contains(&0) {
             return bad("cores", "must all be at least 1".into());
         }

@@ -572,7 +572,16 @@ const EXPERIMENTS_LAYERS: &[(&str, &[&str])] = &[
             "encode", "error", "par", "stats", "seed", "numfmt", "digest",
         ],
     ),
-    ("schema", &["config", "transform", "claim", "schema_doc"]),
+    (
+        "schema",
+        &[
+            "config",
+            "transform",
+            "claim",
+            "schema_doc",
+            "workload_checks",
+        ],
+    ),
     ("workloads", &["workload"]),
     ("kind", &["kind", "registry", "domain"]),
     ("paper kinds", &["kinds"]),

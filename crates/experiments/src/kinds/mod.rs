@@ -60,3 +60,41 @@ impl Registry {
             .reserve(|name| name.parse::<::pricing::Series>().is_ok())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use profile::{Job, Time};
+
+    use super::*;
+    use crate::kind::PAPER_ONLY;
+    use crate::workload::Workload;
+
+    /// A kind's notes speak of the paper only after [`PAPER_ONLY`], which
+    /// `summary.md` prints only in the paper's setting: a study of one's
+    /// own is never shown a paper's numbers as if they were its own.
+    #[test]
+    fn the_kinds_notes_speak_of_the_paper_only_after_the_marker() {
+        let jobs = (0..40)
+            .map(|i| Job::new(i, Time(i as i64 * 3_600), 4, 600, 300))
+            .collect();
+        let workloads = [Arc::new(Workload {
+            label: "w".into(),
+            capacity: 64,
+            jobs,
+            start_unix: None,
+        })];
+        let notes = [
+            adaptive::Adaptive::notes(&Default::default(), &workloads),
+            pricing::Pricing::notes(&Default::default(), &workloads),
+        ];
+        for note in notes.iter().flatten() {
+            let own = note
+                .find(PAPER_ONLY)
+                .map_or(note.as_str(), |at| &note[..at]);
+            assert!(!own.to_lowercase().contains("paper"), "{note}");
+            assert!(note.contains(PAPER_ONLY), "{note}");
+        }
+    }
+}

@@ -658,3 +658,88 @@ fn an_unknown_name_among_many_lists_the_first_twenty() {
     assert!(note.contains("20, and 25 more)"), "{note}");
     assert!(!note.contains("21"), "{note}");
 }
+
+/// A backfilling study on workload `{workload}` with `[sweep]` body `{sweep}`.
+fn backfilling(workload: &str, sweep: &str) -> String {
+    format!(
+        "version = 2\nid = \"study/b\"\ntitle = \"t\"\nkind = \"backfilling\"\nseed = 1\n\
+         series = [\"fcfs\"]\n\n[[workloads]]\nlabel = \"w\"\n{workload}\n\n[[panels]]\n\
+         id = \"p\"\nmetric = \"mean_wait\"\n\n[sweep]\nlabel = \"x\"\n{sweep}\n"
+    )
+}
+
+/// A value that reaches a workload by a sweep, a grid, a `with` key or a
+/// series is held to the checks the same value written in the entry
+/// passes, and the error points at that value; a sweep that replaces the
+/// entry's source says so.
+#[test]
+fn a_swept_workload_value_is_held_to_the_entrys_checks() {
+    let lublin = "lublin99 = { procs = 32, jobs = 100 }";
+    // The axis: a load of 0, at its element.
+    let text = backfilling(
+        lublin,
+        "axis = \"workload.lublin99.load\"\nvalues = [0.5,\n  0]",
+    );
+    refused_at(
+        &text,
+        line_of(&text, "  0]"),
+        "workload 'w': lublin99 load is 0, expected a finite number above 0",
+    );
+    // A `with` key: no jobs, at the list that sets it.
+    let text = backfilling(
+        lublin,
+        "axis = \"workload.lublin99.load\"\nvalues = [0.5, 0.7]\n\
+         with = { \"workload.lublin99.jobs\" = [10, 0] }",
+    );
+    refused_at(
+        &text,
+        line_of(&text, "with"),
+        "lublin99 needs procs and jobs of at least 1, got 32 and 0",
+    );
+    // The grid: an estimate model the parser refuses, at its element,
+    // naming the field.
+    let text = backfilling(
+        lublin,
+        "axis = \"workload.lublin99.load\"\nvalues = [0.5]\n\
+         grid = { axis = \"workload.lublin99.estimates\", label = \"e\", values = [\"f:2\",\n  \"f:0.5\"] }",
+    );
+    refused_at(
+        &text,
+        line_of(&text, "  \"f:0.5\""),
+        "`lublin99.estimates`: ",
+    );
+    // A sweep that makes a trace's entry a Lublin99 workload of only the
+    // keys it sets: refused at the sweep, saying the source was replaced.
+    let text = backfilling(
+        "trace = \"KTH-SP2-1996-2.1-cln\"",
+        "axis = \"workload.lublin99.load\"\nvalues = [0.5]",
+    );
+    refused_at(
+        &text,
+        line_of(&text, "values"),
+        "the entry's `trace` was replaced by the `lublin99` set here",
+    );
+    // Two sources at once: a swept trace on a Lublin99 entry whose grid
+    // sets a Lublin99 field.
+    let text = backfilling(
+        lublin,
+        "axis = \"workload.trace\"\nvalues = [\"KTH-SP2-1996-2.1-cln\"]\n\
+         grid = { axis = \"workload.lublin99.estimates\", label = \"e\", values = [\"f:2\"] }",
+    );
+    refused_at(
+        &text,
+        line_of(&text, "values"),
+        "give exactly one of `trace` or `lublin99`",
+    );
+    // A series that sets an under-estimate out of range, at the series.
+    let text = backfilling(lublin, "axis = \"workload.lublin99.load\"\nvalues = [0.5]")
+        .replace(
+            "series = [\"fcfs\"]",
+            "series = [\n  { name = \"u\", params = { policy = \"fcfs\" }, workload = { estimate = { under_estimate = 2.0 } } }]",
+        );
+    refused_at(
+        &text,
+        line_of(&text, "  { name"),
+        "under_estimate is 2, expected a fraction in [0, 1)",
+    );
+}

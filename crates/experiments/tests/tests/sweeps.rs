@@ -467,3 +467,47 @@ fn summary_shows_what_moves_with_the_axis() {
         "{summary}"
     );
 }
+
+/// An axis whose values are not numbers (a queue order, a trace's name, a
+/// boolean) is drawn as categories, one group of bars per value: a
+/// numeric axis has no place for them, and they were dropped from the
+/// figure, leaving it empty. A Lublin99 workload of one class says so.
+#[test]
+fn a_text_axis_is_drawn_as_categories() {
+    let text = config("")
+        .replace(
+            "axis = \"load\"\nvalues = [0.5, 0.9]\nlabel = \"load\"",
+            "axis = \"order\"\nvalues = [\"arrival\", \"shortest-estimate\"]\nlabel = \"queue order\"",
+        )
+        .replace("repetitions = 2\n", "")
+        .replace(
+            "lublin99 = {{ procs = 32, jobs = 150 }}".replace("{{", "{").replace("}}", "}").as_str(),
+            "lublin99 = { procs = 32, jobs = 150, two_class = false }",
+        )
+        .replace(
+            "[[workloads]]\nlabel = \"large\"\nlublin99 = { procs = 64, jobs = 150 }\n",
+            "",
+        );
+    let e = Experiment::parse(&text, "t.toml").unwrap();
+    let r = run(&e, &Traces::new(), &options(1)).unwrap();
+    let svg = r.svg();
+    let texts: Vec<&str> = svg
+        .split("<text ")
+        .skip(1)
+        .filter_map(|t| Some(t.split_once('>')?.1.split_once("</text>")?.0))
+        .collect();
+    for category in ["arrival", "shortest-estimate"] {
+        assert_eq!(
+            texts.iter().filter(|t| **t == category).count(),
+            1,
+            "{category}: {texts:?}"
+        );
+    }
+    // Two series × two categories: four bars, beside the legend's two
+    // swatches.
+    assert_eq!(svg.matches("<rect x=").count(), 2 + 4, "{svg}");
+    assert_eq!(
+        r.workloads[0].source,
+        "Lublin99 generator (32 procs, 150 jobs, one class (two_class = false))"
+    );
+}

@@ -316,12 +316,12 @@ impl std::str::FromStr for Lublin99 {
             };
             match k {
                 "procs" => {
-                    procs = Some(
-                        v.parse::<u32>()
-                            .ok()
-                            .filter(|&p| p >= 1)
-                            .ok_or_else(|| bad("an integer of at least 1"))?,
-                    )
+                    procs = Some(v.parse::<u32>().ok().filter(|&p| p >= 1).ok_or_else(|| {
+                        bad(&format!(
+                            "a whole number of processors from 1 to {}",
+                            crate::MAX_PROCS
+                        ))
+                    })?)
                 }
                 "jobs" => {
                     jobs = Some(
