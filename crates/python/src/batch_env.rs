@@ -584,15 +584,17 @@ impl BatchCore {
                 let (jobs, max) = schedgym_jobs(records, capacity);
                 (jobs.into_iter().map(|(_, j)| j).collect::<Vec<_>>(), max)
             }
-            // A stand-in: its jobs, with no extras.
+            // No records (a stand-in, a Lublin99 workload, columns): its
+            // jobs, with no extras, a run time of 0 dropped as from a trace.
             None => {
                 let jobs: Vec<EnvJob> = workload
                     .jobs
                     .jobs
                     .iter()
+                    .filter(|j| j.run_time > 0)
                     .map(|j| EnvJob {
                         submit: j.submit.0,
-                        run: j.run_time.max(1),
+                        run: j.run_time,
                         request: j.estimate,
                         procs: j.procs,
                         extra: [-1; 4],
@@ -715,6 +717,13 @@ impl BatchCore {
             .transpose()?;
         self.begin(seed, start).map_err(error)?;
         Ok(self.observe(py))
+    }
+
+    /// Rows an observation has (the action space's size).
+    #[getter]
+    #[pyo3(name = "window")]
+    fn window_rows(&self) -> usize {
+        self.window
     }
 
     /// Rows of the last observation that hold a job (the valid actions

@@ -124,9 +124,21 @@ pub(crate) fn policy(name: &str) -> PyResult<Policy> {
     name.parse::<Policy>().map_err(error)
 }
 
-/// A queue order name: `arrival`, `shortest-estimate`, ...
+/// A queue order name: `arrival` or `shortest-estimate`. A workload's jobs
+/// carry no deadline (neither a trace's nor columns' give one), so
+/// `earliest-deadline` would run arrival order under its name: refused.
 pub(crate) fn order(name: &str) -> PyResult<QueueOrder> {
-    name.parse::<QueueOrder>().map_err(error)
+    match name.parse::<QueueOrder>() {
+        Err(_) => Err(error(format!(
+            "unknown queue order '{}', expected arrival or shortest-estimate",
+            experiments::encode::terminal(name)
+        ))),
+        Ok(QueueOrder::EarliestDeadline) => Err(error(
+            "order 'earliest-deadline' orders jobs by deadline, and a workload's jobs have none \
+             (every run would be in arrival order); expected arrival or shortest-estimate",
+        )),
+        Ok(order) => Ok(order),
+    }
 }
 
 /// `kill` or `continue`.
@@ -165,6 +177,9 @@ fn path(name: &str, value: &Bound<'_, PyAny>) -> PyResult<std::path::PathBuf> {
             shown(value)
         )));
     };
+    if text.to_string().is_empty() {
+        return Err(value_error(format!("{name} is empty, expected a path")));
+    }
     // Shown lossily (a lone surrogate as U+FFFD), which keeps a NUL.
     if text.to_string().contains('\0') {
         return Err(value_error(format!(

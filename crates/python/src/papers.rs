@@ -71,11 +71,12 @@ fn refuse_bools(options: &Bound<'_, PyDict>, flags: &[&str]) -> PyResult<()> {
                 not_bool(&format!("{key}.{k}"), &v, "a number")?;
             }
         } else if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
-            // The sequence options hold integers (`clusters`, `grid_months`).
+            // The sequence options hold numbers (`clusters`, `grid_months`,
+            // the utility paper's `weights`) or names (its `os`).
             for (i, v) in value.try_iter()?.enumerate() {
                 let v = v?;
                 let name = format!("{key}[{i}]");
-                not_bool(&name, &v, "an integer")?;
+                not_bool(&name, &v, "a number")?;
                 if v.is_instance_of::<PyInt>() {
                     int::<i64>(&name, &v)?;
                 }
@@ -200,13 +201,23 @@ fn kind_check(
             .iter()
             .find(|(_, to)| to == key)
             .map_or(key.as_str(), |(from, _)| from);
-        let text = if e.message.starts_with("is ") {
-            format!("{option} {}", e.message)
+        // serde's names of Rust types, in words.
+        let message = [
+            ("expected usize", "expected a whole number of at least 0"),
+            ("expected u64", "expected a whole number of at least 0"),
+            ("expected u32", "expected a whole number of at least 0"),
+            ("expected i64", "expected a whole number"),
+            ("expected f64", "expected a number"),
+        ]
+        .iter()
+        .fold(e.message.clone(), |m, (rust, words)| m.replace(rust, words));
+        let text = if message.starts_with("is ") {
+            format!("{option} {message}")
         } else {
             // serde's words name the value's type, not the value.
             match options.get_item(option).ok().flatten() {
-                Some(v) => format!("{option} is {}: {}", shown(&v), e.message),
-                None => format!("{option}: {}", e.message),
+                Some(v) => format!("{option} is {}: {message}", shown(&v)),
+                None => format!("{option}: {message}"),
             }
         };
         // serde's words for a value of another type (a string for a

@@ -391,8 +391,29 @@ impl Stepper {
     }
 
     /// Runs to the end (no further decisions) and returns the schedule,
-    /// checked by `profile::validate`.
+    /// checked by `profile::validate`. A job that this leaves waiting is a
+    /// `UschedError` naming it; the Stepper then stays at the end, and
+    /// `finish()` says so again.
     fn finish(&mut self) -> PyResult<Schedule> {
+        // On to the end in place, so a job left waiting is named and
+        // nothing is lost.
+        let jobs = Arc::clone(&self.jobs);
+        self.sim(|sim| {
+            while sim.next_decision().map_err(error)?.is_some() {}
+            match sim.outcomes().iter().position(Option::is_none) {
+                None => Ok(()),
+                Some(i) => {
+                    let job = &jobs.jobs[i];
+                    Err(error(format!(
+                        "job {} (submitted at {} s, {} processors) was never started: finish() \
+                         runs the rest of the simulation without decisions, and nothing else \
+                         was left to happen; call next_decision() until it returns False, \
+                         starting jobs at each decision, before finish()",
+                        job.id, job.submit.0, job.procs
+                    )))
+                }
+            }
+        })?;
         let sim = self.inner.with(|sim| {
             sim.take()
                 .ok_or_else(|| error("the simulation was finished"))

@@ -7,17 +7,30 @@
 //!
 //! Layout (little-endian): a magic line naming the kind and the format's
 //! version, then the fields in order; text as a `u64` length and UTF-8;
-//! an optional value as a byte 0 or 1 and then the value. Nothing may
-//! follow the last field.
+//! an optional value as a byte 0 or 1 and then the value; after the last
+//! field, the SHA-256 of everything before it, in hex (64 bytes), so a
+//! damaged state is refused even where its fields still read as valid
+//! ones (a run time, an id changed in place).
 
 use experiments::{Workload as Jobs, WorkloadFacts};
 use profile::{Job, Outcome, Status, Time};
 use swf_io::{Estimate, SwfRecord};
 
-/// The first bytes of a workload's state (format 1).
-const WORKLOAD: &[u8] = b"usched Workload 1\n";
-/// The first bytes of a schedule's state (format 1).
-const SCHEDULE: &[u8] = b"usched Schedule 1\n";
+/// The format this version writes and reads.
+const FORMAT: &str = "2";
+/// The first bytes of a workload's state (format 2).
+const WORKLOAD: &[u8] = b"usched Workload 2\n";
+/// The first bytes of a schedule's state (format 2).
+const SCHEDULE: &[u8] = b"usched Schedule 2\n";
+/// The length of the checksum that ends a state.
+const SUM: usize = 64;
+
+/// `state` with its checksum appended.
+fn sealed(mut state: Vec<u8>) -> Vec<u8> {
+    let sum = experiments::sha256_hex(&state);
+    state.extend_from_slice(sum.as_bytes());
+    state
+}
 
 /// A workload as `usched.load` made it, owned.
 pub(crate) struct WorkloadState {
@@ -61,7 +74,7 @@ pub(crate) fn pack_workload(
             }
         }
     }
-    Ok(out.0)
+    Ok(sealed(out.0))
 }
 
 /// The state of a schedule, or why it has none (a status this format does
@@ -88,7 +101,7 @@ pub(crate) fn pack_schedule(
     }
     out.text(policy);
     out.i64(bound);
-    Ok(out.0)
+    Ok(sealed(out.0))
 }
 
 /// A workload's state read back and checked; the error says what is wrong.
@@ -289,6 +302,13 @@ pub(crate) fn checked_job(
     before: Option<&Job>,
 ) -> Result<Job, String> {
     let id = job.id;
+    // An SWF job number, and an int64 in every id column given back.
+    if i64::try_from(id).is_err() {
+        return Err(format!(
+            "at position {i}, job id {id} is above {}, the largest SWF job number",
+            i64::MAX
+        ));
+    }
     if !(1..=i128::from(capacity)).contains(&procs) {
         return Err(format!(
             "at position {i}, job {id} has {procs} processors, outside 1 to the machine's {capacity}"
@@ -445,7 +465,19 @@ impl<'a> Reader<'a> {
     /// instead: another kind's state, another format's, or neither.
     fn new(bytes: &'a [u8], magic: &[u8], kind: &'static str) -> Result<Self, String> {
         if let Some(rest) = bytes.strip_prefix(magic) {
-            return Ok(Reader { rest, kind });
+            // The fields, if the checksum after them is theirs.
+            let Some(fields) = rest.len().checked_sub(SUM).map(|n| &rest[..n]) else {
+                return Err("it ends before its checksum".into());
+            };
+            let sum = &bytes[bytes.len() - SUM..];
+            if experiments::sha256_hex(&bytes[..bytes.len() - SUM]).as_bytes() != sum {
+                return Err(
+                    "its checksum does not match its contents: the state was damaged or \
+                     edited"
+                        .into(),
+                );
+            }
+            return Ok(Reader { rest: fields, kind });
         }
         // A magic line of this package: `usched <Kind> <format>\n`.
         let line = bytes
@@ -458,7 +490,8 @@ impl<'a> Reader<'a> {
                 format!("this is the state of a {other}, not of a {kind}")
             }
             Some((_, format)) => format!(
-                "the state is in format {format}, and this version of usched ({}) reads format 1",
+                "the state is in format {format}, and this version of usched ({}) reads format \
+                 {FORMAT}",
                 env!("CARGO_PKG_VERSION")
             ),
             None => format!("this is not the state of a {kind}"),

@@ -22,7 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::batch_env::{BatchCore, FEATURES};
-use crate::convert::{error, int, int_arg, value_error};
+use crate::convert::{error, int, int_arg, int_in, value_error};
 
 /// The most copies a vector environment may have.
 pub(crate) const MAX_NUM_ENVS: u64 = 65_536;
@@ -244,9 +244,22 @@ pub(crate) struct BatchVec {
     window: usize,
     /// Whether `reset` has been called.
     started: bool,
+    /// Whether `close` has been called: the workers are stopped and every
+    /// call but `close` is refused.
+    closed: bool,
 }
 
 impl BatchVec {
+    /// Refuses a call after `close`.
+    fn open(&self) -> PyResult<()> {
+        if self.closed {
+            return Err(error(
+                "the vector environment is closed (its worker threads are stopped); make a new one",
+            ));
+        }
+        Ok(())
+    }
+
     /// Does `task` to every copy: the workers' parts handed out, the
     /// calling thread's done meanwhile (with the GIL released), then the
     /// workers' rows copied in. Returns the observations, the masks and
@@ -323,14 +336,16 @@ impl BatchVec {
         // calls return `num_envs × window` rows.
         let per_copy = (core.episode_len() + window) as u64;
         let most = (MAX_VEC_SIZE / per_copy).clamp(1, MAX_NUM_ENVS);
-        let num_envs = int_arg("num_envs", num_envs, 1, u64::MAX)?;
-        if num_envs > most {
-            return Err(value_error(format!(
-                "num_envs is {num_envs}, expected 1 to {most} (at most {MAX_NUM_ENVS} copies, and \
-                 num_envs × (episode + window) at most {MAX_VEC_SIZE})"
-            )));
-        }
-        let num_envs = num_envs as usize;
+        let num_envs = int_in(
+            "num_envs",
+            num_envs,
+            1,
+            most,
+            &format!(
+                " (at most {MAX_NUM_ENVS} copies, and num_envs × (episode + window) at most \
+                 {MAX_VEC_SIZE})"
+            ),
+        )? as usize;
         let threads = match threads {
             Some(t) => int_arg("threads", t, 1, MAX_THREADS)? as usize,
             None => 1,
@@ -351,7 +366,17 @@ impl BatchVec {
             num_envs,
             window,
             started: false,
+            closed: false,
         })
+    }
+
+    /// Stops the worker threads (joined before it returns) and ends the
+    /// environment: every later call but `close` is refused. Gymnasium's
+    /// `close` calls it; closing twice is fine.
+    fn close(&mut self) {
+        self.closed = true;
+        // Dropping a worker stops and joins its thread.
+        self.workers.clear();
     }
 
     /// Copies.
@@ -374,6 +399,7 @@ impl BatchVec {
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Observed<'py>> {
+        self.open()?;
         let seed = seed.map(|s| int("seed", s)).transpose()?;
         self.started = true;
         let (observed, out) = self.call(py, Task::Reset(seed))?;
@@ -393,6 +419,7 @@ impl BatchVec {
         py: Python<'py>,
         actions: PyReadonlyArray1<'py, i64>,
     ) -> PyResult<VecStep<'py>> {
+        self.open()?;
         let (n, window) = (self.num_envs, self.window);
         if !self.started {
             return Err(error("no episode yet: call reset first"));

@@ -13,6 +13,7 @@ use pyo3::types::{PyBytes, PyDict};
 
 use crate::convert::{
     error, estimate as parse_estimate, int, int_arg, job_columns, text_path, type_error,
+    value_error,
 };
 use crate::state;
 
@@ -295,9 +296,21 @@ pub(crate) fn load(
     let procs = procs
         .map(|p| int_arg("procs", p, 1, swf_io::MAX_PROCS.into()).map(|p| p as u32))
         .transpose()?;
+    let given_seed = seed.is_some();
     let seed: u64 = seed.map_or(Ok(1), |s| int("seed", s))?;
     let estimate = parse_estimate(estimate)?;
     let trace = text_path("trace", trace)?;
+    // `seed` seeds a stand-in for a trace found nowhere; a generated
+    // workload's seed is part of its spec, and taking this one silently
+    // would draw the same jobs for every value.
+    if given_seed && trace.starts_with(cli::generated::PREFIX) {
+        return Err(value_error(format!(
+            "seed is the seed of a stand-in for a missing trace; a {}... workload takes its \
+             seed in the spec ({}...,seed=N)",
+            cli::generated::PREFIX,
+            cli::generated::PREFIX
+        )));
+    }
     let root = root.map(|r| text_path("root", r)).transpose()?;
     py.detach(move || {
         let source = match cli::generated::source(&trace) {

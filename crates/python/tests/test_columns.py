@@ -74,7 +74,7 @@ GOOD = dict(submit=[0, 5, 3], procs=[2, 4, 1], run_time=[10, 20, 0])
         (dict(procs=[True, False, True]), TypeError, r"procs holds bool values"),
         (dict(run_time=["1", "2", "3"]), TypeError, r"run_time holds <U1 values"),
         (dict(submit=[[0], [1], [2]]), ValueError, r"submit has shape \(3, 1\), expected one value per job"),
-        (dict(id=[-1, 2, 3]), ValueError, r"id\[0\] is -1, outside 0 to 18446744073709551615"),
+        (dict(id=[-1, 2, 3]), ValueError, r"id\[0\] is -1, outside 0 to 9223372036854775807"),
         (dict(submit=np.array([2**63, 0, 0], dtype=np.uint64)), ValueError, r"submit\[0\] is 9223372036854775808"),
         (dict(name="a\x1bb"), UschedError, r"name: .*U\+001B"),
         (dict(capacity=0), ValueError, r"capacity is 0, expected 1 to"),

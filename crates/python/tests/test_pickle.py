@@ -6,6 +6,7 @@ progress (a ``Stepper``, an environment) refuses, saying what to pickle
 instead."""
 
 import copy
+import hashlib
 import pickle
 import struct
 
@@ -109,7 +110,19 @@ def test_simulations_in_progress_refuse_saying_what_to_pickle(small):
 
 
 # The layout `state.rs` writes, enough to forge a field.
-MAGIC = b"usched Workload 1\n"
+MAGIC = b"usched Workload 2\n"
+# The SHA-256 (hex) of everything before it ends a state.
+SUM = 64
+
+
+def _sealed(fields):
+    """A state of `fields` (magic line and fields), with its checksum: a
+    forger's state, which only the fields' own checks can refuse."""
+    return bytes(fields) + hashlib.sha256(bytes(fields)).hexdigest().encode()
+
+
+def _fields(state):
+    return state[:-SUM]
 
 
 def _jobs_at(state):
@@ -128,9 +141,9 @@ def _forged(state, job, field, value):
     """`state` with one field of job `job` (no deadlines) set to `value`."""
     first, _, _ = _jobs_at(state)
     offset = {"id": 0, "submit": 8, "procs": 16, "estimate": 24, "run_time": 32}[field]
-    out = bytearray(state)
+    out = bytearray(_fields(state))
     struct.pack_into("<q" if field != "id" else "<Q", out, first + 41 * job + offset, value)
-    return bytes(out)
+    return _sealed(out)
 
 
 def _restore(state):
@@ -149,14 +162,15 @@ def test_forged_fields_are_named():
         (_forged(state, 3, "run_time", -5), r"at position 3, job \d+: run"),
         (_forged(state, 5, "submit", 0), r"at position 5, job \d+ is submitted at 0, before job \d+ at position 4"),
         (_forged(_forged(state, 2, "id", 7), 6, "id", 7), r"the jobs at positions 2 and 6 both have id 7"),
+        (_forged(state, 2, "id", 2**63), r"at position 2, job id 9223372036854775808 is above 9223372036854775807"),
     ]
     _, capacity_at, _ = _jobs_at(state)
-    wide = bytearray(state)
+    wide = bytearray(_fields(state))
     struct.pack_into("<Q", wide, capacity_at, 2**40)
-    cases.append((bytes(wide), r"the machine has 1099511627776 processors"))
-    small = bytearray(state)
+    cases.append((_sealed(wide), r"the machine has 1099511627776 processors"))
+    small = bytearray(_fields(state))
     struct.pack_into("<Q", small, capacity_at, 8)
-    cases.append((bytes(small), r"processors, outside 1 to the machine's 8|the facts say"))
+    cases.append((_sealed(small), r"processors, outside 1 to the machine's 8|the facts say"))
     for forged, pattern in cases:
         with pytest.raises(UschedError, match="the pickled Workload cannot be restored: " + pattern):
             _restore(forged)
@@ -171,8 +185,9 @@ def test_other_bytes_are_told_apart():
         (b"", r"not the state of a Workload"),
         (b"hello", r"not the state of a Workload"),
         (ss, r"the state of a Schedule, not of a Workload"),
-        (b"usched Workload 7\n" + ws[len(MAGIC):], r"format 7, and this version of usched \(.*\) reads format 1"),
-        (ws + b"\0", r"1 bytes follow the Workload's last field"),
+        (b"usched Workload 7\n" + ws[len(MAGIC):], r"format 7, and this version of usched \(.*\) reads format 2"),
+        (_sealed(_fields(ws) + b"\0"), r"1 bytes follow the Workload's last field"),
+        (ws + b"\0", r"its checksum does not match its contents"),
     ]
     for state, pattern in cases:
         with pytest.raises(UschedError, match=pattern):
@@ -190,19 +205,29 @@ def test_every_truncation_and_byte_flip_is_an_error_or_a_sound_workload():
     for n in range(len(state)):
         with pytest.raises(UschedError, match="the pickled Workload cannot be restored"):
             _restore(state[:n])
-    sound = 0
+    # A flipped byte anywhere, and one bit of each field: refused, whether
+    # or not the field still reads as a valid one (the checksum).
     for i in range(len(state)):
-        flipped = bytearray(state)
+        for mask in [0xFF, 0x01]:
+            flipped = bytearray(state)
+            flipped[i] ^= mask
+            with pytest.raises(UschedError, match="the pickled Workload cannot be restored"):
+                _restore(bytes(flipped))
+    # A forger's state, sealed: what its checks take back is a workload
+    # every policy runs on.
+    sound = 0
+    fields = _fields(state)
+    for i in range(len(MAGIC), len(fields)):
+        flipped = bytearray(fields)
         flipped[i] ^= 0xFF
         try:
-            back = _restore(bytes(flipped))
+            back = _restore(_sealed(flipped))
         except UschedError:
             continue
-        # What is taken back is a workload every policy runs on.
         sound += 1
         for policy in ["fcfs", "conservative"]:
             usched.simulate(back, policy)
-    assert sound < len(state)
+    assert sound < len(fields)
 
 
 def test_a_forged_schedule_is_checked_as_every_schedule_is(small):
@@ -211,17 +236,18 @@ def test_a_forged_schedule_is_checked_as_every_schedule_is(small):
     # The last outcome (id, start, end, status) sits before the policy's
     # text and the bound; starting it at 0 puts it before its submission
     # or over the machine.
+    fields = _fields(state)
     tail = 8 + len("fcfs") + 8
-    at = len(state) - tail - 25
-    forged = bytearray(state)
+    at = len(fields) - tail - 25
+    forged = bytearray(fields)
     struct.pack_into("<q", forged, at + 8, -(2**39))
     with pytest.raises(UschedError, match=r"the pickled Schedule cannot be restored: the schedule is invalid"):
-        usched.Schedule._from_state(bytes(forged))
-    status = bytearray(state)
+        usched.Schedule._from_state(_sealed(forged))
+    status = bytearray(fields)
     status[at + 24] = 9
     with pytest.raises(UschedError, match=r"the outcome at position \d+ has status 9"):
-        usched.Schedule._from_state(bytes(status))
-    bound = bytearray(state)
-    struct.pack_into("<q", bound, len(state) - 8, -1)
+        usched.Schedule._from_state(_sealed(status))
+    bound = bytearray(fields)
+    struct.pack_into("<q", bound, len(fields) - 8, -1)
     with pytest.raises(UschedError, match=r"bound is -1"):
-        usched.Schedule._from_state(bytes(bound))
+        usched.Schedule._from_state(_sealed(bound))

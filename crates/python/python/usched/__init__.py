@@ -68,7 +68,7 @@ def load(
     procs: Optional[int] = None,
     root: Optional[str] = None,
     stand_in: bool = False,
-    seed: int = 1,
+    seed: Optional[int] = None,
 ) -> Workload:
     """Reads a workload.
 
@@ -77,11 +77,14 @@ def load(
     downloaded), a path to a ``.swf`` or ``.swf.gz`` file, or a generated
     workload ``"lublin99:procs=128,jobs=10000,seed=1[,load=0.8][,estimates=f:3]"``.
     ``estimate`` is ``"requested"``, ``"actual"`` or ``"under-estimate:F"``.
+    ``seed`` seeds the stand-in of a trace found nowhere (``stand_in``;
+    default 1); a generated workload takes its seed in the spec, and
+    ``seed=`` with one is a ``ValueError``.
     Raises :class:`UschedError` naming the file, line and field of bad input;
     ``procs`` or ``seed`` given as a ``bool`` is a ``TypeError``.
     """
     return _usched.load(
-        os.fspath(trace),
+        _path("trace", trace),
         estimate=estimate,
         lenient=lenient,
         procs=procs,
@@ -91,28 +94,46 @@ def load(
     )
 
 
-def _whole_numbers(name: str, values: Any, dtype: Any) -> "np.ndarray[Any, Any]":
+def _path(name: str, value: Any) -> Any:
+    """``os.fspath(value)``, or a ``TypeError`` naming the parameter."""
+    try:
+        return os.fspath(value)
+    except TypeError:
+        raise TypeError(
+            f"{name} is {_usched.shown(value)}, expected a path (a str, bytes or os.PathLike)"
+        ) from None
+
+
+def _whole_numbers(
+    name: str, values: Any, dtype: Any, low: Optional[int] = None
+) -> "np.ndarray[Any, Any]":
     """``values`` (a list, a numpy array, a pandas Series) as a
     one-dimensional array of ``dtype`` (int64 or uint64), or an error naming
     the column: a float, a bool or anything but whole numbers is a
     ``TypeError`` (never rounded or read as 0/1), a value out of the
-    dtype's range a ``ValueError`` naming its position."""
+    dtype's range (or below ``low``) a ``ValueError`` naming its position."""
     a = np.asarray(values)
     if a.ndim != 1:
         raise ValueError(f"{name} has shape {a.shape}, expected one value per job")
     if a.size == 0:
         return np.zeros(0, dtype=dtype)
-    if a.dtype.kind not in "iu":
-        raise TypeError(
-            f"{name} holds {a.dtype} values, expected whole numbers (an integer dtype); "
-            "times are whole seconds"
+    # Python ints too large for any numpy integer come as objects: they are
+    # whole numbers, out of range (below).
+    big = a.dtype.kind == "O" and all(type(v) is int for v in a.tolist())
+    if a.dtype.kind not in "iu" and not big:
+        what = {"procs": "processors are counted", "id": "ids are whole numbers"}.get(
+            name, "times are in whole seconds"
         )
-    if not np.can_cast(a.dtype, dtype, casting="safe"):
-        info = np.iinfo(dtype)
+        raise TypeError(
+            f"{name} holds {a.dtype} values, expected whole numbers (an integer dtype); {what}"
+        )
+    info = np.iinfo(dtype)
+    least = info.min if low is None else max(low, info.min)
+    if big or least > info.min or not np.can_cast(a.dtype, dtype, casting="safe"):
         # Compared as Python ints: no dtype wraps a value it cannot hold.
         for i, v in enumerate(a.tolist()):
-            if not info.min <= v <= info.max:
-                raise ValueError(f"{name}[{i}] is {v}, outside {info.min} to {info.max}")
+            if not least <= v <= info.max:
+                raise ValueError(f"{name}[{i}] is {v}, outside {least} to {info.max}")
     return np.ascontiguousarray(a, dtype=dtype)
 
 
@@ -137,11 +158,12 @@ def from_columns(
     it, step it, give it to either environment, pickle it.
     """
     sub = _whole_numbers("submit", submit, np.int64)
-    ids = (
-        np.arange(1, sub.size + 1, dtype=np.uint64)
-        if id is None
-        else _whole_numbers("id", id, np.uint64)
-    )
+    if id is None:
+        ids = np.arange(1, sub.size + 1, dtype=np.uint64)
+    else:
+        # An SWF job number: 0 to the largest int64, so every id column
+        # (int64) and a written SWF file hold it as given.
+        ids = _whole_numbers("id", id, np.int64, low=0).astype(np.uint64)
     return Workload._from_columns(
         id=ids,
         submit=sub,
@@ -155,12 +177,16 @@ def from_columns(
 
 def jobs(workload: Workload) -> Columns:
     """The workload's jobs as columns: id, submit, procs, run_time, estimate."""
+    if not isinstance(workload, Workload):
+        raise TypeError(f"workload is {_usched.shown(workload)}, expected a usched.Workload")
     return _arrays(workload.columns())
 
 
 def columns(schedule: Schedule) -> Columns:
     """A schedule's per-job outcomes as columns: the job's, then start, end,
     wait, bsld (bounded slowdown) and status."""
+    if not isinstance(schedule, Schedule):
+        raise TypeError(f"schedule is {_usched.shown(schedule)}, expected a usched.Schedule")
     return _arrays(schedule.columns())
 
 
@@ -252,7 +278,7 @@ def run(
     """Runs a configuration file as ``cargo xtask run`` does (nothing is
     written to disk) and returns its outputs."""
     id, files = _usched.run_config(
-        os.fspath(config), threads=threads, root=root, stand_in=stand_in
+        _path("config", config), threads=threads, root=root, stand_in=stand_in
     )
     return Experiment(id, dict(files))
 

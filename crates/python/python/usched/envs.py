@@ -135,9 +135,8 @@ class BatchSchedulingEnv(gymnasium.Env):
             bsld_bound=bsld_bound,
             estimate=estimate,
         )
-        # Checked by the core: an int in range.
-        self.window = operator.index(window)
-        window = self.window
+        # As the core read it (an int in range, or its default).
+        self.window = window = self._core.window
         self.observation_space = spaces.Box(
             low=0.0, high=1.0, shape=(window * FEATURES,), dtype=np.float32
         )
@@ -265,6 +264,11 @@ class BatchSchedulingVecEnv(gymnasium.vector.VectorEnv):
                 )
         a = np.ascontiguousarray(a, dtype=_INT64)
         return self._vec.step(a)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        # Gymnasium's `close` (once): the worker threads stop and are joined
+        # now, not when the object is collected; later calls raise.
+        self._vec.close()
 
 
 MARKET_FEATURES: Tuple[str, ...] = tuple(_usched.MarketCore.feature_names())

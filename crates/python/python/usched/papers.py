@@ -33,7 +33,7 @@ paper's metrics, named as the crate names them). A bad option raises
 
 from __future__ import annotations
 
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -72,6 +72,23 @@ class PaperRun:
     def __repr__(self) -> str:
         rows = {name: len(next(iter(t.values()), ())) for name, t in self.tables.items()}
         return f"PaperRun({self.paper!r}, {self.policy!r}, rows={rows})"
+
+
+def _listed(name: str, value: Any) -> List[Any]:
+    """A sequence option as a list, or a ``TypeError`` naming it: a string
+    is one value, not a sequence of its characters."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(
+            f"{name} is {_usched.shown(value)}, expected a sequence (a list or a tuple)"
+        )
+    return list(value)
+
+
+def _table(name: str, value: Any) -> Dict[Any, Any]:
+    """A table option as a dict, or a ``TypeError`` naming it."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{name} is {_usched.shown(value)}, expected a dict")
+    return dict(value)
 
 
 def _paper_run(paper: str, policy: str, raw: Raw) -> PaperRun:
@@ -302,7 +319,7 @@ def provisioning(
     """
     options = dict(
         base=base,
-        clusters=list(clusters),
+        clusters=_listed("clusters", clusters),
         procs_per_node=procs_per_node,
         local_max_job=local_max_job,
         grid_months=tuple(grid_months),
@@ -323,7 +340,7 @@ def provisioning(
         share_from=share_from,
         forecast_load=forecast_load,
         track_allocations=track_allocations,
-        admission=None if admission is None else dict(admission),
+        admission=None if admission is None else _table("admission", admission),
     )
     raw = _usched.paper_provisioning(
         workload, policy, options, seed=seed, repetition=repetition
@@ -393,18 +410,20 @@ def utility(
         jobs_per_user=jobs_per_user,
         mean_interarrival=mean_interarrival,
         max_options=max_options,
-        os=list(os),
-        arch=list(arch),
-        speeds=list(speeds),
-        exec_times=list(exec_times),
-        cores=list(cores),
-        memory=list(memory),
-        length=list(length),
+        os=_listed("os", os),
+        arch=_listed("arch", arch),
+        speeds=_listed("speeds", speeds),
+        exec_times=_listed("exec_times", exec_times),
+        cores=_listed("cores", cores),
+        memory=_listed("memory", memory),
+        length=_listed("length", length),
         jobs_per_core=jobs_per_core,
-        weights=list(weights),
+        weights=_listed("weights", weights),
         max_ttl=max_ttl,
         delay=delay,
-        delays=None if delays is None else [list(row) for row in delays],
+        delays=None
+        if delays is None
+        else [_listed(f"delays[{i}]", row) for i, row in enumerate(_listed("delays", delays))],
         status_period=status_period,
         l_max=l_max,
         n_max=n_max,

@@ -7,30 +7,19 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use utility_match::{FailReason, GridRun, JobStatus, Settings, SystemMetrics, simulate, validate};
 
-use super::{Output, Table, maybe_time, repetition_seed, tables, to_toml};
+use super::{Output, Table, kind_check, maybe_time, refuse_bools, repetition_seed, tables};
 use crate::convert::error;
 
-/// `Settings` from `options` (the settings' keys; `scheduler` among them),
-/// every key read on its own first so that an error names it, then checked
-/// as the kind checks them (`Settings::check`).
+/// `Settings` from `options` (the `utility` kind's `[params]`; `scheduler`
+/// among them), checked as the other papers' options are: a bool where no
+/// flag is expected, or a value of another type, is a `TypeError` naming
+/// the option, and the kind's checks (`Settings::check`) name it too.
 fn settings(options: &Bound<'_, PyDict>) -> PyResult<Settings> {
-    let mut table = toml::Table::new();
-    for (key, value) in options.iter() {
-        let key: String = key.extract()?;
-        let Some(value) = to_toml(&key, &value)? else {
-            continue;
-        };
-        let one = toml::Table::from_iter([(key.clone(), value.clone())]);
-        toml::Value::Table(one)
-            .try_into::<Settings>()
-            .map_err(|e| error(format!("{key}: {}", e.message().trim())))?;
-        table.insert(key, value);
-    }
-    let settings: Settings = toml::Value::Table(table)
+    refuse_bools(options, &["local_fallback"])?;
+    let table = kind_check("utility", None, options, &[])?;
+    toml::Value::Table(table)
         .try_into()
-        .map_err(|e| error(e.message().trim()))?;
-    settings.check().map_err(error)?;
-    Ok(settings)
+        .map_err(|e: toml::de::Error| error(e.message().trim()))
 }
 
 /// One run of `settings` from `seed`: the crate's run and its metrics.
