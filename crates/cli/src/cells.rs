@@ -92,11 +92,20 @@ impl Identity {
     /// What differs between `self` (wanted) and `other` (found), if anything.
     pub fn difference(&self, other: &Identity) -> Option<String> {
         if self.config_sha256 != other.config_sha256 {
+            // The same file edited, or another file of the same id.
+            let changed = if self.config_file == other.config_file {
+                format!("{} was changed", terminal_name(&self.config_file))
+            } else {
+                format!(
+                    "they are of {}, this run of {}",
+                    terminal_name(&other.config_file),
+                    terminal_name(&self.config_file)
+                )
+            };
             Some(format!(
-                "another configuration (sha256 {} there, {} now; {} was changed)",
+                "another configuration (sha256 {} there, {} now; {changed})",
                 short(&other.config_sha256),
                 short(&self.config_sha256),
-                self.config_file
             ))
         } else if self.git_revision != other.git_revision {
             Some(format!(

@@ -137,7 +137,11 @@ impl Reporter {
     /// Experiment `index` (from 0) of the batch starts.
     pub fn start(&self, index: usize, id: &str, title: &str, threads: usize) {
         let tag = format!("[{}/{}] {}", index + 1, self.count, one_line(id));
-        self.info(&format!("{tag}: {} ({threads} threads)", one_line(title)));
+        let threads = match threads {
+            1 => "1 thread".to_string(),
+            n => format!("{n} threads"),
+        };
+        self.info(&format!("{tag}: {} ({threads})", one_line(title)));
         *self.current.lock().unwrap_or_else(|e| e.into_inner()) = tag.clone();
         let now = Instant::now();
         *self.lines.lock().unwrap_or_else(|e| e.into_inner()) = Lines {

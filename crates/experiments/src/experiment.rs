@@ -430,7 +430,8 @@ impl Experiment {
                 let at = if f.field.is_empty() {
                     here.clone()
                 } else {
-                    field(&f.field)
+                    let path: Vec<&str> = f.field.iter().map(String::as_str).collect();
+                    field(&path)
                 };
                 (at, format!("workload '{shown}': {}", f.message))
             })?;
@@ -513,10 +514,14 @@ impl Experiment {
                     (value_span(&self.text, &path).or(Some(c.span())), m)
                 })?;
             if !missing.is_empty() {
+                let line = self.text[..c.span().start.min(self.text.len())]
+                    .matches('\n')
+                    .count()
+                    + 1;
                 skipped.push((
                     i,
                     format!(
-                        "Claim \"{}\" was not checked: it names x = {}, which the sweep does not have (it has {}).",
+                        "Claim \"{}\" (line {line} of the configuration) was not checked: it names x = {}, which the sweep does not have (it has {}).",
                         c.text,
                         list_shown(&missing),
                         sweep.shown()

@@ -337,11 +337,24 @@ pub(crate) fn with_field(text: &str, span: Option<Range<usize>>, message: String
         ),
         None => message,
     };
+    // serde's words for a table that should name one choice (a transform,
+    // say) and names several or none.
+    let message = match message.strip_prefix("wanted exactly 1 element, ") {
+        Some(found) => format!(
+            "expected a table of exactly one key (one choice, such as one transform, per \
+             table), found {}",
+            found
+                .replace(" element", " key")
+                .replace("more than 1 key", "more than one key")
+        ),
+        None => message,
+    };
     let about_a_value = [
         "invalid type",
         "invalid value",
         "invalid length",
         "integer `",
+        "expected a table of exactly one key",
     ]
     .iter()
     .any(|p| message.starts_with(p));

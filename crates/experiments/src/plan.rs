@@ -280,9 +280,20 @@ impl Plan {
                         Blame::Key(span) => span,
                         Blame::Series => Some(entry.span()),
                     };
+                    // A swept key that is no parameter (a misspelt `load`,
+                    // say): serde lists only the parameters.
+                    let unknown = m
+                        .strip_prefix("unknown field `")
+                        .and_then(|r| r.split('`').next());
+                    let hint = if unknown.is_some_and(|k| swept.contains(&k)) {
+                        "; a swept key is `load`, `workload.<field>` (on the axis, also \
+                         `workload`) or one of these [params] keys"
+                    } else {
+                        ""
+                    };
                     (
                         here.or(fallback.clone()),
-                        format!("series '{}'{at}: {m}", def.name),
+                        format!("series '{}'{at}: {m}{hint}", def.name),
                     )
                 })?;
                 cell.params.check(&setup).map_err(|e| {

@@ -422,6 +422,17 @@ impl Results {
             self.panel_table(&mut out, by_panel.of(&p.id));
             out.push('\n');
         }
+        // A point without a mean says why, once.
+        let undefined = self.rows.iter().filter(|r| r.y.is_nan()).count();
+        if undefined > 0 {
+            let _ = writeln!(
+                out,
+                "{undefined} point(s) show `nan`: a sample behind each has no value for its \
+                 metric (a metric the run leaves undefined, or a gain or reduction over a \
+                 reference whose value is 0), so the point has no mean; samples.csv lists the \
+                 samples that have one.\n"
+            );
+        }
         if !self.claims_checked {
             out.truncate(out.trim_end().len());
             out.push('\n');

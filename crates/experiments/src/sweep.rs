@@ -291,9 +291,9 @@ pub(crate) fn check_axis(experiment: &Experiment, text: &str) -> Result<(), Loca
     let axis_span = Some(sweep.axis.span());
     let shown = crate::encode::terminal_name(axis);
     let values = match (axis.as_str(), &sweep.values) {
-        ("workload", Some(_)) => {
+        ("workload", Some(values)) => {
             return Err((
-                axis_span,
+                Some(values.span()),
                 "the workload axis takes its x values from [[workloads]]; remove `values`".into(),
             ));
         }

@@ -111,19 +111,29 @@ impl Transform {
     }
 
     /// Checks one workload's transforms: every value in range, and the
-    /// filters before every other transform.
-    pub(crate) fn check_list(transforms: &[Transform]) -> Result<(), String> {
-        if let Some(problem) = transforms.iter().find_map(Transform::problem) {
-            return Err(format!("transform {problem}"));
+    /// filters before every other transform. The error gives the position
+    /// of the transform at fault.
+    pub(crate) fn check_each(transforms: &[Transform]) -> Result<(), (usize, String)> {
+        if let Some((i, problem)) = transforms
+            .iter()
+            .enumerate()
+            .find_map(|(i, t)| Some((i, t.problem()?)))
+        {
+            return Err((i, format!("transform {problem}")));
         }
         if let Some(first_job) = transforms.iter().position(|t| !t.is_filter())
-            && let Some(filter) = transforms[first_job..].iter().find(|t| t.is_filter())
+            && let Some(k) = transforms[first_job..]
+                .iter()
+                .position(Transform::is_filter)
         {
-            return Err(format!(
-                "transform {} filters trace records, so it must come before {}: \
-                 move the filters to the front of `transforms`",
-                filter.key(),
-                transforms[first_job].key()
+            return Err((
+                first_job + k,
+                format!(
+                    "transform {} filters trace records, so it must come before {}: \
+                     move the filters to the front of `transforms`",
+                    transforms[first_job + k].key(),
+                    transforms[first_job].key()
+                ),
             ));
         }
         Ok(())

@@ -12,15 +12,16 @@ use crate::config::{Transform, WorkloadSpec};
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Fault {
     /// The keys inside the entry that hold the value at fault
-    /// (`["lublin99", "load"]`); empty for the entry as a whole.
-    pub(crate) field: Vec<&'static str>,
+    /// (`["lublin99", "load"]`, `["transforms", "1"]`); empty for the
+    /// entry as a whole.
+    pub(crate) field: Vec<String>,
     /// What is wrong, without the workload's name.
     pub(crate) message: String,
 }
 
-fn fault(field: &[&'static str], message: String) -> Fault {
+fn fault(field: &[&str], message: String) -> Fault {
     Fault {
-        field: field.to_vec(),
+        field: field.iter().map(|k| k.to_string()).collect(),
         message,
     }
 }
@@ -64,7 +65,7 @@ pub(crate) fn check(w: &WorkloadSpec) -> Result<(), Fault> {
             ));
         }
         if let Err(m) = g.arrivals() {
-            let field: &[&'static str] = match (g.load, g.arrival_rate) {
+            let field: &[&str] = match (g.load, g.arrival_rate) {
                 (Some(_), None) => &["lublin99", "load"],
                 (None, Some(_)) => &["lublin99", "arrival_rate"],
                 _ => &["lublin99"],
@@ -72,7 +73,8 @@ pub(crate) fn check(w: &WorkloadSpec) -> Result<(), Fault> {
             return Err(fault(field, m));
         }
     }
-    Transform::check_list(&w.transforms).map_err(|m| fault(&["transforms"], m))?;
+    Transform::check_each(&w.transforms)
+        .map_err(|(i, m)| fault(&["transforms", &i.to_string()], m))?;
     if let Estimate::UnderEstimate(f) = w.estimate
         && !(f.is_finite() && (0.0..1.0).contains(&f))
     {

@@ -743,3 +743,38 @@ fn a_swept_workload_value_is_held_to_the_entrys_checks() {
         "under_estimate is 2, expected a fraction in [0, 1)",
     );
 }
+
+/// Mistakes in a sweep's key or a workload's transforms are refused at the
+/// key or the element, in words about the configuration.
+#[test]
+fn sweep_keys_and_transforms_are_refused_at_their_place() {
+    let lublin = "lublin99 = { procs = 32, jobs = 100 }";
+    // A misspelt axis: serde lists the parameters; the message says what
+    // else a swept key may be.
+    let text = backfilling(lublin, "axis = \"lod\"\nvalues = [0.5]");
+    refused_at(
+        &text,
+        line_of(&text, "axis"),
+        "a swept key is `load`, `workload.<field>` (on the axis, also `workload`)",
+    );
+    // `values` on the workload axis: at `values`.
+    let text = backfilling(lublin, "axis = \"workload\"\nvalues = [\"w\"]");
+    refused_at(&text, line_of(&text, "values"), "remove `values`");
+    // A transform table of two keys, and one out of range: at the element.
+    let sweep = "axis = \"load\"\nvalues = [0.5]";
+    let two =
+        format!("{lublin}\ntransforms = [{{ last_n = 5 }},\n  {{ last_n = 5, first_n = 2 }}]");
+    let text = backfilling(&two, sweep);
+    refused_at(
+        &text,
+        line_of(&text, "  { last_n"),
+        "`workloads.0.transforms.1`: expected a table of exactly one key",
+    );
+    let range = format!("{lublin}\ntransforms = [{{ last_n = 5 }},\n  {{ job_ids = [9, 3] }}]");
+    let text = backfilling(&range, sweep);
+    refused_at(
+        &text,
+        line_of(&text, "  { job_ids"),
+        "transform job_ids = [9, 3]",
+    );
+}

@@ -511,3 +511,37 @@ fn a_text_axis_is_drawn_as_categories() {
         "Lublin99 generator (32 procs, 150 jobs, one class (two_class = false))"
     );
 }
+
+/// A point without a mean (here a gain over a reference run that kills no
+/// job: 0 has no gain) says why in summary.md.
+#[test]
+fn a_point_without_a_mean_says_why() {
+    let text = r#"version = 2
+id = "test/zero"
+title = "Zero"
+kind = "backfilling"
+seed = 1
+series = ["easy", { name = "cont", params = { policy = "easy", overrun = "continue" } }]
+
+[[workloads]]
+label = "gen"
+lublin99 = { procs = 32, jobs = 100 }
+
+[sweep]
+axis = "workload"
+label = "workload"
+
+[[panels]]
+id = "k"
+metric = "killed"
+gain_over = "cont"
+"#;
+    let e = Experiment::parse(text, "t.toml").unwrap();
+    let r = run(&e, &Traces::new(), &options(1)).unwrap();
+    assert!(r.rows.iter().all(|row| row.y.is_nan()), "{:?}", r.rows);
+    let summary = r.summary(&e);
+    assert!(
+        summary.contains("2 point(s) show `nan`: a sample behind each has no value"),
+        "{summary}"
+    );
+}
