@@ -83,7 +83,9 @@ impl Numbers {
     }
 }
 
-/// The price factors a sequence of real numbers (not a string) gives.
+/// The price factors a sequence of real numbers (not a string) gives. A
+/// dict or a set is refused: its order, which decides which action is
+/// which factor, is not the caller's to give.
 fn numbers(factors: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
     let not_a_sequence = || -> PyResult<PyErr> {
         Ok(type_error(format!(
@@ -93,6 +95,9 @@ fn numbers(factors: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
     };
     if factors.is_instance_of::<pyo3::types::PyString>()
         || factors.is_instance_of::<pyo3::types::PyBytes>()
+        || factors.is_instance_of::<pyo3::types::PyDict>()
+        || factors.is_instance_of::<pyo3::types::PySet>()
+        || factors.is_instance_of::<pyo3::types::PyFrozenSet>()
     {
         return Err(not_a_sequence()?);
     }

@@ -118,3 +118,15 @@ def test_closing_the_vector_environment_stops_it():
     for call in [lambda: vec.reset(seed=1), lambda: vec.step(np.zeros(4, dtype=np.int64))]:
         with pytest.raises(UschedError, match=r"the vector environment is closed"):
             call()
+
+
+def test_no_order_or_mask_is_taken_silently():
+    w = usched.load("lublin99:procs=16,jobs=50,seed=1")
+    from usched.envs import MarketAdmissionEnv
+
+    for factors in [{1.0: 0, 2.0: 0}, {1.0, 2.0}, frozenset([1.0])]:
+        with pytest.raises(TypeError, match=r"factors is .*, expected a sequence of real numbers"):
+            MarketAdmissionEnv(w, action="price", factors=factors)
+    masked = np.ma.masked_array([0, 1, 2], mask=[False, True, False])
+    with pytest.raises(TypeError, match=r"submit is a masked array"):
+        usched.from_columns(masked, [1, 1, 1], [5, 5, 5], capacity=4)

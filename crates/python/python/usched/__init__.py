@@ -112,6 +112,9 @@ def _whole_numbers(
     the column: a float, a bool or anything but whole numbers is a
     ``TypeError`` (never rounded or read as 0/1), a value out of the
     dtype's range (or below ``low``) a ``ValueError`` naming its position."""
+    if isinstance(values, np.ma.MaskedArray):
+        # asarray would drop the mask and use the hidden values.
+        raise TypeError(f"{name} is a masked array; fill or drop its masked values first")
     a = np.asarray(values)
     if a.ndim != 1:
         raise ValueError(f"{name} has shape {a.shape}, expected one value per job")
