@@ -42,8 +42,10 @@ impl Numbers {
         for (name, v) in [("alpha", alpha), ("beta", beta)] {
             if !(v.is_finite() && (0.0..=MAX_COEFFICIENT).contains(&v)) {
                 return Err(error(format!(
-                    "{name} is {v:e}, expected a number from 0 to {MAX_COEFFICIENT:e} (larger \
-                     values make costs overflow)"
+                    "{name} is {}, expected a number from 0 to {} (larger values make costs \
+                     overflow)",
+                    ShortFloat(v),
+                    ShortFloat(MAX_COEFFICIENT)
                 )));
             }
         }
@@ -136,8 +138,10 @@ pub(crate) fn factors_of(
                 .find(|f| !(f.is_finite() && **f > 0.0 && **f <= MAX_COEFFICIENT))
             {
                 return Err(error(format!(
-                    "factors has {f:e}, expected numbers > 0 and at most {MAX_COEFFICIENT:e} \
-                     (larger factors make costs overflow)"
+                    "factors has {}, expected numbers > 0 and at most {} (larger factors make \
+                     costs overflow)",
+                    ShortFloat(*f),
+                    ShortFloat(MAX_COEFFICIENT)
                 )));
             }
             Ok((true, factors))
