@@ -450,6 +450,7 @@ fn checked_results(
             let written = experiments::Written {
                 summary: utf8(read.summary.as_deref()),
                 figure: utf8(read.figure.as_deref()),
+                rows: Some(&rows),
                 settings: &written_for,
             };
             experiments::check_written(&run_toml, experiment, &traces, &options, &samples, &written)
@@ -468,7 +469,7 @@ fn checked_results(
         (Ok(()), None) => output::results_intact(dir, &read.contents())?
             .map_err(|why| format!("{why}; the results were edited, run the experiment again"))
             .map(|()| Checked {
-                rows: experiments::aggregate(experiment, &samples),
+                rows: experiments::written_rows(experiment, &rows, &samples),
                 samples,
                 run_toml,
             }),

@@ -229,6 +229,26 @@ pub fn aggregate(experiment: &Experiment, samples: &Samples) -> Vec<Row> {
         .collect()
 }
 
+/// The rows a run wrote, as `samples.csv` and the `data.csv` rows `rows`
+/// (checked by [`check_results`]) tell them: [`aggregate`]'s, but where a
+/// point is NaN because a sample had no value (such a sample is not in
+/// samples.csv, so only data.csv holds the point's run count), the row as
+/// data.csv gives it.
+pub fn written_rows(experiment: &Experiment, rows: &[Row], samples: &Samples) -> Vec<Row> {
+    aggregate(experiment, samples)
+        .into_iter()
+        .zip(rows)
+        .map(|(mine, given)| {
+            let nan_ci = given.ci.is_none_or(|(lo, hi)| lo.is_nan() && hi.is_nan());
+            if given.y.is_nan() && nan_ci && given.runs > mine.runs {
+                given.clone()
+            } else {
+                mine
+            }
+        })
+        .collect()
+}
+
 /// Checks an experiment's `data.csv` rows and `samples.csv` against each
 /// other and the configuration: `data.csv` has exactly the configuration's
 /// points (panel × x × series, in order); every unit of `samples.csv`

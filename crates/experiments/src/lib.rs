@@ -97,7 +97,7 @@ pub use cells::{
 };
 pub use check::{
     ResultsError, RunToml, aggregate, check_results, check_run_inputs, check_run_toml,
-    workload_facts,
+    workload_facts, written_rows,
 };
 pub use claim::{Cause, Claim};
 pub use claims::{Outcome, Verdict, check_claims};

@@ -6,8 +6,9 @@
 //! data say, so a figure or summary edited along with its manifest does
 //! not pass `verify`.
 
-use crate::check::{ResultsError, RunToml, aggregate, inputs_checked};
+use crate::check::{ResultsError, RunToml, aggregate, inputs_checked, written_rows};
 use crate::claims::check_claims;
+use crate::csv::Row;
 use crate::encode::terminal;
 use crate::experiment::Experiment;
 use crate::figure::Figure;
@@ -27,6 +28,11 @@ pub struct Written<'a> {
     pub summary: Option<&'a str>,
     /// `figure.svg`; `None` leaves it unchecked, as for `summary`.
     pub figure: Option<&'a str>,
+    /// `data.csv`'s rows, checked by [`check_results`](crate::check_results):
+    /// a point without a mean (NaN) is drawn as it gives it (see
+    /// [`written_rows`](crate::written_rows)); `None` draws every point
+    /// from the samples.
+    pub rows: Option<&'a [Row]>,
     /// The settings to try, the likeliest first ([`Setting::Paper`] for
     /// the committed configuration of a paper, and so on): a summary
     /// passes when it is the one the tool writes in any of them, with or
@@ -56,7 +62,12 @@ pub fn check_written(
     written: &Written<'_>,
 ) -> Result<(), ResultsError> {
     let (workloads, notes) = inputs_checked(run_toml, experiment, traces, options)?;
-    let results = Results::from_samples(experiment, samples.clone(), workloads, notes);
+    let mut results = Results::from_samples(experiment, samples.clone(), workloads, notes);
+    // A point without a mean: as data.csv gives it.
+    if let Some(rows) = written.rows {
+        results.rows = written_rows(experiment, rows, samples);
+        results.verdicts = check_claims(experiment.claims(), &results.rows, samples);
+    }
     if let Some(figure) = written.figure {
         same("figure.svg", figure, &results.svg())?;
     }

@@ -544,4 +544,33 @@ gain_over = "cont"
         summary.contains("2 point(s) show `nan`: a sample behind each has no value"),
         "{summary}"
     );
+    // `verify`'s checks take these files as written: the units without a
+    // value are in no file but data.csv's run count.
+    let provenance = experiments::Provenance {
+        git_revision: "r".into(),
+        config_file: "t.toml".into(),
+    };
+    let run_toml = experiments::RunToml::parse(&r.run_toml(&e, &provenance)).unwrap();
+    let rows = experiments::parse_csv(&r.csv()).unwrap();
+    let samples = experiments::Samples::parse(&r.samples.csv(), e.confidence()).unwrap();
+    experiments::check_results(&e, &rows, &samples).unwrap();
+    let svg = r.svg();
+    let written = experiments::Written {
+        summary: Some(&summary),
+        figure: Some(&svg),
+        rows: Some(&rows),
+        settings: &[experiments::Setting::Own],
+    };
+    let check = |w: &experiments::Written<'_>| {
+        experiments::check_written(&run_toml, &e, &Traces::new(), &options(1), &samples, w)
+    };
+    assert_eq!(check(&written), Ok(()));
+    // Drawn from the samples alone, the point would have no run.
+    assert!(
+        check(&experiments::Written {
+            rows: None,
+            ..written
+        })
+        .is_err()
+    );
 }

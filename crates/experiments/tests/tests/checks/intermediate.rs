@@ -464,6 +464,7 @@ fn rendered_files_are_drawn_again_from_the_samples() {
         let written = Written {
             summary: Some(summary),
             figure: Some(figure),
+            rows: None,
             settings,
         };
         check_written(
