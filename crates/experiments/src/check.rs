@@ -239,14 +239,21 @@ pub fn written_rows(experiment: &Experiment, rows: &[Row], samples: &Samples) ->
         .into_iter()
         .zip(rows)
         .map(|(mine, given)| {
-            let nan_ci = given.ci.is_none_or(|(lo, hi)| lo.is_nan() && hi.is_nan());
-            if given.y.is_nan() && nan_ci && given.runs > mine.runs {
+            if without_mean(given, mine.runs as usize) {
                 given.clone()
             } else {
                 mine
             }
         })
         .collect()
+}
+
+/// Whether `row` is a point without a mean: NaN (and its interval, if
+/// any) because more samples ran than the `units` with a value that
+/// samples.csv keeps.
+fn without_mean(row: &Row, units: usize) -> bool {
+    let nan_ci = row.ci.is_none_or(|(lo, hi)| lo.is_nan() && hi.is_nan());
+    row.y.is_nan() && nan_ci && row.runs as usize > units
 }
 
 /// Checks an experiment's `data.csv` rows and `samples.csv` against each
@@ -337,8 +344,7 @@ pub fn check_results(
         }
         // Units whose value is NaN are not kept, and make the mean NaN
         // (and its interval, if any).
-        let nan_ci = row.ci.is_none_or(|(lo, hi)| lo.is_nan() && hi.is_nan());
-        if row.y.is_nan() && nan_ci && row.runs as usize > units.len() {
+        if without_mean(row, units.len()) {
             continue;
         }
         let expected = aggregate_point(row.clone(), units, level);

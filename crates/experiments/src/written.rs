@@ -98,7 +98,8 @@ impl Results {
     /// [`aggregate`] makes of the samples, their claims checked, the
     /// figure and the seeds the configuration gives. For samples a run
     /// measured, these are the results that run returned, so their files
-    /// are the bytes it wrote.
+    /// are the bytes it wrote, but for a point without a mean, whose run
+    /// count only data.csv holds ([`written_rows`](crate::written_rows)).
     pub fn from_samples(
         experiment: &Experiment,
         samples: Samples,

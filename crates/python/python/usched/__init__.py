@@ -84,7 +84,7 @@ def load(
     ``procs`` or ``seed`` given as a ``bool`` is a ``TypeError``.
     """
     return _usched.load(
-        _path("trace", trace),
+        trace,
         estimate=estimate,
         lenient=lenient,
         procs=procs,
@@ -92,16 +92,6 @@ def load(
         stand_in=stand_in,
         seed=seed,
     )
-
-
-def _path(name: str, value: Any) -> Any:
-    """``os.fspath(value)``, or a ``TypeError`` naming the parameter."""
-    try:
-        return os.fspath(value)
-    except TypeError:
-        raise TypeError(
-            f"{name} is {_usched.shown(value)}, expected a path (a str, bytes or os.PathLike)"
-        ) from None
 
 
 def _whole_numbers(
@@ -281,7 +271,7 @@ def run(
     """Runs a configuration file as ``cargo xtask run`` does (nothing is
     written to disk) and returns its outputs."""
     id, files = _usched.run_config(
-        _path("config", config), threads=threads, root=root, stand_in=stand_in
+        config, threads=threads, root=root, stand_in=stand_in
     )
     return Experiment(id, dict(files))
 
