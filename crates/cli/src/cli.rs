@@ -472,7 +472,7 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(swf_io::MAX_PROCS)))]
     pub procs: u32,
     /// Number of jobs
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=2_500_000))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub jobs: u64,
     /// Rescale arrivals to this offered load (sum of run time x size / (procs x span)) [default: the model's]
     #[arg(long, value_name = "L", value_parser = positive, conflicts_with = "arrival_rate")]

@@ -31,6 +31,12 @@ pub fn generate(
     output::check_name_lengths(out, "--out")?;
     output::check_file_target(out, "--out")?;
     output::check_replace(out, "--out", output::Made::Workload, force)?;
+    // The cap `simulate --trace lublin99:...` and configurations have
+    // (USCHED_MAX_GENERATED_JOBS), before any work.
+    let jobs = model.max_jobs.map_or(0, |n| n as u64);
+    crate::config::limits()?
+        .within("generated_jobs", "--jobs", jobs)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut text = swf_text(model)?;
     if out
         .extension()

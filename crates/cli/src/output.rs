@@ -67,8 +67,8 @@ mod manifest;
 mod replace;
 
 pub use guards::{
-    check_no_links_below, check_out_dir, check_outside_results, refuse_in_out_folder,
-    refuse_input_dir, refuse_input_file, refuse_nested, same_file,
+    check_file_target, check_no_links_below, check_out_dir, check_outside_results,
+    refuse_in_out_folder, refuse_input_dir, refuse_input_file, refuse_nested, same_file,
 };
 pub use replace::{Made, check_replace, write_output};
 
@@ -419,31 +419,6 @@ pub fn recover_tree(root: &Path, depth: usize) -> Result<Recovery> {
         out.extend(recover_tree(&d, depth - 1)?);
     }
     Ok(out)
-}
-
-/// Refuses an output file `path` where something other than a regular
-/// file is (`flag` names the option it came from, or is empty).
-pub fn check_file_target(path: &Path, flag: &str) -> Result<()> {
-    let Ok(meta) = fs::symlink_metadata(path) else {
-        return Ok(());
-    };
-    let what = if meta.is_symlink() {
-        Some("a symbolic link")
-    } else {
-        not_regular(&meta)
-    };
-    if let Some(what) = what {
-        let flag = if flag.is_empty() {
-            String::new()
-        } else {
-            format!("{flag} ")
-        };
-        bail!(
-            "{flag}{} is {what}; an output replaces only a regular file, choose another path",
-            terminal_path(path)
-        );
-    }
-    Ok(())
 }
 
 /// The longest file name most file systems take, in bytes.

@@ -87,7 +87,20 @@ pub fn verify(
     } else if catalog_ids.is_empty() {
         Vec::new()
     } else {
-        catalog::select(&catalog_ids, &entries, false)?
+        catalog::select(&catalog_ids, &entries, false).map_err(|e| {
+            // An unknown id may be a misspelt study of one's own: name those
+            // present too, not only the catalog's.
+            if own.is_empty() {
+                e
+            } else {
+                let mine: Vec<String> = own.iter().map(|(id, _)| terminal_name(id)).collect();
+                anyhow::anyhow!(
+                    "{e}; or a study of your own with results in {}: {}",
+                    terminal_path(&settings.results),
+                    mine.join(", ")
+                )
+            }
+        })?
     };
     let figures = entries.iter().filter(|e| e.is_figure()).count();
     let absent: Vec<&str> = entries

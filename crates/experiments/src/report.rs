@@ -433,6 +433,20 @@ impl Results {
                  samples that have one.\n"
             );
         }
+        // So does an interval of no width over several runs.
+        let flat = self
+            .rows
+            .iter()
+            .filter(|r| r.runs > 1 && r.ci.is_some_and(|(lo, hi)| lo == hi))
+            .count();
+        if flat > 0 {
+            let _ = writeln!(
+                out,
+                "{flat} point(s) show an interval of no width (`[a, a]`): every run behind \
+                 each gave the same value (a series the repetitions do not change, or a metric \
+                 that is the same in every run), so the interval tells nothing of a spread.\n"
+            );
+        }
         if !self.claims_checked {
             out.truncate(out.trim_end().len());
             out.push('\n');

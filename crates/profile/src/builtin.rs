@@ -13,9 +13,30 @@ use crate::{Job, Policy, QueueOrder, Time};
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Fcfs;
 
+/// Starts the queue's jobs in order, through the public [`Context::start`],
+/// while they fit: what a built-in policy does when a waiting job holds a
+/// reservation it did not make (a wrapping scheduler's), where its
+/// shortcuts, which assume only running jobs in the profile, do not hold.
+/// The reservations in the profile are respected, and a job's own becomes
+/// its run. From queue position `k`; returns the position of the first
+/// job that does not fit (the queue's length if every one started).
+fn start_in_order(ctx: &mut Context<'_>, k: usize) -> Result<usize, SimError> {
+    while k < ctx.queue.len() {
+        match ctx.start(k) {
+            Ok(()) => {}
+            Err(SimError::NoRoom { .. }) => return Ok(k),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(k)
+}
+
 impl Scheduler for Fcfs {
     #[inline]
     fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        if ctx.held > 0 {
+            return start_in_order(ctx, 0).map(|_| ());
+        }
         let now = ctx.now;
         // The started jobs leave the queue together at the end: FCFS queues
         // grow long, and one drain costs what one removal would.
@@ -241,9 +262,56 @@ fn fits_rising<'a>(
     }
 }
 
+impl Easy {
+    /// EASY through the public actions, for a decision where a waiting job
+    /// holds a reservation the policy did not make (see [`start_in_order`]):
+    /// each job that fits beside every reservation starts; the first
+    /// `reservations` that do not, and hold none of their own, get one for
+    /// this decision, lifted at its end.
+    fn schedule_held(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        self.last = None;
+        let (now, mut k, mut protected) = (ctx.now, 0, 0u64);
+        let result = loop {
+            k = match start_in_order(ctx, k) {
+                Ok(k) if k < ctx.queue.len() => k,
+                other => break other.map(|_| ()),
+            };
+            let slot = ctx.queue[k];
+            let live = &ctx.live[slot];
+            if live.reserved == Time::MAX && protected < u64::from(self.reservations) {
+                let (procs, estimate) = (live.job.procs, live.job.estimate);
+                // Some: the width was checked and every reservation ends by LATEST.
+                let start = ctx
+                    .profile
+                    .earliest_start(now, procs, estimate)
+                    .expect("width checked");
+                if let Err(e) = ctx.end_of(slot, start, estimate) {
+                    break Err(e);
+                }
+                ctx.profile
+                    .reserve(start, estimate, procs)
+                    .expect("earliest slot is free");
+                self.protected.push((start, estimate, procs));
+                ctx.promise(k, start);
+                protected += 1;
+            }
+            k += 1;
+        };
+        for (start, duration, procs) in self.protected.drain(..) {
+            ctx.profile
+                .release(start, duration, procs)
+                .expect("reserved in this decision");
+        }
+        result
+    }
+}
+
 impl Scheduler for Easy {
     #[inline]
     fn schedule(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
+        if ctx.held > 0 {
+            return self.schedule_held(ctx);
+        }
         let now = ctx.now;
         let mut free_now = ctx.free_now();
         if ctx.queue.is_empty() || free_now == 0 {
@@ -366,7 +434,9 @@ impl Conservative {
             let w = ctx.queue[k];
             let live = &ctx.live[w];
             let (old, procs, estimate) = (live.reserved, live.job.procs, live.job.estimate);
-            if old <= now {
+            // Due, or holding no reservation (a wrapping scheduler's
+            // choice): nothing to move.
+            if old <= now || old == Time::MAX {
                 continue;
             }
             // Lifting and re-placing the reservation, without doing either.
@@ -426,7 +496,22 @@ impl Scheduler for Conservative {
             if !due {
                 break;
             }
-            ctx.start_reserved(k)?;
+            if ctx.live[ctx.queue[k]].reserved == now {
+                ctx.start_reserved(k)?;
+            } else {
+                // A reservation left in the past (a wrapping scheduler that
+                // asked for no decision then) is no longer in the profile:
+                // the job starts if it fits now, or is reserved again.
+                match ctx.start(k) {
+                    Ok(()) => {}
+                    Err(SimError::NoRoom { .. }) => {
+                        let at = ctx.reserve_earliest(k)?;
+                        next = Some(next.map_or(at, |n: Time| n.min(at)));
+                        k += 1;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
         }
         ctx.wake_at(next);
         Ok(())

@@ -205,6 +205,9 @@ pub struct Context<'a> {
     /// The error the loop stopped with, if it did: every action is refused
     /// with it from then on.
     pub(crate) halted: Option<Box<SimError>>,
+    /// Waiting jobs holding a reservation: the built-in policies' shortcuts
+    /// that assume only running jobs in the profile hold while it is 0.
+    pub(crate) held: usize,
 }
 
 impl fmt::Debug for Context<'_> {
@@ -239,6 +242,7 @@ impl<'a> Context<'a> {
             now: origin,
             event: Event::Submitted,
             halted: None,
+            held: 0,
         }
     }
 
@@ -413,6 +417,7 @@ impl<'a> Context<'a> {
             }
             return Err(self.no_room(slot, at));
         }
+        self.held += usize::from(old == Time::MAX);
         self.live[slot].reserved = at;
         self.report_reserved(slot, at);
         Ok(())
@@ -434,6 +439,7 @@ impl<'a> Context<'a> {
         self.profile
             .reserve(at, estimate, procs)
             .expect("earliest slot is free");
+        self.held += 1;
         self.live[slot].reserved = at;
         self.report_reserved(slot, at);
         Ok(at)
@@ -468,6 +474,7 @@ impl<'a> Context<'a> {
     pub(crate) fn shift_earlier(&mut self, slot: usize, to: Time) {
         let live = &mut self.live[slot];
         let (from, estimate, procs) = (live.reserved, live.job.estimate, live.job.procs);
+        debug_assert!(from != Time::MAX && to < from);
         live.reserved = to;
         self.profile.shift_earlier(from, to, estimate, procs);
     }
@@ -482,6 +489,7 @@ impl<'a> Context<'a> {
         if live.reserved != Time::MAX {
             let (at, estimate, procs) = (live.reserved, live.job.estimate, live.job.procs);
             live.reserved = Time::MAX;
+            self.held -= 1;
             self.profile.release(at, estimate, procs).expect("reserved");
         }
     }
@@ -558,6 +566,7 @@ impl<'a> Context<'a> {
         let (estimate, run_time) = (live.job.estimate, live.job.run_time);
         let killed = self.config.overrun == Overrun::Kill && run_time > estimate;
         let live = &mut self.live[slot];
+        self.held -= usize::from(live.reserved != Time::MAX);
         live.reserved = Time::MAX;
         live.start = now;
         live.predicted_end = Some(predicted_end);

@@ -322,8 +322,9 @@ impl BatchVec {
     }
 
     /// `num_envs` copies of `core` (they share its job list), split in
-    /// `threads` contiguous parts: the calling thread steps the first, a
-    /// worker thread kept for the environment's life each other one.
+    /// `min(threads, num_envs)` contiguous parts of sizes differing by at
+    /// most one: the calling thread steps the first, a worker thread kept
+    /// for the environment's life each other one.
     #[new]
     #[pyo3(signature = (core, num_envs, *, threads = None))]
     fn new(
@@ -350,10 +351,16 @@ impl BatchVec {
             Some(t) => int_arg("threads", t, 1, MAX_THREADS)? as usize,
             None => 1,
         };
-        let per = num_envs.div_ceil(threads.min(num_envs));
-        let mut parts = (0..num_envs)
-            .step_by(per)
-            .map(|first| Part::new(first, vec![core.clone(); per.min(num_envs - first)], window));
+        // `min(threads, num_envs)` parts whose sizes differ by at most one
+        // (the first `extra` one larger), so every thread asked for steps
+        // copies, up to one thread per copy.
+        let count = threads.min(num_envs);
+        let (base, extra) = (num_envs / count, num_envs % count);
+        let mut parts = (0..count).map(|i| {
+            let first = i * base + i.min(extra);
+            let len = base + usize::from(i < extra);
+            Part::new(first, vec![core.clone(); len], window)
+        });
         let own = parts.next().expect("at least one copy");
         let workers = parts
             .enumerate()

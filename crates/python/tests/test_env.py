@@ -206,6 +206,36 @@ def test_each_copy_of_the_vector_steps_as_a_single_environment(sdsc):
     assert episodes >= n
 
 
+def test_every_thread_asked_for_steps_copies(sdsc):
+    """Copies are split in min(threads, num_envs) parts that differ by at
+    most one copy (5 copies on 4 threads: 2, 1, 1, 1, not 2, 2, 1 on 3),
+    with the same steps bit for bit on any count."""
+    core = usched._usched.BatchCore(sdsc, window=16, episode=40)
+    n, rng = 5, np.random.default_rng(7)
+    acts = [rng.integers(0, 4, n).astype(np.int64) for _ in range(120)]
+
+    def run(threads):
+        vec = usched._usched.BatchVec(core, n, threads=threads)
+        out = [vec.reset(seed=4)]
+        for a in acts:
+            mask = out[-1][1] if len(out) == 1 else out[-1][4]["action_mask"]
+            a = np.minimum(a, np.maximum(mask.sum(axis=1) - 1, 0))
+            out.append(vec.step(a))
+        return vec.threads, out
+
+    base_threads, base = run(1)
+    assert base_threads == 1
+    for threads, used in [(2, 2), (3, 3), (4, 4), (5, 5), (9, 5)]:
+        got_threads, got = run(threads)
+        assert got_threads == used, (threads, got_threads)
+        for x, y in zip(base, got):
+            for u, v in zip(x, y):
+                if isinstance(u, dict):
+                    assert np.array_equal(u["action_mask"], v["action_mask"])
+                else:
+                    assert np.array_equal(u, v)
+
+
 def test_bad_actions_raise_and_name_the_copy(sdsc, root):
     v = gymnasium.make_vec("usched/BatchScheduling-v0", num_envs=2, root=root)
     v.reset(seed=0)

@@ -298,7 +298,8 @@ def test_step_after_the_end_without_reset_is_refused(kth, actual):
     [
         ([("start", 3)], TypeError, r"^options is \[\('start', 3\)\], expected a dict or None$"),
         ({"start": 3, "seed": 1}, ValueError, r"^unknown reset options \['seed'\]"),
-        ({1: 2}, ValueError, r"^unknown reset options \['1'\]"),
+        ({1: 2}, ValueError, r"^unknown reset options \[1\], expected start"),
+        ({"1": 2, None: 3}, ValueError, r"^unknown reset options \['1', None\]"),
         ({"start": "3"}, TypeError, r"^start is '3', expected an integer$"),
         ({"start": 3.0}, TypeError, r"^start is 3.0, expected an integer$"),
         ({"start": np.True_}, TypeError, r"^start is .*, expected an integer$"),

@@ -264,6 +264,16 @@ impl SwfHeader {
                 (Ok(Some(v)), None) => self.set(key, v),
                 // Two numbers for one quantity (`MaxProcs: 128`, then
                 // `MaxProcs: 64`): which one the log meant is unknown.
+                // A machine size of 0 is "unknown", as -1 is: a known one
+                // before or after it is no conflict, and is kept.
+                (Ok(Some(v)), Some(first))
+                    if matches!(key, Key::MaxNodes | Key::MaxProcs)
+                        && (first == "0" || v == "0") =>
+                {
+                    if first == "0" {
+                        self.set(key, v);
+                    }
+                }
                 (Ok(Some(v)), Some(first)) if key.is_numeric() && v != first => {
                     result = Err(ValueError::Conflict(first));
                 }

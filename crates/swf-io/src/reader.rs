@@ -645,6 +645,7 @@ mod tests {
         for extra in [
             "MaxProcs: 128 (again)",
             "MaxProcs: -1",
+            "MaxProcs: 0",
             "Computer: other",
             "Note: y",
         ] {
@@ -654,6 +655,15 @@ mod tests {
             );
             let t = read(&text, Mode::Strict).unwrap_or_else(|e| panic!("{extra}: {e}"));
             assert_eq!(t.header.max_procs, Some(128), "{extra}");
+        }
+        // 0 is unknown as -1 is: a size given after it is the size.
+        for unknown in ["-1", "0"] {
+            for key in ["MaxProcs", "MaxNodes"] {
+                let text = format!("; {key}: {unknown}\n; {key}: 8\n{}", lines(&[1]));
+                let t =
+                    read(&text, Mode::Strict).unwrap_or_else(|e| panic!("{key} {unknown}: {e}"));
+                assert_eq!(t.header.machine_size(), Some(8), "{key} {unknown}");
+            }
         }
     }
 

@@ -532,6 +532,122 @@ fn hostile_traces_and_generator_options_are_clear_errors() {
     check(&xtask(&tmp, &args), 0, &[], "gz replaced: the tool's own");
 }
 
+/// An output path that cannot be a file is refused before any work, so no
+/// other output of the command is written; `generate` has the generated
+/// jobs' cap, refuses a load its jobs cannot have, and does not take a
+/// schedule made from its workload for its own.
+#[test]
+fn outputs_that_cannot_be_written_and_generated_workloads_are_refused_before_work() {
+    let tmp = setup("user-files-output-paths");
+    let sim = |extra: &[&str]| {
+        let mut args = vec!["simulate", "--trace", "tiny.swf", "--policy", "easy"];
+        args.extend_from_slice(extra);
+        xtask(&tmp, &args)
+    };
+    for (extra, needle) in [
+        (
+            ["--gantt", "newdir/"],
+            "--gantt newdir/ names a directory, not a file",
+        ),
+        (
+            ["--timeline", "tiny.swf/t.svg"],
+            "--timeline tiny.swf/t.svg cannot be written: tiny.swf is not a directory",
+        ),
+    ] {
+        let mut args = vec!["--schedule-out", "first.swf"];
+        args.extend_from_slice(&extra);
+        check(&sim(&args), 1, &[needle], needle);
+        assert!(
+            !tmp.path().join("first.swf").exists(),
+            "{needle}: nothing written"
+        );
+    }
+    let gen_args = |extra: &[&'static str]| {
+        let mut args = vec!["-q", "generate", "lublin99", "--procs", "16"];
+        args.extend_from_slice(extra);
+        args
+    };
+    for (extra, needle) in [
+        (
+            &["--jobs", "10", "--out", "sub/"][..],
+            "--out sub/ names a directory",
+        ),
+        (
+            &["--jobs", "10", "--load", "1e300", "--out", "l.swf"],
+            "load 1e300 cannot be reached with these 10 jobs",
+        ),
+        (
+            &["--jobs", "1", "--arrival-rate", "2", "--out", "l.swf"],
+            "arrival rate 2.0 jobs per hour needs at least 2 jobs",
+        ),
+    ] {
+        check(&xtask(&tmp, &gen_args(extra)), 1, &[needle], needle);
+    }
+    assert!(!tmp.path().join("l.swf").exists());
+    check(
+        &xtask_env(
+            &tmp,
+            &gen_args(&["--jobs", "10", "--out", "g.swf"]),
+            &[("USCHED_MAX_GENERATED_JOBS", "5")],
+        ),
+        1,
+        &["--jobs is 10, above the cap of 5 per process"],
+        "the cap",
+    );
+    // Raised past the old fixed limit of the flag, it is the cap.
+    check(
+        &xtask_env(
+            &tmp,
+            &gen_args(&["--jobs", "2600000", "--out", "big.swf"]),
+            &[("USCHED_MAX_GENERATED_JOBS", "2500001")],
+        ),
+        1,
+        &["--jobs is 2600000, above the cap of 2500001"],
+        "a raised cap",
+    );
+    check(
+        &xtask(&tmp, &gen_args(&["--jobs", "10", "--out", "g.swf"])),
+        0,
+        &[],
+        "gen",
+    );
+    let g = std::fs::read_to_string(tmp.path().join("g.swf")).unwrap();
+    assert!(g.contains(", duration unbounded, max jobs 10"), "{g:.800}");
+    check(
+        &xtask(
+            &tmp,
+            &[
+                "-q",
+                "simulate",
+                "--trace",
+                "g.swf",
+                "--policy",
+                "fcfs",
+                "--schedule-out",
+                "s.swf",
+            ],
+        ),
+        0,
+        &[],
+        "schedule",
+    );
+    let kept = std::fs::read(tmp.path().join("s.swf")).unwrap();
+    check(
+        &xtask(&tmp, &gen_args(&["--jobs", "3", "--out", "s.swf"])),
+        1,
+        &["--out s.swf exists and was not written by `generate`"],
+        "over a schedule",
+    );
+    assert_eq!(std::fs::read(tmp.path().join("s.swf")).unwrap(), kept);
+    // Its own file it replaces.
+    check(
+        &xtask(&tmp, &gen_args(&["--jobs", "3", "--out", "g.swf"])),
+        0,
+        &[],
+        "own",
+    );
+}
+
 #[test]
 fn verify_and_merge_check_the_recorded_workloads_against_the_traces_themselves() {
     let tmp = setup("user-files-inputs");
@@ -718,6 +834,16 @@ fn verify_fails_when_a_shown_result_differs_from_the_data() {
     );
     let verify = || xtask(&tmp, &["verify", "--out", "out"]);
     check(&verify(), 0, &[], "as written");
+    // A misspelt id is told the studies of one's own found there too.
+    check(
+        &xtask(&tmp, &["verify", "test/tinx", "--out", "out"]),
+        1,
+        &[
+            "unknown experiment 'test/tinx'",
+            "or a study of your own with results in out: test/tiny",
+        ],
+        "a misspelt study",
+    );
     let dir = tmp.path().join("out/test/tiny");
     let marker = dir.join(".usched-results");
     let kept_marker = std::fs::read_to_string(&marker).unwrap();

@@ -8,6 +8,56 @@ use anyhow::{Context, Result, bail};
 use experiments::encode::terminal_path;
 
 use super::{RESULTS_MARKER, parent};
+use crate::files::not_regular;
+
+/// Refuses an output file `path` (`flag` names the option it came from,
+/// or is empty) that cannot be written as a file, before any work: where
+/// something other than a regular file is, a path ending in `/` (a
+/// directory's), or one below an existing file (its nearest existing
+/// ancestor must be a directory; missing ones are created when written).
+pub fn check_file_target(path: &Path, flag: &str) -> Result<()> {
+    let flag = if flag.is_empty() {
+        String::new()
+    } else {
+        format!("{flag} ")
+    };
+    let text = path.as_os_str().as_encoded_bytes();
+    if text.ends_with(b"/") || path.file_name().is_none() {
+        bail!(
+            "{flag}{} names a directory, not a file; give the file's path (e.g. {})",
+            terminal_path(path),
+            terminal_path(&path.join("out"))
+        );
+    }
+    if let Some(above) = path
+        .ancestors()
+        .skip(1)
+        .filter(|a| !a.as_os_str().is_empty())
+        .find(|a| fs::symlink_metadata(a).is_ok())
+        && !fs::metadata(above).is_ok_and(|m| m.is_dir())
+    {
+        bail!(
+            "{flag}{} cannot be written: {} is not a directory; choose another path",
+            terminal_path(path),
+            terminal_path(above)
+        );
+    }
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let what = if meta.is_symlink() {
+        Some("a symbolic link")
+    } else {
+        not_regular(&meta)
+    };
+    if let Some(what) = what {
+        bail!(
+            "{flag}{} is {what}; an output replaces only a regular file, choose another path",
+            terminal_path(path)
+        );
+    }
+    Ok(())
+}
 
 /// Refuses an output at `path` inside a results directory the tool wrote
 /// (an ancestor holding [`RESULTS_MARKER`]): the next run replaces that

@@ -574,3 +574,57 @@ gain_over = "cont"
         .is_err()
     );
 }
+
+/// Points whose runs all gave one value show `[a, a]`; the summary says
+/// why, once, and not for a point with one run.
+#[test]
+fn an_interval_of_no_width_says_why() {
+    let text = r#"version = 2
+id = "test/flat"
+title = "Flat"
+kind = "backfilling"
+seed = 1
+repetitions = 3
+series = ["easy", "fcfs"]
+
+[[workloads]]
+label = "gen"
+lublin99 = { procs = 32, jobs = 100 }
+
+[sweep]
+axis = "workload"
+label = "workload"
+
+[[panels]]
+id = "k"
+metric = "killed"
+"#;
+    let e = Experiment::parse(text, "t.toml").unwrap();
+    let r = run(&e, &Traces::new(), &options(1)).unwrap();
+    // The run time is the estimate: no job is killed in any run.
+    assert!(
+        r.rows
+            .iter()
+            .all(|row| row.y == 0.0 && row.runs == 3 && row.ci == Some((0.0, 0.0))),
+        "{:?}",
+        r.rows
+    );
+    let summary = r.summary(&e);
+    assert_eq!(
+        summary
+            .matches("2 point(s) show an interval of no width (`[a, a]`): every run behind each gave the same value")
+            .count(),
+        1,
+        "{summary}"
+    );
+    // One repetition: no interval, no note.
+    let one = Experiment::parse(
+        &text.replace("repetitions = 3", "repetitions = 1"),
+        "t.toml",
+    )
+    .unwrap();
+    let summary = run(&one, &Traces::new(), &options(1))
+        .unwrap()
+        .summary(&one);
+    assert!(!summary.contains("interval of no width"), "{summary}");
+}

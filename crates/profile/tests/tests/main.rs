@@ -9,3 +9,4 @@ mod pyss_divergences;
 mod schedules;
 mod step;
 mod twin;
+mod wrapped;

@@ -68,7 +68,8 @@ def _options(options: Optional[Dict[str, Any]], known: Tuple[str, ...]) -> Dict[
         return {}
     if not isinstance(options, dict):
         raise TypeError(f"options is {_usched.shown(options)}, expected a dict or None")
-    unknown = sorted(map(str, set(options) - set(known)))
+    # Keys as given (``1`` is not ``'1'``), in a stable order of any types.
+    unknown = sorted((k for k in options if k not in known), key=repr)
     if unknown:
         expected = " and ".join(known) if known else "none"
         raise ValueError(f"unknown reset options {_usched.shown(unknown)}, expected {expected}")

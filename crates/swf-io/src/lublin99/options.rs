@@ -261,6 +261,75 @@ impl Lublin99 {
                 ),
             });
         }
+        self.check_arrivals(records)
+    }
+
+    /// Checks that `records`, this model's output, have the load or
+    /// arrival rate asked for (within 1%), as the rescaling computes it
+    /// (work over processors × the span of submit times; jobs after the
+    /// first per hour of that span). Submit times are whole seconds, so a
+    /// load or rate too high for the jobs drawn puts arrivals together and
+    /// misses it, and fewer than two jobs have no span to set: refused,
+    /// where the file's header would claim the value.
+    pub fn check_arrivals(&self, records: &[SwfRecord]) -> Result<(), ParseSpecError> {
+        self.check_arrivals_of(records.iter().map(|r| {
+            let work = r.run_time.unwrap_or(0) as f64 * r.allocated_procs.unwrap_or(0) as f64;
+            (r.submit, work)
+        }))
+    }
+
+    /// [`check_arrivals`](Self::check_arrivals) on each job's submit time
+    /// and work (run time × processors), as the records give them.
+    pub fn check_arrivals_of(
+        &self,
+        jobs: impl Iterator<Item = (Option<i64>, f64)> + Clone,
+    ) -> Result<(), ParseSpecError> {
+        let (option, target) = match self.arrivals {
+            Arrivals::Model => return Ok(()),
+            Arrivals::Load(l) => (format!("load {l:?}"), l),
+            Arrivals::Rate(r) => (format!("arrival rate {r:?} jobs per hour"), r),
+        };
+        let n = jobs.clone().count();
+        let submits = || jobs.clone().filter_map(|j| j.0);
+        let span = submits()
+            .max()
+            .zip(submits().min())
+            .map_or(0, |(l, f)| l - f) as f64;
+        let reached = match self.arrivals {
+            _ if n < 2 => {
+                return Err(ParseSpecError {
+                    message: format!(
+                        "{option} needs at least 2 jobs ({n} drawn): it is set by the span from \
+                         the first arrival to the last; give more jobs, or leave it out"
+                    ),
+                });
+            }
+            Arrivals::Load(_) => {
+                let work: f64 = jobs.clone().map(|j| j.1).sum();
+                work / (f64::from(self.procs.max(1)) * span)
+            }
+            _ => (n - 1) as f64 * 3600.0 / span,
+        };
+        if (reached / target - 1.0).abs() > 0.01 {
+            return Err(ParseSpecError {
+                message: format!(
+                    "{option} cannot be reached with these {} jobs: submit times are whole \
+                     seconds, and rescaled to it they give {} (1% off or more); give more \
+                     jobs, or a lower {}",
+                    n,
+                    if reached.is_finite() {
+                        format!("{reached:.4}")
+                    } else {
+                        "every arrival in the same second".to_owned()
+                    },
+                    if matches!(self.arrivals, Arrivals::Load(_)) {
+                        "load"
+                    } else {
+                        "rate"
+                    }
+                ),
+            });
+        }
         Ok(())
     }
 }
@@ -384,6 +453,44 @@ mod tests {
         }
         for ok in ["load=0.01", "arrival_rate=0.5", "estimates=f:1000", ""] {
             let model = spec(&format!("procs=64,jobs=50,seed=1,{ok}"));
+            assert_eq!(model.check_records(&model.generate()), Ok(()), "{ok}");
+        }
+    }
+
+    #[test]
+    fn a_load_or_rate_the_jobs_cannot_have_is_refused() {
+        for (extra, needle) in [
+            (
+                "jobs=10,load=1e300",
+                "load 1e300 cannot be reached with these 10 jobs",
+            ),
+            (
+                "jobs=10,arrival_rate=1e300",
+                "arrival rate 1e300 jobs per hour cannot be reached",
+            ),
+            (
+                "jobs=1,load=0.5",
+                "load 0.5 needs at least 2 jobs (1 drawn)",
+            ),
+            (
+                "jobs=1,arrival_rate=3",
+                "arrival rate 3.0 jobs per hour needs at least 2 jobs",
+            ),
+        ] {
+            let model = spec(&format!("procs=64,seed=1,{extra}"));
+            let e = model
+                .check_records(&model.generate())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(needle), "{extra}: {e}");
+        }
+        // What is asked is what the jobs have.
+        for ok in [
+            "jobs=50,load=0.5",
+            "jobs=50,arrival_rate=3",
+            "jobs=5000,load=3",
+        ] {
+            let model = spec(&format!("procs=64,seed=1,{ok}"));
             assert_eq!(model.check_records(&model.generate()), Ok(()), "{ok}");
         }
     }

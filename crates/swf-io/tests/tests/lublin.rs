@@ -52,6 +52,24 @@ fn header_and_swf_output() {
             .any(|(k, v)| k == "MaxRuntime" && v == "162754")
     );
     assert!(header.notes[0].contains("seed 5"), "{:?}", header.notes);
+    // `model` bounds the duration only: it is named in seconds, the jobs
+    // as unbounded; a bound of `i64::MAX` is no bound and says so.
+    assert!(
+        header.notes[0].contains(", duration 1209600 s, max jobs unbounded"),
+        "{:?}",
+        header.notes
+    );
+    let counted = Lublin99 {
+        duration: i64::MAX,
+        max_jobs: Some(3),
+        ..model(5, false)
+    }
+    .header();
+    assert!(
+        counted.notes[0].contains(", duration unbounded, max jobs 3"),
+        "{:?}",
+        counted.notes
+    );
     let mut out = Vec::new();
     write_swf(&mut out, &header, &records).unwrap();
     let reader = SwfReader::new(&out[..], "lublin.swf", Mode::Strict).unwrap();
