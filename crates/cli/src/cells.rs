@@ -148,12 +148,32 @@ fn short(hash: &str) -> &str {
 /// identity is `identity`); returns the experiment's cells directory. A
 /// directory holding cells of another configuration or revision is an
 /// error: those cells cannot be merged with these.
-pub fn claim_dir(cells: &Path, identity: &Identity, experiment: &Experiment) -> Result<PathBuf> {
+///
+/// Before any work, nothing there is replaced that the tool did not write:
+/// the configuration run (`config`) is neither file, and a `config.toml`
+/// without an `experiment.toml` beside it (a shard's interrupted write
+/// leaves one) must be this copy already.
+pub fn claim_dir(
+    cells: &Path,
+    identity: &Identity,
+    experiment: &Experiment,
+    config: &Path,
+) -> Result<PathBuf> {
     let dir = cells.join(&identity.experiment);
     let file = dir.join(EXPERIMENT_FILE);
     let copy = dir.join(CONFIG_FILE);
     // Cells go into real directories below --cells, the id's own included.
     output::check_no_links_below(cells, &file)?;
+    for target in [&copy, &file] {
+        output::check_file_target(target, "--cells")?;
+        output::refuse_input_file(target, "--cells", &[config])?;
+    }
+    if fs::symlink_metadata(&file).is_err()
+        && fs::symlink_metadata(&copy).is_ok()
+        && fs::read(&copy).ok().as_deref() != Some(experiment.resolved_toml().as_bytes())
+    {
+        return Err(not_ours(&copy));
+    }
     if fs::symlink_metadata(&file).is_ok() {
         let found = Identity::read(&file)?;
         if let Some(why) = identity.difference(&found) {
@@ -219,6 +239,33 @@ pub fn read_config_copy(
 /// The file of shard `shard` in an experiment's cells directory.
 pub fn shard_file(dir: &Path, shard: Shard) -> PathBuf {
     dir.join(format!("shard-{}-of-{}.toml", shard.index, shard.count))
+}
+
+/// The error for a file in the cells directory the tool did not write.
+fn not_ours(path: &Path) -> anyhow::Error {
+    anyhow!(
+        "--cells: {} exists and was not written by this tool; choose a fresh --cells \
+         directory, or move the file away",
+        terminal_path(path)
+    )
+}
+
+/// Refuses, before any work, a shard file `shard` would write in the
+/// experiment's cells directory `dir` where something else than a cells
+/// file is (a regular file not starting as one, a link, a directory).
+pub fn check_shard_target(dir: &Path, shard: Shard, config: &Path) -> Result<()> {
+    let path = shard_file(dir, shard);
+    output::check_file_target(&path, "--cells")?;
+    output::refuse_input_file(&path, "--cells", &[config])?;
+    let cells_file = |b: Vec<u8>| {
+        String::from_utf8_lossy(&b[..b.len().min(4096)])
+            .lines()
+            .any(|l| l.trim() == "format = \"usched-cells\"")
+    };
+    if fs::symlink_metadata(&path).is_ok() && !fs::read(&path).is_ok_and(cells_file) {
+        return Err(not_ours(&path));
+    }
+    Ok(())
 }
 
 /// Every `experiment.toml` under `cells` (ids have a folder per `/`).

@@ -212,6 +212,9 @@ pub enum Command {
         /// Exit with status 3 if a claim does not pass
         #[arg(long)]
         strict_claims: bool,
+        /// Leave the claims unchecked: no verdicts, no claims section in summary.md
+        #[arg(long, conflicts_with = "strict_claims")]
+        no_claims: bool,
     },
     /// Run experiments as a Slurm job array of shards and a dependent merge job
     Slurm(SlurmArgs),
@@ -298,8 +301,10 @@ pub struct RunFlags {
     /// their measurements to --cells; `merge` assembles the results
     #[arg(long, value_name = "I/N", requires = "cells", value_parser = shard)]
     pub shard: Option<Shard>,
-    /// Where --shard writes its cells (one folder per experiment)
-    #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["out", "strict_claims"])]
+    /// Where --shard writes its cells (one folder per experiment); the
+    /// claims are checked when `merge` writes the results, so its
+    /// --no-claims and --strict-claims say what to do with them
+    #[arg(long, value_name = "DIR", requires = "shard", conflicts_with_all = ["out", "strict_claims", "no_claims"])]
     pub cells: Option<PathBuf>,
     /// Also write one CSV of every experiment this invocation ran: data.csv's
     /// rows with an `experiment` column first

@@ -59,9 +59,16 @@ pub fn explore(
 ) -> Result<ExitCode> {
     let seed = seed.unwrap_or_else(fresh_seed);
     let quiet = settings.verbosity == Verbosity::Quiet;
-    // Printed first, so a run cut short can be repeated.
+    // Printed first, so a run cut short can be repeated: with the user's
+    // arguments to `cargo test`, quoted for the shell.
+    let passed = if args.is_empty() {
+        String::new()
+    } else {
+        let quoted: Vec<String> = args.iter().map(|a| crate::script::quote(a)).collect();
+        format!(" -- {}", quoted.join(" "))
+    };
     say_err!(
-        "explore: seed {seed}, {scale}x the gate's cases (repeat with `cargo xtask explore --seed {seed} --scale {scale}`)"
+        "explore: seed {seed}, {scale}x the gate's cases (repeat with `cargo xtask explore --seed {seed} --scale {scale}{passed}`)"
     );
     let mut before = BTreeMap::new();
     regressions(&settings.root.join("crates"), &mut before);
@@ -75,14 +82,16 @@ pub fn explore(
     if !names_packages {
         cmd.arg("--workspace");
     }
-    // Every suite runs even when an early one fails: one exploration, all findings.
-    cmd.arg("--no-fail-fast")
-        .args(args)
-        .env(profile_var("SEED"), seed.to_string())
-        .env(profile_var("SCALE"), scale.to_string());
+    // Every suite runs even when an early one fails: one exploration, all
+    // findings. `--quiet` is cargo's: before the user's arguments, which may
+    // hold a `--` and the test binaries' own.
+    cmd.arg("--no-fail-fast");
     if quiet {
         cmd.arg("--quiet");
     }
+    cmd.args(args)
+        .env(profile_var("SEED"), seed.to_string())
+        .env(profile_var("SCALE"), scale.to_string());
     let status = cmd.status().context("cannot run `cargo test`")?;
     let mut after = BTreeMap::new();
     regressions(&settings.root.join("crates"), &mut after);

@@ -304,8 +304,10 @@ fn dispatch(cli: Cli, settings: &mut Settings) -> Result<ExitCode> {
             cells,
             out,
             strict_claims,
+            no_claims,
         } => {
             results_in(settings, out);
+            settings.no_claims = no_claims;
             merge::merge(settings, &cells, strict_claims)
         }
         Command::Slurm(args) => slurm::slurm(settings, &args),

@@ -130,6 +130,11 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
         };
         match experiments::merge(&experiment, &traces, &options, &provenance, &parts) {
             Ok(results) => {
+                let results = if settings.no_claims {
+                    results.without_claims()
+                } else {
+                    results
+                };
                 let out = settings.results.join(experiment.id());
                 let inputs = [identity.config_path.as_path(), dir];
                 output::refuse_input_dir(&out, &inputs)

@@ -10,7 +10,7 @@ use experiments::encode::terminal_path;
 use experiments::{Progress, RunCache, RunOptions, Shard};
 
 use crate::batch::{Preloaded, run_all, run_batch};
-use crate::cells::{Identity, claim_dir, shard_file};
+use crate::cells::{Identity, check_shard_target, claim_dir, shard_file};
 use crate::cli::RunFlags;
 use crate::experiment::{Loaded, provenance, run_failed};
 use crate::output;
@@ -71,7 +71,8 @@ fn run_shard_one(
         ..
     } = loaded;
     let identity = Identity::of(&experiment, path, &name);
-    let dir = claim_dir(cells, &identity, &experiment)?;
+    let dir = claim_dir(cells, &identity, &experiment, path)?;
+    check_shard_target(&dir, shard, path)?;
     let progress = |p: &Progress<'_>| report.run(p);
     let options = RunOptions {
         threads: settings.threads,

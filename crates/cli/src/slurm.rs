@@ -13,9 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::{Context, Result, anyhow, bail};
+use experiments::Shard;
 use experiments::encode::terminal_path;
 
-use crate::cells::{Identity, claim_dir};
+use crate::cells::{Identity, check_shard_target, claim_dir};
 use crate::cli::SlurmArgs;
 use crate::config::read_config;
 use crate::progress::Verbosity;
@@ -83,7 +84,7 @@ fn scripts(
     let n = args.shards;
     let shards = format!(
         "#!/bin/bash\n\
-         # Shards of `cargo xtask slurm` (docs/SCALE-OUT.md): array task I runs shard I of {n}.\n\
+         {SHARDS_HEADING} array task I runs shard I of {n}.\n\
          #SBATCH --job-name=usched-shards\n\
          #SBATCH --array=0-{last}\n\
          #SBATCH --cpus-per-task={cpus}\n\
@@ -103,15 +104,17 @@ fn scripts(
     );
     let merge = format!(
         "#!/bin/bash\n\
-         # Merge of `cargo xtask slurm` (docs/SCALE-OUT.md): runs once every shard succeeded.\n\
+         {MERGE_HEADING} runs once every shard succeeded.\n\
          #SBATCH --job-name=usched-merge\n\
          #SBATCH --cpus-per-task=1\n\
          #SBATCH --output={logs}\n\
          {common}\
          set -euo pipefail\n\
          cd {root}\n\
-         exec {bin} --root {root}{globals} merge --out {out} -- {cells}\n",
+         exec {bin} --root {root}{globals}{replace} merge --out {out} -- {cells}\n",
         logs = sbatch_log(&l.logs, "merge-%j.log"),
+        // The merge replaces results of another configuration only if asked.
+        replace = if settings.replace { " --replace" } else { "" },
         root = path_str(&settings.root),
         bin = path_str(&l.binary),
         cells = path_str(&l.cells),
@@ -119,6 +122,11 @@ fn scripts(
     );
     Ok((shards, merge))
 }
+
+/// The second line of the shards' script, what marks it as this command's.
+const SHARDS_HEADING: &str = "# Shards of `cargo xtask slurm` (docs/SCALE-OUT.md):";
+/// The same for the merge's script.
+const MERGE_HEADING: &str = "# Merge of `cargo xtask slurm` (docs/SCALE-OUT.md):";
 
 /// `--output` of an `#SBATCH` line: the log folder (escaped for Slurm's
 /// patterns) joined with `pattern` (meant as a pattern).
@@ -241,8 +249,37 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
     if let Some(p) = &args.partition {
         check_partition(p)?;
     }
-    for (identity, experiment) in &identities {
-        claim_dir(&layout.cells, identity, experiment)?;
+    for ((identity, experiment), (path, _)) in identities.iter().zip(&jobs) {
+        let dir = claim_dir(&layout.cells, identity, experiment, path)?;
+        for index in 0..args.shards {
+            check_shard_target(
+                &dir,
+                Shard::new(index, args.shards).map_err(|e| anyhow!(e))?,
+                path,
+            )?;
+        }
+    }
+    // The scripts and the binary's copy replace only what this command
+    // wrote there before: scripts with its heading, and a binary beside them.
+    let shards_file = layout.dir.join("shards.sbatch");
+    let merge_file = layout.dir.join("merge.sbatch");
+    let ours = |path: &Path, heading: &str| {
+        fs::read(path).is_ok_and(|b| b.starts_with(format!("#!/bin/bash\n{heading}").as_bytes()))
+    };
+    let scripts_ours = ours(&shards_file, SHARDS_HEADING) && ours(&merge_file, MERGE_HEADING);
+    for (path, mine) in [
+        (&shards_file, ours(&shards_file, SHARDS_HEADING)),
+        (&merge_file, ours(&merge_file, MERGE_HEADING)),
+        (&layout.binary, args.binary.is_some() || scripts_ours),
+    ] {
+        crate::output::check_file_target(path, "--cells")?;
+        if !mine && fs::symlink_metadata(path).is_ok() {
+            bail!(
+                "{} exists and was not written by `cargo xtask slurm`; choose another --cells \
+                 directory, or move the file away",
+                terminal_path(path)
+            );
+        }
     }
     fs::create_dir_all(&layout.logs)
         .with_context(|| format!("cannot create {}", terminal_path(&layout.logs)))?;
@@ -258,8 +295,6 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
             })
         })?;
     }
-    let shards_file = layout.dir.join("shards.sbatch");
-    let merge_file = layout.dir.join("merge.sbatch");
     crate::output::write_file(&shards_file, shards.as_bytes())?;
     crate::output::write_file(&merge_file, merge.as_bytes())?;
     let array = job_id(
@@ -300,10 +335,11 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
     say!(
         "if a task fails, the merge job is cancelled: re-run its shard (I), then merge:\n  \
          cargo xtask reproduce --shard I/{} --cells {} -- {}\n  \
-         cargo xtask merge --out {} -- {}",
+         cargo xtask{} merge --out {} -- {}",
         args.shards,
         quote_path(&layout.cells),
         quoted.join(" "),
+        if settings.replace { " --replace" } else { "" },
         quote_path(&layout.out),
         quote_path(&layout.cells)
     );

@@ -17,7 +17,8 @@
 //!
 //! ```toml
 //! format = "usched-cells"
-//! version = 1
+//! version = 2
+//! cells_sha256 = "…"                    # of this text without this line
 //! experiment = "baseline/backfilling"   # the configuration's id
 //! config_file = "configs/baseline/backfilling.toml"
 //! config_sha256 = "…"                   # of the resolved configuration
@@ -55,7 +56,7 @@ use crate::run::{Measured, RunOptions};
 use crate::workload::{Traces, WorkloadFacts};
 
 /// The version of the cells format this build writes and reads.
-pub const CELLS_VERSION: u32 = 1;
+pub const CELLS_VERSION: u32 = 2;
 
 /// The `format` value of a cells file.
 const FORMAT: &str = "usched-cells";
@@ -200,6 +201,16 @@ impl fmt::Display for MergeError {
                 cell: None,
                 message,
             } => write!(f, "{}: {message}", terminal_name(file)),
+            MergeError::Duplicate {
+                cell,
+                label,
+                first,
+                second,
+            } if first == second => write!(
+                f,
+                "cell {cell} ({label}) is in {first} twice, with other values: the file was \
+                 edited; delete it and re-run its shard"
+            ),
             MergeError::Duplicate {
                 cell,
                 label,
@@ -467,6 +478,9 @@ fn same_values(a: &CellRecord, b: &CellRecord) -> bool {
 struct File {
     format: String,
     version: u32,
+    /// The SHA-256 of the file's text without this line: a measurement
+    /// edited by hand is refused, not merged.
+    cells_sha256: String,
     experiment: String,
     config_file: String,
     config_sha256: String,
@@ -523,6 +537,7 @@ impl ShardCells {
         let file = File {
             format: FORMAT.to_string(),
             version: CELLS_VERSION,
+            cells_sha256: String::new(),
             experiment: self.experiment.clone(),
             config_file: self.config_file.clone(),
             config_sha256: self.config_sha256.clone(),
@@ -552,10 +567,14 @@ impl ShardCells {
         };
         let body = toml::to_string(&file).unwrap_or_else(|e| format!("# cannot serialise: {e}\n"));
         let body = crate::encode::toml_document(&body);
-        format!(
+        let text = format!(
             "# Raw measurements of shard {} of {} (docs/SCALE-OUT.md); `cargo xtask merge` reads them.\n{body}",
             self.shard, self.experiment
-        )
+        );
+        // The checksum of the text without its own line, put on that line.
+        let empty = "\ncells_sha256 = \"\"\n";
+        let digest = crate::digest::sha256_hex(text.replacen(empty, "\n", 1).as_bytes());
+        text.replacen(empty, &format!("\ncells_sha256 = \"{digest}\"\n"), 1)
     }
 
     /// Reads a cells file; `file` names it in errors.
@@ -567,22 +586,33 @@ impl ShardCells {
         // The format and version first, so an old or foreign file gets a
         // message about that rather than about a field.
         let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-            error(format!("not a cells file: {}", e.message().trim()))
+            let at = e.span().map_or_else(String::new, |s| {
+                format!(" (line {})", text[..s.start].matches('\n').count() + 1)
+            });
+            error(format!("not a cells file{at}: {}", e.message().trim()))
         })?;
+        // What a key holds, as it is written in the file (or that it is missing).
+        let shown = |key: &str| {
+            table
+                .get(key)
+                .map_or_else(|| format!("no {key}"), |v| format!("{key} = {v}"))
+        };
         match table.get("format").and_then(toml::Value::as_str) {
             Some(FORMAT) => {}
-            other => {
+            _ => {
                 return Err(error(format!(
-                    "not a cells file (format = {other:?}, expected \"{FORMAT}\")"
+                    "not a cells file ({}, expected format = \"{FORMAT}\")",
+                    shown("format")
                 )));
             }
         }
         match table.get("version").and_then(toml::Value::as_integer) {
             Some(v) if v == i64::from(CELLS_VERSION) => {}
-            other => {
+            _ => {
                 return Err(error(format!(
-                    "cells format version {other:?}; this build reads version {CELLS_VERSION}: \
-                     re-run the shards with this build"
+                    "cells format version: {}; this build reads version {CELLS_VERSION}: \
+                     re-run the shards with this build",
+                    shown("version")
                 )));
             }
         }
@@ -610,6 +640,24 @@ impl ShardCells {
                 .unwrap_or_default();
             error(format!("{line}{}", e.message().trim()))
         })?;
+        // Written by the tool and unchanged since: the checksum of the text
+        // without its own line (any edit, a measurement's included).
+        let sum = table.get("cells_sha256").and_then(toml::Value::as_str);
+        let line = sum.map(|d| format!("\ncells_sha256 = \"{d}\"\n"));
+        let unchanged = line.as_ref().is_some_and(|l| {
+            text.matches(l.as_str()).count() == 1
+                && sum
+                    == Some(
+                        crate::digest::sha256_hex(text.replacen(l, "\n", 1).as_bytes()).as_str(),
+                    )
+        });
+        if !unchanged {
+            return Err(error(
+                "the file was changed after its shard wrote it (its cells_sha256 does not match \
+                 its text): re-run the shard into a fresh --cells directory, or restore the file"
+                    .to_owned(),
+            ));
+        }
         let shard = Shard::new(f.shard, f.shards).map_err(error)?;
         let measured = f
             .cell
@@ -654,94 +702,4 @@ impl ShardCells {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shards_parse_and_refuse_nonsense() {
-        assert_eq!("1/3".parse::<Shard>(), Ok(Shard { index: 1, count: 3 }));
-        assert_eq!(" 0 / 1 ".parse::<Shard>(), Ok(Shard::ALL));
-        for (bad, why) in [
-            ("3/3", "numbered 0 to 2"),
-            ("0/0", "at least 1"),
-            ("3", "is not I/N"),
-            ("-1/3", "'-1' is not a non-negative integer"),
-            ("a/b", "'a'"),
-        ] {
-            let e = bad.parse::<Shard>().unwrap_err();
-            assert!(e.contains(why), "{bad}: {e}");
-        }
-    }
-
-    #[test]
-    fn every_cell_has_exactly_one_shard() {
-        for count in 1..6 {
-            for cell in 0..20 {
-                let owners: Vec<u32> = (0..count)
-                    .filter(|&i| Shard::new(i, count).unwrap().owns(cell))
-                    .collect();
-                assert_eq!(owners, [Shard::of(cell, count).index]);
-            }
-        }
-    }
-
-    /// A value of the wrong type (a number where the file has text) is
-    /// placed at its line and named by its key.
-    #[test]
-    fn a_value_of_the_wrong_type_names_its_line_and_key() {
-        let cells = ShardCells {
-            experiment: "t/x".into(),
-            config_file: "x.toml".into(),
-            config_sha256: "0".into(),
-            git_revision: "r".into(),
-            shard: Shard::ALL,
-            cells: 1,
-            notes: Vec::new(),
-            workloads: Vec::new(),
-            measured: vec![CellRecord {
-                index: 0,
-                label: "c".into(),
-                runs: vec![(
-                    0,
-                    "r".into(),
-                    RunValues::from([("p99_wait".into(), vec![Some(1.5)])]),
-                )],
-            }],
-            source: String::new(),
-        };
-        let text = cells.to_toml();
-        let edited = text.replace("p99_wait = \"1.5\"", "p99_wait = 1.5");
-        assert_ne!(edited, text);
-        let line = edited.lines().position(|l| l.contains("p99_wait")).unwrap() + 1;
-        let e = ShardCells::parse(&edited, "c.toml")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            e.contains(&format!(
-                "line {line}, `p99_wait`: invalid type: floating point"
-            )),
-            "{e}"
-        );
-        ShardCells::parse(&text, "c.toml").unwrap();
-    }
-
-    #[test]
-    fn values_round_trip_bit_for_bit() {
-        let values = vec![
-            Some(0.1 + 0.2),
-            None,
-            Some(-0.0),
-            Some(f64::NAN),
-            Some(f64::INFINITY),
-            Some(f64::NEG_INFINITY),
-            Some(1e300),
-            Some(f64::MIN_POSITIVE / 3.0),
-            Some(123_456_789.123_456_78),
-        ];
-        let back = decode(&encode(&values)).unwrap();
-        let bits = |v: &[Option<f64>]| v.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>();
-        assert_eq!(bits(&back), bits(&values));
-        assert_eq!(decode("").unwrap(), Vec::<Option<f64>>::new());
-        assert!(decode("1 x").unwrap_err().contains("'x'"));
-    }
-}
+mod tests;

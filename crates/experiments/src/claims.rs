@@ -145,11 +145,13 @@ impl<'a> Panel<'a> {
     }
 
     /// The units of a point: from the samples, or the row's mean as a
-    /// single unit when the samples do not have it.
+    /// single unit when the samples do not have it, or when the point has
+    /// no mean (a unit without a value: samples.csv holds only the others,
+    /// and no verdict may rest on them alone, so the claim FAILs).
     fn units(&self, series: &str, x: &str) -> Result<Vec<Unit>, String> {
         let y = self.y(series, x)?;
         let units = self.samples.get(self.name, series, x);
-        Ok(if units.is_empty() {
+        Ok(if units.is_empty() || y.is_nan() {
             vec![Unit {
                 repetition: 0,
                 sample: 0,

@@ -31,7 +31,8 @@ pub struct Row {
     pub y: f64,
     /// Confidence interval of the mean (95% unless the config sets `confidence`), when there are several runs.
     pub ci: Option<(f64, f64)>,
-    /// Number of runs averaged.
+    /// Number of units behind the point: its runs' samples (one per run
+    /// for most kinds), those without a value included.
     pub runs: u32,
 }
 

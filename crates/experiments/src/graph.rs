@@ -400,9 +400,13 @@ impl FromStr for Shard {
             .split_once('/')
             .ok_or_else(|| format!("'{s}' is not I/N (shard I of N, e.g. 0/3)"))?;
         let num = |v: &str, what: &str| {
-            v.trim()
-                .parse::<u32>()
-                .map_err(|_| format!("'{s}': {what} '{v}' is not a non-negative integer"))
+            v.trim().parse::<u32>().map_err(|_| {
+                if v.trim().parse::<u128>().is_ok() {
+                    format!("'{s}': {what} '{v}' is too large (at most {})", u32::MAX)
+                } else {
+                    format!("'{s}': {what} '{v}' is not a non-negative integer")
+                }
+            })
         };
         Shard::new(num(i, "I")?, num(n, "N")?)
     }

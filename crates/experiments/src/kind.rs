@@ -27,7 +27,17 @@ pub use canonical::{CanonicalError, ParamReset, check_canonical};
 
 /// A metric: a name for panels, a title, a y-axis label and how to read
 /// it off one sample (`None` when the sample has no value, e.g. a mean
-/// over nothing; such samples are left out of the point).
+/// over nothing: the point it belongs to then has no mean, shown as `nan`
+/// and said so in summary.md, and a claim over it FAILs; samples.csv lists
+/// the samples that have a value, data.csv's `runs` counts every one).
+///
+/// The values must lie in the domain the y label and the name imply
+/// (`Domain`: a label with `%` 0 to 100, a name ending in `_ratio` 0 to 1,
+/// a label ending in `(s)` at least 0, a label `jobs` a whole count; else
+/// any finite number): a value outside is an error naming the run, the
+/// metric and the sample. And like every part of a kind, the reading must
+/// depend on the sample alone: results are the same bytes on any thread
+/// count and sharding only if [`Kind::run`] is a function of its inputs.
 pub struct Metric<S> {
     /// Used by `[[panels]] metric = ...`.
     pub name: &'static str,

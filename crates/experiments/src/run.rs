@@ -455,7 +455,24 @@ impl Layout<'_> {
                 let r = match shared.and_then(|(cache, key)| cache.take(key)) {
                     Some(outcome) => Ok(outcome),
                     None => {
-                        let r = node.params.run(&input, reference);
+                        // A kind's panic is its run's error, named as the
+                        // run's other errors are.
+                        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                            node.params.run(&input, reference)
+                        }))
+                        .unwrap_or_else(|panic| {
+                            let what = panic
+                                .downcast_ref::<&str>()
+                                .map(|s| (*s).to_owned())
+                                .or_else(|| panic.downcast_ref::<String>().cloned())
+                                .unwrap_or_else(|| "a panic without a message".to_owned());
+                            Err(RunError::Kind {
+                                message: format!(
+                                    "the kind's run panicked ({}); this is a bug in the kind",
+                                    crate::encode::terminal(&what)
+                                ),
+                            })
+                        });
                         if let (Some((cache, key)), Ok(outcome)) = (shared, &r) {
                             cache.keep(key, outcome);
                         }

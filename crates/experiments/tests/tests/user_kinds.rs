@@ -646,3 +646,92 @@ fn a_kinds_reference_run_is_checked_and_its_errors_point_at_the_parameter() {
         assert!(shown.contains(needle), "{shown}");
     }
 }
+
+/// A kind whose run panics when its `panic` parameter is set, and whose
+/// metric has no value in the runs of an odd seed: `value` otherwise.
+struct Fragile;
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct FragileParams {
+    panic: f64,
+    value: f64,
+}
+
+impl Kind for Fragile {
+    const NAME: &'static str = "fragile";
+    type Params = FragileParams;
+    type Sample = Option<f64>;
+    const METRICS: &'static [Metric<Option<f64>>] = &[Metric::new("v", "V", "v", |v| *v)];
+    const WORKLOADS: Workloads = Workloads::Generated;
+
+    fn series(name: &str) -> Result<toml::Table, String> {
+        let (key, value) = name.split_once('=').ok_or("expected key=value")?;
+        let value: f64 = value.parse().map_err(|_| "expected a number")?;
+        Ok(toml::Table::from_iter([(key.to_string(), value.into())]))
+    }
+
+    fn run(
+        p: &FragileParams,
+        input: &Input<'_>,
+        _: Option<&[Option<f64>]>,
+    ) -> Result<Vec<Option<f64>>, RunError> {
+        if p.panic != 0.0 {
+            panic!("boom in the kind's own code");
+        }
+        Ok(vec![input.seed.is_multiple_of(2).then_some(p.value)])
+    }
+}
+
+fn fragile(
+    series: &[&str],
+    claims: &str,
+    threads: usize,
+) -> Result<experiments::Results, RunError> {
+    let registry = Registry::new().with::<Fragile>();
+    let series: Vec<String> = series.iter().map(|s| format!("\"{s}\"")).collect();
+    let text = format!(
+        "version = 2\nid = \"study/fragile\"\ntitle = \"Fragile\"\nkind = \"fragile\"\nseed = 5\n\
+         repetitions = 8\nseries = [{}]\n\n[[workloads]]\nlabel = \"gen\"\n\
+         generated_by_kind = \"nothing\"\n\n[sweep]\naxis = \"workload\"\nlabel = \"workload\"\n\n\
+         [[panels]]\nid = \"v\"\nmetric = \"v\"\n{claims}",
+        series.join(", ")
+    );
+    let e = registry.parse(&text, "f.toml").unwrap();
+    let options = RunOptions {
+        threads,
+        ..Default::default()
+    };
+    run(&e, &Traces::new(), &options)
+}
+
+/// A panic in a kind's run was raised again as it was, killing the
+/// process without a word of which run: it is now the run's error, named
+/// as the others are, on any thread count.
+#[test]
+fn a_kind_that_panics_is_an_error_naming_its_run() {
+    for threads in [1, 2] {
+        let e = fragile(&["panic=1"], "", threads).unwrap_err().to_string();
+        assert!(
+            e.contains(
+                "the kind's run panicked (boom in the kind's own code); this is a bug in the kind"
+            ),
+            "{e}"
+        );
+        assert!(e.contains("panic=1"), "the run is named: {e}");
+    }
+}
+
+/// A point with a sample without a value has no mean (`nan`), and no claim
+/// over it passes, though samples.csv holds the samples that have one (a
+/// comparison of two such points once PASSed on those alone).
+#[test]
+fn a_claim_over_a_point_without_a_mean_does_not_pass() {
+    let claim = "\n[[claims]]\ntext = \"v=1 below v=2\"\n\
+                 check.below = { panel = \"v\", series = \"value=1\", than = \"value=2\" }\n";
+    let r = fragile(&["value=1", "value=2"], claim, 1).unwrap();
+    assert!(r.rows.iter().all(|row| row.y.is_nan()), "{:?}", r.rows);
+    assert_eq!(r.verdicts.len(), 1);
+    assert_eq!(r.verdicts[0].label(), "FAIL", "{:?}", r.verdicts[0]);
+    assert!(r.verdicts[0].ours.contains("nan"), "{}", r.verdicts[0].ours);
+}

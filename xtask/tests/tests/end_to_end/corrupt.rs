@@ -161,11 +161,26 @@ fn a_cell_in_two_files_with_other_values_names_both() {
     // Equal values in both files merge (shards of two counts).
     let out = xtask(&tmp, &["merge", "cells", "--out", "ok"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    edit_line(
-        &tiny(&cells).join("shard-0-of-1.toml"),
-        "mean_wait = ",
-        "mean_wait = \"12345\"",
+    let edited = tiny(&cells).join("shard-0-of-1.toml");
+    edit_line(&edited, "mean_wait = ", "mean_wait = \"12345\"");
+    // Sealed again (its checksum recomputed), as a file measured on other
+    // inputs would be: the two files disagree, and both are named.
+    let written = std::fs::read_to_string(&edited).unwrap();
+    let line = written
+        .lines()
+        .find(|l| l.starts_with("cells_sha256 = "))
+        .unwrap()
+        .to_owned();
+    let without = written.replacen(&format!("\n{line}\n"), "\n", 1);
+    let sealed = format!(
+        "\ncells_sha256 = \"{}\"\n",
+        experiments::sha256_hex(without.as_bytes())
     );
+    std::fs::write(
+        &edited,
+        written.replacen(&format!("\n{line}\n"), &sealed, 1),
+    )
+    .unwrap();
     let out = xtask(&tmp, &["merge", "cells", "--out", "bad"]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");

@@ -308,3 +308,135 @@ fn slurm_dry_run_prints_the_scripts_without_slurm() {
         "a dry run writes nothing"
     );
 }
+
+/// What the cells directory holds that the tool did not write is never
+/// replaced, checked before any work; an edited measurement is refused
+/// by `merge`; `--no-claims` belongs to `merge`; `slurm` keeps `--replace`.
+#[test]
+fn cells_directories_keep_what_the_tool_did_not_write() {
+    let tmp = setup("shards-foreign");
+    let fails = |args: &[&str], needle: &str| {
+        let out = xtask(&tmp, args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        let err = text(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+    };
+    // The configuration being run, where the copy would go.
+    let dir = tmp.path().join("c1/test/tiny");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("config.toml");
+    let mine = format!(
+        "{}# mine\n",
+        std::fs::read_to_string(tmp.path().join("exp.toml")).unwrap()
+    );
+    std::fs::write(&config, &mine).unwrap();
+    std::fs::copy(tmp.path().join("tiny.swf"), dir.join("tiny.swf")).unwrap();
+    fails(
+        &[
+            "run",
+            "c1/test/tiny/config.toml",
+            "--shard",
+            "0/1",
+            "--cells",
+            "c1",
+        ],
+        "refusing to write over an input",
+    );
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), mine);
+    // A config.toml of one's own, and a shard file's name taken.
+    fails(
+        &["run", "exp.toml", "--shard", "0/1", "--cells", "c1"],
+        "c1/test/tiny/config.toml exists and was not written by this tool",
+    );
+    let dir = tmp.path().join("c2/test/tiny");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("shard-0-of-1.toml"), "mine\n").unwrap();
+    fails(
+        &["run", "exp.toml", "--shard", "0/1", "--cells", "c2"],
+        "shard-0-of-1.toml exists and was not written by this tool",
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("shard-0-of-1.toml")).unwrap(),
+        "mine\n"
+    );
+    // The tool's own files it writes again; an edited value is refused.
+    ok(
+        &tmp,
+        &["run", "exp.toml", "--shard", "0/1", "--cells", "c3"],
+    );
+    ok(
+        &tmp,
+        &["run", "exp.toml", "--shard", "0/1", "--cells", "c3"],
+    );
+    let shard = tmp.path().join("c3/test/tiny/shard-0-of-1.toml");
+    let kept = std::fs::read_to_string(&shard).unwrap();
+    let at = kept.find("[cell.run.values]").unwrap();
+    let digit = at + kept[at..].find(|c: char| c.is_ascii_digit()).unwrap();
+    let other = if kept.as_bytes()[digit] == b'7' {
+        "8"
+    } else {
+        "7"
+    };
+    let edited = format!("{}{other}{}", &kept[..digit], &kept[digit + 1..]);
+    std::fs::write(&shard, edited).unwrap();
+    fails(
+        &["merge", "c3", "--out", "m3"],
+        "the file was changed after its shard wrote it",
+    );
+    std::fs::write(&shard, kept).unwrap();
+    // --no-claims: refused beside --cells, taken by merge (the bytes of
+    // an unsharded run --no-claims).
+    fails(
+        &[
+            "run",
+            "exp.toml",
+            "--shard",
+            "0/1",
+            "--cells",
+            "c3",
+            "--no-claims",
+        ],
+        "cannot be used with '--no-claims'",
+    );
+    ok(&tmp, &["merge", "c3", "--out", "m3", "--no-claims"]);
+    ok(&tmp, &["run", "exp.toml", "--out", "r3", "--no-claims"]);
+    assert_eq!(tree(&tmp.path().join("m3")), tree(&tmp.path().join("r3")));
+    // slurm: scripts of one's own are kept; --replace reaches the merge.
+    let scripts = tmp.path().join("c4/slurm");
+    std::fs::create_dir_all(&scripts).unwrap();
+    std::fs::write(scripts.join("shards.sbatch"), "mine\n").unwrap();
+    let out = xtask(
+        &tmp,
+        &[
+            "--replace",
+            "slurm",
+            "baseline/backfilling",
+            "--cells",
+            "c4",
+            "--out",
+            "res",
+            "--dry-run",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains(" --replace merge --out "),
+        "{}",
+        text(&out.stdout)
+    );
+    fails(
+        &[
+            "slurm",
+            "baseline/backfilling",
+            "--cells",
+            "c4",
+            "--out",
+            "res",
+        ],
+        "shards.sbatch exists and was not written by `cargo xtask slurm`",
+    );
+    assert_eq!(
+        std::fs::read_to_string(scripts.join("shards.sbatch")).unwrap(),
+        "mine\n"
+    );
+}
