@@ -263,6 +263,27 @@ fn fits_rising<'a>(
 }
 
 impl Easy {
+    /// Reserves the waiting job at queue position `k` at its earliest start
+    /// in the profile, for this decision (lifted at its end), and promises
+    /// it to the observer.
+    #[inline]
+    fn protect(&mut self, ctx: &mut Context<'_>, k: usize) -> Result<(), SimError> {
+        let slot = ctx.queue[k];
+        let (procs, estimate) = (ctx.live[slot].job.procs, ctx.live[slot].job.estimate);
+        // Some: the width was checked and every reservation ends by LATEST.
+        let start = ctx
+            .profile
+            .earliest_start(ctx.now, procs, estimate)
+            .expect("width checked");
+        ctx.end_of(slot, start, estimate)?;
+        ctx.profile
+            .reserve(start, estimate, procs)
+            .expect("earliest slot is free");
+        self.protected.push((start, estimate, procs));
+        ctx.promise(k, start);
+        Ok(())
+    }
+
     /// EASY through the public actions, for a decision where a waiting job
     /// holds a reservation the policy did not make (see [`start_in_order`]):
     /// each job that fits beside every reservation starts; the first
@@ -270,29 +291,17 @@ impl Easy {
     /// this decision, lifted at its end.
     fn schedule_held(&mut self, ctx: &mut Context<'_>) -> Result<(), SimError> {
         self.last = None;
-        let (now, mut k, mut protected) = (ctx.now, 0, 0u64);
+        let (mut k, mut protected) = (0, 0u64);
         let result = loop {
             k = match start_in_order(ctx, k) {
                 Ok(k) if k < ctx.queue.len() => k,
                 other => break other.map(|_| ()),
             };
-            let slot = ctx.queue[k];
-            let live = &ctx.live[slot];
-            if live.reserved == Time::MAX && protected < u64::from(self.reservations) {
-                let (procs, estimate) = (live.job.procs, live.job.estimate);
-                // Some: the width was checked and every reservation ends by LATEST.
-                let start = ctx
-                    .profile
-                    .earliest_start(now, procs, estimate)
-                    .expect("width checked");
-                if let Err(e) = ctx.end_of(slot, start, estimate) {
+            let unreserved = ctx.live[ctx.queue[k]].reserved == Time::MAX;
+            if unreserved && protected < u64::from(self.reservations) {
+                if let Err(e) = self.protect(ctx, k) {
                     break Err(e);
                 }
-                ctx.profile
-                    .reserve(start, estimate, procs)
-                    .expect("earliest slot is free");
-                self.protected.push((start, estimate, procs));
-                ctx.promise(k, start);
                 protected += 1;
             }
             k += 1;
@@ -373,17 +382,7 @@ impl Scheduler for Easy {
                     });
                     ctx.promise(k, start);
                 } else {
-                    // Some: the width was checked and every reservation ends by LATEST.
-                    let start = ctx
-                        .profile
-                        .earliest_start(now, procs, estimate)
-                        .expect("width checked");
-                    ctx.end_of(ctx.queue[k], start, estimate)?;
-                    ctx.profile
-                        .reserve(start, estimate, procs)
-                        .expect("earliest slot is free");
-                    self.protected.push((start, estimate, procs));
-                    ctx.promise(k, start);
+                    self.protect(ctx, k)?;
                 }
             }
             k += 1;

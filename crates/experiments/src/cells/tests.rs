@@ -28,11 +28,9 @@ fn every_cell_has_exactly_one_shard() {
     }
 }
 
-/// A value of the wrong type (a number where the file has text) is
-/// placed at its line and named by its key.
-#[test]
-fn a_value_of_the_wrong_type_names_its_line_and_key() {
-    let cells = ShardCells {
+/// A shard of one cell, one run, whose metric `metric` measured 1.5.
+fn one_value(metric: &str) -> ShardCells {
+    ShardCells {
         experiment: "t/x".into(),
         config_file: "x.toml".into(),
         config_sha256: "0".into(),
@@ -47,11 +45,18 @@ fn a_value_of_the_wrong_type_names_its_line_and_key() {
             runs: vec![(
                 0,
                 "r".into(),
-                RunValues::from([("p99_wait".into(), vec![Some(1.5)])]),
+                RunValues::from([(metric.into(), vec![Some(1.5)])]),
             )],
         }],
         source: String::new(),
-    };
+    }
+}
+
+/// A value of the wrong type (a number where the file has text) is
+/// placed at its line and named by its key.
+#[test]
+fn a_value_of_the_wrong_type_names_its_line_and_key() {
+    let cells = one_value("p99_wait");
     let text = cells.to_toml();
     let edited = text.replace("p99_wait = \"1.5\"", "p99_wait = 1.5");
     assert_ne!(edited, text);
@@ -72,26 +77,7 @@ fn a_value_of_the_wrong_type_names_its_line_and_key() {
 /// file's checksum no longer matches; a file written as is reads back.
 #[test]
 fn a_measurement_edited_by_hand_is_refused() {
-    let cells = ShardCells {
-        experiment: "t/x".into(),
-        config_file: "x.toml".into(),
-        config_sha256: "0".into(),
-        git_revision: "r".into(),
-        shard: Shard::ALL,
-        cells: 1,
-        notes: Vec::new(),
-        workloads: Vec::new(),
-        measured: vec![CellRecord {
-            index: 0,
-            label: "c".into(),
-            runs: vec![(
-                0,
-                "r".into(),
-                RunValues::from([("m".into(), vec![Some(1.5)])]),
-            )],
-        }],
-        source: String::new(),
-    };
+    let cells = one_value("m");
     let text = cells.to_toml();
     assert!(text.contains("\nversion = 2\ncells_sha256 = \""), "{text}");
     assert_eq!(
