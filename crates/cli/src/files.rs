@@ -291,6 +291,22 @@ impl<R: Read> Read for Capped<R> {
     }
 }
 
+/// `bytes` as the file `path` holds them: gzip-compressed when its name
+/// ends in `.gz` (any case; no name or time in the gzip header, so the
+/// same bytes every time), else as they are.
+pub fn gzip_if_named(path: &std::path::Path, bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
+    use std::io::Write as _;
+    if !path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
+    {
+        return Ok(bytes);
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&bytes)?;
+    gz.finish()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,14 +5,11 @@
 
 use crate::exit::say;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use experiments::encode::terminal_path;
-use flate2::Compression;
-use flate2::write::GzEncoder;
 use swf_io::lublin99::Lublin99;
 
 use crate::generated::swf_text;
@@ -37,17 +34,8 @@ pub fn generate(
     crate::config::limits()?
         .within("generated_jobs", "--jobs", jobs)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut text = swf_text(model)?;
-    if out
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("gz"))
-    {
-        // A name ending in .gz gets gzip (no name or time in its header, so
-        // the same bytes every time).
-        let mut gz = GzEncoder::new(Vec::new(), Compression::default());
-        gz.write_all(&text)?;
-        text = gz.finish()?;
-    }
+    // A name ending in .gz gets gzip.
+    let text = crate::files::gzip_if_named(out, swf_text(model)?)?;
     output::write_output(out, &text, "--out", output::Made::Workload, force)?;
     if settings.verbosity == Verbosity::Quiet {
         // -q: the file is the result; no informational line.

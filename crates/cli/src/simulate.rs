@@ -391,14 +391,10 @@ impl Outputs<'_> {
             ));
         }
         let text = schedules::swf(header, &records, self.workload.capacity, &notes)?;
+        // A name ending in .gz gets gzip, as `generate`'s does.
+        let bytes = crate::files::gzip_if_named(out, text.into_bytes())?;
         let force = self.opts.force;
-        output::write_output(
-            out,
-            text.as_bytes(),
-            "--schedule-out",
-            Made::Schedule,
-            force,
-        )?;
+        output::write_output(out, &bytes, "--schedule-out", Made::Schedule, force)?;
         say!(
             "schedule               {} ({} records, {left_out} input records left out)",
             terminal_path(out),

@@ -631,6 +631,32 @@ fn outputs_that_cannot_be_written_and_generated_workloads_are_refused_before_wor
         &[],
         "schedule",
     );
+    // A .gz name gets gzip, as `generate`'s does, and reads back.
+    check(
+        &xtask(
+            &tmp,
+            &[
+                "-q",
+                "simulate",
+                "--trace",
+                "g.swf",
+                "--policy",
+                "fcfs",
+                "--schedule-out",
+                "s.swf.gz",
+            ],
+        ),
+        0,
+        &[],
+        "schedule gz",
+    );
+    let gz = std::fs::read(tmp.path().join("s.swf.gz")).unwrap();
+    assert_eq!(&gz[..2], &[0x1f, 0x8b]);
+    let back = xtask(
+        &tmp,
+        &["simulate", "--trace", "s.swf.gz", "--policy", "fcfs"],
+    );
+    check(&back, 0, &[], "schedule gz read back");
     let kept = std::fs::read(tmp.path().join("s.swf")).unwrap();
     check(
         &xtask(&tmp, &gen_args(&["--jobs", "3", "--out", "s.swf"])),
