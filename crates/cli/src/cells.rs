@@ -11,6 +11,7 @@
 //! is the user's guide.
 
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -257,12 +258,15 @@ pub fn check_shard_target(dir: &Path, shard: Shard, config: &Path) -> Result<()>
     let path = shard_file(dir, shard);
     output::check_file_target(&path, "--cells")?;
     output::refuse_input_file(&path, "--cells", &[config])?;
-    let cells_file = |b: Vec<u8>| {
-        String::from_utf8_lossy(&b[..b.len().min(4096)])
-            .lines()
-            .any(|l| l.trim() == "format = \"usched-cells\"")
+    // The format line is among the first; the file is never decompressed.
+    let cells_file = |f: fs::File| {
+        let mut head = Vec::new();
+        f.take(4096).read_to_end(&mut head).is_ok()
+            && String::from_utf8_lossy(&head)
+                .lines()
+                .any(|l| l.trim() == "format = \"usched-cells\"")
     };
-    if fs::symlink_metadata(&path).is_ok() && !fs::read(&path).is_ok_and(cells_file) {
+    if fs::symlink_metadata(&path).is_ok() && !fs::File::open(&path).is_ok_and(cells_file) {
         return Err(not_ours(&path));
     }
     Ok(())

@@ -269,16 +269,8 @@ impl Easy {
     #[inline]
     fn protect(&mut self, ctx: &mut Context<'_>, k: usize) -> Result<(), SimError> {
         let slot = ctx.queue[k];
+        let start = ctx.place_earliest(slot)?;
         let (procs, estimate) = (ctx.live[slot].job.procs, ctx.live[slot].job.estimate);
-        // Some: the width was checked and every reservation ends by LATEST.
-        let start = ctx
-            .profile
-            .earliest_start(ctx.now, procs, estimate)
-            .expect("width checked");
-        ctx.end_of(slot, start, estimate)?;
-        ctx.profile
-            .reserve(start, estimate, procs)
-            .expect("earliest slot is free");
         self.protected.push((start, estimate, procs));
         ctx.promise(k, start);
         Ok(())

@@ -429,6 +429,18 @@ impl<'a> Context<'a> {
     pub fn reserve_earliest(&mut self, position: usize) -> Result<Time, SimError> {
         let slot = self.slot_at(position)?;
         self.lift(slot);
+        let at = self.place_earliest(slot)?;
+        self.held += 1;
+        self.live[slot].reserved = at;
+        self.report_reserved(slot, at);
+        Ok(at)
+    }
+
+    /// Holds the earliest slot of the waiting job in `slot` in the profile
+    /// and returns its start, without recording it as the job's reservation
+    /// ([`Context::reserve_earliest`] records it; EASY's protection lasts
+    /// one decision and is lifted by the policy itself).
+    pub(crate) fn place_earliest(&mut self, slot: usize) -> Result<Time, SimError> {
         let (estimate, procs) = (self.live[slot].job.estimate, self.live[slot].job.procs);
         // Some: every job fits the machine and every reservation ends by LATEST.
         let at = self
@@ -439,9 +451,6 @@ impl<'a> Context<'a> {
         self.profile
             .reserve(at, estimate, procs)
             .expect("earliest slot is free");
-        self.held += 1;
-        self.live[slot].reserved = at;
-        self.report_reserved(slot, at);
         Ok(at)
     }
 

@@ -282,19 +282,24 @@ impl Lublin99 {
     /// and work (run time × processors), as the records give them.
     pub fn check_arrivals_of(
         &self,
-        jobs: impl Iterator<Item = (Option<i64>, f64)> + Clone,
+        jobs: impl Iterator<Item = (Option<i64>, f64)>,
     ) -> Result<(), ParseSpecError> {
         let (option, target) = match self.arrivals {
             Arrivals::Model => return Ok(()),
             Arrivals::Load(l) => (format!("load {l:?}"), l),
             Arrivals::Rate(r) => (format!("arrival rate {r:?} jobs per hour"), r),
         };
-        let n = jobs.clone().count();
-        let submits = || jobs.clone().filter_map(|j| j.0);
-        let span = submits()
-            .max()
-            .zip(submits().min())
-            .map_or(0, |(l, f)| l - f) as f64;
+        // One pass: the count, the first and last submit, and the work.
+        let (mut n, mut first, mut last, mut work) = (0usize, i64::MAX, i64::MIN, 0.0f64);
+        for (submit, job_work) in jobs {
+            n += 1;
+            if let Some(t) = submit {
+                first = first.min(t);
+                last = last.max(t);
+            }
+            work += job_work;
+        }
+        let span = if first <= last { last - first } else { 0 } as f64;
         let reached = match self.arrivals {
             _ if n < 2 => {
                 return Err(ParseSpecError {
@@ -304,10 +309,7 @@ impl Lublin99 {
                     ),
                 });
             }
-            Arrivals::Load(_) => {
-                let work: f64 = jobs.clone().map(|j| j.1).sum();
-                work / (f64::from(self.procs.max(1)) * span)
-            }
+            Arrivals::Load(_) => work / (f64::from(self.procs.max(1)) * span),
             _ => (n - 1) as f64 * 3600.0 / span,
         };
         if (reached / target - 1.0).abs() > 0.01 {
