@@ -17,8 +17,11 @@
 //!   escaped so the text cannot open a heading, a list, a thematic break, a
 //!   setext underline or a link reference definition. Brackets alone stay
 //!   (`[1.0, 2.0]` is text), and so does a balanced code span
-//!   (`` `mean_bsld` ``) unless it holds `<`, `>`, `\` or `](`; a lone backtick is
-//!   escaped.
+//!   (`` `mean_bsld` ``) unless it holds `<`, `>`, `\`, `|` or `](` (a `|`
+//!   needs `\|` in a table, which shows the backslash anywhere else); a
+//!   lone backtick is escaped. [`markdown_code`] makes a code span for a
+//!   table cell, [`markdown_code_outside_table`] one for a heading or a
+//!   paragraph.
 //! - [`xml`]: text and attribute values of the SVG figures: `& < > " '` as
 //!   entities, characters XML 1.0 forbids (controls other than TAB, LF and
 //!   CR; U+FFFE, U+FFFF) made visible, so the document stays well-formed.
@@ -275,7 +278,6 @@ fn markdown_with(s: &str, code_spans: bool) -> String {
                     for &k in &chars[i + n..close] {
                         match k {
                             '\n' | '\r' | '\t' => out.push(' '),
-                            '|' => out.push_str("\\|"),
                             k if is_unsafe(k) => push_visible(&mut out, k),
                             k => out.push(k),
                         }
@@ -340,8 +342,9 @@ fn code_span_end(chars: &[char], from: usize, n: usize) -> Option<usize> {
             if m == n {
                 let content = &chars[from..j];
                 // A backslash inside is literal, so `\|` would end a table
-                // cell: such content is escaped as text instead.
-                let unsafe_inside = content.iter().any(|c| matches!(c, '<' | '>' | '\\'))
+                // cell, and a `|` needs `\|` in a table but shows the
+                // backslash anywhere else: such content is escaped as text.
+                let unsafe_inside = content.iter().any(|c| matches!(c, '<' | '>' | '\\' | '|'))
                     || content.windows(2).any(|w| w == [']', '(']);
                 return (!unsafe_inside).then_some(j);
             }
@@ -353,10 +356,21 @@ fn code_span_end(chars: &[char], from: usize, n: usize) -> Option<usize> {
     None
 }
 
-/// User text as a Markdown code span, backticks included: fenced with
-/// more backticks than the longest run inside, on one line, unsafe
-/// characters made visible (`` `mean_bsld` ``).
+/// User text as a Markdown code span for a table cell, backticks
+/// included: fenced with more backticks than the longest run inside, on one
+/// line, unsafe characters made visible (`` `mean_bsld` ``), and `|`
+/// written `\|`, which a table shows as `|` even inside a code span.
 pub fn markdown_code(s: &str) -> String {
+    code_span(s, true)
+}
+
+/// [`markdown_code`] for a heading or a paragraph: `|` stays `|`, since
+/// outside a table a backslash in a code span is shown as it is.
+pub fn markdown_code_outside_table(s: &str) -> String {
+    code_span(s, false)
+}
+
+fn code_span(s: &str, in_table: bool) -> String {
     let mut text = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -378,7 +392,11 @@ pub fn markdown_code(s: &str) -> String {
         ""
     };
     // A `|` would end a table cell even inside a code span.
-    let text = text.replace('|', "\\|");
+    let text = if in_table {
+        text.replace('|', "\\|")
+    } else {
+        text
+    };
     format!("{fence}{pad}{text}{pad}{fence}")
 }
 
@@ -585,7 +603,8 @@ mod tests {
                 ("12. x", r"12\. x"),
                 ("0.25", "0.25"),
                 ("12 x", "12 x"),
-                ("see `a_b|c` and `x", r"see `a_b\|c` and \`x"),
+                ("see `a_b|c` and `x", r"see \`a\_b\|c` and `x"),
+                ("see `a_b` and `c`", r"see `a_b` and `c`"),
                 ("`<b>` ``a`b``", r"\`&lt;b&gt;` ``a`b\`\`"),
                 ("`a\\|b`", r"\`a\\\|b\`"),
                 ("| a |", r"\| a \|"),
@@ -611,6 +630,10 @@ mod tests {
                 ("`", "`` ` ``"),
                 ("a|b\n", "`a\\|b `"),
             ],
+        );
+        check(
+            markdown_code_outside_table,
+            &[("a|b", "`a|b`"), ("a`|", "``a`|``")],
         );
         check(
             markdown_url,

@@ -331,7 +331,7 @@ impl Results {
         let _ = writeln!(
             out,
             "Kind {}, seed {}, {reps} repetition(s) per point{ci}.\n",
-            encode::markdown_code(&spec.kind),
+            encode::markdown_code_outside_table(&spec.kind),
             spec.seed
         );
         stand_in_warning(&mut out, &self.workloads);
@@ -416,7 +416,7 @@ impl Results {
                 out,
                 "### {} (panel {}, {})\n",
                 md(&p.title),
-                encode::markdown_code(&p.id),
+                encode::markdown_code_outside_table(&p.id),
                 md(&p.y_label)
             );
             self.panel_table(&mut out, by_panel.of(&p.id));
