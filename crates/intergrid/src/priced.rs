@@ -6,12 +6,12 @@
 
 use std::collections::HashMap;
 
-use gateway::{HoldId, Provider, Refusal, Report};
+use gateway::{HoldId, Provider, Refusal, Report, SlotView};
 use pricing::{
     Admission, Decision, JobContext, JobSpec, LibraAdmission, LibraDollar, NodeLoad, PriceFunction,
     Quote,
 };
-use profile::{FreeSlot, Job, Time};
+use profile::{FreeSlot, Job, MAX_DURATION, Time};
 
 use crate::error::IntergridError;
 
@@ -19,7 +19,8 @@ use crate::error::IntergridError;
 ///
 /// A grid job is a Libra job for the provider: `RE` is its estimate,
 /// `PROC` its processors, `D` its deadline from now (or `deadline_factor ×
-/// RE` for a job without one) and `B` its budget, `budget_factor × RE ×
+/// RE` for a job without one; at most 2^40 s, the longest duration pricing
+/// takes) and `B` its budget, `budget_factor × RE ×
 /// base_price` (what the job would pay on an idle node under the static
 /// price, times the factor). The provider's processors are the nodes; a
 /// node's committed time over `[now, now + D)` is read from the free time
@@ -52,7 +53,8 @@ impl ProviderPricing {
     /// That every field is a finite number in its range: `alpha`, `beta`
     /// and `budget_factor` at least 0, `base_price` above 0 and
     /// `deadline_factor` at least 1 (a deadline no shorter than the
-    /// estimate). The error names the first field that is not.
+    /// estimate), and budgets that stay finite (`budget_factor × base_price
+    /// × 2^40` is a number). The error names the first field that is not.
     pub fn check(&self) -> Result<(), IntergridError> {
         let at_least_0 = "a finite number of at least 0";
         let fields = [
@@ -72,17 +74,26 @@ impl ProviderPricing {
                 "a finite number of at least 1",
             ),
         ];
-        match fields
+        if let Some((field, value, _, expected)) = fields
             .into_iter()
             .find(|&(_, v, lo, _)| !(v.is_finite() && v >= lo))
         {
-            Some((field, value, _, expected)) => Err(IntergridError::Pricing {
+            return Err(IntergridError::Pricing {
                 field,
                 value,
                 expected,
-            }),
-            None => Ok(()),
+            });
         }
+        // The budget of the longest estimate must be a number too.
+        if !(self.budget_factor * self.base_price * MAX_DURATION as f64).is_finite() {
+            return Err(IntergridError::Pricing {
+                field: "budget_factor",
+                value: self.budget_factor,
+                expected: "a budget_factor × base_price whose budget for an estimate of \
+                           2^40 s is finite (at most about 1.6e296)",
+            });
+        }
+        Ok(())
     }
 }
 
@@ -162,7 +173,9 @@ impl<P: Provider, A: Admission, F: PriceFunction> Priced<P, A, F> {
             .map(|d| d - now)
             .filter(|&d| d > 0)
             .unwrap_or_else(|| ((re as f64) * p.deadline_factor).ceil() as i64)
-            .max(1);
+            // A deadline past the longest duration pricing takes is none
+            // within the time domain.
+            .clamp(1, MAX_DURATION);
         let budget = p.budget_factor * re as f64 * p.base_price;
         let spec = JobSpec::new(re, job.procs, deadline, budget);
         // One node per processor: a provider past the pricing's limit is
@@ -224,7 +237,10 @@ fn snapshot(
     base_price: f64,
 ) -> Vec<NodeLoad> {
     let end = now + window;
-    // Free processors as steps: the largest slot count covering each instant.
+    // Free processors at each instant: the widest slot covering it (the
+    // slots are maximal free rectangles, so they overlap; their sum would
+    // count a processor once per slot).
+    let view = SlotView::from_slots(capacity, now, slots);
     let mut cuts: Vec<Time> = vec![now, end];
     for s in slots {
         cuts.extend([s.start.max(now).min(end), s.end.max(now).min(end)]);
@@ -234,12 +250,7 @@ fn snapshot(
     let mut busy = vec![0i64; capacity as usize];
     for w in cuts.windows(2) {
         let (a, b) = (w[0], w[1]);
-        let free = slots
-            .iter()
-            .filter(|s| s.start <= a && s.end >= b)
-            .map(|s| s.procs)
-            .sum::<u32>()
-            .min(capacity);
+        let free = view.free_at(a);
         for c in busy.iter_mut().skip(free as usize) {
             *c += b - a;
         }
@@ -375,7 +386,8 @@ mod tests {
 
     #[test]
     fn a_snapshot_fills_processors_in_order() {
-        // 4 processors; 2 free over [0, 100), all 4 over [100, 200).
+        // 4 processors; 2 free over [0, 100), all 4 over [100, 200): the
+        // maximal free rectangles overlap.
         let slots = [
             FreeSlot {
                 start: Time(0),
@@ -385,11 +397,45 @@ mod tests {
             FreeSlot {
                 start: Time(100),
                 end: Time(200),
-                procs: 2,
+                procs: 4,
             },
         ];
         let nodes = snapshot(4, &slots, Time(0), 200, 50, 1.0);
         let committed: Vec<i64> = nodes.iter().map(|n| n.quote.committed).collect();
         assert_eq!(committed, [0, 0, 100, 100]);
+    }
+
+    /// The committed time a snapshot reads from a profile's published
+    /// slots is the profile's busy time, whatever the overlaps: over 40
+    /// seeded profiles, each processor-second is counted once, and slots
+    /// wider than the machine count as the machine.
+    #[test]
+    fn a_snapshot_counts_busy_time_once() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(27);
+        for _ in 0..40 {
+            let capacity = rng.random_range(1..=32);
+            let mut profile = profile::Profile::new(capacity, Time(0));
+            let mut busy_truth = 0i64;
+            for _ in 0..rng.random_range(0..12) {
+                let (start, duration) = (rng.random_range(0..400), rng.random_range(1..300));
+                let procs = rng.random_range(1..=capacity);
+                if profile.reserve(Time(start), duration, procs).is_ok() {
+                    let clipped = (start + duration).min(500) - start.min(500);
+                    busy_truth += clipped * i64::from(procs);
+                }
+            }
+            let slots = profile.free_slots(Time(0), Time::MAX);
+            let nodes = snapshot(capacity, &slots, Time(0), 500, 10, 1.0);
+            let committed: i64 = nodes.iter().map(|n| n.quote.committed).sum();
+            assert_eq!(committed, busy_truth, "{slots:?}");
+        }
+        let huge = [FreeSlot {
+            start: Time(0),
+            end: Time::MAX,
+            procs: u32::MAX,
+        }; 2];
+        let nodes = snapshot(16, &huge, Time(0), 100, 10, 1.0);
+        assert!(nodes.iter().all(|n| n.quote.committed == 0));
     }
 }

@@ -189,7 +189,11 @@ impl Decision {
 /// [`Rejection::Custom`], and defer to [`admit`] for the rest. The cluster
 /// checks what a rule accepts: `PROC_i` distinct nodes of the cluster, each
 /// with the job's memory and disk free, and a finite cost `>= 0` within the
-/// job's budget ([`PricingError::InvalidAllocation`] otherwise).
+/// job's budget ([`PricingError::InvalidAllocation`] otherwise). It does not
+/// hold a rule to Algorithm 1's share test: a rule may accept a job on nodes
+/// whose committed share leaves less than `RE/D` (an accept-all baseline, an
+/// overbooking policy); the nodes then share their time in proportion, and
+/// the jobs that end after their deadlines are counted as late.
 ///
 /// ```
 /// use pricing::{admit, Admission, Cluster, ClusterConfig, Decision, Flat, JobContext, JobSpec,

@@ -160,7 +160,9 @@ impl RunStats {
 /// time domain ([`QosJob::check`]), jobs out of arrival order, or a job
 /// that would run past `profile::Time::LATEST`;
 /// [`PolicyError::Unfinished`] and [`PolicyError::TooFast`] would be bugs in
-/// this crate, checked on every accepted job.
+/// this crate, checked on every accepted job; a run whose summed budgets or
+/// costs overflow ([`Metrics::profitability`]'s error), so the metrics of
+/// every run it returns are finite.
 pub fn time_shared(
     cluster: &ClusterConfig,
     price: &dyn PriceFunction,
@@ -205,7 +207,7 @@ pub fn time_shared_with<A: Admission>(
         }
         stats.late += usize::from(!o.met_deadline());
     }
-    Ok(stats)
+    finite(stats)
 }
 
 /// Runs `policy` over `jobs` on a machine of `capacity` processors with the
@@ -242,11 +244,11 @@ pub fn run_policy(
 ) -> Result<RunStats, PolicyError> {
     match policy {
         Policy::Backfill(baseline) => run_baseline(baseline, config, capacity, jobs),
-        Policy::Libra | Policy::LibraDollar { .. } => finite(time_shared(
+        Policy::Libra | Policy::LibraDollar { .. } => time_shared(
             &config.cluster(capacity)?,
             config.price(policy).as_ref(),
             jobs,
-        )?),
+        ),
     }
 }
 

@@ -328,6 +328,50 @@ fn provider_pricing_out_of_range_is_named() {
     }
 }
 
+/// Settings that pass each field's range but made every job fail at its
+/// offer: budgets that overflow to infinity are refused at the check,
+/// naming `budget_factor`; a deadline factor whose deadlines leave the time
+/// domain gives deadlines of 2^40 s, so jobs are admitted as with none.
+#[test]
+fn provider_pricing_in_range_but_beyond_the_domain() {
+    use intergrid::ProviderPricing;
+    let huge_budget = ProviderPricing {
+        budget_factor: 1e300,
+        base_price: 1e10,
+        ..ProviderPricing::PAPER
+    };
+    let err = huge_budget.check().unwrap_err();
+    assert!(
+        matches!(
+            err,
+            IntergridError::Pricing {
+                field: "budget_factor",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("budget_factor is 1e300"), "{err}");
+    let grid: Vec<Job> = (0..4)
+        .map(|i| Job::new(1000 + i, Time(300 * i as i64), 4, 900, 600))
+        .collect();
+    let run = |deadline_factor| {
+        let config = Config {
+            pricing: Some(ProviderPricing {
+                deadline_factor,
+                budget_factor: 10.0,
+                ..ProviderPricing::PAPER
+            }),
+            ..Config::paper(vec![8, 8], 3600)
+        };
+        simulate(&config, &scenario(grid.clone()), arcb_ask(), None).unwrap()
+    };
+    let far = run(1e30);
+    assert_eq!(far.admission_rejections(), 0);
+    assert!(far.grid().iter().all(Option::is_some));
+    assert_eq!(far.grid(), run(1e6).grid());
+}
+
 /// A run measured on another scenario of as many jobs (other ids, other
 /// submit times) gave numbers silently: slowdowns and R computed from one
 /// scenario's starts and the other's submissions. It is an error naming
