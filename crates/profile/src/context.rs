@@ -301,6 +301,13 @@ impl<'a> Context<'a> {
     }
 
     /// The running jobs, in no particular order.
+    ///
+    /// Events at one instant are handled one at a time, each followed by a
+    /// decision: a job whose end falls at now may still be listed (its
+    /// `predicted_end` is now) while its processors are already free in the
+    /// [`profile`](Context::profile) and in [`free_now`](Context::free_now).
+    /// A scheduler that adds up what comes free later (EASY's shadow time
+    /// computed by hand) skips such jobs, or counts their processors twice.
     pub fn running(&self) -> impl Iterator<Item = Running<'_>> + '_ {
         self.live.iter().filter_map(|live| {
             live.predicted_end.map(|predicted_end| Running {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use proptest::prelude::{Just, Strategy, prop, prop_oneof};
-use proptest::test_runner::{TestCaseError, TestRunner};
+use proptest::test_runner::{TestCaseError, TestError, TestRunner};
 
 use crate::sched::{Observer, SimError, check_input, simulate_stream_with, simulate_with};
 use crate::scheduler::Scheduler;
@@ -22,21 +22,29 @@ use watch::Watch;
 
 /// A promise a policy makes beyond the invariants every scheduler keeps.
 /// Checked by [`check_scheduler`] in every run, except
-/// [`Guarantee::KeepsFirstReservation`], checked under [`Overrun::Kill`]
+/// [`Guarantee::KeepsFirstReservation`] and
+/// [`Guarantee::HeadStartsByEarliest`], checked under [`Overrun::Kill`]
 /// only (a prediction extension lifts every reservation, so no promise of a
-/// start survives it).
+/// start survives it), and [`Guarantee::ArrivalOrder`] and
+/// [`Guarantee::HeadStartsByEarliest`], checked under
+/// [`QueueOrder::Arrival`] only.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Guarantee {
     /// Under [`QueueOrder::Arrival`], jobs start in input order (FCFS).
     ArrivalOrder,
     /// No job starts later than the first reservation it was given
-    /// (conservative: its reservation on arrival; EASY with arrival order:
-    /// the head's reservation is never delayed).
+    /// (conservative: its reservation on arrival, under every queue order;
+    /// EASY: the head's reservation is never delayed, under
+    /// [`QueueOrder::Arrival`] only, since another order may put a later
+    /// job before the head: declare it with `Suite::orders(vec![QueueOrder::Arrival])`).
+    /// A policy that reports no reservation is not held to anything by it:
+    /// see [`Guarantee::HeadStartsByEarliest`].
     KeepsFirstReservation,
     /// Every job gets a reservation when it arrives (conservative), by the
-    /// end of the decisions at its arrival instant; a job the loop drops
-    /// at its arrival ([`SchedulerConfig::drop_expired`](crate::SchedulerConfig::drop_expired)),
+    /// end of the decisions at its arrival instant; a job started at its
+    /// arrival instant, or one the loop drops there
+    /// ([`SchedulerConfig::drop_expired`](crate::SchedulerConfig::drop_expired))
     /// before the decision that follows it, need not have one.
     ReservesOnArrival,
     /// No decision leaves the head of the queue waiting while it could
@@ -48,6 +56,19 @@ pub enum Guarantee {
     /// queue order, so a head whose reservation was not moved up may wait
     /// for it with its processors free.
     StartsHeadWhenItFits,
+    /// A job left waiting at the head of the queue by a decision starts no
+    /// later than the earliest instant its processors are free for its
+    /// estimate beside the running jobs and every other reservation, as
+    /// that decision leaves them: FCFS, and EASY's shadow time, which no
+    /// backfilled job delays. Unlike [`Guarantee::KeepsFirstReservation`]
+    /// it needs no reservation reported: the suite works the instant out
+    /// itself, so an EASY that computes its shadow time wrongly, or
+    /// reserves the head later than it could start, is caught. Checked
+    /// under [`QueueOrder::Arrival`] and [`Overrun::Kill`] only (another
+    /// order may put a later job before the head; an overrun delays it).
+    /// Conservative does not promise it (see
+    /// [`Guarantee::StartsHeadWhenItFits`]).
+    HeadStartsByEarliest,
 }
 
 /// An invariant a run broke, with what showed it.
@@ -176,13 +197,17 @@ pub fn check_scheduler<S: Scheduler>(
     guarantees: &[Guarantee],
 ) -> Result<(), Broken> {
     let head_fits = guarantees.contains(&Guarantee::StartsHeadWhenItFits);
-    let watched = || Watch::new(make(), head_fits);
+    let bound_heads = guarantees.contains(&Guarantee::HeadStartsByEarliest)
+        && matches!(config.order, QueueOrder::Arrival)
+        && config.overrun == Overrun::Kill;
+    let watched = || Watch::new(make(), head_fits, bound_heads);
     let mut calls = Calls::default();
     let mut watch = watched();
     let first = simulate_with(config, &mut watch, jobs, &mut calls);
     if let Some(b) = watch.broken {
         return Err(b);
     }
+    let head_bounds = std::mem::take(&mut watch.head_bounds);
     let mut calls_again = Calls::default();
     let mut watch = watched();
     let again = simulate_with(config, &mut watch, jobs, &mut calls_again);
@@ -228,7 +253,7 @@ pub fn check_scheduler<S: Scheduler>(
         return Err(broken(
             "stream equals batch",
             format!(
-                "the streamed run decided otherwise than the run over the slice ({d}); a scheduler must decide alike whether the jobs come as a slice or as a stream"
+                "the streamed run decided otherwise than the run over the slice ({d}); a scheduler must decide alike whether the jobs come as a slice or as a stream (and alike on every run: look for state kept between runs, a static or a global counter, too)"
             ),
         ));
     }
@@ -244,6 +269,30 @@ pub fn check_scheduler<S: Scheduler>(
         ));
     }
     check_guarantees(config, jobs, &outcomes, &calls, guarantees)?;
+    check_head_bounds(jobs, &outcomes, &head_bounds)
+}
+
+/// [`Guarantee::HeadStartsByEarliest`] on the bounds the watch recorded
+/// (none unless it applies), the first job in input order that broke it.
+fn check_head_bounds(
+    jobs: &[Job],
+    outcomes: &[Outcome],
+    bounds: &[Option<(Time, Time)>],
+) -> Result<(), Broken> {
+    for ((job, o), bound) in jobs.iter().zip(outcomes).zip(bounds) {
+        if let Some((at, earliest)) = *bound
+            && o.status != Status::Dropped
+            && o.start > earliest
+        {
+            return Err(broken(
+                "head starts by its earliest start",
+                format!(
+                    "job {} waited at the head of the queue at {at}, when its {} processors were free for its estimate of {} s from {earliest} beside the running jobs and every other reservation, and started at {}",
+                    job.id, job.procs, job.estimate, o.start
+                ),
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -351,17 +400,18 @@ fn check_guarantees(
                 }
             }
             Guarantee::KeepsFirstReservation => {}
-            // Checked at every decision, by the watch.
-            Guarantee::StartsHeadWhenItFits => {}
+            // Checked at every decision, by the watch; and on the bounds
+            // it recorded, after the run.
+            Guarantee::StartsHeadWhenItFits | Guarantee::HeadStartsByEarliest => {}
             Guarantee::ReservesOnArrival => {
                 for (j, job) in jobs.iter().enumerate() {
                     // The loop drops an expired job before the decision
                     // that follows its arrival (`drop_expired`): a job
                     // dropped at its arrival may never have been seen.
-                    let dropped_on_arrival = outcomes
-                        .get(j)
-                        .is_some_and(|o| o.status == Status::Dropped && o.start == job.submit);
-                    if dropped_on_arrival {
+                    // A job started at its arrival instant holds its
+                    // processors from then on: that is the reservation.
+                    let settled_on_arrival = outcomes.get(j).is_some_and(|o| o.start == job.submit);
+                    if settled_on_arrival {
                         continue;
                     }
                     if first.get(&j).is_none_or(|&(at, _)| at != job.submit) {
@@ -411,15 +461,26 @@ pub fn workload(capacity: u32, max_len: usize) -> impl Strategy<Value = Vec<Job>
 /// `±`[`Time::LIMIT`] or near 0, estimates and run times of 1 s up to
 /// [`MAX_DURATION`], widths of 1 up to the machine; sorted by submit time.
 pub fn edge_workload(capacity: u32, max_len: usize) -> impl Strategy<Value = Vec<Job>> {
+    edge_workload_within(capacity, max_len, MAX_DURATION)
+}
+
+/// [`edge_workload`] with estimates and run times of at most `longest`
+/// seconds (at least 2): see [`Suite::longest_duration`].
+pub fn edge_workload_within(
+    capacity: u32,
+    max_len: usize,
+    longest: i64,
+) -> impl Strategy<Value = Vec<Job>> {
     let capacity = capacity.max(1);
     let lim = Time::LIMIT.secs();
+    let longest = longest.clamp(2, MAX_DURATION);
     let time = prop_oneof![
         3 => prop::sample::select(vec![-lim, -lim + 1, -1, 0, 1, lim - 1, lim]),
         4 => 0i64..500,
     ];
     let duration = prop_oneof![
-        2 => prop::sample::select(vec![1, 2, MAX_DURATION - 1, MAX_DURATION]),
-        4 => 1i64..200,
+        2 => prop::sample::select(vec![1, 2, longest - 1, longest]),
+        4 => 1i64..200.min(longest),
     ];
     let job = (
         time.clone(),
@@ -445,11 +506,54 @@ pub fn edge_workload(capacity: u32, max_len: usize) -> impl Strategy<Value = Vec
     })
 }
 
+/// Bursts: `min_len` to `max_len` jobs (at least 1) submitted at one
+/// instant, or at two a second apart, the first holding most of them:
+/// a long queue from the first decision, many jobs of one instant in one
+/// decision. Widths up to the machine, estimates 1–29 s, run times 0–39 s,
+/// a deadline on one job in two.
+pub fn burst_workload(
+    capacity: u32,
+    min_len: usize,
+    max_len: usize,
+) -> impl Strategy<Value = Vec<Job>> {
+    let capacity = capacity.max(1);
+    let max_len = max_len.max(1);
+    let job = (1..=capacity, 1..30i64, 0..40i64, 0..2u8, 0..8u8);
+    prop::collection::vec(job, min_len.clamp(1, max_len)..=max_len)
+        .prop_map(|raw| {
+            raw.into_iter()
+                .enumerate()
+                .map(|(i, (procs, est, run, dl, late))| {
+                    let t = Time(i64::from(late == 0));
+                    let job = Job::new(i as u64, t, procs, est, run);
+                    if dl == 0 {
+                        job.with_deadline(t + est * 3)
+                    } else {
+                        job
+                    }
+                })
+                .collect::<Vec<Job>>()
+        })
+        .prop_map(|mut jobs| {
+            jobs.sort_by_key(|j| j.submit);
+            jobs
+        })
+}
+
 /// The property suite for one scheduler: [`check_scheduler`] on generated
-/// workloads ([`workload`], and [`edge_workload`] one case in four, on machines of
-/// 1, the configured and `u32::MAX` processors) under
+/// workloads ([`workload`]; [`edge_workload`] one case in five, on machines of
+/// 1, the configured and `u32::MAX` processors; [`burst_workload`] one
+/// case in five, of up to [`Suite::burst_jobs`] jobs) under
 /// every combination of the configured queue orders, overrun handling and
 /// dropping, from the gate's fixed seed ([`proptest_config`](crate::testing::proptest_config)).
+///
+/// A failure panics with the invariant, the seed, and the smallest failing
+/// case as Rust (a `SchedulerConfig` and the jobs) to paste into a test
+/// of [`check_scheduler`], which then replays it on every run. What two
+/// runs in one process share (a `static`, a global counter) is the same
+/// in both, so the determinism check cannot see it; neither can a suite
+/// in one process see what differs between processes (a hasher's random
+/// keys): keep such state out of a scheduler.
 ///
 /// ```
 /// use profile::builtin::Easy;
@@ -468,6 +572,8 @@ pub struct Suite {
     capacity: u32,
     largest: u32,
     max_jobs: usize,
+    burst_jobs: usize,
+    longest: i64,
     orders: Vec<QueueOrder>,
     overruns: Vec<Overrun>,
     drop_expired: Vec<bool>,
@@ -476,15 +582,17 @@ pub struct Suite {
 
 impl Suite {
     /// `cases` generated cases on an 8-processor machine, up to 40 jobs
-    /// each; arrival, shortest-estimate and earliest-deadline order; kill
-    /// and continue at the estimate; with and without dropping; no
-    /// guarantees beyond the invariants.
+    /// each (bursts up to 300); arrival, shortest-estimate and
+    /// earliest-deadline order; kill and continue at the estimate; with and
+    /// without dropping; no guarantees beyond the invariants.
     pub fn new(cases: u32) -> Suite {
         Suite {
             cases,
             capacity: 8,
             largest: u32::MAX,
             max_jobs: 40,
+            burst_jobs: 300,
+            longest: MAX_DURATION,
             orders: vec![
                 QueueOrder::Arrival,
                 QueueOrder::ShortestEstimate,
@@ -514,9 +622,27 @@ impl Suite {
         self
     }
 
-    /// The most jobs in a case.
+    /// The most jobs in a case (bursts aside: [`Suite::burst_jobs`]).
     pub fn max_jobs(mut self, max_jobs: usize) -> Self {
         self.max_jobs = max_jobs.max(1);
+        self
+    }
+
+    /// The most jobs in a burst case ([`burst_workload`]: 300 by default,
+    /// so queues of more than 256 jobs are tried); 0 leaves bursts out.
+    pub fn burst_jobs(mut self, jobs: usize) -> Self {
+        self.burst_jobs = jobs;
+        self
+    }
+
+    /// The longest estimate and run time of the edge cases:
+    /// [`MAX_DURATION`] by default. A scheduler that wakes itself every
+    /// `p` seconds while jobs wait (polling) takes a decision per `p`
+    /// seconds of a job it waits for, and more than [`MAX_WAKE_UPS`] of
+    /// them in a row end the run as broken ("ends"): such a scheduler sets
+    /// this below `p × MAX_WAKE_UPS` (at least 2 s).
+    pub fn longest_duration(mut self, seconds: i64) -> Self {
+        self.longest = seconds.clamp(2, MAX_DURATION);
         self
     }
 
@@ -565,11 +691,16 @@ impl Suite {
         let mut machines = vec![1, capacity, self.largest.max(capacity)];
         machines.dedup();
         let edge_len = self.max_jobs.min(24);
+        let longest = self.longest;
+        let burst = self.burst_jobs;
         let jobs = prop_oneof![
             3 => workload(capacity, self.max_jobs).prop_map(move |jobs| (capacity, jobs)),
             1 => prop::sample::select(machines).prop_flat_map(move |machine| {
-                edge_workload(machine, edge_len).prop_map(move |jobs| (machine, jobs))
+                edge_workload_within(machine, edge_len, longest)
+                    .prop_map(move |jobs| (machine, jobs))
             }),
+            u32::from(burst > 0) => burst_workload(capacity, 1, burst)
+                .prop_map(move |jobs| (capacity, jobs)),
         ];
         (settings, jobs).prop_map(|((order, overrun, drop), (machine, jobs))| {
             let config = SchedulerConfig::new(machine, crate::Policy::Fcfs)
@@ -580,20 +711,70 @@ impl Suite {
         })
     }
 
-    /// Runs the suite on schedulers `make` builds; panics with the smallest
-    /// failing case and the invariant it broke.
+    /// Runs the suite on schedulers `make` builds; panics with the
+    /// invariant broken, the seed, and the smallest failing case as Rust.
     pub fn run<S: Scheduler>(&self, make: impl Fn() -> S) {
         let mut config = crate::testing::proptest_config(self.cases);
         // Outside the `proptest!` macro there is no source file to keep
-        // failures beside; the panic names the failing case instead.
+        // failures beside; the panic gives the failing case as code instead.
         config.failure_persistence = None;
         let mut runner = TestRunner::new(config);
         let result = runner.run(&self.cases(), |(config, jobs)| {
             check_scheduler(&make, &config, &jobs, &self.guarantees)
                 .map_err(|b| TestCaseError::fail(b.to_string()))
         });
-        if let Err(e) = result {
-            panic!("a scheduler broke the invariant suite: {e}");
+        match result {
+            Ok(()) => {}
+            Err(TestError::Fail(reason, (config, jobs))) => {
+                let (seed, scale) = crate::testing::seed_and_scale();
+                panic!(
+                    "a scheduler broke the invariant suite: {reason}\n\
+                     seed {seed} (case scale {scale}); the smallest failing case, to replay \
+                     in a test:\n\n{}",
+                    rust_case(&config, &jobs, &self.guarantees)
+                );
+            }
+            Err(e) => panic!("a scheduler broke the invariant suite: {e}"),
         }
     }
+}
+
+/// A case as Rust: the call of [`check_scheduler`] that replays it.
+fn rust_case(config: &SchedulerConfig, jobs: &[Job], guarantees: &[Guarantee]) -> String {
+    use fmt::Write as _;
+    let order = match config.order {
+        QueueOrder::Arrival => "Arrival",
+        QueueOrder::ShortestEstimate => "ShortestEstimate",
+        QueueOrder::EarliestDeadline => "EarliestDeadline",
+        QueueOrder::Custom(_) => "Arrival /* a custom order */",
+    };
+    let mut out = format!(
+        "let config = profile::SchedulerConfig::new({}, profile::Policy::Fcfs)\n    \
+         .order(profile::QueueOrder::{order})\n    \
+         .overrun(profile::Overrun::{:?})\n    \
+         .drop_expired({});\nlet jobs = vec![\n",
+        config.capacity, config.overrun, config.drop_expired
+    );
+    for j in jobs {
+        let _ = write!(
+            out,
+            "    profile::Job::new({}, profile::Time({}), {}, {}, {})",
+            j.id, j.submit.0, j.procs, j.estimate, j.run_time
+        );
+        if let Some(d) = j.deadline {
+            let _ = write!(out, ".with_deadline(profile::Time({}))", d.0);
+        }
+        out.push_str(",\n");
+    }
+    let guarantees: Vec<String> = guarantees
+        .iter()
+        .map(|g| format!("profile::testing::Guarantee::{g:?}"))
+        .collect();
+    let _ = write!(
+        out,
+        "];\nprofile::testing::check_scheduler(|| /* your scheduler */, &config, &jobs, &[{}])\n    \
+         .unwrap();",
+        guarantees.join(", ")
+    );
+    out
 }

@@ -12,7 +12,10 @@
 //! [`EXPLORE_SEED_VAR`] to a fresh seed (and [`EXPLORE_SCALE_VAR`] to a case
 //! multiplier) and runs the same suites. A failure it finds is written by
 //! proptest into the suite's `proptest-regressions/` file, which is committed
-//! with the fix, so the gate replays that case from then on.
+//! with the fix, so the gate replays that case from then on. [`Suite::run`]
+//! is no `proptest!` suite and has no such file: its panic gives the seed
+//! and the smallest failing case as a call of [`check_scheduler`], which a
+//! test of one's own then replays on every run.
 //!
 //! The suites (this crate's and the paper crates') set no time limit: a
 //! limit would make a verdict depend on the machine's speed, and the gate
@@ -25,7 +28,8 @@
 use std::ops::Range;
 
 pub use crate::invariants::{
-    Broken, Guarantee, MAX_WAKE_UPS, Suite, check_scheduler, edge_workload, workload,
+    Broken, Guarantee, MAX_WAKE_UPS, Suite, burst_workload, check_scheduler, edge_workload,
+    edge_workload_within, workload,
 };
 
 use proptest::prelude::{Strategy, any, prop, prop_oneof};

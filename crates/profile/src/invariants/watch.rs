@@ -3,10 +3,10 @@
 //! would otherwise never end.
 
 use super::{Broken, broken};
-use crate::Profile;
 use crate::context::{Context, Event};
 use crate::sched::SimError;
 use crate::scheduler::Scheduler;
+use crate::{Profile, Time};
 
 /// The most decisions on a wake-up alone ([`Event::Wake`], no other event
 /// at that instant) in a row, with no arrival or end between them, a run of
@@ -22,20 +22,29 @@ pub(super) struct Watch<S> {
     inner: S,
     /// Check [`Guarantee::StartsHeadWhenItFits`](super::Guarantee::StartsHeadWhenItFits).
     head_fits: bool,
+    /// Record [`Watch::head_bounds`] (for
+    /// [`Guarantee::HeadStartsByEarliest`](super::Guarantee::HeadStartsByEarliest)).
+    bound_heads: bool,
     wake_ups: u64,
     /// Scratch for the head's profile without its own reservation.
     scratch: Option<Profile>,
+    /// Per input position: the decision instant and the earliest start the
+    /// job had there at the head of the queue (the least over every
+    /// decision that left it waiting at the head).
+    pub(super) head_bounds: Vec<Option<(Time, Time)>>,
     /// The first check that broke; the run was ended then.
     pub(super) broken: Option<Broken>,
 }
 
 impl<S: Scheduler> Watch<S> {
-    pub(super) fn new(inner: S, head_fits: bool) -> Self {
+    pub(super) fn new(inner: S, head_fits: bool, bound_heads: bool) -> Self {
         Watch {
             inner,
             head_fits,
+            bound_heads,
             wake_ups: 0,
             scratch: None,
+            head_bounds: Vec::new(),
             broken: None,
         }
     }
@@ -47,12 +56,11 @@ impl<S: Scheduler> Watch<S> {
         SimError::Stopped { reason }
     }
 
-    /// The head of the queue as a decision leaves it, if it could start now:
-    /// its processors free from now for its estimate (its own reservation
-    /// lifted first).
-    fn head_could_start(&mut self, ctx: &Context<'_>) -> Option<String> {
+    /// The earliest start of the head of the queue as a decision leaves
+    /// it: its processors free for its estimate beside every running job
+    /// and every other reservation (its own lifted first).
+    fn head_earliest(&mut self, ctx: &Context<'_>) -> Option<Time> {
         let w = ctx.waiting(0)?;
-        let now = ctx.now();
         let (procs, estimate) = (w.job.procs, w.job.estimate);
         let profile = match w.reserved {
             None => ctx.profile(),
@@ -63,16 +71,44 @@ impl<S: Scheduler> Watch<S> {
                 p
             }
         };
-        (profile.earliest_start(now, procs, estimate) == Some(now)).then(|| {
-            let held = match w.reserved {
-                Some(at) => format!(", holding a reservation from {at}"),
-                None => String::new(),
-            };
-            format!(
-                "at {now} job {} (position {}), at the head of the queue{held}, was left waiting although its {procs} processors were free for its estimate of {estimate} s",
-                w.job.id, w.index
-            )
-        })
+        profile.earliest_start(ctx.now(), procs, estimate)
+    }
+
+    /// Records the head's earliest start as a decision leaves it.
+    fn bound_head(&mut self, ctx: &Context<'_>) {
+        let Some(earliest) = self.head_earliest(ctx) else {
+            return;
+        };
+        let Some(index) = ctx.waiting(0).map(|w| w.index) else {
+            return;
+        };
+        if self.head_bounds.len() <= index {
+            self.head_bounds.resize(index + 1, None);
+        }
+        let bound = &mut self.head_bounds[index];
+        if bound.is_none_or(|(_, b)| earliest < b) {
+            *bound = Some((ctx.now(), earliest));
+        }
+    }
+
+    /// The head of the queue as a decision leaves it, if it could start now:
+    /// its processors free from now for its estimate (its own reservation
+    /// lifted first).
+    fn head_could_start(&mut self, ctx: &Context<'_>) -> Option<String> {
+        let now = ctx.now();
+        if self.head_earliest(ctx)? != now {
+            return None;
+        }
+        let w = ctx.waiting(0)?;
+        let (procs, estimate) = (w.job.procs, w.job.estimate);
+        let held = match w.reserved {
+            Some(at) => format!(", holding a reservation from {at}"),
+            None => String::new(),
+        };
+        Some(format!(
+            "at {now} job {} (position {}), at the head of the queue{held}, was left waiting although its {procs} processors were free for its estimate of {estimate} s",
+            w.job.id, w.index
+        ))
     }
 }
 
@@ -108,6 +144,9 @@ impl<S: Scheduler> Scheduler for Watch<S> {
             }
         }
         self.inner.schedule(ctx)?;
+        if self.bound_heads {
+            self.bound_head(ctx);
+        }
         if self.head_fits
             && let Some(detail) = self.head_could_start(ctx)
         {

@@ -8,5 +8,6 @@ mod pyss;
 mod pyss_divergences;
 mod schedules;
 mod step;
+mod suite_reach;
 mod twin;
 mod wrapped;
