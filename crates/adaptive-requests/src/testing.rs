@@ -378,7 +378,12 @@ impl Suite {
                 ..Variant::FIFO_RIGID
             },
         ];
-        let generated = profile::testing::sample_workloads(c, 20, self.cases);
+        let mut generated = profile::testing::sample_workloads(c, 20, self.cases);
+        generated.extend(profile::testing::sample_bursts(
+            c,
+            profile::testing::BURST_JOBS,
+            2,
+        ));
         edges
             .iter()
             .chain(&generated)

@@ -151,6 +151,11 @@ impl Suite {
             ],
         ];
         all.extend(profile::testing::sample_workloads(32, 20, self.cases));
+        all.extend(profile::testing::sample_bursts(
+            32,
+            profile::testing::BURST_JOBS,
+            2,
+        ));
         all
     }
 

@@ -425,7 +425,11 @@ impl Suite {
             vec![job(9, lim - 10, 1, 5, 5, 10, 1e3)],
         ];
         let (seed, _) = profile::testing::seed_and_scale();
-        for trace in profile::testing::sample_workloads(n, self.max_jobs, self.cases) {
+        let bursts = profile::testing::sample_bursts(n, profile::testing::BURST_JOBS, 2);
+        for trace in profile::testing::sample_workloads(n, self.max_jobs, self.cases)
+            .into_iter()
+            .chain(bursts)
+        {
             if let Ok(jobs) = QosWorkload::TABLE_I.jobs(&trace, seed) {
                 all.push(jobs);
             }

@@ -151,10 +151,34 @@ pub mod invariant {
 /// assert_eq!(a, profile::testing::sample_workloads(8, 20, 5));
 /// ```
 pub fn sample_workloads(capacity: u32, max_len: usize, count: u32) -> Vec<Vec<crate::Job>> {
+    sample(workload(capacity, max_len), count)
+}
+
+/// The most jobs in each of the bursts the paper crates' suites add to
+/// their generated workloads ([`sample_bursts`]): 120, so they try more
+/// jobs than their generated workloads hold, and dozens at one instant.
+pub const BURST_JOBS: usize = 120;
+
+/// `count` bursts from [`burst_workload`]`(capacity, ⌈max_len / 2⌉,
+/// max_len)`, drawn as [`sample_workloads`] draws: long queues and many
+/// jobs at one instant, for the paper crates' suites.
+///
+/// ```
+/// let bursts = profile::testing::sample_bursts(8, 100, 2);
+/// assert!(bursts.iter().all(|b| (50..=100).contains(&b.len())));
+/// assert!(bursts.iter().all(|b| b.iter().all(|j| j.submit.secs() <= 1)));
+/// ```
+pub fn sample_bursts(capacity: u32, max_len: usize, count: u32) -> Vec<Vec<crate::Job>> {
+    sample(
+        burst_workload(capacity, max_len.div_ceil(2), max_len),
+        count,
+    )
+}
+
+fn sample(strategy: impl Strategy<Value = Vec<crate::Job>>, count: u32) -> Vec<Vec<crate::Job>> {
     use proptest::strategy::ValueTree;
     let config = proptest_config(count);
     let mut runner = proptest::test_runner::TestRunner::new(config.clone());
-    let strategy = workload(capacity, max_len);
     (0..config.cases)
         .filter_map(|_| Some(strategy.new_tree(&mut runner).ok()?.current()))
         .collect()

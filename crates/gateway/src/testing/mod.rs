@@ -366,6 +366,11 @@ impl Suite {
             ],
         ];
         all.extend(profile::testing::sample_workloads(16, 20, self.cases));
+        all.extend(profile::testing::sample_bursts(
+            16,
+            profile::testing::BURST_JOBS,
+            2,
+        ));
         all
     }
 

@@ -203,9 +203,12 @@ fn the_workloads_are_fixed() {
     let s = Suite::new(CASES);
     assert_eq!(s.workloads(), s.workloads());
     // The edge cases, then as many generated ones as the gate (or an
-    // exploration's scale) asks for.
+    // exploration's scale) asks for, then two bursts (long queues, many
+    // jobs at one instant).
     let generated = profile::testing::proptest_config(CASES).cases as usize;
-    assert_eq!(s.workloads().len(), 3 + generated);
+    let bursts = profile::testing::proptest_config(2).cases as usize;
+    assert_eq!(s.workloads().len(), 3 + generated + bursts);
+    assert!(s.workloads().iter().any(|w| w.len() > 60));
 }
 
 /// The reference provider refuses what no cluster of the model runs, as

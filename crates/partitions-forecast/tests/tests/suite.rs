@@ -55,7 +55,9 @@ fn the_workloads_are_fixed() {
     let s = Suite::new(CASES);
     assert_eq!(s.workloads(), s.workloads());
     let generated = profile::testing::proptest_config(CASES).cases as usize;
-    assert_eq!(s.workloads().len(), 2 + generated);
+    let bursts = profile::testing::proptest_config(2).cases as usize;
+    assert_eq!(s.workloads().len(), 2 + generated + bursts);
+    assert!(s.workloads().iter().any(|w| w.len() > 60));
 }
 
 /// The suite's workloads give every job its own id: a report names the job

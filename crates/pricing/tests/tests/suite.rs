@@ -302,10 +302,52 @@ fn a_broken_baseline_is_named() {
     assert!(b.detail.contains("job "), "{b}");
 }
 
+/// FCFS-BF on a machine one processor larger than it was given, once the
+/// workload holds more jobs than a generated one: over capacity only on
+/// long inputs.
+struct OvercommitsLongInputs;
+
+impl BaselineScheduler for OvercommitsLongInputs {
+    fn name(&self) -> String {
+        "overcommits-long-inputs".into()
+    }
+    fn schedule(&self, c: u32, d: DropRule, jobs: &[Job]) -> Result<Vec<Outcome>, PolicyError> {
+        let c = if jobs.len() > 24 { c + 1 } else { c };
+        Baseline::FcfsBf.schedule(c, d, jobs)
+    }
+}
+
+/// A baseline that cannot take more than three jobs at one instant.
+struct NoBursts;
+
+impl BaselineScheduler for NoBursts {
+    fn name(&self) -> String {
+        "no-bursts".into()
+    }
+    fn schedule(&self, c: u32, d: DropRule, jobs: &[Job]) -> Result<Vec<Outcome>, PolicyError> {
+        let burst = jobs.windows(4).any(|w| w[0].submit == w[3].submit);
+        assert!(!burst, "more than three jobs at one instant");
+        Baseline::FcfsBf.schedule(c, d, jobs)
+    }
+}
+
+/// The generated workloads hold at most 24 jobs and few at one instant;
+/// the bursts the suite adds catch what breaks only beyond.
+#[test]
+fn bursts_catch_what_breaks_on_long_inputs() {
+    assert_eq!(
+        invariant_of(suite().check_baseline(|| OvercommitsLongInputs)),
+        invariant::VALID
+    );
+    let caught = std::panic::catch_unwind(|| suite().check_baseline(|| NoBursts));
+    assert!(caught.is_err(), "the suite ran no burst: {caught:?}");
+}
+
 #[test]
 fn the_workloads_are_fixed() {
     assert_eq!(suite().workloads(), suite().workloads());
     assert!(suite().workloads().len() > 5 + CASES as usize / 2);
+    assert!(suite().workloads().iter().any(|w| w.len() > 60));
 }
 
 /// The class: an id given twice is refused wherever jobs are run, by the
