@@ -201,6 +201,15 @@ pub enum Violation {
         /// What is inconsistent.
         message: String,
     },
+    /// A total of the run (a machine's usage, the forwards, the span from
+    /// the first submission to the last end) that its job records
+    /// contradict: the metrics are computed from these totals.
+    Totals {
+        /// The total: `machines`, `forwards`, `first_submit` or `last_end`.
+        field: &'static str,
+        /// What the records give and what the run says.
+        message: String,
+    },
     /// A machine ran more jobs at once than it has cores.
     Overcommitted {
         /// The machine's site.
@@ -226,6 +235,7 @@ impl fmt::Display for Violation {
                 )
             }
             Violation::Job { job, message } => write!(f, "job {job}: {message}"),
+            Violation::Totals { field, message } => write!(f, "the run's {field}: {message}"),
             Violation::Overcommitted {
                 site,
                 index,

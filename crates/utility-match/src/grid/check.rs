@@ -4,6 +4,7 @@
 use profile::{ShortFloat, Time};
 
 use super::{GridConfig, GridRun, JobStatus, MAX_LENGTH, MAX_TTL, MAX_VIEW_ENTRIES};
+use crate::ResourceId;
 use crate::error::{GridError, Violation};
 use crate::machine::Machine;
 use crate::scheduler::GridJob;
@@ -77,7 +78,11 @@ pub(super) fn check_inputs(
 /// completed job was assigned after its submission, started after its
 /// assignment and ran exactly its run time on the machine it was assigned
 /// to; a failed job never ran and has utilities of 0; no job was forwarded more than `max_ttl`
-/// times; no machine ever ran more jobs than it has cores.
+/// times; no machine ever ran more jobs than it has cores; and the run's
+/// totals are its records': each machine's usage (its cores, the jobs it
+/// ran and their run time), the forwards, the first submission and the
+/// last end. (The count of status messages is no sum over the records
+/// and is not checked.)
 pub fn validate(
     machines: &[Vec<Machine>],
     jobs: &[GridJob],
@@ -158,6 +163,7 @@ pub fn validate(
             }
         }
     }
+    check_totals(machines, jobs, run)?;
     for (site, v) in spans.iter_mut().enumerate() {
         for (index, events) in v.iter_mut().enumerate() {
             // Ends before starts at the same instant: a core freed at t can be reused at t.
@@ -177,6 +183,92 @@ pub fn validate(
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// The run's totals against its records (already checked one by one).
+fn check_totals(
+    machines: &[Vec<Machine>],
+    jobs: &[GridJob],
+    run: &GridRun,
+) -> Result<(), Violation> {
+    let bad = |field, message: String| Err(Violation::Totals { field, message });
+    // Per machine, site by site: (cores, run time, jobs) from the records.
+    let mut usage: Vec<(ResourceId, u32, i64, u32)> = Vec::new();
+    for (site, v) in machines.iter().enumerate() {
+        for (index, m) in v.iter().enumerate() {
+            usage.push((ResourceId { site, index }, m.cores(), 0, 0));
+        }
+    }
+    let offsets: Vec<usize> = machines
+        .iter()
+        .scan(0, |k, v| {
+            let first = *k;
+            *k += v.len();
+            Some(first)
+        })
+        .collect();
+    for (j, r) in jobs.iter().zip(&run.jobs) {
+        if let (JobStatus::Completed, Some(res)) = (r.status, r.resource) {
+            let u = &mut usage[offsets[res.site] + res.index];
+            let m = &machines[res.site][res.index];
+            u.2 = u.2.saturating_add(m.run_time(j.length));
+            u.3 += 1;
+        }
+    }
+    if run.machines.len() != usage.len() {
+        return bad(
+            "machines",
+            format!(
+                "{} entries, expected one per machine, {}",
+                run.machines.len(),
+                usage.len()
+            ),
+        );
+    }
+    for (m, &(id, cores, busy, count)) in run.machines.iter().zip(&usage) {
+        if (m.id, m.cores, m.busy, m.jobs) != (id, cores, busy, count) {
+            return bad(
+                "machines",
+                format!(
+                    "machine {} of site {} is reported as machine {} of site {} with {} cores, \
+                     {} s busy and {} jobs; its records give {cores} cores, {busy} s and \
+                     {count} jobs",
+                    id.index, id.site, m.id.index, m.id.site, m.cores, m.busy, m.jobs
+                ),
+            );
+        }
+    }
+    let forwards: u64 = run.jobs.iter().map(|r| u64::from(r.forwards)).sum();
+    if run.forwards != forwards {
+        return bad(
+            "forwards",
+            format!(
+                "{} forwards reported, the records give {forwards}",
+                run.forwards
+            ),
+        );
+    }
+    let first = jobs.iter().map(|j| j.submit).min().unwrap_or(Time::ZERO);
+    if run.first_submit != first {
+        return bad(
+            "first_submit",
+            format!(
+                "{} s reported, the first job was submitted at {} s",
+                run.first_submit.0, first.0
+            ),
+        );
+    }
+    let last = run.jobs.iter().filter_map(|r| r.end).max().unwrap_or(first);
+    if run.last_end != last {
+        return bad(
+            "last_end",
+            format!(
+                "{} s reported, the records give {} s",
+                run.last_end.0, last.0
+            ),
+        );
     }
     Ok(())
 }

@@ -245,3 +245,49 @@ fn validate_refuses_utilities_outside_0_to_1() {
         "failed but its achieved utility is 0.5, expected 0 for a job that never ran",
     );
 }
+
+/// `validate` accepted a run whose totals contradicted its job records
+/// (machines' usage, forwards, the span), from which the metrics are
+/// computed: load balance 1.0 and 25,000 forwards per job from a forged
+/// run. Each total is now checked against the records, naming the field.
+#[test]
+fn totals_that_contradict_the_records_are_refused() {
+    let w = Scenario {
+        users: 8,
+        jobs_per_user: 5,
+        ..Scenario::paper()
+    }
+    .generate(42)
+    .unwrap();
+    let config = GridConfig::default();
+    let run = simulate(&config, &UtilityKind::Partial, &w.machines, &w.jobs).unwrap();
+    let check = |run: &utility_match::GridRun| validate(&w.machines, &w.jobs, run, config.max_ttl);
+    assert_eq!(check(&run), Ok(()));
+    type Forge = fn(&mut utility_match::GridRun);
+    let forgeries: [(&str, Forge); 7] = [
+        ("machines", |r| r.machines[0].busy += 1),
+        ("machines", |r| r.machines[0].jobs += 1),
+        ("machines", |r| r.machines[0].cores = 1),
+        ("machines", |r| {
+            r.machines.pop();
+        }),
+        ("forwards", |r| r.forwards += 1),
+        ("first_submit", |r| r.first_submit = r.first_submit + 1),
+        ("last_end", |r| r.last_end = r.first_submit),
+    ];
+    for (field, forge) in forgeries {
+        let mut forged = run.clone();
+        forge(&mut forged);
+        match check(&forged) {
+            Err(Violation::Totals { field: f, message }) => {
+                assert_eq!(f, field, "{message}");
+                let shown = Violation::Totals { field: f, message }.to_string();
+                assert!(
+                    shown.starts_with(&format!("the run's {field}: ")),
+                    "{shown}"
+                );
+            }
+            other => panic!("{field}: {other:?}"),
+        }
+    }
+}
