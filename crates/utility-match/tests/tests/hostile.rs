@@ -272,7 +272,7 @@ fn totals_that_contradict_the_records_are_refused() {
             r.machines.pop();
         }),
         ("forwards", |r| r.forwards += 1),
-        ("first_submit", |r| r.first_submit = r.first_submit + 1),
+        ("first_submit", |r| r.first_submit += 1),
         ("last_end", |r| r.last_end = r.first_submit),
     ];
     for (field, forge) in forgeries {
