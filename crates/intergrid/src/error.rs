@@ -7,7 +7,7 @@ use gateway::GatewayError;
 use partitions_forecast::{ClusterError, Origin, ProviderPolicy};
 use profile::{ShortFloat, Time};
 
-use crate::series::{GatewayKind, Series};
+use crate::series::GatewayKind;
 
 /// Why a series name, a scenario or a run was refused.
 #[derive(Debug, Clone, PartialEq)]
@@ -40,8 +40,9 @@ pub enum IntergridError {
     /// A cluster refused its configuration or its local jobs, or failed
     /// inside the run.
     Cluster {
-        /// The series simulated.
-        series: Series,
+        /// The series simulated, by name (`arcb+earliest-ask`, or the name
+        /// given to [`simulate_with`](crate::simulate_with)).
+        series: String,
         /// The cluster's index.
         cluster: usize,
         /// The cluster's error.
@@ -49,15 +50,17 @@ pub enum IntergridError {
     },
     /// The gateway refused its input.
     Gateway {
-        /// The series simulated.
-        series: Series,
+        /// The series simulated, by name (`arcb+earliest-ask`, or the name
+        /// given to [`simulate_with`](crate::simulate_with)).
+        series: String,
         /// The gateway's error.
         error: GatewayError,
     },
     /// A cluster's schedule broke the machine's rules (a bug in a provider).
     InvalidSchedule {
-        /// The series simulated.
-        series: Series,
+        /// The series simulated, by name (`arcb+earliest-ask`, or the name
+        /// given to [`simulate_with`](crate::simulate_with)).
+        series: String,
         /// The cluster's index.
         cluster: usize,
         /// What [`validate`](crate::validate) found.
@@ -65,8 +68,9 @@ pub enum IntergridError {
     },
     /// Fewer local jobs ran on a cluster than it was given.
     LocalJobsLost {
-        /// The series simulated.
-        series: Series,
+        /// The series simulated, by name (`arcb+earliest-ask`, or the name
+        /// given to [`simulate_with`](crate::simulate_with)).
+        series: String,
         /// The cluster's index.
         cluster: usize,
         /// Local jobs that ran.

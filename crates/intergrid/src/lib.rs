@@ -19,6 +19,10 @@
 //!   a warm-up) on a platform ([`Config`]) under one series and returns a
 //!   [`Run`]: every job's start and end, violations, messages.
 //!   [`validate`] is the check every cluster's schedule passes first.
+//!   [`simulate_with`] and [`evaluate_with`] do the same for a series of
+//!   one's own: any [`partitions_forecast::Partitioning`] at the clusters
+//!   and any [`gateway::Provisioning`] at the gateway, measured as the
+//!   paper's series are.
 //! * [`Priced`] puts another paper's policy at the providers: Libra+$
 //!   pricing and admission (`pricing`, Yeo & Buyya) in front of each
 //!   cluster, through [`gateway::Provider`] and [`pricing::Admission`];
@@ -92,10 +96,10 @@ mod site;
 mod validate;
 
 pub use error::{IntergridError, Violation};
-pub use metrics::{Evaluation, Metrics, bsld, evaluate, ratio};
+pub use metrics::{Evaluation, Metrics, bsld, evaluate, evaluate_with, ratio};
 pub use priced::{Priced, ProviderPricing};
 pub use series::{GatewayKind, Series};
-pub use simulate::{Config, Run, Scenario, simulate};
+pub use simulate::{Config, Run, Scenario, simulate, simulate_with};
 pub use site::{Site, refusal};
 pub use validate::validate;
 

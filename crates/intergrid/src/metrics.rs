@@ -5,7 +5,9 @@ use profile::{Job, Time};
 
 use crate::error::IntergridError;
 use crate::series::Series;
-use crate::simulate::{Config, Run, Scenario, simulate};
+use crate::simulate::{Config, Run, Scenario, simulate, simulate_with};
+use gateway::Provisioning;
+use partitions_forecast::Partitioning;
 
 /// The numbers of one run over the jobs submitted after the warm-up.
 /// Means of nothing are NaN; shares of no grid job are 0.
@@ -188,4 +190,36 @@ pub fn evaluate(
         .as_ref()
         .unwrap_or(&base)
         .metrics(&base, scenario, evaluation.bsld_bound)
+}
+
+/// [`evaluate`] for a series of one's own ([`simulate_with`]'s
+/// `partitioning`, `provisioning` and `name`): the base series runs without
+/// deadlines, a share of grid jobs gets deadlines from its response times,
+/// then the series of one's own runs with them and is measured against the
+/// base, R and all.
+pub fn evaluate_with<P: Partitioning + ?Sized, Q: Provisioning + Clone>(
+    config: &Config,
+    scenario: &Scenario,
+    name: &str,
+    partitioning: &P,
+    provisioning: Q,
+    evaluation: &Evaluation,
+) -> Result<Metrics, IntergridError> {
+    let none = vec![None; scenario.grid.len()];
+    let base = simulate(config, scenario, evaluation.base, Some(&none))?;
+    let deadlines = scenario.deadlines(
+        &base,
+        evaluation.deadline_share,
+        evaluation.stringency,
+        evaluation.deadline_seed,
+    )?;
+    let run = simulate_with(
+        config,
+        scenario,
+        name,
+        partitioning,
+        provisioning,
+        Some(&deadlines),
+    )?;
+    run.metrics(&base, scenario, evaluation.bsld_bound)
 }

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use gateway::{Fate, GatewayConfig, PAPER_TOLERANCE};
-use partitions_forecast::{Cluster, ForecastConfig, Origin};
+use gateway::{Fate, GatewayConfig, PAPER_TOLERANCE, Provisioning};
+use partitions_forecast::{Cluster, ForecastConfig, Origin, Partitioning};
 use profile::{Job, Time};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -287,6 +287,57 @@ pub fn simulate(
     series: Series,
     deadlines: Option<&[Option<Time>]>,
 ) -> Result<Run, IntergridError> {
+    simulate_with(
+        config,
+        scenario,
+        &series.to_string(),
+        &series.provider,
+        series.gateway.policy(config.interval()),
+        deadlines,
+    )
+}
+
+/// [`simulate`] for a series of one's own: every cluster set up by
+/// `partitioning` (a [`Partitioning`] of one's own, or a built-in
+/// [`ProviderPolicy`](partitions_forecast::ProviderPolicy)), the gateway
+/// playing `provisioning` (a [`Provisioning`] of one's own, or a built-in
+/// [`GatewayPolicy`](gateway::GatewayPolicy)), the run named `name` in
+/// errors. The same checks, the same [`Run`]: [`Run::metrics`] and
+/// [`Scenario::deadlines`] take it as they take a built-in series' run
+/// ([`evaluate_with`](crate::evaluate_with) does all three).
+///
+/// ```
+/// use gateway::{GatewayPolicy, Information};
+/// use intergrid::{Config, Scenario, simulate, simulate_with};
+/// use partitions_forecast::ProviderPolicy;
+/// use profile::{Job, Time};
+///
+/// let local = |first: u64| -> Vec<Job> {
+///     (0..4).map(|i| Job::new(first + i, Time(600 * i as i64), 4, 1800, 1200)).collect()
+/// };
+/// let grid: Vec<Job> = (0..6).map(|i| Job::new(1000 + i, Time(300 * i as i64), 6, 900, 600)).collect();
+/// let scenario = Scenario { grid, local: vec![local(0), local(100)], warmup: Time(0) };
+/// let config = Config::paper(vec![8, 8], 3600);
+/// // The built-in pair, spelt out: the run of the series it names.
+/// let ours = simulate_with(
+///     &config,
+///     &scenario,
+///     "mine",
+///     &ProviderPolicy::ArCb,
+///     GatewayPolicy::EarliestStart(Information::Ask),
+///     None,
+/// )?;
+/// assert_eq!(ours, simulate(&config, &scenario, "arcb+earliest-ask".parse()?, None)?);
+/// # Ok::<(), intergrid::IntergridError>(())
+/// ```
+pub fn simulate_with<P: Partitioning + ?Sized, Q: Provisioning + Clone>(
+    config: &Config,
+    scenario: &Scenario,
+    name: &str,
+    partitioning: &P,
+    provisioning: Q,
+    deadlines: Option<&[Option<Time>]>,
+) -> Result<Run, IntergridError> {
     if config.clusters.len() != scenario.local.len() {
         return Err(IntergridError::ClusterCount {
             clusters: config.clusters.len(),
@@ -314,8 +365,9 @@ pub fn simulate(
             found: d.len(),
         });
     }
+    let series = || name.to_owned();
     let cluster_error = |cluster, error| IntergridError::Cluster {
-        series,
+        series: series(),
         cluster,
         error,
     };
@@ -325,13 +377,13 @@ pub fn simulate(
         .zip(&scenario.local)
         .enumerate()
         .map(|(k, (&procs, jobs))| {
-            Cluster::under(&series.provider, procs, &config.forecast, Time::ZERO)
+            Cluster::under(partitioning, procs, &config.forecast, Time::ZERO)
                 .and_then(|c| c.with_local_jobs(jobs.clone()))
                 .map(Site::new)
                 .map_err(|e| cluster_error(k, e))
         })
         .collect::<Result<Vec<Site>, _>>()?;
-    let mut gateway_config = GatewayConfig::new(series.gateway.policy(config.interval()))
+    let mut gateway_config = GatewayConfig::new(provisioning)
         .timers_until(scenario.last_arrival())
         .measure_from(scenario.warmup)
         .track_allocations(config.track_allocations)
@@ -350,7 +402,10 @@ pub fn simulate(
             .collect(),
         None => scenario.grid.clone(),
     };
-    let gateway_error = |error| IntergridError::Gateway { series, error };
+    let gateway_error = |error| IntergridError::Gateway {
+        series: series(),
+        error,
+    };
     let (result, sites, revenue, admission_rejections) = match config.pricing {
         None => {
             let result = gateway::run(&gateway_config, &mut sites, &grid).map_err(gateway_error)?;
@@ -376,7 +431,7 @@ pub fn simulate(
         let records = cluster.records();
         validate(cluster.capacity(), &records).map_err(|error| {
             IntergridError::InvalidSchedule {
-                series,
+                series: series(),
                 cluster: k,
                 error,
             }
@@ -388,7 +443,7 @@ pub fn simulate(
             .collect();
         if ran.len() != scenario.local[k].len() {
             return Err(IntergridError::LocalJobsLost {
-                series,
+                series: series(),
                 cluster: k,
                 ran: ran.len(),
                 submitted: scenario.local[k].len(),

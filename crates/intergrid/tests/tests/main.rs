@@ -4,6 +4,7 @@
 
 mod extremes;
 mod messages;
+mod own_series;
 mod runs;
 mod schedule;
 mod series;
