@@ -42,7 +42,8 @@ pub struct Identity {
     pub experiment: String,
     /// The configuration as `run.toml` names it.
     pub config_file: String,
-    /// Where to read it.
+    /// Where to read it: its real path (symbolic links, `..` and `.`
+    /// resolved), so one file given two ways is one configuration.
     pub config_path: PathBuf,
     /// SHA-256 of the resolved configuration.
     pub config_sha256: String,
@@ -60,7 +61,9 @@ impl Identity {
             version: experiments::CELLS_VERSION,
             experiment: experiment.id().to_string(),
             config_file: name.to_string(),
-            config_path: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+            config_path: std::fs::canonicalize(path)
+                .or_else(|_| std::path::absolute(path))
+                .unwrap_or_else(|_| path.to_path_buf()),
             config_sha256: experiment.config_sha256(),
             git_revision: identity::REVISION.to_string(),
             cells: experiments::cell_labels(experiment).len(),

@@ -23,7 +23,8 @@ const AFTER_HELP: &str = "\
 Environment:
   USCHED_ROOT         the repository root, if --root is not given (else the first directory
                       holding Cargo.toml and configs/ from the current one up; needed by every
-                      command but simulate with a trace file's path)
+                      command but describe, generate, and simulate with a trace file's path
+                      or a lublin99: spec)
   TRACES_DIR          directory searched first for traces (<name>.swf.gz or <name>.swf)
   TRACES_CACHE        download cache (default traces/cache)
   TRACES_MIRROR       download base URL: http(s):// or file:// (default the Parallel

@@ -159,9 +159,9 @@ pub fn main_with(args: &[String], settings: Settings) -> ExitCode {
     })
 }
 
-/// Whether `command` needs the repository root: all do but `describe` and
-/// `simulate` given a trace file's path (a known trace's name is looked up
-/// in the repository's `traces/`).
+/// Whether `command` needs the repository root: all do but `describe`,
+/// `generate`, and `simulate` given a trace file's path or a `lublin99:`
+/// spec (a known trace's name is looked up in the repository's `traces/`).
 pub fn needs_root(command: &Command) -> bool {
     match command {
         Command::Simulate(args) => {

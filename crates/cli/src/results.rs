@@ -353,10 +353,12 @@ pub fn check_replacement(
                     .filter_map(toml::Value::as_table)
                     .map(|w| {
                         let label = w.get("label").and_then(toml::Value::as_str).unwrap_or("?");
-                        let shown = match w.get("variant").and_then(toml::Value::as_str) {
-                            Some(changes) => format!("{label} ({changes})"),
-                            None => label.to_string(),
-                        };
+                        let variant = w.get("variant").and_then(toml::Value::as_str);
+                        let repetition = w
+                            .get("repetition")
+                            .and_then(toml::Value::as_integer)
+                            .and_then(|r| u32::try_from(r).ok());
+                        let shown = experiments::WorkloadFacts::shown(label, variant, repetition);
                         data_of(
                             &shown,
                             w.get("sha256").and_then(toml::Value::as_str),

@@ -100,24 +100,31 @@ impl Settings {
 
     /// How a path is shown (and recorded in run.toml): relative to the
     /// repository root when inside it, from whichever directory it was
-    /// given; else absolute, without `.` parts. Either way one file has one
-    /// name, however it was spelt and from wherever: `verify` finds a
-    /// configuration outside the repository, and the traces beside it,
-    /// from any directory, and `./a.toml` and `a.toml` are one name.
+    /// given; else absolute. Either way one file has one name, however it
+    /// was spelt and from wherever: symbolic links, `..` and `.` are
+    /// resolved (for a file that exists; `..` and `.` by their text for
+    /// one that does not yet), and so is the root itself, so `verify`
+    /// finds a configuration outside the repository, and the traces beside
+    /// it, from any directory, and shards of one configuration given as
+    /// `../cfg/a.toml` and as `/abs/cfg/a.toml` are shards of one run.
     pub fn shown(&self, path: &Path) -> String {
-        let absolute = std::path::absolute(path).ok();
-        if let Some(inside) = absolute
-            .as_deref()
-            .and_then(|a| a.strip_prefix(&self.root).ok())
-        {
+        let resolved = std::fs::canonicalize(path)
+            .ok()
+            .or_else(|| std::path::absolute(path).ok().map(|a| lexical(&a)));
+        let roots = [
+            std::fs::canonicalize(&self.root).ok(),
+            Some(lexical(&self.root)),
+        ];
+        if let Some(inside) = resolved.as_deref().and_then(|a| {
+            roots
+                .iter()
+                .flatten()
+                .find_map(|root| a.strip_prefix(root).ok())
+        }) {
             return inside.display().to_string();
         }
-        absolute
-            .as_deref()
-            .unwrap_or(path)
-            .components()
-            .filter(|c| !matches!(c, std::path::Component::CurDir))
-            .collect::<PathBuf>()
+        resolved
+            .unwrap_or_else(|| lexical(path))
             .display()
             .to_string()
     }
@@ -139,5 +146,36 @@ impl Settings {
             .into_iter()
             .map(|e| (e.path.clone(), Some(e.id.clone())))
             .collect())
+    }
+}
+
+/// `path` with its `.` parts dropped and each `..` taking the part before
+/// it away, by the text alone (for a path that does not exist yet).
+fn lexical(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push(c);
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_that_does_not_exist_is_resolved_by_its_text() {
+        assert_eq!(lexical(Path::new("/a/b/../c/./d")), PathBuf::from("/a/c/d"));
+        assert_eq!(lexical(Path::new("../x/./y")), PathBuf::from("../x/y"));
+        assert_eq!(lexical(Path::new("a/../../b")), PathBuf::from("../b"));
     }
 }

@@ -102,6 +102,10 @@ pub fn verify(
             }
         })?
     };
+    // Ids that name no paper figure (examples, sensitivity runs, own
+    // studies): those results alone are checked, as for own studies, and
+    // no document or sensitivity table is written.
+    let only_named = !only_own && !ids.is_empty() && selected.iter().all(|e| !e.is_figure());
     let figures = entries.iter().filter(|e| e.is_figure()).count();
     let absent: Vec<&str> = entries
         .iter()
@@ -123,7 +127,7 @@ pub fn verify(
         .flat_map(|e| [e.path.clone(), csv_of(e)])
         .collect();
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-    if !only_own {
+    if !only_own && !only_named {
         output::refuse_input_file(&doc, "--doc", &inputs)?;
         output::check_replace(&doc, "--doc", output::Made::Document, force)?;
     }
@@ -134,8 +138,15 @@ pub fn verify(
     let mut sensitivity_runs = Vec::new();
     let mut corrupt = Vec::new();
     let mut figure_verdicts = std::collections::BTreeMap::new();
-    // The papers' entries, none when only own studies were named.
-    let papers: &[Entry] = if only_own { &[] } else { &entries };
+    // The papers' entries: none when only own studies were named, the
+    // named ones when they name no figure.
+    let papers: Vec<&Entry> = if only_own {
+        Vec::new()
+    } else if only_named {
+        selected.clone()
+    } else {
+        entries.iter().collect()
+    };
     for e in papers {
         let dir = settings.results.join(&e.id);
         let csv = csv_of(e);
@@ -278,6 +289,15 @@ pub fn verify(
             "{} experiment(s) have results that do not check out (above); nothing written",
             corrupt.len()
         );
+    }
+    if only_named {
+        if settings.verbosity > Verbosity::Quiet {
+            say_err!(
+                "checked the results named only (no paper figure among them), so no \
+                 reproduction document or sensitivity table was written"
+            );
+        }
+        return claims_status(failed_claims, strict);
     }
     if only_own {
         if no_papers && settings.verbosity > Verbosity::Quiet {

@@ -301,12 +301,18 @@ impl WorkloadFacts {
     /// A workload drawn anew for each repetition says which
     /// (`gen (repetition 2)`).
     pub fn shown_label(&self) -> String {
-        let rep = self.repetition.map(|r| format!("repetition {r}"));
-        match (&self.variant, rep) {
-            (Some(changes), Some(rep)) => format!("{} ({changes}; {rep})", self.label),
-            (Some(changes), None) => format!("{} ({changes})", self.label),
-            (None, Some(rep)) => format!("{} ({rep})", self.label),
-            (None, None) => self.label.clone(),
+        Self::shown(&self.label, self.variant.as_deref(), self.repetition)
+    }
+
+    /// [`shown_label`](Self::shown_label) of the fields a run.toml records
+    /// (`label`, `variant`, `repetition`), read back without the rest.
+    pub fn shown(label: &str, variant: Option<&str>, repetition: Option<u32>) -> String {
+        let rep = repetition.map(|r| format!("repetition {r}"));
+        match (variant, rep) {
+            (Some(changes), Some(rep)) => format!("{label} ({changes}; {rep})"),
+            (Some(changes), None) => format!("{label} ({changes})"),
+            (None, Some(rep)) => format!("{label} ({rep})"),
+            (None, None) => label.to_owned(),
         }
     }
 }

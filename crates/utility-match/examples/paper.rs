@@ -1,6 +1,6 @@
 //! §4.2 of Vasques & Veiga: the three schedulers on the same generated grids.
 //!
-//! `cargo run --release -p utility-match --example paper [runs]`
+//! `cargo run --release -p usched-utility-match --example paper [runs]`
 
 use std::time::Instant;
 

@@ -333,3 +333,105 @@ fn an_id_for_run_or_a_file_for_reproduce_names_the_other_command() {
     );
     assert!(!tmp.path().join("res").exists(), "nothing is written");
 }
+
+/// A generated workload drawn anew for each repetition is recorded with
+/// its repetition; the check of what `--out` holds read it back without
+/// it, so the second run of an unchanged study of several repetitions was
+/// refused as "computed from other data" (the same seeds on both sides).
+#[test]
+fn the_same_study_of_several_repetitions_runs_again_into_its_results() {
+    let tmp = TempDir::new("studies-rerun");
+    let study = STUDY.replacen("repetitions = 1", "repetitions = 2", 1);
+    std::fs::write(tmp.path().join("study.toml"), study).unwrap();
+    let out = run(&tmp, &["run", "study.toml", "--out", "res", "-q"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let run_toml = read(&tmp.path().join("res/study/grid/run.toml"));
+    assert!(run_toml.contains("repetition = 2"), "{run_toml}");
+    let data = read(&tmp.path().join("res/study/grid/data.csv"));
+    let out = run(&tmp, &["run", "study.toml", "--out", "res"]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("replaced the results of the same configuration and data"),
+        "{stderr}"
+    );
+    assert_eq!(read(&tmp.path().join("res/study/grid/data.csv")), data);
+}
+
+/// `verify` of an example's id (a catalog entry that is no paper figure)
+/// checked every result in `--out` and wrote a papers' REPRODUCTION.md
+/// there ("results for 0 of 20 paper figures"); ids that name no figure
+/// are checked alone, as an own study's are, and no document is written.
+#[test]
+fn verify_of_an_example_checks_it_alone() {
+    let tmp = TempDir::new("studies-verify-example");
+    let id = "examples/utility-max-ttl";
+    let out = run(&tmp, &["reproduce", id, "--out", "res", "-q"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&tmp, &["verify", id, "--out", "res"]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(text(&out.stdout).contains(&format!("{id}:")), "{stderr}");
+    assert!(
+        stderr.contains("checked the results named only"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("sensitivity table in"), "{stderr}");
+    assert!(!tmp.path().join("res/REPRODUCTION.md").exists());
+}
+
+/// One configuration file given two ways (`../cfg/study.toml` from one
+/// directory, `/abs/cfg/../cfg/study.toml` with `--root` from another, the
+/// root itself through a symbolic link) was two configurations: run.toml
+/// named it differently, and the second shard into the same cells was
+/// refused as "another run of the same configuration". Now it is one name
+/// and one run: the shards merge to the unsharded run's bytes.
+#[test]
+fn one_configuration_spelt_two_ways_is_one_run() {
+    let tmp = TempDir::new("studies-one-name");
+    let root = crate::common::checkout();
+    let (cfg, work) = (tmp.path().join("cfg"), tmp.path().join("work"));
+    std::fs::create_dir_all(&cfg).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(cfg.join("study.toml"), STUDY).unwrap();
+    let link = tmp.path().join("root-link");
+    std::os::unix::fs::symlink(&root, &link).unwrap();
+    let spelt = format!("{}/../cfg/study.toml", cfg.display());
+    let in_work = |args: &[&str]| output(offline_xtask(&work).args(args)).unwrap();
+    let out = in_work(&["run", "../cfg/study.toml", "--out", "../whole", "-q"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let shards = [
+        in_work(&[
+            "run",
+            "../cfg/study.toml",
+            "--shard",
+            "0/2",
+            "--cells",
+            "../cells",
+        ]),
+        output(
+            offline_xtask(tmp.path())
+                .args(["--root", link.to_str().unwrap(), "run", &spelt])
+                .args(["--shard", "1/2", "--cells", "cells"]),
+        )
+        .unwrap(),
+    ];
+    for out in &shards {
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let out = run(&tmp, &["merge", "cells", "--out", "merged", "-q"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for file in ["run.toml", "data.csv", "samples.csv", "summary.md"] {
+        assert_eq!(
+            read(&tmp.path().join("merged/study/grid").join(file)),
+            read(&tmp.path().join("whole/study/grid").join(file)),
+            "{file}"
+        );
+    }
+    let run_toml = read(&tmp.path().join("whole/study/grid/run.toml"));
+    let real = std::fs::canonicalize(cfg.join("study.toml")).unwrap();
+    assert!(
+        run_toml.contains(&format!("config_file = \"{}\"", real.display())),
+        "{run_toml}"
+    );
+}
