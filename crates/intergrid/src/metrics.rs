@@ -173,14 +173,7 @@ pub fn evaluate(
     series: Series,
     evaluation: &Evaluation,
 ) -> Result<Metrics, IntergridError> {
-    let none = vec![None; scenario.grid.len()];
-    let base = simulate(config, scenario, evaluation.base, Some(&none))?;
-    let deadlines = scenario.deadlines(
-        &base,
-        evaluation.deadline_share,
-        evaluation.stringency,
-        evaluation.deadline_seed,
-    )?;
+    let (base, deadlines) = base_and_deadlines(config, scenario, evaluation)?;
     let other = if series == evaluation.base && evaluation.deadline_share == 0.0 {
         None
     } else {
@@ -205,14 +198,7 @@ pub fn evaluate_with<P: Partitioning + ?Sized, Q: Provisioning + Clone>(
     provisioning: Q,
     evaluation: &Evaluation,
 ) -> Result<Metrics, IntergridError> {
-    let none = vec![None; scenario.grid.len()];
-    let base = simulate(config, scenario, evaluation.base, Some(&none))?;
-    let deadlines = scenario.deadlines(
-        &base,
-        evaluation.deadline_share,
-        evaluation.stringency,
-        evaluation.deadline_seed,
-    )?;
+    let (base, deadlines) = base_and_deadlines(config, scenario, evaluation)?;
     let run = simulate_with(
         config,
         scenario,
@@ -222,4 +208,22 @@ pub fn evaluate_with<P: Partitioning + ?Sized, Q: Provisioning + Clone>(
         Some(&deadlines),
     )?;
     run.metrics(&base, scenario, evaluation.bsld_bound)
+}
+
+/// The base series' run without deadlines, and the deadlines it gives a
+/// share of the grid jobs.
+fn base_and_deadlines(
+    config: &Config,
+    scenario: &Scenario,
+    evaluation: &Evaluation,
+) -> Result<(Run, Vec<Option<Time>>), IntergridError> {
+    let none = vec![None; scenario.grid.len()];
+    let base = simulate(config, scenario, evaluation.base, Some(&none))?;
+    let deadlines = scenario.deadlines(
+        &base,
+        evaluation.deadline_share,
+        evaluation.stringency,
+        evaluation.deadline_seed,
+    )?;
+    Ok((base, deadlines))
 }
