@@ -186,8 +186,11 @@ fn sample(strategy: impl Strategy<Value = Vec<crate::Job>>, count: u32) -> Vec<V
 
 /// `check` on each of `workloads` in turn: the first broken invariant,
 /// its detail prefixed with the workload's number (from 1) and size in
-/// `unit` (`workload 3 (12 jobs): ...`). The paper crates' suites run
-/// their checks through it.
+/// `unit` (`workload 3 (12 jobs): ...`). A panic in `check` (in the
+/// implementation under test, say) is the invariant
+/// [`invariant::RUNS_TO_THE_END`] broken on that workload, with the
+/// panic's message, so it is named like any other. The paper crates'
+/// suites run their checks through it.
 ///
 /// ```
 /// use profile::testing::{Broken, check_each};
@@ -198,6 +201,16 @@ fn sample(strategy: impl Strategy<Value = Vec<crate::Job>>, count: u32) -> Vec<V
 /// })
 /// .unwrap_err();
 /// assert_eq!(b.to_string(), "short: workload 2 (3 jobs): three is too many");
+/// // A panic is named like any broken invariant.
+/// let b = check_each(&workloads, "jobs", |w| {
+///     assert!(w.len() < 3, "no room for {}", w.len());
+///     Ok(())
+/// })
+/// .unwrap_err();
+/// assert_eq!(
+///     b.to_string(),
+///     "runs to the end: workload 2 (3 jobs): the implementation panicked: no room for 3"
+/// );
 /// ```
 pub fn check_each<W>(
     workloads: &[Vec<W>],
@@ -205,7 +218,19 @@ pub fn check_each<W>(
     mut check: impl FnMut(&[W]) -> Result<(), Broken>,
 ) -> Result<(), Broken> {
     for (k, w) in workloads.iter().enumerate() {
-        check(w).map_err(|b| b.within(format_args!("workload {} ({} {unit})", k + 1, w.len())))?;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(w)))
+            .unwrap_or_else(|panic| {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("a panic without a message");
+                Err(Broken::new(
+                    invariant::RUNS_TO_THE_END,
+                    format!("the implementation panicked: {message}"),
+                ))
+            })
+            .map_err(|b| b.within(format_args!("workload {} ({} {unit})", k + 1, w.len())))?;
     }
     Ok(())
 }
