@@ -43,6 +43,9 @@ pub struct Settings {
     /// `--replace`: results of another configuration or other data in
     /// `--out` may be replaced (else that is an error).
     pub replace: bool,
+    /// `root` as it was when first resolved, and its real path, for
+    /// [`Settings::shown`] (read again if `root` has changed since).
+    real_root: std::sync::OnceLock<(PathBuf, Option<PathBuf>)>,
 }
 
 impl Settings {
@@ -61,6 +64,7 @@ impl Settings {
             schedules: false,
             no_claims: false,
             replace: false,
+            real_root: std::sync::OnceLock::new(),
             root,
         }
     }
@@ -111,10 +115,17 @@ impl Settings {
         let resolved = std::fs::canonicalize(path)
             .ok()
             .or_else(|| std::path::absolute(path).ok().map(|a| lexical(&a)));
-        let roots = [
-            std::fs::canonicalize(&self.root).ok(),
-            Some(lexical(&self.root)),
-        ];
+        let real = || std::fs::canonicalize(&self.root).ok();
+        let cached = self.real_root.get_or_init(|| (self.root.clone(), real()));
+        let fresh;
+        let real_root = if cached.0 == self.root {
+            cached.1.as_deref()
+        } else {
+            fresh = real();
+            fresh.as_deref()
+        };
+        let lexical_root = lexical(&self.root);
+        let roots = [real_root, Some(lexical_root.as_path())];
         if let Some(inside) = resolved.as_deref().and_then(|a| {
             roots
                 .iter()
@@ -177,5 +188,26 @@ mod tests {
         assert_eq!(lexical(Path::new("/a/b/../c/./d")), PathBuf::from("/a/c/d"));
         assert_eq!(lexical(Path::new("../x/./y")), PathBuf::from("../x/y"));
         assert_eq!(lexical(Path::new("a/../../b")), PathBuf::from("../b"));
+    }
+
+    #[test]
+    fn a_root_changed_after_use_is_resolved_again() {
+        let base = std::env::temp_dir().join(format!("usched-shown-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        for d in ["a", "b/real"] {
+            std::fs::create_dir_all(base.join(d)).unwrap();
+        }
+        std::fs::write(base.join("b/real/f.toml"), "").unwrap();
+        std::os::unix::fs::symlink(base.join("b/real"), base.join("b/link")).unwrap();
+        let mut settings = Settings::new(base.join("a"));
+        // Outside the first root: shown absolute, its real path.
+        let file = base.join("b/link/f.toml");
+        let real = std::fs::canonicalize(&file).unwrap();
+        assert_eq!(settings.shown(&file), real.display().to_string());
+        // The root set to the link afterwards: the file is inside it.
+        settings.root = base.join("b/link");
+        assert_eq!(settings.shown(&file), "f.toml");
+        assert_eq!(settings.shown(&real), "f.toml");
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }

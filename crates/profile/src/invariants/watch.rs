@@ -74,11 +74,9 @@ impl<S: Scheduler> Watch<S> {
         profile.earliest_start(ctx.now(), procs, estimate)
     }
 
-    /// Records the head's earliest start as a decision leaves it.
-    fn bound_head(&mut self, ctx: &Context<'_>) {
-        let Some(earliest) = self.head_earliest(ctx) else {
-            return;
-        };
+    /// Records `earliest`, the head's earliest start as a decision leaves
+    /// it.
+    fn bound_head(&mut self, ctx: &Context<'_>, earliest: Time) {
         let Some(index) = ctx.waiting(0).map(|w| w.index) else {
             return;
         };
@@ -91,12 +89,12 @@ impl<S: Scheduler> Watch<S> {
         }
     }
 
-    /// The head of the queue as a decision leaves it, if it could start now:
-    /// its processors free from now for its estimate (its own reservation
-    /// lifted first).
-    fn head_could_start(&mut self, ctx: &Context<'_>) -> Option<String> {
+    /// The head of the queue as a decision leaves it, if it could start now
+    /// (`earliest`, its earliest start, is now): its processors free from
+    /// now for its estimate (its own reservation lifted first).
+    fn head_could_start(ctx: &Context<'_>, earliest: Time) -> Option<String> {
         let now = ctx.now();
-        if self.head_earliest(ctx)? != now {
+        if earliest != now {
             return None;
         }
         let w = ctx.waiting(0)?;
@@ -144,11 +142,19 @@ impl<S: Scheduler> Scheduler for Watch<S> {
             }
         }
         self.inner.schedule(ctx)?;
+        if !(self.bound_heads || self.head_fits) {
+            return Ok(());
+        }
+        // Worked out once for both checks: with a reservation it costs a
+        // copy of the profile.
+        let Some(earliest) = self.head_earliest(ctx) else {
+            return Ok(());
+        };
         if self.bound_heads {
-            self.bound_head(ctx);
+            self.bound_head(ctx, earliest);
         }
         if self.head_fits
-            && let Some(detail) = self.head_could_start(ctx)
+            && let Some(detail) = Self::head_could_start(ctx, earliest)
         {
             return Err(self.trip(broken("starts the head when it fits", detail)));
         }

@@ -194,40 +194,35 @@ fn check_totals(
     run: &GridRun,
 ) -> Result<(), Violation> {
     let bad = |field, message: String| Err(Violation::Totals { field, message });
-    // Per machine, site by site: (cores, run time, jobs) from the records.
-    let mut usage: Vec<(ResourceId, u32, i64, u32)> = Vec::new();
-    for (site, v) in machines.iter().enumerate() {
-        for (index, m) in v.iter().enumerate() {
-            usage.push((ResourceId { site, index }, m.cores(), 0, 0));
-        }
-    }
-    let offsets: Vec<usize> = machines
+    // Per site, per machine: (cores, run time, jobs) from the records.
+    let mut usage: Vec<Vec<(u32, i64, u32)>> = machines
         .iter()
-        .scan(0, |k, v| {
-            let first = *k;
-            *k += v.len();
-            Some(first)
-        })
+        .map(|v| v.iter().map(|m| (m.cores(), 0, 0)).collect())
         .collect();
     for (j, r) in jobs.iter().zip(&run.jobs) {
         if let (JobStatus::Completed, Some(res)) = (r.status, r.resource) {
-            let u = &mut usage[offsets[res.site] + res.index];
-            let m = &machines[res.site][res.index];
-            u.2 = u.2.saturating_add(m.run_time(j.length));
-            u.3 += 1;
+            let u = &mut usage[res.site][res.index];
+            u.1 =
+                u.1.saturating_add(machines[res.site][res.index].run_time(j.length));
+            u.2 += 1;
         }
     }
-    if run.machines.len() != usage.len() {
+    let count: usize = usage.iter().map(Vec::len).sum();
+    if run.machines.len() != count {
         return bad(
             "machines",
             format!(
-                "{} entries, expected one per machine, {}",
+                "{} entries, expected one per machine, {count}",
                 run.machines.len(),
-                usage.len()
             ),
         );
     }
-    for (m, &(id, cores, busy, count)) in run.machines.iter().zip(&usage) {
+    let records = usage.iter().enumerate().flat_map(|(site, v)| {
+        v.iter()
+            .enumerate()
+            .map(move |(index, &u)| (ResourceId { site, index }, u))
+    });
+    for (m, (id, (cores, busy, count))) in run.machines.iter().zip(records) {
         if (m.id, m.cores, m.busy, m.jobs) != (id, cores, busy, count) {
             return bad(
                 "machines",
