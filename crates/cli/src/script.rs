@@ -113,8 +113,20 @@ pub fn sbatch_word(s: &str) -> String {
 
 /// A path as Slurm's filename patterns read it (`%` doubled, so `%A` in a
 /// directory name stays `%A`), as one `#SBATCH` argument ([`sbatch_word`]).
-pub fn sbatch_path(p: &str) -> String {
-    sbatch_word(&p.replace('%', "%%"))
+///
+/// A path holding a backslash is refused: Slurm reads any `\` in a
+/// filename pattern as "expand nothing here, drop the backslashes", so
+/// neither the path nor its `%` patterns would be what was meant, and
+/// there is no escape for it.
+pub fn sbatch_path(p: &str) -> Result<String, String> {
+    if p.contains('\\') {
+        return Err(format!(
+            "{p:?} holds a backslash, which Slurm's file name patterns (#SBATCH --output) \
+             cannot take literally (a backslash turns the pattern off and is dropped); \
+             choose a path without one"
+        ));
+    }
+    Ok(sbatch_word(&p.replace('%', "%%")))
 }
 
 #[cfg(test)]

@@ -96,7 +96,7 @@ fn scripts(
          --cells {cells} --threads \"${{SLURM_CPUS_PER_TASK:-{cpus}}}\" -- {ids}\n",
         last = n - 1,
         cpus = args.cpus_per_task,
-        logs = sbatch_log(&l.logs, "shards-%A_%a.log"),
+        logs = sbatch_log(&l.logs, "shards-%A_%a.log")?,
         root = path_str(&settings.root),
         bin = path_str(&l.binary),
         ids = ids.join(" "),
@@ -112,7 +112,7 @@ fn scripts(
          set -euo pipefail\n\
          cd {root}\n\
          exec {bin} --root {root}{globals}{replace} merge --out {out} -- {cells}\n",
-        logs = sbatch_log(&l.logs, "merge-%j.log"),
+        logs = sbatch_log(&l.logs, "merge-%j.log")?,
         // The merge replaces results of another configuration only if asked.
         replace = if settings.replace { " --replace" } else { "" },
         root = path_str(&settings.root),
@@ -130,12 +130,13 @@ const MERGE_HEADING: &str = "# Merge of `cargo xtask slurm` (docs/SCALE-OUT.md):
 
 /// `--output` of an `#SBATCH` line: the log folder (escaped for Slurm's
 /// patterns) joined with `pattern` (meant as a pattern).
-fn sbatch_log(logs: &Path, pattern: &str) -> String {
-    let dir = sbatch_path(&logs.display().to_string());
-    match dir.strip_suffix('"') {
+fn sbatch_log(logs: &Path, pattern: &str) -> Result<String> {
+    let dir = sbatch_path(&logs.display().to_string())
+        .map_err(|e| anyhow!("the log folder of --cells, {e}"))?;
+    Ok(match dir.strip_suffix('"') {
         Some(open) => format!("{open}/{pattern}\""),
         None => format!("{dir}/{pattern}"),
-    }
+    })
 }
 
 /// Runs a Slurm client command; its stdout, or an error with its stderr.
@@ -259,6 +260,10 @@ pub fn slurm(settings: &Settings, args: &SlurmArgs) -> Result<ExitCode> {
             )?;
         }
     }
+    // `<cells>/slurm` and its `logs` are real folders, never links to
+    // elsewhere (the jobs run the binary copied there, and Slurm writes
+    // the logs there).
+    crate::output::check_no_links_below(&layout.cells, &layout.logs.join("log"))?;
     // The scripts and the binary's copy replace only what this command
     // wrote there before: scripts with its heading, and a binary beside them.
     let shards_file = layout.dir.join("shards.sbatch");
@@ -357,12 +362,16 @@ mod tests {
         assert_eq!(quote("it's"), r"'it'\''s'");
         assert_eq!(quote(""), "''");
         assert_eq!(quote("$HOME"), "'$HOME'");
-        assert_eq!(sbatch_path("/a/%A/b"), "/a/%%A/b");
-        assert_eq!(sbatch_path("/a b/\"c\"\\"), r#""/a b/\"c\"\\""#);
+        assert_eq!(sbatch_path("/a/%A/b").unwrap(), "/a/%%A/b");
+        assert_eq!(sbatch_path("/a b/\"c\"").unwrap(), r#""/a b/\"c\"""#);
         assert_eq!(
-            sbatch_log(Path::new("/x y/%j"), "m-%j.log"),
+            sbatch_log(Path::new("/x y/%j"), "m-%j.log").unwrap(),
             "\"/x y/%%j/m-%j.log\""
         );
+        // Slurm turns a pattern with a backslash off and drops the
+        // backslashes: the logs would go elsewhere.
+        let e = sbatch_log(Path::new("/a\\b/cells/slurm/logs"), "m-%j.log").unwrap_err();
+        assert!(e.to_string().contains("backslash"), "{e}");
     }
 
     #[test]

@@ -169,3 +169,38 @@ fn a_bare_verify_over_studies_of_ones_own_checks_them_and_writes_no_papers_docum
     );
     assert!(!tmp.path().join("empty/REPRODUCTION.md").exists());
 }
+
+#[test]
+fn slurm_writes_its_scripts_and_logs_through_no_link() {
+    let tmp = TempDir::new("out-dirs-slurm-links");
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    // `<cells>/slurm` a link, then `<cells>/slurm/logs` a link.
+    for (cells, link) in [("c1", "c1/slurm"), ("c2", "c2/slurm/logs")] {
+        let link = tmp.path().join(link);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
+        let o = run(
+            &tmp,
+            &[
+                "slurm",
+                "baseline/backfilling",
+                "--cells",
+                cells,
+                "--out",
+                "out",
+            ],
+        );
+        let stderr = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{cells}: {stderr}");
+        assert!(
+            stderr.contains("is a symbolic link; results are written only into real directories"),
+            "{cells}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_dir(&elsewhere).unwrap().count(),
+            0,
+            "{cells}: something was written through the link"
+        );
+    }
+}
