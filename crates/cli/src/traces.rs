@@ -487,6 +487,16 @@ fn download(known: &KnownTrace, url: &str, cache: &Path) -> Result<PathBuf> {
     std::fs::create_dir_all(cache)
         .with_context(|| format!("cannot create the trace cache {}", terminal_path(cache)))?;
     let dest = cache.join(known.file_name());
+    // A download is verified before it is renamed into place, so a file
+    // there that is not the trace (the lookup skipped it) was not made by
+    // this tool: it is the user's to keep.
+    if std::fs::symlink_metadata(&dest).is_ok() {
+        bail!(
+            "the trace cache holds {}, which is not the archive's trace, and a download would \
+             replace it; move it away (or delete it) and run again",
+            terminal_path(&dest)
+        );
+    }
     *lock(&ATTEMPTS).entry(url.to_string()).or_insert(0) += 1;
     let cap = download_cap(known);
     say_err!(

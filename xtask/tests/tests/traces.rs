@@ -181,6 +181,27 @@ fn a_copy_with_other_content_is_refused_and_the_search_goes_on() {
 }
 
 #[test]
+fn a_download_never_replaces_a_file_in_the_cache_that_is_not_the_trace() {
+    let tmp = TempDir::new("cache-kept");
+    let mut s = settings(&tmp);
+    let mirror = tmp.dir("mirror");
+    s.mirror = Some(format!("file://{}", mirror.display()));
+    std::fs::copy(committed(KTH), mirror.join(format!("{KTH}.swf.gz"))).unwrap();
+    // One's own edited copy, under the trace's name in the cache.
+    std::fs::create_dir_all(&s.cache).unwrap();
+    let mine = s.cache.join(format!("{KTH}.swf.gz"));
+    std::fs::write(&mine, "my own edited trace\n").unwrap();
+    s.no_stand_in = true;
+    let e = format!("{:#}", resolve(KTH, &tmp.0, &s).unwrap_err());
+    assert!(
+        e.contains("a download would replace it") && e.contains(&mine.display().to_string()),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(&mine).unwrap(), b"my own edited trace\n");
+    assert_eq!(download_attempts(&download_url(kth(), s.mirror.as_deref())), 0);
+}
+
+#[test]
 fn a_download_is_tried_once_per_process() {
     let tmp = TempDir::new("once");
     let mut s = settings(&tmp);
