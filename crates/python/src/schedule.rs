@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use cli::output::Made;
 use profile::{Event, Job, Outcome, ScheduleStats, SchedulerConfig, Time};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -101,8 +102,11 @@ impl Schedule {
 
     /// Writes the schedule as SWF (submit, wait, run time, processors and
     /// requested time of every job; status 1 completed, 0 killed). `path`
-    /// is a `str`, `bytes` or `os.PathLike`.
-    fn write_swf(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// is a `str`, `bytes` or `os.PathLike`. An existing file there is
+    /// replaced only if it is a schedule this package or the command line
+    /// wrote, or with `force=True`.
+    #[pyo3(signature = (path, *, force = false))]
+    fn write_swf(&self, path: &Bound<'_, PyAny>, force: bool) -> PyResult<()> {
         let path = PathBuf::from(crate::convert::text_path("path", path)?);
         let records = swf_io::schedule_records(&self.jobs.jobs, &self.outcomes);
         let header = swf_io::SwfHeader::default();
@@ -110,15 +114,20 @@ impl Schedule {
             header,
             &records,
             self.jobs.capacity,
-            &[format!("{} on {}", self.policy, self.jobs.label)],
+            &[format!(
+                "simulated schedule: {} on {}",
+                self.policy, self.jobs.label
+            )],
         )
         .map_err(error)?;
-        write(&path, &text)
+        write(&path, &text, Made::Schedule, force)
     }
 
     /// Writes the schedule as Batsim's `jobs.csv`, with processor
-    /// allocations (first fit).
-    fn write_jobs_csv(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// allocations (first fit). The format carries no mark of the tool, so
+    /// an existing file at `path` is replaced only with `force=True`.
+    #[pyo3(signature = (path, *, force = false))]
+    fn write_jobs_csv(&self, path: &Bound<'_, PyAny>, force: bool) -> PyResult<()> {
         let path = PathBuf::from(crate::convert::text_path("path", path)?);
         let allocation = profile::first_fit(self.jobs.capacity, &self.jobs.jobs, &self.outcomes)
             .map_err(error)?;
@@ -129,7 +138,7 @@ impl Schedule {
             &allocation,
         )
         .map_err(error)?;
-        write(&path, &text)
+        write(&path, &text, Made::Unmarked, force)
     }
 
     fn __len__(&self) -> usize {
@@ -147,9 +156,13 @@ impl Schedule {
 }
 
 /// Writes `text` to `path` atomically (a temporary file renamed over it),
-/// as the command line writes its outputs.
-fn write(path: &Path, text: &str) -> PyResult<()> {
-    cli::output::write_file(path, text.as_bytes()).map_err(error)
+/// as the command line writes its outputs: what is there is replaced only
+/// if the tool wrote it as `made`, or with `force` (`check_replace`).
+fn write(path: &Path, text: &str, made: Made, force: bool) -> PyResult<()> {
+    cli::output::write_output(path, text.as_bytes(), "path", made, force).map_err(|e| {
+        // The command line's hint names its flag; here it is a keyword.
+        error(format!("{e:#}").replace("add --force", "pass force=True"))
+    })
 }
 
 /// `bsld_bound` is a number of seconds (10 if `None`): 0 (or 1) means no

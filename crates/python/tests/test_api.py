@@ -211,3 +211,21 @@ def test_the_default_environment_needs_no_repository_and_no_network(tmp_path):
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "(1024,) 54044", out.stdout  # replayable jobs
     assert "download" not in out.stderr
+
+
+def test_a_schedule_replaces_only_what_the_tool_wrote(tmp_path):
+    s = usched.simulate(usched.load(LUBLIN), "easy")
+    swf, csv = tmp_path / "s.swf", tmp_path / "jobs.csv"
+    # A file of one's own under either name is kept, and the error says how to replace it.
+    for path, write in [(swf, s.write_swf), (csv, s.write_jobs_csv)]:
+        path.write_text("mine\n")
+        with pytest.raises(usched.UschedError, match=r"exists .*pass force=True"):
+            write(path)
+        assert path.read_text() == "mine\n"
+        write(path, force=True)
+        assert path.read_text() != "mine\n"
+    # A schedule the tool wrote is replaced without force; jobs.csv carries
+    # no mark of the tool, so it needs force again.
+    s.write_swf(swf)
+    with pytest.raises(usched.UschedError, match="force=True"):
+        s.write_jobs_csv(csv)

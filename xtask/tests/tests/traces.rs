@@ -198,7 +198,10 @@ fn a_download_never_replaces_a_file_in_the_cache_that_is_not_the_trace() {
         "{e}"
     );
     assert_eq!(std::fs::read(&mine).unwrap(), b"my own edited trace\n");
-    assert_eq!(download_attempts(&download_url(kth(), s.mirror.as_deref())), 0);
+    assert_eq!(
+        download_attempts(&download_url(kth(), s.mirror.as_deref())),
+        0
+    );
 }
 
 #[test]
