@@ -90,8 +90,8 @@ fn an_output_folder_holding_files_of_others_is_refused_by_every_command() {
         "mine",
         "--out mine holds mine/notes.txt, which cargo xtask did not write; an output folder \
          holds only what the tool makes (results folders <group>/<name>/, its REPRODUCTION.md, \
-         .usched-staging), so nothing else is ever replaced: move that away or choose another \
-         --out",
+         files it marks as its own, .usched-staging), so nothing else is ever replaced: move that \
+         away or choose another --out",
     );
     // And one level down, in what would be a group folder.
     std::fs::create_dir_all(tmp.path().join("src/study")).unwrap();
@@ -203,4 +203,41 @@ fn slurm_writes_its_scripts_and_logs_through_no_link() {
             "{cells}: something was written through the link"
         );
     }
+}
+
+#[test]
+fn a_file_the_tool_wrote_into_a_group_folder_does_not_block_the_tree() {
+    let tmp = TempDir::new("out-dirs-group-files");
+    let ok = |args: &[&str]| {
+        let o = run(&tmp, args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+    };
+    ok(&["reproduce", "baseline/backfilling", "--out", "o", "-q"]);
+    // A picture written beside the results folder: allowed when written,
+    // so the tree holding it stays the tool's.
+    ok(&[
+        "simulate",
+        "--trace",
+        "lublin99:procs=32,jobs=50,seed=1",
+        "--policy",
+        "easy",
+        "--gantt",
+        "o/baseline/g.svg",
+        "-q",
+    ]);
+    ok(&["reproduce", "baseline/backfilling", "--out", "o", "-q"]);
+    ok(&["verify", "--out", "o", "baseline/backfilling"]);
+    assert!(tmp.path().join("o/baseline/g.svg").is_file());
+    // A file of one's own there still is not.
+    std::fs::write(tmp.path().join("o/baseline/notes.txt"), "mine").unwrap();
+    let o = run(
+        &tmp,
+        &["reproduce", "baseline/backfilling", "--out", "o", "-q"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("o/baseline/notes.txt, which cargo xtask did not write"),
+        "{}",
+        text(&o.stderr)
+    );
 }

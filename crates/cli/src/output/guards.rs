@@ -268,8 +268,9 @@ pub fn check_out_dir(out: &Path, flag: &str, root: &Path) -> Result<()> {
     if let Some(foreign) = foreign_entry(out) {
         bail!(
             "{flag} {} holds {}, which cargo xtask did not write; an output folder holds only \
-             what the tool makes (results folders <group>/<name>/, its REPRODUCTION.md, {}), \
-             so nothing else is ever replaced: move that away or choose another {flag}",
+             what the tool makes (results folders <group>/<name>/, its REPRODUCTION.md, files \
+             it marks as its own, {}), so nothing else is ever replaced: move that away or \
+             choose another {flag}",
             terminal_path(out),
             terminal_path(&foreign),
             super::STAGING
@@ -280,7 +281,9 @@ pub fn check_out_dir(out: &Path, flag: &str, root: &Path) -> Result<()> {
 
 /// The first entry of the output folder `out` (sorted, two levels down)
 /// that the tool does not write there, if any. Symbolic links are left to
-/// the checks of the paths written through them.
+/// the checks of the paths written through them. At both levels a file
+/// the tool marks as its own (a `--combined` table, a picture, a
+/// schedule: what a write there was allowed to leave) is the tool's.
 fn foreign_entry(out: &Path) -> Option<std::path::PathBuf> {
     let sorted = |dir: &Path| -> Vec<fs::DirEntry> {
         let mut v: Vec<fs::DirEntry> = fs::read_dir(dir)
@@ -289,30 +292,30 @@ fn foreign_entry(out: &Path) -> Option<std::path::PathBuf> {
         v.sort_by_key(fs::DirEntry::file_name);
         v
     };
+    // Hidden entries: the tool's own names are hidden ones, and so is the
+    // debris of its versions before `.usched-staging/`.
+    let own = |e: &fs::DirEntry, kind: fs::FileType| {
+        kind.is_symlink()
+            || e.file_name().to_string_lossy().starts_with('.')
+            || (kind.is_file() && super::replace::made_by_tool(&e.path()))
+    };
     for entry in sorted(out) {
         let Ok(kind) = entry.file_type() else {
             continue;
         };
-        let name = entry.file_name();
-        // Hidden entries: the tool's own names are hidden ones, and so is
-        // the debris of its versions before `.usched-staging/`.
-        if kind.is_symlink()
-            || name.to_string_lossy().starts_with('.')
-            // The partial document has its own guard (`verify --force`).
-            || (kind.is_file() && name == "REPRODUCTION.md")
-            || (kind.is_file() && super::replace::made_by_tool(&entry.path()))
-        {
+        // The partial document has its own guard (`verify --force`).
+        if own(&entry, kind) || (kind.is_file() && entry.file_name() == "REPRODUCTION.md") {
             continue;
         }
         if !kind.is_dir() {
             return Some(entry.path());
         }
         // A group folder holds results folders (or `sensitivity/`) only,
-        // and hidden entries.
-        if let Some(inner) = sorted(&entry.path()).into_iter().find(|e| {
-            !e.file_name().to_string_lossy().starts_with('.')
-                && e.file_type().is_ok_and(|t| !t.is_dir() && !t.is_symlink())
-        }) {
+        // and what is the tool's as above.
+        if let Some(inner) = sorted(&entry.path())
+            .into_iter()
+            .find(|e| e.file_type().is_ok_and(|t| !t.is_dir() && !own(e, t)))
+        {
             return Some(inner.path());
         }
     }
