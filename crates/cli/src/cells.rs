@@ -90,6 +90,19 @@ impl Identity {
                 experiments::CELLS_VERSION
             );
         }
+        if id.config_sha256.len() != 64
+            || !id
+                .config_sha256
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            bail!(
+                "{}: config_sha256 is '{}', expected 64 lowercase hexadecimal digits (the \
+                 sha256 of the configuration); re-run the shards into a fresh --cells directory",
+                terminal_path(path),
+                id.config_sha256.escape_debug()
+            );
+        }
         Ok(id)
     }
 
@@ -143,8 +156,11 @@ impl Identity {
     }
 }
 
-fn short(hash: &str) -> &str {
-    &hash[..hash.len().min(12)]
+/// The first 12 characters of a hash, as messages show it.
+pub(crate) fn short(hash: &str) -> &str {
+    hash.char_indices()
+        .nth(12)
+        .map_or(hash, |(i, _)| &hash[..i])
 }
 
 /// Writes (or checks) `<cells>/<id>/experiment.toml` and the copy of the

@@ -11,7 +11,8 @@ use experiments::encode::terminal_path;
 use experiments::{MergeError, RunOptions, Shard, ShardCells};
 
 use crate::batch::run_batch;
-use crate::cells::{EXPERIMENT_FILE, Identity, identities, read_config_copy, read_shards};
+use crate::cells::{EXPERIMENT_FILE, Identity, identities, read_config_copy, read_shards, short};
+use crate::config::read_config;
 use crate::experiment::{provenance, resolve_traces};
 use crate::output;
 use crate::results::write_results;
@@ -93,6 +94,9 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
         .iter()
         .map(|(_, i)| (i.config_path.clone(), Some(i.experiment.clone())))
         .collect();
+    // An id of configs/ names its file there: results written under it are
+    // of that configuration (verify checks them against it).
+    let catalog = settings.catalog().unwrap_or_default();
     run_batch(settings, &jobs, strict, |report, index, _, _| {
         let start = Instant::now();
         let (file, identity) = &found[index];
@@ -111,6 +115,27 @@ pub fn merge(settings: &Settings, cells: &Path, strict: bool) -> Result<ExitCode
                 identity.experiment,
                 terminal_path(dir)
             );
+        }
+        if let Some(entry) = catalog.iter().find(|e| e.id == identity.experiment) {
+            let committed = read_config(
+                &settings.registry,
+                &entry.path,
+                &settings.shown(&entry.path),
+            )?;
+            let (there, here) = (&identity.config_sha256, committed.config_sha256());
+            if *there != here {
+                bail!(
+                    "{}: the cells in {} were measured with another configuration than {} \
+                     (sha256 {} there, {} now); results under an id of configs/ are of its \
+                     file: re-run the shards with it, or give the configuration the shards ran \
+                     with another id and `run` it",
+                    identity.experiment,
+                    terminal_path(dir),
+                    terminal_path(&entry.path),
+                    short(there),
+                    short(&here)
+                );
+            }
         }
         let parts = read_shards(dir)?;
         let provenance = provenance(&identity.config_file);

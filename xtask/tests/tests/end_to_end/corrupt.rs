@@ -99,6 +99,15 @@ const CELLS: &[Corruption] = &[
     ("the cell count in experiment.toml", |c| {
         edit_line(&tiny(c).join("experiment.toml"), "cells = ", "cells = 4")
     }),
+    // Not a hash: a message shows its first characters, which must not cut
+    // one in two (this was a panic).
+    ("a config_sha256 of other characters", |c| {
+        edit_line(
+            &tiny(c).join("experiment.toml"),
+            "config_sha256 = ",
+            "config_sha256 = \"a\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\u{e9}\"",
+        )
+    }),
 ];
 
 /// Which file each cells corruption must name.
@@ -107,6 +116,7 @@ fn named_file(name: &str) -> &'static str {
         "a shard file under another shard's name" => "shard-1-of-3.toml",
         "the same experiment in two directories" => "copy/experiment.toml",
         "the cell count in experiment.toml" => "`cells` is 4 there",
+        "a config_sha256 of other characters" => "expected 64 lowercase hexadecimal digits",
         _ => "shard-0-of-3.toml",
     }
 }

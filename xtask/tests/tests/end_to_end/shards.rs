@@ -96,6 +96,48 @@ fn a_missing_shard_is_listed_and_rerunning_it_completes_the_merge() {
 }
 
 #[test]
+fn cells_of_a_configs_id_measured_with_another_configuration_are_not_merged() {
+    let tmp = setup("shards-catalog-id");
+    // Another configuration under the id of configs/baseline/backfilling.toml.
+    let committed = crate::common::checkout().join("configs/baseline/backfilling.toml");
+    let text_of = std::fs::read_to_string(&committed).unwrap();
+    let title = text_of
+        .lines()
+        .find(|l| l.starts_with("title = "))
+        .unwrap()
+        .to_string();
+    let forged = text_of.replacen(&title, "title = \"FORGED\"", 1);
+    std::fs::write(tmp.path().join("forged.toml"), forged).unwrap();
+    ok(
+        &tmp,
+        &["run", "forged.toml", "--shard", "0/1", "--cells", "cells"],
+    );
+    let out = xtask(&tmp, &["merge", "cells", "--out", "merged"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("were measured with another configuration than")
+            && err.contains("configs/baseline/backfilling.toml"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("merged/baseline/backfilling").exists());
+    // The committed file's own shards merge.
+    ok(
+        &tmp,
+        &[
+            "reproduce",
+            "baseline/backfilling",
+            "--shard",
+            "0/1",
+            "--cells",
+            "good",
+        ],
+    );
+    ok(&tmp, &["merge", "good", "--out", "merged"]);
+    ok(&tmp, &["verify", "--out", "merged", "baseline/backfilling"]);
+}
+
+#[test]
 fn cells_of_another_configuration_or_revision_are_refused() {
     let tmp = setup("shards-foreign");
     ok(
