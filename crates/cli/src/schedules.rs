@@ -20,11 +20,19 @@ fn note(s: &str) -> String {
 /// and (where the header gives none) the machine size filled in and
 /// `notes` appended to the header's.
 pub fn swf(
-    mut header: SwfHeader,
+    header: SwfHeader,
     records: &[SwfRecord],
     capacity: u32,
     notes: &[String],
 ) -> Result<String> {
+    // A lenient read keeps header lines the strict reader refuses (an
+    // unusable or second `MaxProcs`); the schedule says it left them out.
+    let (mut header, dropped) = header.without_unusable_lines();
+    for (k, v) in dropped {
+        header
+            .notes
+            .push(note(&format!("header line left out, unusable: {k}: {v}")));
+    }
     header.max_records = Some(records.len() as u64);
     if header.max_procs.is_none() && header.max_nodes.is_none() {
         header.max_procs = Some(u64::from(capacity));

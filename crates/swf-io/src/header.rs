@@ -382,7 +382,50 @@ impl SwfHeader {
                 ));
             }
         }
+        // The lines as written, read in order as the strict reader reads
+        // them: an unusable number (`MaxProcs: many`, read leniently) or
+        // a second value for one quantity is refused there.
+        let mut written = Vec::new();
+        let _ = self.write(&mut written);
+        let mut scratch = SwfHeader::default();
+        for (i, line) in String::from_utf8_lossy(&written).lines().enumerate() {
+            let content = line.strip_prefix(';').unwrap_or(line);
+            if let (keyword, Err(problem)) = scratch.push_comment(content) {
+                let why = match problem {
+                    ValueError::NotANumber => "is not a number".to_string(),
+                    ValueError::OutOfRange(expected) => format!("is out of range ({expected})"),
+                    ValueError::Conflict(first) => {
+                        format!("conflicts with the {keyword} {first} of a line before it")
+                    }
+                };
+                return Some(format!(
+                    "header line {} ({}) would be refused by the strict reader: its {keyword} {why}",
+                    i + 1,
+                    quoted(content.trim())
+                ));
+            }
+        }
         None
+    }
+
+    /// The header without the numeric keyword lines the strict reader
+    /// would refuse: a value that is not a number or is out of range, and
+    /// a second value for a quantity an earlier line gave (what a lenient
+    /// read keeps and skips). Each is returned as `(keyword, value)`; the
+    /// typed fields are as before.
+    pub fn without_unusable_lines(&self) -> (SwfHeader, Vec<(String, String)>) {
+        let mut kept = self.clone();
+        kept.lines.clear();
+        let mut scratch = SwfHeader::default();
+        let mut dropped = Vec::new();
+        for (k, v) in &self.lines {
+            if scratch.push(k, v).is_err() {
+                dropped.push((k.clone(), v.clone()));
+            } else {
+                kept.lines.push((k.clone(), v.clone()));
+            }
+        }
+        (kept, dropped)
     }
 
     /// A typed string field as given (before line breaks are replaced).

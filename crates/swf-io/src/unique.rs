@@ -6,7 +6,8 @@ use std::collections::HashMap;
 /// it. Logs number their jobs in increasing order, so the common case
 /// appends to a sorted vector (16 bytes a record, a fraction of what the
 /// caller keeps per record); the first number out of order moves them
-/// into a map. Unknown numbers (-1, absent) may repeat.
+/// into a map. Unknown numbers (-1, read as `None`) may repeat; every
+/// other one, negative or not, names one job.
 #[derive(Debug, Default)]
 pub(crate) struct JobNumbers {
     /// Sorted by number while every number was above the ones before.
@@ -18,7 +19,9 @@ pub(crate) struct JobNumbers {
 impl JobNumbers {
     /// Records `job` at `line`; `Err(first_line)` if an earlier line has it.
     pub(crate) fn insert(&mut self, job: Option<i64>, line: u64) -> Result<(), u64> {
-        let Some(job) = job.filter(|&j| j >= 0) else {
+        // Only -1 (`None`) is unknown: any other number, negative ones
+        // included, names one job, as the writer reads it.
+        let Some(job) = job else {
             return Ok(());
         };
         if let Some(map) = self.map.as_mut() {
@@ -74,8 +77,16 @@ mod tests {
         let mut seen = JobNumbers::default();
         for line in 1..5 {
             assert_eq!(seen.insert(None, line), Ok(()));
-            assert_eq!(seen.insert(Some(-1), line), Ok(()));
         }
         assert!(seen.sorted.is_empty());
+    }
+
+    #[test]
+    fn a_negative_number_other_than_unknown_names_one_job() {
+        // The reader reads -1 as `None`; -2 is a number, as the writer
+        // reads it, so a second -2 is refused there and here alike.
+        let mut seen = JobNumbers::default();
+        assert_eq!(seen.insert(Some(-2), 1), Ok(()));
+        assert_eq!(seen.insert(Some(-2), 2), Err(1));
     }
 }

@@ -20,8 +20,12 @@ use crate::record::{SwfRecord, write_record};
 /// [`MAX_PROCS`](crate::MAX_PROCS), an empty `version`, a `#` comment or a
 /// line break in a typed string), a header line the reader would parse
 /// into another keyword or value (free text shaped like `Keyword: value`,
-/// a keyword with a blank or a colon, padding) or refuse as too long, and
-/// two records with one job number. Output is buffered internally; pass
+/// a keyword with a blank or a colon, padding) or refuse as too long, a
+/// header line the strict reader refuses (a numeric keyword whose value is
+/// not a number or out of range, or a second value for one quantity: what
+/// a lenient read keeps; [`SwfHeader::without_unusable_lines`] leaves them
+/// out), and two records with one job number (any but -1, negative ones
+/// included). Output is buffered internally; pass
 /// the writer unbuffered.
 pub fn write_swf<W: Write>(w: W, header: &SwfHeader, records: &[SwfRecord]) -> io::Result<()> {
     if let Some(why) = header.unwritable().or_else(|| repeated_job(records)) {
