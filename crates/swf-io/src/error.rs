@@ -134,14 +134,15 @@ pub enum SwfError {
     /// The input is larger than one of the reader's caps on the whole
     /// input ([`Limits::max_records`](crate::Limits::max_records),
     /// [`Limits::max_lines`](crate::Limits::max_lines),
-    /// [`Limits::max_bytes`](crate::Limits::max_bytes)); an error in both
+    /// [`Limits::max_bytes`](crate::Limits::max_bytes),
+    /// [`Limits::max_header_bytes`](crate::Limits::max_header_bytes)); an error in both
     /// modes, since skipping cannot bound it.
     TooLarge {
         /// The file name or other label given to the reader.
         source_name: String,
         /// 1-based physical line number where the cap was passed.
         line: u64,
-        /// What is counted: `records`, `lines` or `bytes`.
+        /// What is counted: `records`, `lines`, `bytes` or `header bytes`.
         what: &'static str,
         /// The cap.
         limit: u64,
@@ -311,7 +312,8 @@ impl fmt::Display for SwfError {
             } => write!(
                 f,
                 "{file}:{line}: more than {limit} {what}, the reader's cap on one \
-                 trace (`Limits::max_{what}`)"
+                 trace (`Limits::max_{}`)",
+                what.replace(' ', "_")
             ),
         }
     }

@@ -287,6 +287,12 @@ impl SwfHeader {
         result
     }
 
+    /// The typed value `keyword` has now, as it would be written (`None`
+    /// for free text, or a keyword no usable line has set).
+    pub(crate) fn typed_value(&self, keyword: &str) -> Option<String> {
+        key_of(keyword.trim()).and_then(|k| self.get(k))
+    }
+
     /// The numeric keyword (`MaxProcs`, ...) the text after the `;` of a
     /// comment line gives a value to, as written, if any: such a line after
     /// the first record would be a header line the reader ignores.

@@ -3,7 +3,8 @@
 //! Memory of a reader is bounded whatever the input holds: one line buffer
 //! of at most [`Limits::max_line_bytes`] (+1) bytes, and at most
 //! [`Limits::kept_skipped`] skipped lines kept with their errors in lenient
-//! mode (the rest are only counted). Records themselves are the caller's to
+//! mode (the rest are only counted), and a header of at most
+//! [`Limits::max_header_bytes`] bytes of comment text. Records themselves are the caller's to
 //! keep, so [`read_trace`](crate::read_trace) holds memory proportional to
 //! the valid records only, and at most [`Limits::max_records`] of them.
 //! Time is bounded too: at most [`Limits::max_lines`] lines and
@@ -43,6 +44,12 @@ pub const MAX_LINES: u64 = 50_000_000;
 /// 100 bytes a line. It bounds the time a file of long comments can take.
 pub const MAX_BYTES: u64 = 4 << 30;
 
+/// The most bytes of header comment lines one reader keeps by default:
+/// 1 MiB. The header is kept whole ([`SwfHeader::lines`](crate::SwfHeader::lines)),
+/// and the archive's headers are a few KB, so a longer one means the file is
+/// not an SWF log (or is a decompression bomb of comments).
+pub const MAX_HEADER_BYTES: u64 = 1 << 20;
+
 /// The caps of one reader. [`Limits::default`] gives the documented
 /// defaults ([`MAX_LINE_BYTES`], [`KEPT_SKIPPED`]); a caller with unusual
 /// files can raise them per reader with
@@ -65,6 +72,10 @@ pub struct Limits {
     pub max_lines: u64,
     /// The most bytes the reader reads, after decompression.
     pub max_bytes: u64,
+    /// The most bytes of header comment lines (without their line ends)
+    /// the reader keeps; one more is an error
+    /// ([`SwfError::TooLarge`](crate::SwfError::TooLarge)) in both modes.
+    pub max_header_bytes: u64,
 }
 
 impl Limits {
@@ -76,6 +87,7 @@ impl Limits {
         max_records: MAX_RECORDS,
         max_lines: MAX_LINES,
         max_bytes: MAX_BYTES,
+        max_header_bytes: MAX_HEADER_BYTES,
     };
 }
 

@@ -75,7 +75,9 @@ pub struct SwfReader<R> {
     jobs: JobNumbers,
     /// Each header keyword's first line (keyword in lower case), to name
     /// it when a later line contradicts it.
-    keyword_lines: Vec<(String, u64)>,
+    keyword_lines: std::collections::HashMap<String, u64>,
+    /// Bytes of header comment lines kept so far.
+    header_bytes: u64,
 }
 
 /// What [`SwfReader::read_line`] found.
@@ -140,7 +142,8 @@ impl<R: BufRead> SwfReader<R> {
             bytes: 0,
             records: 0,
             jobs: JobNumbers::default(),
-            keyword_lines: Vec::new(),
+            keyword_lines: std::collections::HashMap::new(),
+            header_bytes: 0,
         };
         loop {
             let Some(line) = r.read_line()? else {
@@ -326,17 +329,21 @@ impl<R: BufRead> SwfReader<R> {
 
     /// Adds the comment line in `buf` to the header.
     fn header_line(&mut self) -> Result<(), SwfError> {
+        self.header_bytes = self.header_bytes.saturating_add(self.buf.len() as u64);
+        if self.header_bytes > self.limits.max_header_bytes {
+            return Err(self.too_large("header bytes", self.limits.max_header_bytes));
+        }
         let text = String::from_utf8_lossy(&self.buf);
         let content = comment_content(&text);
+        let before = SwfHeader::numeric_keyword(content).and_then(|k| self.header.typed_value(k));
         let (keyword, result) = self.header.push_comment(content);
+        // The line whose value the header keeps: where the typed value was
+        // last set (an unknown `-1` or `0` before it sets nothing).
         let lower = keyword.to_ascii_lowercase();
-        let first_line = match self.keyword_lines.iter().find(|(k, _)| *k == lower) {
-            Some(&(_, line)) => line,
-            None => {
-                self.keyword_lines.push((lower, self.line));
-                self.line
-            }
-        };
+        if self.header.typed_value(&keyword) != before {
+            self.keyword_lines.insert(lower.clone(), self.line);
+        }
+        let first_line = self.keyword_lines.get(&lower).copied().unwrap_or(self.line);
         let Err(problem) = result else {
             return Ok(());
         };
@@ -640,6 +647,21 @@ mod tests {
         assert_eq!(e.line(), Some(3));
         let t = read(&text, Mode::Lenient).unwrap();
         assert_eq!((t.header.max_procs, t.skipped_count), (Some(128), 1));
+        // The line named is the one whose value is kept, not the first to
+        // name the keyword with an unknown or unusable value.
+        for first in ["MaxProcs: -1", "MaxProcs: 0", "MaxProcs:", "MaxProcs: many"] {
+            let text = format!(
+                "; {first}\n; MaxProcs: 128\n; MaxProcs: 64\n{}",
+                lines(&[1])
+            );
+            let t = read(&text, Mode::Lenient).unwrap();
+            let e: Vec<String> = t.skipped.iter().map(|s| s.error.to_string()).collect();
+            let e = e.join("\n");
+            assert!(
+                e.contains("h.swf:3: header MaxProcs is 64, but line 2 gives it as 128"),
+                "{first}: {e}"
+            );
+        }
         // The same value again, an unknown (-1) one, a text keyword or a
         // note repeated: nothing to choose between.
         for extra in [
@@ -700,6 +722,22 @@ mod tests {
                     .unwrap_err();
                 assert!(e.to_string().starts_with(message), "{e}");
             }
+        }
+        // A header longer than its cap (a bomb of comments), in both modes.
+        let header = format!("; MaxProcs: 4\n{}{}", "; a: b\n".repeat(20), lines(&[1]));
+        for mode in [Mode::Strict, Mode::Lenient] {
+            let limits = Limits {
+                max_header_bytes: 60,
+                ..Limits::default()
+            };
+            let e = SwfReader::with_limits(header.as_bytes(), "t", mode, limits)
+                .and_then(SwfReader::into_trace)
+                .unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with("t:9: more than 60 header bytes, the reader's cap on one trace (`Limits::max_header_bytes`)"),
+                "{e}"
+            );
         }
         let exact = Limits {
             max_records: 4,

@@ -387,12 +387,17 @@ impl std::str::FromStr for Lublin99 {
             };
             match k {
                 "procs" => {
-                    procs = Some(v.parse::<u32>().ok().filter(|&p| p >= 1).ok_or_else(|| {
-                        bad(&format!(
-                            "a whole number of processors from 1 to {}",
-                            crate::MAX_PROCS
-                        ))
-                    })?)
+                    procs = Some(
+                        v.parse::<u32>()
+                            .ok()
+                            .filter(|&p| (1..=crate::MAX_PROCS).contains(&p))
+                            .ok_or_else(|| {
+                                bad(&format!(
+                                    "a whole number of processors from 1 to {}",
+                                    crate::MAX_PROCS
+                                ))
+                            })?,
+                    )
                 }
                 "jobs" => {
                     jobs = Some(

@@ -153,3 +153,16 @@ fn a_load_or_rate_too_small_to_reach_is_refused_never_ignored() {
         );
     }
 }
+
+#[test]
+fn a_spec_names_at_most_the_readers_largest_machine() {
+    let max = swf_io::MAX_PROCS;
+    assert!(format!("procs={max},jobs=3").parse::<Lublin99>().is_ok());
+    for procs in [u64::from(max) + 1, u64::from(u32::MAX)] {
+        let e = format!("procs={procs},jobs=3")
+            .parse::<Lublin99>()
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(&format!("from 1 to {max}")), "{e}");
+    }
+}
