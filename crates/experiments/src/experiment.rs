@@ -174,6 +174,28 @@ impl Registry {
             .map_err(|(span, message)| at(span, message))?;
         experiment.plan =
             Plan::resolve(&experiment, text).map_err(|(span, message)| at(span, message))?;
+        // Generated workloads as the runs see them: a sweep, a grid or a
+        // series may make more of them than `[[workloads]]` writes.
+        let plan = &experiment.plan;
+        let written = experiment.spec.workloads.len();
+        // A variant is made where the first cell that sees it says: a
+        // point's swept workload field, else its series' `workload`.
+        let place = |i: usize| {
+            if i < written {
+                return Some(experiment.spec.workloads[i].label.span());
+            }
+            plan.point_variants.iter().enumerate().find_map(|(p, row)| {
+                let s = row.iter().position(|ws| ws.contains(&i))?;
+                let point = &plan.points[p];
+                if point.workload.is_empty() {
+                    Some(experiment.spec.series[s].span())
+                } else {
+                    point.span.clone()
+                }
+            })
+        };
+        limits::check_generated(&experiment, &plan.variants, limits, &place)
+            .map_err(|(span, message)| at(span, message))?;
         experiment
             .validate_references()
             .map_err(|(span, message)| at(span, message))?;

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use crate::config::value_span;
+use crate::config::{WorkloadSpec, value_span};
 use crate::experiment::Experiment;
 
 type Located = (Option<Range<usize>>, String);
@@ -257,34 +257,71 @@ pub(crate) fn check_caps(
         spec.series.first().map(|s| s.span()),
     )?;
 
-    // A generated workload is made once per repetition, and once per
-    // point of a load sweep (see `run`).
+    check_generated(experiment, &spec.workloads, limits, &|i| {
+        Some(spec.workloads[i].label.span())
+    })
+}
+
+/// The cap on generated jobs over `workloads`: the `[[workloads]]` as
+/// written before the plan is resolved, then every distinct workload the
+/// runs see (the variants a sweep of a workload field, a grid, `with` or a
+/// series' `workload` override make of them: each is generated on its
+/// own). A generated workload is made once per repetition, and once per
+/// point of a load sweep (see `run`). An error points where `place` says
+/// the largest of them (by index) is made.
+pub(crate) fn check_generated(
+    experiment: &Experiment,
+    workloads: &[WorkloadSpec],
+    limits: &Limits,
+    place: &dyn Fn(usize) -> Option<Range<usize>>,
+) -> Result<(), Located> {
+    let limits = &limits.effective();
+    let reps = u64::from(experiment.spec.repetitions);
+    let points = (experiment.x_values().len() as u64)
+        .saturating_mul(crate::sweep::grid_len(experiment) as u64);
     let copies = reps.saturating_mul(if crate::sweep::sets_load(experiment) {
         points
     } else {
         1
     });
-    let generated: Vec<_> = spec
-        .workloads
-        .iter()
-        .filter(|w| w.lublin99.is_some())
-        .collect();
+    let generated: Vec<_> = workloads.iter().filter(|w| w.lublin99.is_some()).collect();
     let jobs = generated
         .iter()
         .filter_map(|w| w.lublin99.as_ref())
         .fold(0u64, |n, g| {
             n.saturating_add((g.jobs as u64).saturating_mul(copies))
         });
-    within(
-        "generated_jobs",
-        &format!(
-            "the number of generated jobs (the lublin99 `jobs` of every workload × {copies}, a \
-             copy per repetition and load point)"
+    if jobs <= limits.max_generated_jobs {
+        return Ok(());
+    }
+    let which = if workloads.len() > experiment.spec.workloads.len() {
+        format!(
+            "the lublin99 `jobs` of each of the {} distinct generated workloads the runs see \
+             (a swept workload field, a grid or a series' `workload` makes its own)",
+            generated.len()
+        )
+    } else {
+        "the lublin99 `jobs` of every workload".to_string()
+    };
+    let largest = (0..workloads.len()).max_by_key(|&i| {
+        // The first of equals: `max_by_key` keeps the last.
+        (
+            workloads[i].lublin99.as_ref().map_or(0, |g| g.jobs),
+            std::cmp::Reverse(i),
+        )
+    });
+    Err((
+        largest.and_then(place),
+        Limits::exceeded(
+            "generated_jobs",
+            &format!(
+                "the number of generated jobs ({which} × {copies}, a copy per repetition and \
+                 load point)"
+            ),
+            jobs,
+            limits.max_generated_jobs,
         ),
-        jobs,
-        limits.max_generated_jobs,
-        generated.last().map(|w| w.label.span()),
-    )
+    ))
 }
 
 #[cfg(test)]
@@ -383,6 +420,37 @@ mod tests {
                  per repetition and load point) is 4000000, above the cap of 2500000",
             ),
         );
+        // The workloads the runs see, not only those written: a sweep of a
+        // workload field, and a series' `workload`, make their own.
+        let base = "version = 2\nid = \"t/caps\"\ntitle = \"t\"\npaper = \"p\"\n\
+                    kind = \"backfilling\"\nseed = 1\n";
+        let panel = "[[panels]]\nid = \"b\"\nmetric = \"mean_bsld\"\n";
+        let workload = "[[workloads]]\nlabel = \"g\"\nlublin99 = { procs = 8, jobs = 100 }\n";
+        let swept = format!(
+            "{base}series = [\"fcfs\"]\n{workload}[sweep]\naxis = \"workload.lublin99.jobs\"\n\
+             values = [100, 3000000]\nlabel = \"jobs\"\n{panel}"
+        );
+        let want = "distinct generated workloads the runs see (a swept workload field, a grid or \
+                    a series' `workload` makes its own) × 1, a copy per repetition and load point) \
+                    is 3000100, above the cap of 2500000";
+        check_cap(
+            &swept,
+            &d,
+            Err("c.toml:13:10: the number of generated jobs"),
+        );
+        check_cap(&swept, &d, Err(want));
+        check_cap(&swept.replace("3000000", "2000000"), &d, Ok(()));
+        let series = format!(
+            "{base}series = [\"fcfs\", {{ name = \"easy\", workload = \
+             {{ lublin99 = {{ jobs = 3000000 }} }} }}]\n{workload}[sweep]\naxis = \"bsld_bound\"\n\
+             values = [10]\nlabel = \"x\"\n{panel}"
+        );
+        check_cap(
+            &series,
+            &d,
+            Err("c.toml:7:19: the number of generated jobs (the lublin99 `jobs` of each of the 2"),
+        );
+        assert!(series.lines().nth(6).unwrap().starts_with("series = "));
         // Raised caps admit them.
         let mut raised = Limits::default();
         for key in Limits::KEYS {
