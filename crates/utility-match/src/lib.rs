@@ -112,7 +112,10 @@ pub use machine::{
 pub use manager::{LoadTrigger, LocalEvent, ResourceManager, UpdatePolicy};
 pub use metrics::{SystemMetrics, UserMetrics, load_balance, user_metrics};
 pub use model::{Attribute, Requirement, Resource, Value, Want};
-pub use scenario::{GridWorkload, MAX_JOBS, REQUIREMENT_TYPES, Scenario, draw_utility, stream};
+pub use scenario::{
+    GridWorkload, MAX_JOBS, MAX_OPTION_ENTRIES, MAX_OPTIONS, REQUIREMENT_TYPES, Scenario,
+    draw_utility, stream,
+};
 pub use scheduler::{Decision, ExecEstimate, FailReason, GridJob, JobScheduler, TieBreak};
 pub use settings::Settings;
 pub use utility::{BinaryUtility, Matchmaking, PartialUtility, UtilityFunction, UtilityKind};

@@ -18,6 +18,15 @@ use crate::scheduler::GridJob;
 /// (the paper's has 1,400). Also the most users.
 pub const MAX_JOBS: usize = 100_000;
 
+/// The most values one option list (`os`, `arch`, `speeds`, `exec_times`,
+/// `cores`, `memory`) may hold: 1,000 (the paper's hold four).
+pub const MAX_OPTIONS: usize = 1_000;
+
+/// The most options all jobs' requirements may hold together (jobs × the
+/// options each of the four requirement types may list, `max_options` or
+/// its list's length if shorter): 10,000,000. Every job keeps its own.
+pub const MAX_OPTION_ENTRIES: usize = 10_000_000;
+
 /// A generated grid and its jobs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GridWorkload {
@@ -210,6 +219,29 @@ impl Scenario {
         if let Some((name, _)) = spaces.iter().find(|(_, n)| *n == 0) {
             return bad(name, "is empty, expected at least one option".into());
         }
+        if let Some((name, n)) = spaces.iter().find(|(_, n)| *n > MAX_OPTIONS) {
+            return bad(
+                name,
+                format!("holds {n} options, expected at most {MAX_OPTIONS}"),
+            );
+        }
+        let per_job: usize = REQUIREMENT_TYPES
+            .iter()
+            .map(|a| self.space_len(a).min(self.max_options))
+            .sum();
+        // `jobs` is at most MAX_JOBS here, `per_job` at most 4 × MAX_OPTIONS.
+        let entries = self.users * self.jobs_per_user * per_job;
+        if entries > MAX_OPTION_ENTRIES {
+            return bad(
+                "max_options",
+                format!(
+                    "is {}: {} jobs could list {per_job} options each, {entries} in all, more \
+                     than {MAX_OPTION_ENTRIES}; give fewer options or jobs",
+                    self.max_options,
+                    self.users * self.jobs_per_user
+                ),
+            );
+        }
         if self.speeds.iter().any(|&s| s <= 0) {
             return bad("speeds", "must all be positive MIPS".into());
         }
@@ -246,17 +278,24 @@ impl Scenario {
         Ok(())
     }
 
-    /// The option space of one requirement type.
-    fn space(&self, attribute: &Attribute) -> Vec<Want> {
+    /// The size of the option space of one requirement type.
+    fn space_len(&self, attribute: &Attribute) -> usize {
         match attribute {
-            Attribute::Os => self
-                .os
-                .iter()
-                .map(|s| Want::Is(Value::from(s.as_str())))
-                .collect(),
-            Attribute::Arch => self.arch.iter().map(|&a| Want::Is(Value::Int(a))).collect(),
-            Attribute::ExecTime => self.exec_times.iter().map(|&t| Want::AtMost(t)).collect(),
-            _ => self.speeds.iter().map(|&s| Want::AtLeast(s)).collect(),
+            Attribute::Os => self.os.len(),
+            Attribute::Arch => self.arch.len(),
+            Attribute::ExecTime => self.exec_times.len(),
+            _ => self.speeds.len(),
+        }
+    }
+
+    /// Option `i` of the space of one requirement type (made only for the
+    /// options a job draws, not the whole space per job).
+    fn option(&self, attribute: &Attribute, i: usize) -> Want {
+        match attribute {
+            Attribute::Os => Want::Is(Value::from(self.os[i].as_str())),
+            Attribute::Arch => Want::Is(Value::Int(self.arch[i])),
+            Attribute::ExecTime => Want::AtMost(self.exec_times[i]),
+            _ => Want::AtLeast(self.speeds[i]),
         }
     }
 
@@ -267,12 +306,12 @@ impl Scenario {
             .iter()
             .zip(self.weights)
             .map(|(attribute, weight)| {
-                let space = self.space(attribute);
-                let most = self.max_options.min(space.len());
+                let len = self.space_len(attribute);
+                let most = self.max_options.min(len);
                 let count = rng.random_range(1..=most);
-                let options = sample(rng, space.len(), count)
+                let options = sample(rng, len, count)
                     .into_iter()
-                    .map(|i| (space[i].clone(), draw_utility(rng)))
+                    .map(|i| (self.option(attribute, i), draw_utility(rng)))
                     .collect();
                 Requirement::new(attribute.clone(), weight, options).map_err(|e| {
                     GridError::Setting {
@@ -498,6 +537,37 @@ mod tests {
                 ..Scenario::paper()
             },
             "length: is (5, 1) MI, expected 0 < low <= high <= 2^40",
+        );
+        // Option lists and the options all jobs keep are bounded (memory
+        // and time grew with them unchecked).
+        check(
+            Scenario {
+                os: (0..=MAX_OPTIONS).map(|i| format!("os{i}")).collect(),
+                ..Scenario::paper()
+            },
+            "os: holds 1001 options, expected at most 1000",
+        );
+        let many = Scenario {
+            speeds: (1..=1000).collect(),
+            exec_times: (1..=1000).collect(),
+            max_options: 1000,
+            users: 1000,
+            jobs_per_user: 100,
+            ..Scenario::paper()
+        };
+        check(
+            many.clone(),
+            "max_options: is 1000: 100000 jobs could list 2006 options each, 200600000 in all, \
+             more than 10000000; give fewer options or jobs",
+        );
+        many.check().unwrap_err();
+        assert!(
+            Scenario {
+                jobs_per_user: 4,
+                ..many
+            }
+            .check()
+            .is_ok()
         );
         check(
             Scenario {
