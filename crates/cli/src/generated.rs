@@ -38,14 +38,8 @@ pub fn source(trace: &str) -> Option<Result<Source>> {
             .parse()
             .map_err(|e: swf_io::lublin99::ParseSpecError| refused(&e.to_string()))?;
         // What the spec asks for is made in memory: the same caps as a
-        // configuration's generated workloads, checked before any work.
-        if model.procs > swf_io::MAX_PROCS {
-            return Err(refused(&format!(
-                "procs={} is above the largest machine, {} processors",
-                model.procs,
-                swf_io::MAX_PROCS
-            )));
-        }
+        // configuration's generated workloads, checked before any work
+        // (the parse held `procs` to the largest machine).
         let jobs = model.max_jobs.map_or(0, |n| n as u64);
         crate::config::limits()?
             .within("generated_jobs", "jobs", jobs)

@@ -59,7 +59,7 @@ def test_bad_input_names_the_file_line_and_field(tmp_path):
     # work (it was generated, for hours), naming the cap and its variable.
     with pytest.raises(usched.UschedError, match=r"jobs is 1000000000000, above the cap of 2500000"):
         usched.load("lublin99:procs=16,jobs=1000000000000")
-    with pytest.raises(usched.UschedError, match=r"procs=4294967295 is above the largest machine"):
+    with pytest.raises(usched.UschedError, match=r"procs is '4294967295', expected a whole number of processors from 1 to 10000000"):
         usched.load("lublin99:procs=4294967295,jobs=10")
 
 

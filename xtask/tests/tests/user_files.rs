@@ -504,7 +504,7 @@ fn hostile_traces_and_generator_options_are_clear_errors() {
         (
             "lublin99:procs=4294967295,jobs=10",
             &[][..],
-            "procs=4294967295 is above the largest machine, 10000000 processors",
+            "procs is '4294967295', expected a whole number of processors from 1 to 10000000",
         ),
     ] {
         let out = sim(spec, &[], env);

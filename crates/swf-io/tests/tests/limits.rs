@@ -327,3 +327,37 @@ fn an_empty_trace_converts_to_no_jobs_and_says_why() {
     let text = "1 -1 0 10 1 -1 -1 1 20 -1 1 1 1 -1 1 -1 -1 -1\n";
     assert_eq!(convert(text, Estimate::Requested), (0, 1, 0));
 }
+
+#[test]
+fn a_header_past_its_cap_is_an_error_in_both_modes() {
+    // The reader keeps the header whole: a bomb of comment lines must stop
+    // at the cap, not grow without bound (or take quadratic time).
+    let text = format!("; MaxProcs: 4\n{}{OK}", "; a: b\n".repeat(20));
+    for mode in [Mode::Strict, Mode::Lenient] {
+        let limits = Limits {
+            max_header_bytes: 60,
+            ..Limits::default()
+        };
+        let e = SwfReader::with_limits(text.as_bytes(), "t", mode, limits)
+            .and_then(SwfReader::into_trace)
+            .unwrap_err();
+        assert_eq!(e.line(), Some(9), "{e}");
+        assert!(
+            e.to_string().starts_with(
+                "t:9: more than 60 header bytes, the reader's cap on one trace \
+                 (`Limits::max_header_bytes`)"
+            ),
+            "{e}"
+        );
+    }
+    // Many distinct keywords under the default cap read in linear time.
+    let keywords: String = (0..40_000).map(|i| format!("; K{i}: v\n")).collect();
+    let t = SwfReader::new(
+        format!("; MaxProcs: 4\n{keywords}{OK}").as_bytes(),
+        "t",
+        Mode::Strict,
+    )
+    .and_then(SwfReader::into_trace)
+    .unwrap();
+    assert_eq!(t.header.lines.len(), 40_001);
+}
