@@ -90,12 +90,7 @@ impl Identity {
                 experiments::CELLS_VERSION
             );
         }
-        if id.config_sha256.len() != 64
-            || !id
-                .config_sha256
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-        {
+        if !experiments::is_sha256_hex(&id.config_sha256) {
             bail!(
                 "{}: config_sha256 is '{}', expected 64 lowercase hexadecimal digits (the \
                  sha256 of the configuration); re-run the shards into a fresh --cells directory",

@@ -104,7 +104,7 @@ pub use claims::{Outcome, Verdict, check_claims};
 pub use config::{CONFIG_VERSION, ConfigError, Reading, TraceRef};
 pub use csv::{CSV_HEADER, CsvError, Row, parse_csv, write_csv};
 pub use describe::{DescribeStyle, describe, documented_keys};
-pub use digest::sha256_hex;
+pub use digest::{is_sha256_hex, sha256_hex};
 pub use error::RunError;
 pub use experiment::Experiment;
 pub use figure::{Figure, PanelInfo};
